@@ -1,0 +1,21 @@
+"""GOAT Explorer's library: graphs in, GOAT trained, attention and evaluation out.
+
+No UI code lives here (no Streamlit import): the app and the CLI both stand on this package.
+"""
+
+from .datasets import BUNDLED, load_graph
+from .errors import GraphFormatError
+from .estimator import PARAMETERS, VARIANTS, Goat, PairAttention, paper_config
+from .evaluation import evaluate_clustering, evaluate_link_prediction
+from .graph import Graph, NodeLabels, parse_edge_list, parse_labels, read_labels
+from .persistence import load_run, save_run
+from .sampling import EdgeSplit, split_edges
+from .training import Progress, TrainingCancelled
+
+__all__ = [
+    "BUNDLED", "PARAMETERS", "VARIANTS", "EdgeSplit", "Goat", "Graph", "GraphFormatError",
+    "NodeLabels", "PairAttention", "Progress", "TrainingCancelled", "evaluate_clustering",
+    "evaluate_link_prediction", "load_graph", "load_run", "paper_config", "parse_edge_list",
+    "parse_labels", "read_labels", "save_run", "split_edges",
+]
+__version__ = "0.1.0"

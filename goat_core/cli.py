@@ -1,0 +1,226 @@
+"""``python -m goat_core``: info, train, attention, linkpred, cluster.
+
+Bad input exits with status 2 and one line on stderr, ``error: FILE:LINE: problem``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .datasets import BUNDLED, load_graph
+from .errors import GraphFormatError
+from .estimator import PARAMETERS, VARIANTS, Goat, paper_config
+from .evaluation import evaluate_clustering, evaluate_link_prediction
+from .graph import read_labels
+from .sampling import split_edges
+
+
+class CliError(Exception):
+    """A user-facing problem: printed as one line, exit status 2."""
+
+
+def _graph_name(spec: str) -> str:
+    return spec if spec in BUNDLED else Path(spec).stem.lower()
+
+
+def add_training_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("training options (defaults: the paper's configuration)")
+    group.add_argument("--epochs", type=int, default=20, help=PARAMETERS["epochs"][2])
+    group.add_argument("--dim", type=int, default=200, help=PARAMETERS["dim"][2])
+    group.add_argument("--neighborhood", type=int, default=None, help=PARAMETERS["neighborhood"][2])
+    group.add_argument("--dropout", type=float, default=None, help=PARAMETERS["dropout"][2])
+    group.add_argument("--lr", type=float, default=None, help=PARAMETERS["lr"][2])
+    group.add_argument("--negatives", type=int, default=1, help=PARAMETERS["negatives"][2])
+    group.add_argument("--batch-size", type=int, default=256, help=PARAMETERS["batch_size"][2])
+    group.add_argument("--seed", type=int, default=0, help=PARAMETERS["seed"][2])
+    group.add_argument("--device", default="auto", help=PARAMETERS["device"][2])
+    group.add_argument("--variant", choices=VARIANTS, default="goat", help=PARAMETERS["variant"][2])
+    group.add_argument("--include-partner", action="store_true",
+                       help="keep the partner inside each other's neighborhood (default: left out)")
+    group.add_argument("--directed", action="store_true", help="read edges as directed")
+
+
+def goat_from_args(args) -> Goat:
+    defaults = paper_config(_graph_name(args.graph))
+    return Goat(
+        dim=args.dim, epochs=args.epochs, negatives=args.negatives, batch_size=args.batch_size,
+        seed=args.seed, device=args.device, variant=args.variant,
+        exclude_partner=not args.include_partner,
+        neighborhood=args.neighborhood if args.neighborhood is not None else defaults["neighborhood"],
+        dropout=args.dropout if args.dropout is not None else defaults["dropout"],
+        lr=args.lr if args.lr is not None else defaults["lr"],
+    )
+
+
+class TerminalProgress:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream = stream
+        self.active = stream.isatty()
+
+    def __call__(self, progress) -> None:
+        if not self.active:
+            return
+        width = 30
+        filled = int(width * progress.fraction)
+        extra = f" val AUC {progress.val_auc:.3f}" if progress.val_auc is not None else ""
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] epoch {progress.epoch}/{progress.epochs} "
+            f"loss {progress.loss:.4f}{extra} {progress.elapsed:.0f}s"
+        )
+        if progress.epoch_end and progress.epoch == progress.epochs:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def emit(result: dict, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result))
+        return
+    for key, value in result.items():
+        if isinstance(value, float):
+            value = f"{value:.4f}"
+        print(f"{key}: {value}")
+
+
+def cmd_info(args) -> None:
+    graph = load_graph(args.graph, directed=args.directed)
+    info = graph.summary()
+    if graph.labels is not None:
+        info["label_classes"] = len(graph.labels.classes)
+    emit(info, args.json)
+
+
+def cmd_train(args) -> None:
+    graph = load_graph(args.graph, directed=args.directed)
+    goat = goat_from_args(args)
+    start = time.perf_counter()
+    goat.fit(graph, callback=TerminalProgress())
+    goat.save(args.out)
+    emit({
+        "run_dir": str(args.out), "nodes": graph.num_nodes, "edges": graph.num_edges,
+        "epochs": goat.epochs, "final_loss": goat.history_[-1]["loss"],
+        "elapsed": time.perf_counter() - start, "device": str(goat.device_),
+        "params": goat.get_params(), "history": goat.history_,
+    }, args.json)
+
+
+def cmd_attention(args) -> None:
+    goat = Goat.load(args.run_dir, device=args.device)
+    try:
+        pair = goat.attention(args.source, args.target)
+    except KeyError as err:
+        raise CliError(str(err).strip("'\"")) from None
+    result = pair.to_dict()
+    if args.top:
+        result["source_attention"] = result["source_attention"][: args.top]
+        result["target_attention"] = result["target_attention"][: args.top]
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"{pair.source} <-> {pair.target}: probability {pair.probability:.4f}"
+          f" ({'edge' if pair.is_edge else 'non-edge'})")
+    for side in ("source", "target"):
+        print(f"{result[side]}'s attention:")
+        for row in result[f"{side}_attention"][:10]:
+            print(f"  {row['weight']:.3f}  {row['node']}")
+
+
+def cmd_linkpred(args) -> None:
+    graph = load_graph(args.graph, directed=args.directed)
+    split = split_edges(graph, args.train_ratio, args.seed)
+    goat = goat_from_args(args)
+    start = time.perf_counter()
+    goat.fit(split.train, callback=TerminalProgress())
+    result = evaluate_link_prediction(goat, split)
+    result.update({"train_ratio": args.train_ratio, "seed": args.seed, "variant": goat.variant,
+                   "elapsed": time.perf_counter() - start, "params": goat.get_params()})
+    emit(result, args.json)
+
+
+def cmd_cluster(args) -> None:
+    graph = load_graph(args.graph, directed=args.directed)
+    if args.labels:
+        labels = read_labels(args.labels, graph)
+    elif graph.labels is not None:
+        labels = graph.labels
+    else:
+        raise CliError(f"{args.graph}: no labels: pass --labels FILE ('node label' per line)")
+    split = split_edges(graph, args.train_ratio, args.seed) if args.train_ratio < 1.0 else None
+    goat = goat_from_args(args)
+    start = time.perf_counter()
+    goat.fit(split.train if split else graph, callback=TerminalProgress())
+    ours = evaluate_clustering(goat.node_embeddings("context"), labels, args.seed)
+    glob = evaluate_clustering(goat.node_embeddings("global"), labels, args.seed)
+    emit({
+        "nmi": ours["nmi"], "ami": ours["ami"], "global_nmi": glob["nmi"], "global_ami": glob["ami"],
+        "k": ours["k"], "labelled_nodes": ours["labelled_nodes"], "embedding": "context",
+        "train_ratio": args.train_ratio, "seed": args.seed, "variant": goat.variant,
+        "labels_notes": labels.notes(), "elapsed": time.perf_counter() - start,
+        "params": goat.get_params(),
+    }, args.json)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m goat_core", description=(
+        "GOAT (Gossip and Attend): context-sensitive graph representation learning. "
+        "GRAPH is a file path (edge list, GML, GraphML) or a bundled name: " + ", ".join(BUNDLED)))
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("info", help="describe a graph")
+    p.add_argument("graph")
+    p.add_argument("--directed", action="store_true")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_info)
+
+    p = sub.add_parser("train", help="train GOAT on every edge and save the run")
+    p.add_argument("graph")
+    p.add_argument("--out", required=True, type=Path, help="run directory to write")
+    add_training_options(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_train)
+
+    p = sub.add_parser("attention", help="mutual attention of one pair from a saved run")
+    p.add_argument("run_dir", type=Path)
+    p.add_argument("source")
+    p.add_argument("target")
+    p.add_argument("--top", type=int, default=0, help="keep only the top K neighbors per side")
+    p.add_argument("--device", default="cpu")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_attention)
+
+    p = sub.add_parser("linkpred", help="leak-free link prediction: AUC and AP on held-out edges")
+    p.add_argument("graph")
+    p.add_argument("--train-ratio", type=float, required=True, help="fraction of edges to train on")
+    add_training_options(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_linkpred)
+
+    p = sub.add_parser("cluster", help="k-means on node embeddings vs labels: NMI and AMI")
+    p.add_argument("graph")
+    p.add_argument("--labels", help="'node label' file (email: its departments by default)")
+    p.add_argument("--train-ratio", type=float, default=1.0, help="fraction of edges to train on")
+    add_training_options(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_cluster)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.run(args)
+    except (GraphFormatError, CliError, ValueError, KeyError, RuntimeError) as err:
+        message = str(err).strip("'\"") if isinstance(err, KeyError) else str(err)
+        print(f"error: {message.splitlines()[0] if message else type(err).__name__}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    return 0
+

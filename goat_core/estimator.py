@@ -1,0 +1,345 @@
+"""``Goat``: the scikit-learn-style front of the library.
+
+    >>> from goat_core import Goat, load_graph
+    >>> goat = Goat(dim=64, epochs=5, seed=0).fit(load_graph("lesmis"))
+    >>> goat.attention("Marius", "Thenardier").probability  # doctest: +SKIP
+
+``__init__`` only stores parameters; ``fit`` validates them (in :data:`PARAMETERS`), trains,
+and leaves learned attributes ending in ``_``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+import torch
+
+from . import model as modules
+from .graph import Graph
+from .sampling import Adjacency, Neighborhoods, sample_neighborhoods
+from .training import make_batch, run_training, score_pairs
+
+VARIANTS = ("goat", "global", "mean-pool")
+
+
+def _int(low, high=None):
+    def check(v):
+        return isinstance(v, Integral) and not isinstance(v, bool) and low <= v and (high is None or v <= high)
+    return check, f"an integer >= {low}" + (f" and <= {high}" if high is not None else "")
+
+
+def _real(low, high, low_open=False, high_open=False):
+    def check(v):
+        if not isinstance(v, Real) or isinstance(v, bool) or not np.isfinite(v):
+            return False
+        return (low < v if low_open else low <= v) and (v < high if high_open else v <= high)
+    lo, hi = ("(" if low_open else "["), (")" if high_open else "]")
+    return check, f"a number in {lo}{low}, {high}{hi}"
+
+
+def _choice(options):
+    return (lambda v: v in options), f"one of {', '.join(map(repr, options))}"
+
+
+def _device(v):
+    if v == "auto":
+        return True
+    try:
+        torch.device(v)
+    except (RuntimeError, TypeError):
+        return False
+    return True
+
+
+# The one declared place for parameter constraints: name -> (check, what it must be, meaning).
+PARAMETERS = {
+    "dim": (*_int(1, 4096), "embedding dimension d (paper: 200)"),
+    "neighborhood": (*_int(1), "neighbors sampled per node, N (paper: 100; Zhihu 250)"),
+    "dropout": (*_real(0.0, 1.0, high_open=True), "dropout rate on embeddings (paper: 0.5; Email 0.8)"),
+    "lr": (*_real(0.0, 10.0, low_open=True), "Adam learning rate (paper: 1e-4)"),
+    "epochs": (*_int(1), "passes over the training edges"),
+    "batch_size": (*_int(1), "pairs per optimisation step"),
+    "negatives": (*_int(0, 100), "negative pairs drawn from D^0.75 per edge"),
+    "variant": (*_choice(VARIANTS), "goat = paper (max pooling); mean-pool = authors' code "
+                "(tanh + mean pooling); global = GoatGlobal ablation"),
+    "exclude_partner": (*_choice((True, False)), "leave the gossip partner out of each other's "
+                        "neighborhood (the 'remainder' of the neighborhood, as at test time)"),
+    "device": (_device, "'auto', 'cpu', 'cuda' or 'cuda:N'", "where to train"),
+    "seed": (*_int(0, 2**63 - 1), "seed for every random draw"),
+}
+
+
+def paper_config(dataset: str) -> dict:
+    """Table 2 of the paper: dropout and N per dataset; d = 200 and lr = 1e-4 everywhere."""
+    dropout = {"email": 0.8, "zhihu": 0.65}.get(dataset, 0.5)
+    neighborhood = 250 if dataset == "zhihu" else 100
+    return {"dim": 200, "neighborhood": neighborhood, "dropout": dropout, "lr": 1e-4}
+
+
+@dataclass(frozen=True)
+class PairAttention:
+    """Everything GOAT computes for one gossip pair (s, t); arrays cover real neighbors only."""
+
+    source: str
+    target: str
+    source_id: int
+    target_id: int
+    source_neighbors: np.ndarray  # (Ls,) node ids
+    target_neighbors: np.ndarray  # (Lt,)
+    source_names: list[str]
+    target_names: list[str]
+    alignment: np.ndarray  # (Ls, Lt) A = S Tᵀ (tanh'd for mean-pool)
+    source_attention: np.ndarray  # (Ls,) sums to 1
+    target_attention: np.ndarray  # (Lt,) sums to 1
+    r_source: np.ndarray  # (d,)
+    r_target: np.ndarray  # (d,)
+    score: float  # r_s · r_t
+    probability: float  # sigmoid(score)
+    is_edge: bool
+
+    @property
+    def shared(self) -> list[str]:
+        common = set(self.source_neighbors.tolist()) & set(self.target_neighbors.tolist())
+        return [name for i, name in zip(self.source_neighbors.tolist(), self.source_names) if i in common]
+
+    def to_dict(self) -> dict:
+        def rows(names, weights):
+            order = np.argsort(-weights, kind="stable")
+            return [{"node": names[i], "weight": float(weights[i])} for i in order]
+        return {
+            "source": self.source, "target": self.target, "probability": self.probability,
+            "score": self.score, "is_edge": self.is_edge,
+            "source_attention": rows(self.source_names, self.source_attention),
+            "target_attention": rows(self.target_names, self.target_attention),
+            "shared_neighbors": self.shared,
+        }
+
+
+class Goat:
+    """GOAT: Gossip and Attend (Kefato & Girdzijauskas, AAAI 2020).
+
+    Parameters (defaults are the paper's where it states them): dim=200, neighborhood=100,
+    dropout=0.5, lr=1e-4, epochs=20, batch_size=256, negatives=1, variant="goat",
+    exclude_partner=True, device="auto", seed=0. See :data:`PARAMETERS` for their meaning.
+
+    Learned attributes: ``graph_`` (the training graph), ``model_`` (the nn.Module),
+    ``embedding_`` (global embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw),
+    ``history_`` (one row per epoch: loss, elapsed, val_auc), ``device_``.
+    """
+
+    def __init__(self, dim=200, neighborhood=100, dropout=0.5, lr=1e-4, epochs=20, batch_size=256,
+                 negatives=1, variant="goat", exclude_partner=True, device="auto", seed=0):
+        self.dim = dim
+        self.neighborhood = neighborhood
+        self.dropout = dropout
+        self.lr = lr
+        self.epochs = epochs
+        self.batch_size = batch_size
+        self.negatives = negatives
+        self.variant = variant
+        self.exclude_partner = exclude_partner
+        self.device = device
+        self.seed = seed
+
+    # ------------------------------------------------------------------ parameters
+    def get_params(self) -> dict:
+        return {name: getattr(self, name) for name in PARAMETERS}
+
+    def set_params(self, **params) -> "Goat":
+        for name, value in params.items():
+            if name not in PARAMETERS:
+                raise ValueError(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
+            setattr(self, name, value)
+        return self
+
+    def _validate_params(self) -> None:
+        for name, (check, expected, _) in PARAMETERS.items():
+            value = getattr(self, name)
+            if not check(value):
+                raise ValueError(f"{name} must be {expected}, got {value!r}")
+
+    def _resolve_device(self) -> torch.device:
+        if self.device == "auto":
+            return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+        device = torch.device(self.device)
+        if device.type == "cuda" and not torch.cuda.is_available():
+            raise ValueError("device='cuda' was asked for but no CUDA GPU is available; use 'auto' or 'cpu'")
+        return device
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"Goat({args})"
+
+    # ------------------------------------------------------------------ fitting
+    def _build_module(self, num_nodes: int, generator: torch.Generator | None):
+        if self.variant == "global":
+            return modules.GoatGlobal(num_nodes, self.dim, self.dropout, generator)
+        pooling = "mean" if self.variant == "mean-pool" else "max"
+        return modules.Goat(num_nodes, self.dim, pooling, self.dropout, generator)
+
+    def fit(self, graph: Graph, callback=None, validation=None) -> "Goat":
+        """Train on every edge of ``graph``.
+
+        ``callback(progress)`` is called after every step; returning False (or raising
+        :class:`TrainingCancelled`) stops training. ``validation`` = (pos_pairs, neg_pairs)
+        arrays adds a validation AUC to each epoch's progress and history row.
+        """
+        self._validate_params()
+        if graph.num_edges < 1:
+            raise ValueError(f"{graph.source}: the graph has no edges to train on")
+        device = self._resolve_device()
+        generator = torch.Generator().manual_seed(self.seed)
+        model = self._build_module(graph.num_nodes, generator).to(device)
+        hood = self._inference_neighborhoods(graph)
+        history = run_training(
+            model, graph, epochs=self.epochs, batch_size=self.batch_size, lr=self.lr,
+            negatives=self.negatives, neighborhood=self.neighborhood,
+            exclude_partner=self.exclude_partner, generator=generator, device=device,
+            callback=callback, validation=validation, inference_hood=hood,
+        )
+        self._set_learned(graph, model, hood, history, device)
+        return self
+
+    def _inference_neighborhoods(self, graph: Graph) -> Neighborhoods:
+        """One fixed draw (seeded apart from training) so that answers are repeatable."""
+        generator = torch.Generator().manual_seed(self.seed + 1)
+        return sample_neighborhoods(Adjacency.from_graph(graph), self.neighborhood, generator)
+
+    def _set_learned(self, graph, model, hood, history, device) -> None:
+        model.eval()
+        self.graph_ = graph
+        self.model_ = model
+        self.neighborhoods_ = hood
+        self.history_ = history
+        self.device_ = device
+        self.embedding_ = model.embedding.weight[:-1].detach().cpu().numpy().copy()
+        self.__dict__.pop("_context_cache", None)
+
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "model_"):
+            raise RuntimeError("this Goat is not fitted yet: call fit(graph) or Goat.load(run_dir)")
+
+    # ------------------------------------------------------------------ answers
+    def _node(self, node) -> int:
+        if isinstance(node, Integral) and not isinstance(node, bool):
+            if not 0 <= node < self.graph_.num_nodes:
+                raise KeyError(f"node index {node} is out of range 0..{self.graph_.num_nodes - 1}")
+            return int(node)
+        return self.graph_.index_of(node)
+
+    def decision_function(self, pairs) -> np.ndarray:
+        """Scores (logits) of (s, t) pairs given as an (k, 2) array of node indices."""
+        self._check_fitted()
+        return score_pairs(self.model_, pairs, self.neighborhoods_, self.exclude_partner, self.device_)
+
+    def predict_proba(self, pairs) -> np.ndarray:
+        """Edge probabilities sigmoid(r_s · r_t) of (s, t) pairs."""
+        return 1.0 / (1.0 + np.exp(-self.decision_function(pairs)))
+
+    def global_scores(self, pairs) -> np.ndarray:
+        """E_s · E_t with the global embeddings (GoatGlobal-style scoring of this model)."""
+        self._check_fitted()
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        return np.einsum("ij,ij->i", self.embedding_[pairs[:, 0]], self.embedding_[pairs[:, 1]])
+
+    @torch.no_grad()
+    def attention(self, source, target) -> PairAttention:
+        """The mutual attention of one pair, adjacent or not."""
+        self._check_fitted()
+        s, t = self._node(source), self._node(target)
+        if s == t:
+            raise ValueError("a node cannot gossip with itself: pick two different nodes")
+        if self.variant == "global":
+            raise ValueError("GoatGlobal has no attention: train variant 'goat' or 'mean-pool'")
+        device = self.device_
+        batch = make_batch(torch.tensor([s], device=device), torch.tensor([t], device=device),
+                           self.neighborhoods_.to(device), self.exclude_partner)
+        logit, (r_s, r_t, p_s, p_t, A) = self.model_(*batch.args())
+        ms, mt = batch.mask_s[0].cpu().numpy(), batch.mask_t[0].cpu().numpy()
+        ids_s, ids_t = batch.nbr_s[0].cpu().numpy()[ms], batch.nbr_t[0].cpu().numpy()[mt]
+        names = self.graph_.names
+        score = float(logit[0])
+        return PairAttention(
+            source=names[s], target=names[t], source_id=s, target_id=t,
+            source_neighbors=ids_s, target_neighbors=ids_t,
+            source_names=[names[i] for i in ids_s], target_names=[names[i] for i in ids_t],
+            alignment=A[0].cpu().numpy()[np.ix_(ms, mt)],
+            source_attention=p_s[0].cpu().numpy()[ms], target_attention=p_t[0].cpu().numpy()[mt],
+            r_source=r_s[0].cpu().numpy(), r_target=r_t[0].cpu().numpy(),
+            score=score, probability=float(1.0 / (1.0 + np.exp(-score))),
+            is_edge=self.graph_.has_edge(s, t),
+        )
+
+    @torch.no_grad()
+    def context_representations(self, node, partners=None) -> tuple[np.ndarray, np.ndarray]:
+        """r_node for each partner (default: its neighbors): one representation per partner."""
+        self._check_fitted()
+        u = self._node(node)
+        if partners is None:
+            partners = Adjacency.from_graph(self.graph_).neighbors(u)
+        partners = np.array([self._node(p) for p in partners], dtype=np.int64)
+        partners = partners[partners != u]
+        return partners, self._representations(np.full(len(partners), u), partners)
+
+    def _representations(self, nodes: np.ndarray, partners: np.ndarray, batch_size=4096) -> np.ndarray:
+        """r_node (gossiping with partner) for aligned arrays of nodes and partners."""
+        out = np.zeros((len(nodes), self.dim), dtype=np.float32)
+        if self.variant == "global":
+            out[:] = self.embedding_[nodes]
+            return out
+        hood = self.neighborhoods_.to(self.device_)
+        for start in range(0, len(nodes), batch_size):
+            s = torch.as_tensor(nodes[start:start + batch_size], device=self.device_)
+            t = torch.as_tensor(partners[start:start + batch_size], device=self.device_)
+            _, (r_s, *_rest) = self.model_(*make_batch(s, t, hood, self.exclude_partner).args())
+            out[start:start + len(s)] = r_s.float().cpu().numpy()
+        return out
+
+    @torch.no_grad()
+    def node_embeddings(self, kind: str = "context") -> np.ndarray:
+        """(n, d): ``global`` rows of E, or ``context`` = mean of r_u over u's neighbors."""
+        self._check_fitted()
+        if kind == "global":
+            return self.embedding_.copy()
+        if kind != "context":
+            raise ValueError(f"kind must be 'context' or 'global', got {kind!r}")
+        cached = self.__dict__.get("_context_cache")
+        if cached is None:
+            cached = self._mean_context()
+            self.__dict__["_context_cache"] = cached
+        return cached.copy()
+
+    def _mean_context(self) -> np.ndarray:
+        adj = Adjacency.from_graph(self.graph_)
+        nodes = torch.repeat_interleave(torch.arange(adj.num_nodes), adj.degree).numpy()
+        reps = self._representations(nodes, adj.indices.numpy())
+        sums = np.zeros((adj.num_nodes, self.dim))
+        np.add.at(sums, nodes, reps)
+        deg = adj.degree.numpy()
+        mean = sums / np.maximum(deg, 1)[:, None]
+        lonely = deg == 0  # no partner: the node can only speak for itself
+        mean[lonely] = self.embedding_[lonely]
+        return mean.astype(np.float32)
+
+    def top_partners(self, node, k: int = 10, exclude_neighbors: bool = False) -> list[tuple[str, float]]:
+        """The k most likely gossip partners of ``node`` by edge probability."""
+        self._check_fitted()
+        u = self._node(node)
+        others = np.array([v for v in range(self.graph_.num_nodes) if v != u], dtype=np.int64)
+        if exclude_neighbors:
+            others = np.array([v for v in others if not self.graph_.has_edge(u, v)], dtype=np.int64)
+        probs = self.predict_proba(np.stack([np.full(len(others), u), others], axis=1))
+        best = np.argsort(-probs, kind="stable")[:k]
+        return [(self.graph_.names[others[i]], float(probs[i])) for i in best]
+
+    # ------------------------------------------------------------------ persistence
+    def save(self, path) -> None:
+        from .persistence import save_run
+        save_run(self, path)
+
+    @classmethod
+    def load(cls, path, device: str = "auto") -> "Goat":
+        from .persistence import load_run
+        return load_run(path, device=device)

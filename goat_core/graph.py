@@ -1,0 +1,443 @@
+"""Graphs in: parsing, validation, normalisation and node indexing.
+
+A :class:`Graph` holds nodes 0..n-1 (with their original ids kept as display names) and a
+normalised edge list: no self-loops, no duplicates, positive finite weights. Everything a
+user gives us passes through :func:`read_edge_list`, :func:`read_networkx_file` or
+:func:`from_networkx`; bad input raises :class:`GraphFormatError` naming file, line and problem.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import GraphFormatError
+
+HEADER_WORDS = {
+    "source", "target", "src", "dst", "from", "to", "u", "v", "node1", "node2", "node_1",
+    "node_2", "id1", "id2", "weight", "w", "value", "head", "tail", "i", "j", "a", "b", "node",
+    "source_id", "target_id", "from_id", "to_id",
+}
+MAX_BINARY_SNIFF = 8192
+
+
+@dataclass(frozen=True)
+class NormalisationReport:
+    """What loading did to the input, so that a UI or the CLI can say it out loud."""
+
+    input_edges: int
+    self_loops_dropped: int
+    duplicates_merged: int
+    duplicate_rule: str
+    header_skipped: bool
+    isolated_nodes: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        out = [f"{self.input_edges} edge lines read"]
+        if self.header_skipped:
+            out.append("first line read as a header and skipped")
+        if self.self_loops_dropped:
+            out.append(f"{self.self_loops_dropped} self-loops dropped")
+        if self.duplicates_merged:
+            out.append(f"{self.duplicates_merged} duplicate edges merged ({self.duplicate_rule})")
+        if self.isolated_nodes:
+            shown = ", ".join(self.isolated_nodes[:5])
+            more = "" if len(self.isolated_nodes) <= 5 else f" and {len(self.isolated_nodes) - 5} more"
+            out.append(
+                f"{len(self.isolated_nodes)} isolated nodes ({shown}{more}) have no edge and "
+                "cannot gossip: their embeddings stay untrained"
+            )
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Graph:
+    """A normalised graph. Edges are stored once; undirected edges as (min, max)."""
+
+    names: tuple[str, ...]
+    src: np.ndarray  # (m,) int64
+    dst: np.ndarray  # (m,) int64
+    weight: np.ndarray  # (m,) float64, positive and finite
+    directed: bool = False
+    weighted: bool = False
+    source: str = "<memory>"
+    report: NormalisationReport | None = None
+    node_attrs: dict = field(default_factory=dict)  # e.g. {"paper_id": array}
+    labels: "NodeLabels | None" = None  # optional ground truth shipped with the graph
+
+    @property
+    def num_nodes(self) -> int:
+        return len(self.names)
+
+    @property
+    def num_edges(self) -> int:
+        return int(self.src.shape[0])
+
+    def index_of(self, node: str | int) -> int:
+        """Resolve a node name (or, failing that, a 0-based index) to its index."""
+        key = str(node)
+        lookup = self._name_index()
+        if key in lookup:
+            return lookup[key]
+        if re.fullmatch(r"\d+", key) and int(key) < self.num_nodes:
+            return int(key)
+        raise KeyError(f"node {node!r} is not in the graph {self.source}")
+
+    def _name_index(self) -> dict[str, int]:
+        cache = self.__dict__.get("_index")
+        if cache is None:
+            cache = {name: i for i, name in enumerate(self.names)}
+            object.__setattr__(self, "_index", cache)
+        return cache
+
+    def degrees(self) -> np.ndarray:
+        """Undirected degree D(v) = |{u : (u, v) in E or (v, u) in E}| as in the paper."""
+        src, dst = self.undirected_pairs()
+        return np.bincount(np.concatenate([src, dst]), minlength=self.num_nodes)
+
+    def undirected_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each unordered neighbor pair once (a directed graph's reciprocal edges collapse)."""
+        if not self.directed:
+            return self.src, self.dst
+        lo, hi = np.minimum(self.src, self.dst), np.maximum(self.src, self.dst)
+        keys = np.unique(lo * self.num_nodes + hi)
+        return keys // self.num_nodes, keys % self.num_nodes
+
+    def fingerprint(self) -> str:
+        """A content hash (names, edges, weights, direction): the key for caches."""
+        h = hashlib.sha256()
+        h.update(b"directed" if self.directed else b"undirected")
+        h.update("\x00".join(self.names).encode())
+        for arr in (self.src, self.dst, self.weight):
+            h.update(np.ascontiguousarray(arr).tobytes())
+        return h.hexdigest()[:16]
+
+    def edge_set(self) -> set[tuple[int, int]]:
+        pairs = zip(self.src.tolist(), self.dst.tolist())
+        return set(pairs)
+
+    def has_edge(self, u: int, v: int) -> bool:
+        keys = self.__dict__.get("_edge_keys")
+        if keys is None:
+            keys = set(self._keys(self.src, self.dst).tolist())
+            object.__setattr__(self, "_edge_keys", keys)
+        return int(self._keys(np.array([u]), np.array([v]))[0]) in keys
+
+    def _keys(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        if not self.directed:
+            u, v = np.minimum(u, v), np.maximum(u, v)
+        return u.astype(np.int64) * self.num_nodes + v
+
+    def subgraph_edges(self, mask: np.ndarray) -> "Graph":
+        """The same nodes with only the edges where ``mask`` is true (training graphs)."""
+        return Graph(
+            names=self.names, src=self.src[mask], dst=self.dst[mask], weight=self.weight[mask],
+            directed=self.directed, weighted=self.weighted, source=self.source,
+            report=None, node_attrs=self.node_attrs, labels=self.labels,
+        )
+
+    def summary(self) -> dict:
+        deg = self.degrees()
+        return {
+            "nodes": self.num_nodes,
+            "edges": self.num_edges,
+            "directed": self.directed,
+            "weighted": self.weighted,
+            "isolated_nodes": int((deg == 0).sum()),
+            "max_degree": int(deg.max()) if len(deg) else 0,
+            "mean_degree": float(deg.mean()) if len(deg) else 0.0,
+            "components": count_components(self),
+            "fingerprint": self.fingerprint(),
+            "source": self.source,
+            "notes": self.report.lines() if self.report else [],
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class NodeLabels:
+    """Ground-truth classes for clustering: ``codes[i]`` is node i's class, -1 if unknown."""
+
+    codes: np.ndarray  # (n,) int64
+    classes: tuple[str, ...]
+    unknown_nodes: tuple[str, ...] = ()  # names in the labels file absent from the graph
+    source: str = "<memory>"
+
+    @property
+    def missing(self) -> int:
+        return int((self.codes < 0).sum())
+
+    def notes(self) -> list[str]:
+        out = [f"{len(self.classes)} classes"]
+        if self.missing:
+            out.append(f"{self.missing} graph nodes have no label and are left out of scores")
+        if self.unknown_nodes:
+            shown = ", ".join(self.unknown_nodes[:5])
+            out.append(f"{len(self.unknown_nodes)} labelled nodes are not in the graph ({shown})")
+        return out
+
+
+def count_components(graph: Graph) -> int:
+    """Number of connected components (weakly, for directed graphs), isolated nodes included."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = graph.num_nodes
+    adj = coo_matrix((np.ones(graph.num_edges), (graph.src, graph.dst)), shape=(n, n))
+    return int(connected_components(adj, directed=True, connection="weak")[0])
+
+
+# --------------------------------------------------------------------------- text parsing
+
+
+def _decode(raw: bytes, file: str) -> str:
+    if not raw.strip():
+        raise GraphFormatError(file, "the file is empty")
+    if b"\x00" in raw[:MAX_BINARY_SNIFF]:
+        raise GraphFormatError(file, "binary content: expected a text edge list")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise GraphFormatError(file, "not UTF-8 text (binary or wrongly encoded file)", line) from None
+    return text
+
+
+def _data_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, content) of every line that is not blank or a #/% comment."""
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith(("#", "%")):
+            out.append((number, stripped))
+    return out
+
+
+def _splitter(first_line: str):
+    if "," in first_line:
+        return lambda s: [tok.strip() for tok in s.split(",")]
+    if ";" in first_line:
+        return lambda s: [tok.strip() for tok in s.split(";")]
+    return str.split
+
+
+def _is_number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True
+
+
+def _looks_like_header(tokens: list[str], rest: list[list[str]]) -> bool:
+    if all(tok.lower().strip("\"'") in HEADER_WORDS for tok in tokens):
+        return True
+    if len(tokens) >= 3 and not _is_number(tokens[2]) and rest and all(
+        len(r) >= 3 and _is_number(r[2]) for r in rest[:20]
+    ):
+        return True
+    ids_numeric = rest and all(_is_number(r[0]) and _is_number(r[1]) for r in rest[:20] if len(r) >= 2)
+    return bool(ids_numeric) and not (_is_number(tokens[0]) or _is_number(tokens[1]))
+
+
+def _parse_weight(token: str, file: str, line: int) -> float:
+    try:
+        value = float(token)
+    except ValueError:
+        raise GraphFormatError(file, f"weight {token!r} is not a number", line) from None
+    if math.isnan(value):
+        raise GraphFormatError(file, "weight is NaN; weights must be positive finite numbers", line)
+    if math.isinf(value):
+        raise GraphFormatError(file, "weight is infinite; weights must be positive finite numbers", line)
+    if value <= 0:
+        raise GraphFormatError(file, f"weight {token} is not positive; weights must be > 0", line)
+    return value
+
+
+def parse_edge_list(raw: bytes, file: str = "<upload>", directed: bool = False) -> Graph:
+    """Parse edge-list bytes (space/tab/comma separated, optional header and weights)."""
+    rows = _data_lines(_decode(raw, file))
+    if not rows:
+        raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
+    split = _splitter(rows[0][1])
+    tokens = [split(text) for _, text in rows]
+    header = _looks_like_header(tokens[0], tokens[1:])
+    if header:
+        rows, tokens = rows[1:], tokens[1:]
+        if not rows:
+            raise GraphFormatError(file, "no edges: only a header line")
+    width = len(tokens[0])
+    first_line = rows[0][0]
+    for (number, _), toks in zip(rows, tokens):
+        if len(toks) < 2:
+            raise GraphFormatError(
+                file, f"only {len(toks)} column; expected 'source target [weight]'", number
+            )
+        if len(toks) > 3:
+            raise GraphFormatError(
+                file, f"{len(toks)} columns; expected 'source target [weight]'", number
+            )
+        if len(toks) != width:
+            raise GraphFormatError(
+                file, f"{len(toks)} columns, but line {first_line} has {width} (ragged rows)", number
+            )
+        if "" in toks[:2]:
+            raise GraphFormatError(file, "empty node id", number)
+    weighted = width == 3
+    weights = [_parse_weight(t[2], file, n) for (n, _), t in zip(rows, tokens)] if weighted else None
+    return _build(
+        [t[0] for t in tokens], [t[1] for t in tokens], weights, directed, weighted, file, header
+    )
+
+
+def _node_order(ids: list[str]) -> list[str]:
+    """Integer ids sort numerically (so 0..n-1 stay put); other ids keep first-seen order."""
+    unique = list(dict.fromkeys(ids))
+    if all(re.fullmatch(r"-?\d+", u) for u in unique):
+        return sorted(unique, key=int)
+    return unique
+
+
+def _build(
+    heads: list[str], tails: list[str], weights: list[float] | None, directed: bool,
+    weighted: bool, file: str, header: bool,
+) -> Graph:
+    names = _node_order(heads + tails)
+    index = {name: i for i, name in enumerate(names)}
+    src = np.fromiter((index[h] for h in heads), dtype=np.int64, count=len(heads))
+    dst = np.fromiter((index[t] for t in tails), dtype=np.int64, count=len(tails))
+    w = np.asarray(weights, dtype=np.float64) if weights is not None else np.ones(len(src))
+    return normalise(names, src, dst, w, directed, weighted, file, header)
+
+
+def normalise(
+    names: list[str], src: np.ndarray, dst: np.ndarray, weight: np.ndarray, directed: bool,
+    weighted: bool, file: str, header: bool = False,
+) -> Graph:
+    """Drop self-loops, merge duplicates (weights summed; unweighted stay 1), check size."""
+    n, input_edges = len(names), len(src)
+    loops = src == dst
+    src, dst, weight = src[~loops], dst[~loops], weight[~loops]
+    if not directed:
+        src, dst = np.minimum(src, dst), np.maximum(src, dst)
+    keys = src * n + dst
+    unique, inverse = np.unique(keys, return_inverse=True)
+    merged = np.bincount(inverse, weights=weight, minlength=len(unique)) if weighted else np.ones(len(unique))
+    rule = "weights summed" if weighted else "unweighted: kept once"
+    src_u, dst_u = unique // n, unique % n
+    if len(unique) == 0:
+        raise GraphFormatError(file, "no edges left after dropping self-loops")
+    deg = np.bincount(np.concatenate([src_u, dst_u]), minlength=n)
+    report = NormalisationReport(
+        input_edges=input_edges, self_loops_dropped=int(loops.sum()),
+        duplicates_merged=int(len(src) - len(unique)), duplicate_rule=rule,
+        header_skipped=header, isolated_nodes=tuple(names[i] for i in np.flatnonzero(deg == 0)),
+    )
+    return Graph(
+        names=tuple(names), src=src_u.astype(np.int64), dst=dst_u.astype(np.int64),
+        weight=merged.astype(np.float64), directed=directed, weighted=weighted,
+        source=file, report=report,
+    )
+
+
+# --------------------------------------------------------------------------- other formats
+
+
+def from_networkx(nx_graph, source: str = "<networkx>", weight: str = "weight",
+                  directed: bool | None = None) -> Graph:
+    """Build a Graph from a networkx graph; node keys become display names."""
+    directed = nx_graph.is_directed() if directed is None else directed
+    names = [str(node) for node in nx_graph.nodes]
+    if len(set(names)) != len(names):
+        raise GraphFormatError(source, "two nodes have the same name once written as text")
+    index = {node: i for i, node in enumerate(nx_graph.nodes)}
+    edges = list(nx_graph.edges(data=True))
+    weighted = any(weight in data for _, _, data in edges)
+    values = []
+    for u, v, data in edges:
+        w = data.get(weight, 1.0)
+        values.append(_parse_weight(str(w), source, None) if weighted else 1.0)
+    src = np.array([index[u] for u, _, _ in edges], dtype=np.int64)
+    dst = np.array([index[v] for _, v, _ in edges], dtype=np.int64)
+    return normalise(names, src, dst, np.asarray(values, dtype=np.float64), directed, weighted, source)
+
+
+def read_networkx_file(path: str | Path, directed: bool = False) -> Graph:
+    """GML or GraphML through networkx, with errors turned into GraphFormatError."""
+    import networkx as nx
+
+    path = Path(path)
+    raw = path.read_bytes()
+    _decode(raw, str(path))  # empty / binary checks with the same messages
+    try:
+        if path.suffix.lower() == ".gml":
+            g = nx.read_gml(path, label="label")
+        else:
+            g = nx.read_graphml(path)
+    except Exception as err:  # networkx raises many types; all mean "bad file"
+        message = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise GraphFormatError(str(path), f"cannot parse {path.suffix[1:].upper()}: {message}") from None
+    if directed and not g.is_directed():
+        g = g.to_directed()
+    return from_networkx(g, source=str(path), directed=directed or g.is_directed())
+
+
+NETWORKX_SUFFIXES = {".gml", ".graphml"}
+
+
+def read_graph_file(path: str | Path, directed: bool = False) -> Graph:
+    """Any supported graph file by suffix; a missing file is a GraphFormatError too."""
+    path = Path(path)
+    if not path.is_file():
+        raise GraphFormatError(str(path), "no such file (and not a bundled graph name)")
+    if path.suffix.lower() in NETWORKX_SUFFIXES:
+        return read_networkx_file(path, directed=directed)
+    return parse_edge_list(path.read_bytes(), file=str(path), directed=directed)
+
+
+# --------------------------------------------------------------------------- labels
+
+
+def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels:
+    """A ``node label`` file; nodes outside the graph and unlabelled nodes are reported."""
+    rows = _data_lines(_decode(raw, file))
+    split = _splitter(rows[0][1]) if rows else str.split
+    lookup = graph._name_index()
+    codes = np.full(graph.num_nodes, -1, dtype=np.int64)
+    classes: dict[str, int] = {}
+    unknown: list[str] = []
+    for number, text in rows:
+        toks = split(text)
+        if len(toks) != 2:
+            raise GraphFormatError(file, f"{len(toks)} columns; expected 'node label'", number)
+        name, label = toks
+        if name not in lookup:
+            is_header = number == rows[0][0] and name.lower() in HEADER_WORDS | {"id", "name"}
+            if not is_header:
+                unknown.append(name)
+            continue
+        code = classes.setdefault(label, len(classes))
+        if codes[lookup[name]] not in (-1, code):
+            raise GraphFormatError(file, f"node {name!r} has two different labels", number)
+        codes[lookup[name]] = code
+    if not classes:
+        raise GraphFormatError(file, "no line names a node of the graph")
+    return NodeLabels(codes=codes, classes=tuple(classes), unknown_nodes=tuple(unknown), source=file)
+
+
+def read_labels(path: str | Path, graph: Graph) -> NodeLabels:
+    path = Path(path)
+    if not path.is_file():
+        raise GraphFormatError(str(path), "no such labels file")
+    return parse_labels(path.read_bytes(), graph, file=str(path))
+
+
+def data_dir() -> Path | None:
+    """The data directory named by GOAT_DATA_DIR, if set."""
+    value = os.environ.get("GOAT_DATA_DIR")
+    return Path(value) if value else None

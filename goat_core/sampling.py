@@ -1,0 +1,139 @@
+"""Samplers: neighborhoods (first-order, without replacement), D^0.75 negatives, edge splits.
+
+Neighborhoods are a table ``(n, N)`` of neighbor ids, left-aligned, padded with the pad id
+``n``, plus the count of real entries per node. The table is redrawn from a
+``torch.Generator`` (one draw per epoch in training, one fixed draw for inference), so the
+same seed always gives the same neighborhoods.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+
+from .graph import Graph
+
+
+@dataclass(frozen=True)
+class Adjacency:
+    """Undirected CSR adjacency (the paper's D counts both directions)."""
+
+    indptr: torch.Tensor  # (n + 1,) int64
+    indices: torch.Tensor  # (2m',) int64, neighbors grouped by node
+    num_nodes: int
+
+    @classmethod
+    def from_graph(cls, graph: Graph) -> "Adjacency":
+        src, dst = graph.undirected_pairs()
+        heads = np.concatenate([src, dst])
+        tails = np.concatenate([dst, src])
+        order = np.lexsort((tails, heads))
+        counts = np.bincount(heads, minlength=graph.num_nodes)
+        indptr = np.concatenate([[0], np.cumsum(counts)])
+        return cls(torch.from_numpy(indptr), torch.from_numpy(tails[order].copy()), graph.num_nodes)
+
+    @property
+    def degree(self) -> torch.Tensor:
+        return self.indptr[1:] - self.indptr[:-1]
+
+    def neighbors(self, node: int) -> np.ndarray:
+        return self.indices[self.indptr[node]:self.indptr[node + 1]].numpy()
+
+
+@dataclass(frozen=True)
+class Neighborhoods:
+    """``table[u, :length[u]]`` are u's sampled neighbors; the rest is the pad id n."""
+
+    table: torch.Tensor  # (n, N) int64
+    length: torch.Tensor  # (n,) int64
+
+    def to(self, device) -> "Neighborhoods":
+        return Neighborhoods(self.table.to(device), self.length.to(device))
+
+
+def sample_neighborhoods(adj: Adjacency, size: int, generator: torch.Generator) -> Neighborhoods:
+    """Up to ``size`` neighbors per node, without replacement, uniformly at random.
+
+    One random key per adjacency entry, a sort by (node, key), and the first ``size`` of
+    each node's run: O(m log m), no Python loop over nodes.
+    """
+    n, deg = adj.num_nodes, adj.degree
+    total = adj.indices.shape[0]
+    keys = torch.rand(total, generator=generator, dtype=torch.float64)
+    owner = torch.repeat_interleave(torch.arange(n), deg)
+    order = torch.argsort(owner.double() * 2.0 + keys)  # keys < 1 keep nodes apart
+    rank = torch.arange(total) - adj.indptr[owner]  # position within the node's run
+    keep = rank < size
+    table = torch.full((n, size), n, dtype=torch.int64)
+    # Sorted position p belongs to node owner[p] (the sort keeps node runs in place).
+    table[owner[keep], rank[keep]] = adj.indices[order[keep]]
+    return Neighborhoods(table=table, length=deg.clamp(max=size))
+
+
+def noise_distribution(adj: Adjacency, power: float = 0.75) -> torch.Tensor:
+    """Unigram D(u)^0.75, normalised (isolated nodes are never drawn)."""
+    weights = adj.degree.double() ** power
+    return weights / weights.sum()
+
+
+def draw_negatives(noise: torch.Tensor, count: int, generator: torch.Generator) -> torch.Tensor:
+    return torch.multinomial(noise, count, replacement=True, generator=generator)
+
+
+@dataclass(frozen=True)
+class EdgeSplit:
+    """A leak-free link-prediction split: the training graph never sees a test edge."""
+
+    train: Graph
+    test_pos: np.ndarray  # (k, 2) held-out edges
+    test_neg: np.ndarray  # (k, 2) verified non-edges of the full graph
+    train_ratio: float
+    seed: int
+
+
+def split_edges(graph: Graph, train_ratio: float, seed: int) -> EdgeSplit:
+    """Keep ``train_ratio`` of the edges for training; test on the rest vs as many non-edges."""
+    if not 0.0 < train_ratio < 1.0:
+        raise ValueError(f"train_ratio must be strictly between 0 and 1, got {train_ratio}")
+    m = graph.num_edges
+    n_train = int(round(train_ratio * m))
+    if n_train < 1 or m - n_train < 1:
+        raise ValueError(
+            f"{graph.source}: too few edges ({m}) to split at train_ratio={train_ratio}; "
+            "need at least one training and one test edge"
+        )
+    rng = np.random.default_rng(seed)
+    perm = rng.permutation(m)
+    mask = np.zeros(m, dtype=bool)
+    mask[perm[:n_train]] = True
+    test_pos = np.stack([graph.src[~mask], graph.dst[~mask]], axis=1)
+    test_neg = sample_non_edges(graph, len(test_pos), rng)
+    return EdgeSplit(graph.subgraph_edges(mask), test_pos, test_neg, train_ratio, seed)
+
+
+def sample_non_edges(graph: Graph, count: int, rng: np.random.Generator,
+                     exclude: set[int] | None = None) -> np.ndarray:
+    """``count`` distinct node pairs that are not edges of ``graph`` (nor self-pairs)."""
+    n = graph.num_nodes
+    possible = n * (n - 1) // (1 if graph.directed else 2) - graph.num_edges
+    if count > possible:
+        raise ValueError(f"{graph.source}: the graph has only {possible} non-edges, {count} needed")
+    edges = set(graph._keys(graph.src, graph.dst).tolist()) | (exclude or set())
+    chosen: dict[int, tuple[int, int]] = {}
+    while len(chosen) < count:
+        u = rng.integers(0, n, size=2 * (count - len(chosen)) + 16)
+        v = rng.integers(0, n, size=u.shape[0])
+        keys = graph._keys(u, v)
+        for a, b, key in zip(u.tolist(), v.tolist(), keys.tolist()):
+            if a != b and key not in edges and key not in chosen:
+                chosen[key] = (a, b)
+                if len(chosen) == count:
+                    break
+    return np.array(list(chosen.values()), dtype=np.int64).reshape(-1, 2)
+
+
+def validation_split(graph: Graph, fraction: float, seed: int) -> EdgeSplit:
+    """Carve a validation set from (training) edges, for tuning without touching test edges."""
+    return split_edges(graph, 1.0 - fraction, seed)

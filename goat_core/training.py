@@ -1,0 +1,194 @@
+"""The training loop and batched inference, as plain functions over a model.
+
+Speed comes from never computing on padding we can avoid: pairs are grouped into batches of
+similar neighborhood sizes and each batch is trimmed to its own widest neighborhood, so
+the (B, Ls, Lt) alignment is close to the real |N_s| x |N_t| work.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from .sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
+
+BUCKET_GROUP = 32  # batches sorted together by size; larger = less padding, less randomness
+
+
+class TrainingCancelled(Exception):
+    """Raised by a callback (or returned False from it) to stop training early."""
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a callback sees after every step and at the end of every epoch."""
+
+    epoch: int  # 1-based
+    epochs: int
+    step: int  # steps done in this epoch
+    steps_per_epoch: int
+    loss: float  # running mean loss of this epoch
+    elapsed: float  # seconds since training began
+    val_auc: float | None = None  # at epoch ends, when validation pairs were given
+    epoch_end: bool = False
+
+    @property
+    def fraction(self) -> float:
+        return ((self.epoch - 1) * self.steps_per_epoch + self.step) / (self.epochs * self.steps_per_epoch)
+
+
+@dataclass(frozen=True)
+class PairBatch:
+    src: torch.Tensor  # (B,)
+    dst: torch.Tensor  # (B,)
+    nbr_s: torch.Tensor  # (B, Ls)
+    nbr_t: torch.Tensor  # (B, Lt)
+    mask_s: torch.Tensor  # (B, Ls) bool
+    mask_t: torch.Tensor  # (B, Lt) bool
+
+    def args(self):
+        return self.src, self.dst, self.nbr_s, self.nbr_t, self.mask_s, self.mask_t
+
+
+def _side(nodes, partners, hood: Neighborhoods, exclude_partner: bool):
+    width = max(int(hood.length[nodes].max()), 1)
+    nbr = hood.table[nodes, :width]  # (B, L)
+    mask = torch.arange(width, device=nbr.device) < hood.length[nodes].unsqueeze(1)  # (B, L)
+    if exclude_partner:
+        mask &= nbr != partners.unsqueeze(1)
+    # A node with no (other) neighbor speaks for itself rather than for nobody.
+    empty = ~mask.any(1)
+    if bool(empty.any()):
+        nbr = nbr.clone()
+        nbr[empty, 0] = nodes[empty]
+        mask[empty, 0] = True
+    return nbr, mask
+
+
+def make_batch(src, dst, hood: Neighborhoods, exclude_partner: bool) -> PairBatch:
+    nbr_s, mask_s = _side(src, dst, hood, exclude_partner)
+    nbr_t, mask_t = _side(dst, src, hood, exclude_partner)
+    return PairBatch(src, dst, nbr_s, nbr_t, mask_s, mask_t)
+
+
+def plan_batches(len_s: torch.Tensor, len_t: torch.Tensor, batch_size: int,
+                 generator: torch.Generator, bucket: bool = True) -> list[torch.Tensor]:
+    """Shuffled index batches; with ``bucket``, batches hold pairs of similar sizes."""
+    total = len_s.shape[0]
+    order = torch.randperm(total, generator=generator)
+    if bucket:
+        group = batch_size * BUCKET_GROUP
+        key = torch.maximum(len_s, len_t) * (len_s.max() + 1) + torch.minimum(len_s, len_t)
+        chunks = [c[torch.argsort(key[c], stable=True)] for c in order.split(group)]
+        order = torch.cat(chunks)
+    batches = list(order.split(batch_size))
+    shuffle = torch.randperm(len(batches), generator=generator).tolist()
+    return [batches[i] for i in shuffle]
+
+
+def epoch_pairs(graph_src, graph_dst, weight, directed: bool, negatives: int, noise,
+                generator: torch.Generator):
+    """Positive edges (randomly oriented if undirected) and ``negatives`` corruptions each."""
+    src, dst = graph_src, graph_dst
+    if not directed:
+        flip = torch.rand(src.shape[0], generator=generator) < 0.5
+        src, dst = torch.where(flip, dst, src), torch.where(flip, src, dst)
+    m = src.shape[0]
+    neg = draw_negatives(noise, m * negatives, generator)
+    pairs_src = torch.cat([src, src.repeat(negatives)])
+    pairs_dst = torch.cat([dst, neg])
+    labels = torch.cat([torch.ones(m), torch.zeros(m * negatives)])
+    weights = weight.repeat(negatives + 1)
+    return pairs_src, pairs_dst, labels, weights
+
+
+def run_training(model, graph, *, epochs: int, batch_size: int, lr: float, negatives: int,
+                 neighborhood: int, exclude_partner: bool, generator: torch.Generator,
+                 device: torch.device, callback: Callable | None = None,
+                 validation: tuple[np.ndarray, np.ndarray] | None = None,
+                 inference_hood: Neighborhoods | None = None, bucket: bool = True) -> list[dict]:
+    """Train ``model`` in place on ``graph``'s edges; returns one history row per epoch."""
+    adj = Adjacency.from_graph(graph)
+    noise = noise_distribution(adj)
+    src, dst = torch.from_numpy(graph.src), torch.from_numpy(graph.dst)
+    weight = torch.from_numpy(graph.weight).float()
+    weight = weight / weight.mean()  # mean weight 1: the learning rate means the same everywhere
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    uses_hood = hasattr(model, "attention")
+    drop_gen = _device_generator(generator, device)
+    history: list[dict] = []
+    start = time.perf_counter()
+    for epoch in range(1, epochs + 1):
+        hood = sample_neighborhoods(adj, neighborhood, generator)
+        ps, pd, labels, w = epoch_pairs(src, dst, weight, graph.directed, negatives, noise, generator)
+        batches = plan_batches(hood.length[ps], hood.length[pd], batch_size, generator, bucket and uses_hood)
+        hood_dev = hood.to(device)
+        model.train()
+        total, seen = 0.0, 0
+        for step, idx in enumerate(batches, start=1):
+            batch = make_batch(ps[idx].to(device), pd[idx].to(device), hood_dev, exclude_partner)
+            logits, _ = model(*batch.args(), generator=drop_gen)
+            loss = F.binary_cross_entropy_with_logits(
+                logits, labels[idx].to(device), weight=w[idx].to(device), reduction="mean")
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            total += float(loss.detach()) * len(idx)
+            seen += len(idx)
+            _notify(callback, Progress(epoch, epochs, step, len(batches), total / seen,
+                                       time.perf_counter() - start))
+        row = {"epoch": epoch, "loss": total / seen, "elapsed": time.perf_counter() - start}
+        if validation is not None and inference_hood is not None:
+            row["val_auc"] = validation_auc(model, validation, inference_hood, exclude_partner, device)
+        history.append(row)
+        _notify(callback, Progress(epoch, epochs, len(batches), len(batches), row["loss"],
+                                   row["elapsed"], row.get("val_auc"), epoch_end=True))
+    return history
+
+
+def _device_generator(generator: torch.Generator, device: torch.device) -> torch.Generator:
+    """Dropout masks are drawn on the device: seed a generator there from the CPU one."""
+    if device.type == "cpu":
+        return generator
+    seed = int(torch.randint(0, 2**62, (1,), generator=generator))
+    return torch.Generator(device=device).manual_seed(seed)
+
+
+def _notify(callback, progress: Progress) -> None:
+    if callback is not None and callback(progress) is False:
+        raise TrainingCancelled(f"training cancelled at epoch {progress.epoch}")
+
+
+@torch.no_grad()
+def score_pairs(model, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: bool,
+                device: torch.device, batch_size: int = 4096) -> np.ndarray:
+    """Logits r_s·r_t (or E_s·E_t for GoatGlobal) of many pairs, in size-sorted batches."""
+    model.eval()
+    pairs = torch.as_tensor(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))
+    out = torch.empty(pairs.shape[0])
+    if pairs.shape[0] == 0:
+        return out.numpy()
+    hood_dev = hood.to(device)
+    key = torch.maximum(hood.length[pairs[:, 0]], hood.length[pairs[:, 1]])
+    order = torch.argsort(key, stable=True)
+    for idx in order.split(batch_size):
+        chunk = pairs[idx].to(device)
+        batch = make_batch(chunk[:, 0], chunk[:, 1], hood_dev, exclude_partner)
+        logits, _ = model(*batch.args())
+        out[idx] = logits.float().cpu()
+    return out.numpy()
+
+
+def validation_auc(model, validation, hood, exclude_partner, device) -> float:
+    from sklearn.metrics import roc_auc_score
+
+    pos, neg = validation
+    scores = score_pairs(model, np.concatenate([pos, neg]), hood, exclude_partner, device)
+    labels = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
+    return float(roc_auc_score(labels, scores)) if len(pos) and len(neg) else math.nan
