@@ -26,7 +26,8 @@ VARIANTS = ("goat", "global", "mean-pool")
 
 def _int(low, high=None):
     def check(v):
-        return isinstance(v, Integral) and not isinstance(v, bool) and low <= v and (high is None or v <= high)
+        is_int = isinstance(v, Integral) and not isinstance(v, bool)
+        return is_int and low <= v and (high is None or v <= high)
     return check, f"an integer >= {low}" + (f" and <= {high}" if high is not None else "")
 
 
@@ -147,7 +148,7 @@ class Goat:
     def get_params(self) -> dict:
         return {name: getattr(self, name) for name in PARAMETERS}
 
-    def set_params(self, **params) -> "Goat":
+    def set_params(self, **params) -> Goat:
         for name, value in params.items():
             if name not in PARAMETERS:
                 raise ValueError(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
@@ -179,7 +180,7 @@ class Goat:
         pooling = "mean" if self.variant == "mean-pool" else "max"
         return modules.Goat(num_nodes, self.dim, pooling, self.dropout, generator)
 
-    def fit(self, graph: Graph, callback=None, validation=None) -> "Goat":
+    def fit(self, graph: Graph, callback=None, validation=None) -> Goat:
         """Train on every edge of ``graph``.
 
         ``callback(progress)`` is called after every step; returning False (or raising
@@ -340,6 +341,6 @@ class Goat:
         save_run(self, path)
 
     @classmethod
-    def load(cls, path, device: str = "auto") -> "Goat":
+    def load(cls, path, device: str = "auto") -> Goat:
         from .persistence import load_run
         return load_run(path, device=device)

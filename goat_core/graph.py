@@ -20,9 +20,9 @@ import numpy as np
 from .errors import GraphFormatError
 
 HEADER_WORDS = {
-    "source", "target", "src", "dst", "from", "to", "u", "v", "node1", "node2", "node_1",
-    "node_2", "id1", "id2", "weight", "w", "value", "head", "tail", "i", "j", "a", "b", "node",
-    "source_id", "target_id", "from_id", "to_id",
+    # Single letters (u, v, a, b) are left out: they are plausible node names.
+    "source", "target", "src", "dst", "from", "to", "node1", "node2", "node_1", "node_2", "id1",
+    "id2", "weight", "value", "head", "tail", "node", "source_id", "target_id", "from_id", "to_id",
 }
 MAX_BINARY_SNIFF = 8192
 
@@ -69,7 +69,7 @@ class Graph:
     source: str = "<memory>"
     report: NormalisationReport | None = None
     node_attrs: dict = field(default_factory=dict)  # e.g. {"paper_id": array}
-    labels: "NodeLabels | None" = None  # optional ground truth shipped with the graph
+    labels: NodeLabels | None = None  # optional ground truth shipped with the graph
 
     @property
     def num_nodes(self) -> int:
@@ -134,7 +134,7 @@ class Graph:
             u, v = np.minimum(u, v), np.maximum(u, v)
         return u.astype(np.int64) * self.num_nodes + v
 
-    def subgraph_edges(self, mask: np.ndarray) -> "Graph":
+    def subgraph_edges(self, mask: np.ndarray) -> Graph:
         """The same nodes with only the edges where ``mask`` is true (training graphs)."""
         return Graph(
             names=self.names, src=self.src[mask], dst=self.dst[mask], weight=self.weight[mask],
@@ -307,7 +307,7 @@ def _build(
     heads: list[str], tails: list[str], weights: list[float] | None, directed: bool,
     weighted: bool, file: str, header: bool,
 ) -> Graph:
-    names = _node_order(heads + tails)
+    names = _node_order([name for pair in zip(heads, tails) for name in pair])
     index = {name: i for i, name in enumerate(names)}
     src = np.fromiter((index[h] for h in heads), dtype=np.int64, count=len(heads))
     dst = np.fromiter((index[t] for t in tails), dtype=np.int64, count=len(tails))
@@ -359,7 +359,7 @@ def from_networkx(nx_graph, source: str = "<networkx>", weight: str = "weight",
     edges = list(nx_graph.edges(data=True))
     weighted = any(weight in data for _, _, data in edges)
     values = []
-    for u, v, data in edges:
+    for _, _, data in edges:
         w = data.get(weight, 1.0)
         values.append(_parse_weight(str(w), source, None) if weighted else 1.0)
     src = np.array([index[u] for u, _, _ in edges], dtype=np.int64)

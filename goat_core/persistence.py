@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import json
+import pickle  # only for its error type: nothing here unpickles
 from pathlib import Path
 
 import numpy as np
@@ -64,7 +65,7 @@ def load_run(path, device: str = "auto"):
         config = json.loads((path / "config.json").read_text())
         nodes = json.loads((path / "nodes.json").read_text())
         tensors = torch.load(path / "weights.pt", map_location="cpu", weights_only=True)
-    except (ValueError, RuntimeError, OSError) as err:
+    except (ValueError, RuntimeError, OSError, pickle.UnpicklingError) as err:
         raise GraphFormatError(str(path), f"unreadable run: {str(err).splitlines()[0]}") from None
     if config.get("format_version") != FORMAT_VERSION:
         raise GraphFormatError(str(path / "config.json"),

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Install everything the tests need on a fresh machine, then run the whole suite.
+#   bash scripts/test.sh            # all tests (library, CLI, app, real browser)
+#   bash scripts/test.sh -m "not browser"   # extra arguments go to pytest
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
+
+# Real-browser tests drive Debian's Chromium (never `playwright install`: it cannot download here).
+if [ ! -x /usr/bin/chromium ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+
+# Datasets that may not be committed (Email) are read from GOAT_DATA_DIR.
+export GOAT_DATA_DIR="${GOAT_DATA_DIR:-$(cd .. && pwd)/shared/data}"
+export GOAT_OFFLINE=1
+export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.venv/numba-cache}"
+exec .venv/bin/python -m pytest "$@"

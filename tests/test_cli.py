@@ -1,0 +1,93 @@
+"""The CLI contract: verbs, flags, JSON keys, and one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TRAIN = ["--epochs", "3", "--dim", "16", "--lr", "0.02", "--batch-size", "64", "--neighborhood", "10"]
+
+
+def cli(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    proc = subprocess.run([sys.executable, "-m", "goat_core", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    if check:
+        assert proc.returncode == 0, proc.stderr
+    return proc
+
+
+def test_info_json():
+    info = json.loads(cli("info", "lesmis", "--json").stdout)
+    assert {"nodes": 77, "edges": 254, "directed": False, "weighted": True}.items() <= info.items()
+
+
+def test_info_on_a_file_directed(tmp_path):
+    path = tmp_path / "g.csv"
+    path.write_text("source,target\nx,y\ny,x\ny,z\n")
+    info = json.loads(cli("info", str(path), "--directed", "--json").stdout)
+    assert (info["nodes"], info["edges"], info["directed"], info["weighted"]) == (3, 3, True, False)
+
+
+@pytest.mark.parametrize("content, expected", [
+    ("a b\nb c\nc\n", "g.txt:3: only 1 column"),
+    ("a b 1\nb c -1\n", "g.txt:2: weight -1 is not positive"),
+    ("", "g.txt: the file is empty"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path, content, expected):
+    path = tmp_path / "g.txt"
+    path.write_text(content)
+    proc = cli("info", str(path), "--json", check=False)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == f"error: {path.parent}/{expected}" + proc.stderr.split(expected, 1)[1]
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_missing_graph_and_bad_parameter_are_one_line_errors(tmp_path):
+    proc = cli("info", str(tmp_path / "none.txt"), check=False)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: ") and proc.stderr.count("\n") == 1
+    proc = cli("linkpred", "lesmis", "--train-ratio", "0.8", "--dim", "-3", "--json", check=False)
+    assert proc.returncode == 2 and "dim must be an integer >= 1" in proc.stderr and "got -3" in proc.stderr
+
+
+def test_train_then_attention(tmp_path):
+    run = tmp_path / "run"
+    summary = json.loads(cli("train", "lesmis", "--out", str(run), *TRAIN, "--seed", "3", "--json").stdout)
+    assert summary["epochs"] == 3 and summary["params"]["seed"] == 3 and (run / "config.json").is_file()
+    out = json.loads(cli("attention", str(run), "Marius", "Thenardier", "--json").stdout)
+    assert {"source", "target", "probability", "source_attention", "target_attention"} <= out.keys()
+    assert out["source"] == "Marius" and out["target"] == "Thenardier"
+    assert abs(sum(row["weight"] for row in out["source_attention"]) - 1) < 1e-4
+    assert all(set(row) == {"node", "weight"} for row in out["target_attention"])
+    names = {row["node"] for row in out["source_attention"]}
+    assert "Cosette" in names and "Thenardier" not in names  # Marius' neighbors, partner left out
+    proc = cli("attention", str(run), "Marius", "Nobody", "--json", check=False)
+    assert proc.returncode == 2 and "Nobody" in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_linkpred_json():
+    proc = cli("linkpred", "lesmis", "--train-ratio", "0.8", *TRAIN, "--seed", "1", "--json")
+    out = json.loads(proc.stdout)
+    assert {"auc", "ap", "train_ratio", "seed"} <= out.keys()
+    assert out["train_ratio"] == 0.8 and out["seed"] == 1 and 0 <= out["auc"] <= 1
+
+
+def test_cluster_json_with_labels_file(tmp_path):
+    labels = tmp_path / "labels.txt"
+    labels.write_text("".join(f"{name} {'a' if i < 40 else 'b'}\n"
+                              for i, name in enumerate(__import__("goat_core").load_graph("lesmis").names)))
+    out = json.loads(cli("cluster", "lesmis", "--labels", str(labels), "--train-ratio", "0.9", *TRAIN,
+                         "--json").stdout)
+    assert {"nmi", "ami"} <= out.keys() and out["k"] == 2
+
+
+def test_cluster_email_defaults_to_departments(data_dir):
+    out = json.loads(cli("cluster", "email", "--train-ratio", "0.95", "--epochs", "1", "--dim", "8",
+                         "--neighborhood", "10", "--batch-size", "512", "--json").stdout)
+    assert out["k"] == 42 and out["labelled_nodes"] == 1005

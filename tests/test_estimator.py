@@ -1,0 +1,106 @@
+"""The Goat estimator: parameters, reproducibility, answers, and quality on planted graphs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from goat_core import Goat, TrainingCancelled, evaluate_clustering, evaluate_link_prediction, split_edges
+
+from .conftest import FAST, planted_graph
+
+
+@pytest.mark.parametrize("name, value, words", [
+    ("dim", -3, "dim must be an integer >= 1"),
+    ("dim", 2.5, "dim must be an integer"),
+    ("dropout", 1.0, "dropout must be a number in [0.0, 1.0)"),
+    ("lr", 0, "lr must be a number in (0.0"),
+    ("lr", float("nan"), "lr must be a number"),
+    ("variant", "transformer", "variant must be one of 'goat', 'global', 'mean-pool'"),
+    ("neighborhood", 0, "neighborhood must be an integer >= 1"),
+    ("device", "tpu9", "device must be 'auto'"),
+    ("epochs", True, "epochs must be an integer"),
+])
+def test_bad_parameters_get_actionable_errors(triangle_tail, name, value, words):
+    with pytest.raises(ValueError) as info:
+        Goat(**{name: value}).fit(triangle_tail)
+    assert words in str(info.value) and repr(value) in str(info.value)
+
+
+def test_init_only_stores_and_fit_returns_self(triangle_tail):
+    goat = Goat(dim=-1)  # not validated until fit
+    assert goat.dim == -1 and not hasattr(goat, "model_")
+    fitted = Goat(**FAST).fit(triangle_tail)
+    assert isinstance(fitted, Goat)
+    assert fitted.embedding_.shape == (5, 16) and len(fitted.history_) == 5
+    with pytest.raises(RuntimeError, match="not fitted"):
+        Goat().attention(0, 1)
+
+
+def test_same_seed_same_numbers_other_seed_other_numbers(planted):
+    a = Goat(**FAST, seed=11).fit(planted)
+    b = Goat(**{**FAST, "dropout": 0.0}, seed=11).fit(planted)
+    c = Goat(**FAST, seed=12).fit(planted)
+    assert np.array_equal(a.embedding_, b.embedding_)
+    assert [r["loss"] for r in a.history_] == [r["loss"] for r in b.history_]
+    assert not np.array_equal(a.embedding_, c.embedding_)
+    with_dropout = [Goat(**{**FAST, "dropout": 0.5}, seed=5).fit(planted).embedding_ for _ in range(2)]
+    assert np.array_equal(*with_dropout)
+
+
+def test_attention_for_adjacent_and_non_adjacent_pairs(planted):
+    goat = Goat(**FAST).fit(planted)
+    for s, t in [(0, 1), (0, 70)]:
+        pair = goat.attention(s, t)
+        assert pair.source_attention.sum() == pytest.approx(1, abs=1e-5)
+        assert pair.target_attention.sum() == pytest.approx(1, abs=1e-5)
+        assert pair.alignment.shape == (len(pair.source_neighbors), len(pair.target_neighbors))
+        assert pair.is_edge == planted.has_edge(s, t)
+        assert 0 < pair.probability < 1
+        assert t not in pair.source_neighbors and s not in pair.target_neighbors  # partner left out
+        assert pair.probability == pytest.approx(goat.predict_proba([[s, t]])[0], abs=1e-5)
+    with pytest.raises(ValueError, match="itself"):
+        goat.attention(3, 3)
+    with pytest.raises(KeyError):
+        goat.attention("nobody", 1)
+
+
+def test_context_representations_differ_per_partner(planted):
+    goat = Goat(**FAST).fit(planted)
+    partners, reps = goat.context_representations(0)
+    assert reps.shape == (len(partners), 16) and len(partners) == planted.degrees()[0]
+    assert np.unique(reps.round(5), axis=0).shape[0] > 1
+    context = goat.node_embeddings("context")
+    assert np.allclose(context[0], reps.mean(0), atol=1e-5)
+    assert goat.node_embeddings("global").shape == (planted.num_nodes, 16)
+    top = goat.top_partners(0, k=5)
+    assert len(top) == 5 and all(name != planted.names[0] for name, _ in top)
+    assert [p for _, p in top] == sorted((p for _, p in top), reverse=True)
+
+
+def test_callback_sees_progress_and_can_cancel(planted):
+    seen = []
+    Goat(**FAST).fit(planted, callback=seen.append)
+    ends = [p for p in seen if p.epoch_end]
+    assert [p.epoch for p in ends] == [1, 2, 3, 4, 5] and ends[-1].fraction == pytest.approx(1.0)
+    with pytest.raises(TrainingCancelled):
+        Goat(**FAST).fit(planted, callback=lambda p: p.epoch < 2)
+
+
+def test_validation_auc_is_reported(planted):
+    split = split_edges(planted, 0.7, 0)
+    goat = Goat(**FAST).fit(split.train, validation=(split.test_pos, split.test_neg))
+    assert all(0 <= row["val_auc"] <= 1 for row in goat.history_)
+
+
+# GoatGlobal is the paper's weaker ablation: it must beat chance, not match GOAT.
+@pytest.mark.parametrize("variant, min_auc", [("goat", 0.8), ("mean-pool", 0.8), ("global", 0.65)])
+def test_planted_communities_are_recovered(variant, min_auc):
+    graph = planted_graph(groups=4, size=25, p_in=0.4, p_out=0.02, seed=1)
+    split = split_edges(graph, 0.7, seed=0)
+    params = dict(dim=32, epochs=40, lr=0.01, batch_size=64, dropout=0.2, neighborhood=20)
+    goat = Goat(**params, variant=variant, seed=0).fit(split.train)
+    lp = evaluate_link_prediction(goat, split)
+    assert lp["auc"] > min_auc, lp  # chance is 0.5
+    clusters = evaluate_clustering(goat.node_embeddings("context"), graph.labels, seed=0)
+    assert clusters["nmi"] > 0.6, clusters  # chance is ~0.05 for 4 balanced groups

@@ -1,0 +1,178 @@
+"""Graph loading: formats, normalisation, and every class of bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from goat_core import GraphFormatError, load_graph, parse_edge_list, parse_labels
+from goat_core.graph import read_graph_file
+
+
+def parse(text: str | bytes, **kw):
+    raw = text.encode() if isinstance(text, str) else text
+    return parse_edge_list(raw, file="g.txt", **kw)
+
+
+@pytest.mark.parametrize("text", [
+    "a b\nb c\nc a\n",
+    "a\tb\nb\tc\nc\ta\n",
+    "a,b\nb,c\nc,a\n",
+    "source,target\na,b\nb,c\nc,a\n",
+    "# comment\n% other comment\n\na b\nb c\n  c a  \n",
+    "a b\r\nb c\r\nc a\r\n",
+    "\ufeffa b\nb c\nc a\n",
+])
+def test_formats_give_the_same_triangle(text):
+    g = parse(text)
+    assert g.names == ("a", "b", "c")
+    assert g.num_edges == 3 and not g.weighted
+
+
+def test_integer_ids_sort_numerically_and_stay_labels():
+    g = parse("10 2\n2 1\n")
+    assert g.names == ("1", "2", "10")
+    assert g.index_of("10") == 2
+
+
+def test_weights_header_and_merge_rules():
+    g = parse("from,to,weight\na,b,1.5\nb,a,2\nb,c,1\n")
+    assert g.weighted and g.num_edges == 2
+    assert g.weight[g.index_of("a")] == pytest.approx(3.5)  # undirected duplicates: weights summed
+    assert g.report.header_skipped and g.report.duplicates_merged == 1
+    assert "weights summed" in " ".join(g.report.lines())
+
+
+def test_directed_keeps_both_directions_and_self_loops_are_dropped():
+    g = parse("a b\nb a\na a\n", directed=True)
+    assert g.num_edges == 2 and g.report.self_loops_dropped == 1
+    u = parse("a b\nb a\na a\nb c\n")
+    assert u.num_edges == 2 and u.report.duplicates_merged == 1
+
+
+def test_isolated_nodes_are_reported():
+    g = parse("a b\nc c\n")
+    assert g.report.isolated_nodes == ("c",)
+    assert "cannot gossip" in " ".join(g.report.lines())
+
+
+@pytest.mark.parametrize("raw, line, words", [
+    (b"", None, "empty"),
+    (b"   \n\n", None, "empty"),
+    (b"# only a comment\n", None, "no edges"),
+    (b"a b\nc\n", 2, "1 column"),
+    (b"a b\nb c 1\n", 2, "ragged"),
+    (b"a b x y\n", 1, "4 columns"),
+    (b"a b 1\nb c heavy\n", 2, "not a number"),
+    (b"a b 1\nb c -2\n", 2, "not positive"),
+    (b"a b 1\nb c 0\n", 2, "not positive"),
+    (b"a b 1\nb c nan\n", 2, "NaN"),
+    (b"a b 1\nb c inf\n", 2, "infinite"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR", None, "binary"),
+    (b"a b\n\xff\xfe bad\n", 2, "UTF-8"),
+    (b"a a\nb b\n", None, "no edges left"),
+])
+def test_bad_input_names_file_line_and_problem(raw, line, words):
+    with pytest.raises(GraphFormatError) as info:
+        parse_edge_list(raw, file="bad.txt")
+    err = info.value
+    assert err.file == "bad.txt" and err.line == line
+    assert words in err.problem
+    assert "\n" not in str(err)
+    assert str(err).startswith("bad.txt:" + (f"{line}:" if line else ""))
+
+
+def test_missing_file_is_a_format_error(tmp_path):
+    with pytest.raises(GraphFormatError, match="no such file"):
+        read_graph_file(tmp_path / "nope.txt")
+
+
+def test_gml_and_graphml_through_networkx(tmp_path):
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_edge("x", "y", weight=2.0)
+    g.add_edge("y", "z", weight=1.0)
+    nx.write_graphml(g, tmp_path / "g.graphml")
+    nx.write_gml(g, tmp_path / "g.gml")
+    for name in ("g.graphml", "g.gml"):
+        loaded = read_graph_file(tmp_path / name)
+        assert set(loaded.names) == {"x", "y", "z"} and loaded.num_edges == 2 and loaded.weighted
+    (tmp_path / "broken.gml").write_text("graph [ node [ id 0 ")
+    with pytest.raises(GraphFormatError, match="cannot parse GML"):
+        read_graph_file(tmp_path / "broken.gml")
+
+
+def test_labels_report_unknown_and_missing_nodes():
+    g = parse("a b\nb c\nc d\n")
+    labels = parse_labels(b"node label\na x\nb y\nzz x\n", g, file="l.txt")
+    assert labels.classes == ("x", "y")
+    assert labels.unknown_nodes == ("zz",) and labels.missing == 2
+    assert any("not in the graph" in n for n in labels.notes())
+    with pytest.raises(GraphFormatError, match="two different labels"):
+        parse_labels(b"a x\na y\n", g, file="l.txt")
+    with pytest.raises(GraphFormatError, match="l.txt:1: 3 columns"):
+        parse_labels(b"a x y\n", g, file="l.txt")
+    with pytest.raises(GraphFormatError, match="no line names a node"):
+        parse_labels(b"q x\n", g, file="l.txt")
+
+
+def test_lesmis_carries_the_paper_ids():
+    g = load_graph("lesmis")
+    assert (g.num_nodes, g.num_edges) == (77, 254) and g.weighted
+    assert g.names[25] == "Thenardier" and g.names[48] == "Gavroche" and g.names[55] == "Marius"
+    assert np.array_equal(g.node_attrs["paper_id"], np.arange(77))
+    assert g.has_edge(25, 55) and g.has_edge(48, 55)
+    assert g.labels is not None and len(g.labels.classes) >= 3
+
+
+def test_email_from_the_data_dir(data_dir):
+    g = load_graph("email", directed=True)
+    assert g.num_nodes == 1005
+    assert g.report.input_edges == 25571 and g.report.self_loops_dropped == 642
+    assert g.num_edges == 25571 - 642
+    assert len(g.labels.classes) == 42 and g.labels.missing == 0
+    assert load_graph("email").num_edges == 16706 - 642
+
+
+def test_email_missing_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setenv("GOAT_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with pytest.raises(GraphFormatError) as info:
+        load_graph("email")
+    assert "GOAT_DATA_DIR" in str(info.value) and "email/graph.txt" in str(info.value)
+
+
+def test_email_with_wrong_content_is_rejected(tmp_path, monkeypatch):
+    (tmp_path / "email").mkdir()
+    (tmp_path / "email" / "graph.txt").write_text("0 1\n")
+    (tmp_path / "email" / "communities.txt").write_text("0 1\n")
+    monkeypatch.setenv("GOAT_DATA_DIR", str(tmp_path))
+    with pytest.raises(GraphFormatError, match="SHA-256"):
+        load_graph("email")
+
+
+def test_fingerprint_tracks_content():
+    a, b = parse("a b\nb c\n"), parse("a b\nb c\n")
+    assert a.fingerprint() == b.fingerprint()
+    assert parse("a b\nb c\n", directed=True).fingerprint() != a.fingerprint()
+    assert parse("a b\nb d\n").fingerprint() != a.fingerprint()
+
+
+def test_shipped_sample_graphs_match_their_manifest():
+    import json
+    from pathlib import Path
+
+    from goat_core import read_labels
+
+    root = Path(__file__).resolve().parents[1] / "sample_graphs"
+    manifest = json.loads((root / "manifest.json").read_text())
+    for name, entry in manifest.items():
+        if not entry.get("shipped", True):
+            assert not (root / name).exists()
+            continue
+        graph = load_graph(root / name)
+        assert (graph.num_nodes, graph.num_edges, graph.weighted) == (
+            entry["nodes"], entry["edges"], entry["weighted"])
+        labels = read_labels(root / entry["labels"], graph)
+        assert labels.missing == 0 and not labels.unknown_nodes
