@@ -25,7 +25,7 @@ class Adjacency:
     num_nodes: int
 
     @classmethod
-    def from_graph(cls, graph: Graph) -> "Adjacency":
+    def from_graph(cls, graph: Graph) -> Adjacency:
         src, dst = graph.undirected_pairs()
         heads = np.concatenate([src, dst])
         tails = np.concatenate([dst, src])
@@ -49,7 +49,7 @@ class Neighborhoods:
     table: torch.Tensor  # (n, N) int64
     length: torch.Tensor  # (n,) int64
 
-    def to(self, device) -> "Neighborhoods":
+    def to(self, device) -> Neighborhoods:
         return Neighborhoods(self.table.to(device), self.length.to(device))
 
 
