@@ -176,3 +176,25 @@ def test_shipped_sample_graphs_match_their_manifest():
             entry["nodes"], entry["edges"], entry["weighted"])
         labels = read_labels(root / entry["labels"], graph)
         assert labels.missing == 0 and not labels.unknown_nodes
+
+
+def test_email_downloads_into_the_cache_and_verifies(tmp_path, monkeypatch, data_dir):
+    """No network here: urlopen is replaced by a server of gzipped copies of the real files."""
+    import gzip
+    import io
+
+    from goat_core import datasets
+
+    served = {
+        url: gzip.compress((data_dir / "email" / name).read_bytes())
+        for name, (url, _) in datasets.EMAIL_FILES.items()
+    }
+    monkeypatch.setattr(datasets.urllib.request, "urlopen", lambda url, timeout: io.BytesIO(served[url]))
+    monkeypatch.delenv("GOAT_DATA_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    graph = datasets.email(download=True)
+    assert graph.num_nodes == 1005 and (tmp_path / "goat-explorer" / "email" / "graph.txt").is_file()
+    served[datasets.EMAIL_FILES["graph.txt"][0]] = gzip.compress(b"0 1\n")
+    (tmp_path / "goat-explorer" / "email" / "graph.txt").unlink()
+    with pytest.raises(GraphFormatError, match="does not match the expected SHA-256"):
+        datasets.email(download=True)
