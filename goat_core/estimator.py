@@ -336,9 +336,9 @@ class Goat:
         return [(self.graph_.names[others[i]], float(probs[i])) for i in best]
 
     # ------------------------------------------------------------------ persistence
-    def save(self, path) -> None:
+    def save(self, path, extra: dict | None = None) -> None:
         from .persistence import save_run
-        save_run(self, path)
+        save_run(self, path, extra)
 
     @classmethod
     def load(cls, path, device: str = "auto") -> Goat:

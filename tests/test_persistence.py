@@ -27,6 +27,12 @@ def test_save_load_gives_identical_answers(tmp_path):
     assert np.array_equal(goat.predict_proba(pairs), again.predict_proba(pairs))
     assert np.array_equal(goat.node_embeddings("context"), again.node_embeddings("context"))
     assert np.array_equal(again.graph_.labels.codes, graph.labels.codes)
+    assert np.array_equal(again.graph_.node_attrs["paper_id"], np.arange(77))
+
+
+def test_extra_metadata_round_trips(tmp_path):
+    Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path, extra={"split": {"train_ratio": 0.85, "seed": 2}})
+    assert Goat.load(tmp_path).run_info_ == {"split": {"train_ratio": 0.85, "seed": 2}}
 
 
 def test_run_directory_holds_json_and_tensors_only(tmp_path):
@@ -43,4 +49,16 @@ def test_broken_runs_are_clear_errors(tmp_path):
     Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path)
     (tmp_path / "weights.pt").write_bytes(b"not a torch file")
     with pytest.raises(GraphFormatError, match="unreadable run"):
+        Goat.load(tmp_path)
+
+
+def test_inconsistent_runs_are_clear_errors(tmp_path):
+    Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path)
+    nodes = json.loads((tmp_path / "nodes.json").read_text())
+    (tmp_path / "nodes.json").write_text(json.dumps({"names": nodes["names"][:-1]}))
+    with pytest.raises(GraphFormatError, match="inconsistent run: .*expected"):
+        Goat.load(tmp_path)
+    (tmp_path / "nodes.json").write_text(json.dumps(nodes))
+    (tmp_path / "config.json").write_text(json.dumps({"format_version": 1, "params": {"dim": 16}}))
+    with pytest.raises(GraphFormatError, match="inconsistent run: KeyError"):
         Goat.load(tmp_path)
