@@ -1,0 +1,33 @@
+"""GOAT Explorer: ``streamlit run app.py`` (the app opens on Les Misérables, ready to train).
+
+The entry point only sets the page up, builds this session's state, draws the sidebar and
+hands over to the page the user picked; pages live in ``pages/``, computation in
+``goat_core``, caches and session state in ``ui``.
+"""
+
+import os
+
+import streamlit as st
+import torch
+
+from ui import cache, parts, state
+
+st.set_page_config(page_title="GOAT Explorer", page_icon=":material/hub:", layout="wide")
+# One intra-op thread per training on small machines: sessions train side by side without
+# starving each other (Streamlit runs each session's script in its own thread).
+torch.set_num_threads(max(1, (os.cpu_count() or 2) // 2))
+
+cache.warm_up()
+ex = state.get()
+pages = [
+    st.Page("pages/graph.py", title="Graph", icon=":material/hub:", url_path="graph", default=True),
+    st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train"),
+    st.Page("pages/gossip.py", title="Gossip & attend", icon=":material/forum:", url_path="gossip"),
+    st.Page("pages/embeddings.py", title="Embeddings", icon=":material/scatter_plot:", url_path="embeddings"),
+    st.Page("pages/scores.py", title="Scores", icon=":material/leaderboard:", url_path="scores"),
+    st.Page("pages/case_study.py", title="Case study", icon=":material/school:", url_path="case-study"),
+]
+page = st.navigation(pages)
+parts.seed_input()
+page.run()
+parts.finish(ex)  # after the page: it may have changed the graph, the run or the pair

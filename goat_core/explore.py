@@ -1,0 +1,303 @@
+"""Computations behind GOAT Explorer's views that are neither training nor scoring.
+
+Layouts and communities of a graph, picking gossip pairs, one node's attention under two
+partners, and runs packed as zip archives (and unpacked safely). Plain functions of a
+:class:`~goat_core.graph.Graph` or a fitted :class:`~goat_core.estimator.Goat`, seeded where
+randomness enters; no Streamlit here.
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+import numpy as np
+
+from .errors import GraphFormatError
+from .graph import Graph, NodeLabels
+from .persistence import FILES, load_run, save_run
+from .sampling import sample_non_edges, split_edges
+
+MAX_RUN_ARCHIVE_BYTES = 200 * 1024 * 1024  # uncompressed, all members together
+PAPER_PAIR = (55, 25)  # Marius, Thenardier in the paper's Les Misérables numbering
+
+
+def _nx_graph(graph: Graph):
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(range(graph.num_nodes))
+    src, dst = graph.undirected_pairs()
+    g.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
+    return g
+
+
+def layout(graph: Graph, seed: int = 0) -> np.ndarray:
+    """(n, 2) coordinates in [-1, 1]; the same seed gives the same picture.
+
+    Small connected graphs: Kamada-Kawai started from a seeded spring layout; others: a
+    spring layout, with fewer force iterations when large (about 3 s for Email's 1005 nodes).
+    """
+    import networkx as nx
+
+    g = _nx_graph(graph)
+    if graph.num_nodes <= 200 and nx.is_connected(g):  # small: stress-based, evenly spread
+        start = nx.spring_layout(g, seed=seed, weight=None)
+        pos = nx.kamada_kawai_layout(g, pos=start, weight=None)
+    else:
+        iterations = 50 if graph.num_nodes <= 500 else 20
+        pos = nx.spring_layout(g, seed=seed, iterations=iterations, weight=None)
+    coords = np.array([pos[i] for i in range(graph.num_nodes)], dtype=float).reshape(-1, 2)
+    span = np.abs(coords).max() if coords.size else 1.0
+    return coords / (span or 1.0)
+
+
+def communities(graph: Graph, seed: int = 0) -> NodeLabels:
+    """Louvain communities (networkx), largest first, as labels "community 0", "community 1", ..."""
+    import networkx as nx
+
+    found = nx.community.louvain_communities(_nx_graph(graph), seed=seed)
+    found = sorted(found, key=lambda c: (-len(c), min(c)))
+    codes = np.full(graph.num_nodes, -1, dtype=np.int64)
+    for code, members in enumerate(found):
+        codes[list(members)] = code
+    return NodeLabels(codes=codes, classes=tuple(f"community {c}" for c in range(len(found))),
+                      source=f"Louvain communities (seed {seed})")
+
+
+def default_pair(graph: Graph) -> tuple[int, int]:
+    """The pair a view opens on: the paper's Marius–Thenardier on Les Misérables, else the
+    highest-degree node with its highest-degree neighbor."""
+    paper_id = graph.node_attrs.get("paper_id") if graph.node_attrs else None
+    if paper_id is not None and graph.num_nodes == 77 and graph.names[PAPER_PAIR[0]] == "Marius":
+        return PAPER_PAIR
+    deg = graph.degrees()
+    s = int(np.argmax(deg))
+    src, dst = graph.undirected_pairs()
+    nbrs = np.concatenate([dst[src == s], src[dst == s]])
+    if len(nbrs) == 0:
+        t = 1 if s == 0 else 0
+    else:
+        t = int(nbrs[np.argmax(deg[nbrs])])
+    return s, t
+
+
+def random_pair(graph: Graph, seed: int, draw: int, edge: bool = True) -> tuple[int, int]:
+    """A random edge (``edge=True``) or verified non-edge; draw k of seed s is always the same."""
+    rng = np.random.default_rng([seed, draw, int(edge)])
+    if edge:
+        k = int(rng.integers(graph.num_edges))
+        return int(graph.src[k]), int(graph.dst[k])
+    s, t = sample_non_edges(graph, 1, rng)[0]
+    return int(s), int(t)
+
+
+def neighbors(graph: Graph, node: int) -> np.ndarray:
+    """Undirected neighbors of ``node`` (sorted ids)."""
+    src, dst = graph.undirected_pairs()
+    return np.unique(np.concatenate([dst[src == node], src[dst == node]]))
+
+
+def ego_subgraph(graph: Graph, center: int, limit: int = 300) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``center`` and up to ``limit - 1`` of its neighbors (highest degree first).
+
+    Returns (node ids, src, dst) with src/dst indexing into the returned node ids.
+    """
+    deg = graph.degrees()
+    nbrs = neighbors(graph, center)
+    nbrs = nbrs[np.argsort(-deg[nbrs], kind="stable")][: max(limit - 1, 0)]
+    nodes = np.concatenate([[center], nbrs]).astype(np.int64)
+    local = {int(v): k for k, v in enumerate(nodes)}
+    src, dst = graph.undirected_pairs()
+    keep = np.array([s in local and d in local for s, d in zip(src.tolist(), dst.tolist(), strict=True)],
+                    dtype=bool)
+    ls = np.array([local[s] for s in src[keep].tolist()], dtype=np.int64)
+    ld = np.array([local[d] for d in dst[keep].tolist()], dtype=np.int64)
+    return nodes, ls, ld
+
+
+def recover_split(full: Graph, train: Graph, seed: int):
+    """The EdgeSplit that turned ``full`` into ``train``, if ``split_edges(full, r, seed)`` made it.
+
+    A saved run keeps only its training graph; when that graph is ``full`` minus a seeded
+    hold-out (as the app trains), this finds the held-out edges and non-edges again, so a
+    reloaded run still has its link-prediction test set. None when it cannot be matched.
+    """
+    if full.names != train.names or full.directed != train.directed:
+        return None
+    if not 0 < train.num_edges < full.num_edges:
+        return None
+    ratio = train.num_edges / full.num_edges
+    try:
+        split = split_edges(full, ratio, seed)
+    except ValueError:
+        return None
+    same = (split.train.num_edges == train.num_edges and np.array_equal(split.train.src, train.src)
+            and np.array_equal(split.train.dst, train.dst))
+    return split if same else None
+
+
+# --------------------------------------------------------------------------- one node, two partners
+
+
+@dataclass(frozen=True)
+class ContextShift:
+    """How ``node``'s attention and representation move between two gossip partners."""
+
+    node: str
+    partner_a: str
+    partner_b: str
+    neighbor_names: list[str]  # union of the node's message for both partners
+    weights_a: np.ndarray  # attention with partner a (NaN: not in that message)
+    weights_b: np.ndarray
+    r_a: np.ndarray  # r_node while gossiping with a
+    r_b: np.ndarray
+    probability_a: float
+    probability_b: float
+
+    @property
+    def cosine(self) -> float:
+        denom = float(np.linalg.norm(self.r_a) * np.linalg.norm(self.r_b))
+        return float(self.r_a @ self.r_b) / denom if denom else float("nan")
+
+    @property
+    def moved(self) -> float:
+        """Total variation between the two attention vectors (0 = same, 1 = disjoint)."""
+        a, b = np.nan_to_num(self.weights_a), np.nan_to_num(self.weights_b)
+        return float(0.5 * np.abs(a - b).sum())
+
+    def gained(self, k: int = 3) -> tuple[list[str], list[str]]:
+        """The k neighbors with the most attention gained towards a, and towards b."""
+        diff = np.nan_to_num(self.weights_a) - np.nan_to_num(self.weights_b)
+        order = np.argsort(-diff, kind="stable")
+        to_a = [self.neighbor_names[i] for i in order[:k] if diff[i] > 0]
+        to_b = [self.neighbor_names[i] for i in order[::-1][:k] if diff[i] < 0]
+        return to_a, to_b
+
+
+def context_shift(goat, node, partner_a, partner_b) -> ContextShift:
+    """Compare ``node``'s attention (and r_node) while gossiping with two partners."""
+    a = goat.attention(node, partner_a)
+    b = goat.attention(node, partner_b)
+    names = list(dict.fromkeys(a.source_names + b.source_names))
+    wa = dict(zip(a.source_names, a.source_attention.tolist(), strict=True))
+    wb = dict(zip(b.source_names, b.source_attention.tolist(), strict=True))
+    return ContextShift(
+        node=a.source, partner_a=a.target, partner_b=b.target, neighbor_names=names,
+        weights_a=np.array([wa.get(n, np.nan) for n in names]),
+        weights_b=np.array([wb.get(n, np.nan) for n in names]),
+        r_a=a.r_source, r_b=b.r_source, probability_a=a.probability, probability_b=b.probability,
+    )
+
+
+def contrasting_partner(goat, node: int, partner: int, limit: int = 50) -> int | None:
+    """The neighbor of ``node`` (other than ``partner``) under which its attention differs most
+    from its attention with ``partner``: a good second partner for a context-shift view.
+
+    Looks at the ``limit`` highest-degree neighbors; None when ``node`` has no other neighbor.
+    """
+    graph = goat.graph_
+    deg = graph.degrees()
+    others = [int(v) for v in neighbors(graph, node) if v != partner]
+    if not others:
+        return None
+    others = sorted(others, key=lambda v: (-deg[v], v))[:limit]
+    base = goat.attention(node, partner)
+    ref = dict(zip(base.source_names, base.source_attention.tolist(), strict=True))
+    best, best_gap = None, -1.0
+    for v in others:
+        att = goat.attention(node, v)
+        cur = dict(zip(att.source_names, att.source_attention.tolist(), strict=True))
+        gap = 0.5 * sum(abs(ref.get(k, 0.0) - cur.get(k, 0.0)) for k in set(ref) | set(cur))
+        if gap > best_gap + 1e-12:
+            best, best_gap = v, gap
+    return best
+
+
+# --------------------------------------------------------------------------- runs as archives
+
+
+def run_to_zip(goat) -> bytes:
+    """A fitted Goat as a zip of its run directory (config.json, nodes.json, weights.pt)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        save_run(goat, tmp)
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+            for name in FILES:
+                zf.write(Path(tmp) / name, arcname=name)
+    return buffer.getvalue()
+
+
+def _member_problem(info: zipfile.ZipInfo) -> str | None:
+    name = info.filename
+    path = PurePosixPath(name.replace("\\", "/"))
+    if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
+        return f"member {name!r} has an absolute path"
+    if ".." in path.parts:
+        return f"member {name!r} points outside the archive"
+    if (info.external_attr >> 16) & 0o170000 == 0o120000:
+        return f"member {name!r} is a symbolic link"
+    return None
+
+
+def run_from_zip(raw: bytes, file: str = "<upload>", max_bytes: int = MAX_RUN_ARCHIVE_BYTES):
+    """Load a Goat from a zipped run directory without trusting the archive.
+
+    Only ``config.json``, ``nodes.json`` and ``weights.pt`` are read (at the top or inside one
+    folder), straight into a fresh temporary directory: no member path is ever used to
+    write, links and ``..`` are refused, and the uncompressed total is capped at
+    ``max_bytes``. Weights load with ``torch.load(weights_only=True)``: nothing is
+    unpickled. Every problem is a one-line :class:`GraphFormatError` naming ``file``.
+    """
+    if not zipfile.is_zipfile(io.BytesIO(raw)):
+        raise GraphFormatError(file, "not a zip archive: upload the zip of a run directory")
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as zf:
+            members = _pick_members(zf, file, max_bytes)
+            with tempfile.TemporaryDirectory() as tmp:
+                for name, info in members.items():
+                    with zf.open(info) as src:
+                        data = src.read(max_bytes + 1)
+                    (Path(tmp) / name).write_bytes(data)
+                return _load(tmp, file)
+    except zipfile.BadZipFile as err:
+        raise GraphFormatError(file, f"damaged zip archive ({err})") from None
+
+
+def _pick_members(zf: zipfile.ZipFile, file: str, max_bytes: int) -> dict[str, zipfile.ZipInfo]:
+    infos = zf.infolist()
+    if len(infos) > 64:
+        raise GraphFormatError(file, f"{len(infos)} members: a run archive holds only {', '.join(FILES)}")
+    total = sum(info.file_size for info in infos)
+    if total > max_bytes:
+        raise GraphFormatError(file, f"unpacks to {total / 2**20:.1f} MB, over the "
+                               f"{max_bytes / 2**20:.0f} MB limit for runs")
+    members: dict[str, zipfile.ZipInfo] = {}
+    for info in infos:
+        problem = _member_problem(info)
+        if problem:
+            raise GraphFormatError(file, problem)
+        if info.is_dir():
+            continue
+        parts = PurePosixPath(info.filename.replace("\\", "/")).parts
+        if parts[-1] in FILES and len(parts) <= 2:
+            if parts[-1] in members:
+                raise GraphFormatError(file, f"two copies of {parts[-1]} in the archive")
+            members[parts[-1]] = info
+    missing = [name for name in FILES if name not in members]
+    if missing:
+        raise GraphFormatError(file, f"not a GOAT run: {', '.join(missing)} missing from the archive")
+    return members
+
+
+def _load(directory: str, file: str):
+    try:
+        return load_run(directory, device="auto")
+    except GraphFormatError as err:
+        raise GraphFormatError(file, err.problem) from None
+    except (KeyError, TypeError, ValueError, IndexError, RuntimeError, AttributeError) as err:
+        detail = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise GraphFormatError(file, f"not a valid GOAT run ({type(err).__name__}: {detail})") from None

@@ -1,0 +1,100 @@
+"""4 · Embeddings: projections of global and mean context embeddings, and one node's personas."""
+
+import pandas as pd
+import streamlit as st
+
+from goat_core import views
+from ui import cache, parts, state
+from ui.parts import md
+
+CHART, PERSONA_CHART = "emb_scatter", "persona_scatter"
+KINDS = {"context": "GOAT: mean context representation", "global": "Global embedding E"}
+METHODS = {"pca": "PCA (instant)", "umap": "UMAP (slow first time)"}
+UMAP_NOTE = ("Computing UMAP… the first projection in a fresh server compiles numba code (about 30 s); "
+             "every later one is faster, and each result is cached.")
+
+ex = state.get()
+run = parts.require_run(ex)
+goat, graph = run.goat, ex.graph
+names = list(ex.names)
+if graph.num_nodes < 3:
+    st.info("A projection needs at least 3 nodes: this graph has fewer.")
+    parts.stop(ex)
+
+
+def clicked(prefix: str) -> list[int]:
+    nodes = state.selected_nodes(st.session_state.get(state.chart_key(ex, prefix)))
+    if nodes:
+        ex.click_round += 1
+    return nodes
+
+
+for node in clicked(CHART)[:1]:  # a click on a point puts that node in the gossip pair
+    slot = st.session_state.get("emb_slot", "source")
+    s, t = ex.pair
+    ok = state.set_pair(ex, node, t) if slot == "source" else state.set_pair(ex, s, node)
+    ex.message = (("success", f"{names[node]} is now the {slot} of the gossip pair.") if ok else
+                  ("warning", f"{names[node]} is already the other node of the pair."))
+for partner in clicked(PERSONA_CHART)[:1]:  # a persona point: (node, that partner) becomes the pair
+    node = st.session_state.get("persona_node", ex.pair[0])
+    if state.set_pair(ex, node, partner):
+        ex.message = ("success", f"Gossip pair set to {names[node]} ↔ {names[partner]}.")
+
+st.title("Embeddings")
+parts.show_message(ex)
+seed = state.seed()
+c = st.columns(4)
+kind = c[0].radio("Embedding", list(KINDS), format_func=KINDS.get, key="emb_kind")
+method = c[1].radio("Projection", list(METHODS), format_func=METHODS.get, key="emb_method")
+colour = c[2].selectbox("Colour by", cache.colour_modes(graph, with_kmeans=True), key="emb_colour",
+                        help="k-means runs on the embedding itself (k = number of labels, else 8).")
+c[3].radio("A click on a point sets the pair's", ["source", "target"], key="emb_slot")
+
+emb = cache.embeddings(run.key, kind, goat)
+with st.spinner(UMAP_NOTE if method == "umap" else "Projecting…"):
+    coords = cache.projection(f"{run.key}|{kind}", method, seed, emb)
+groups, group_names, values, value_title = cache.colouring(ex, colour, seed, embedding=emb,
+                                                           run_key=f"{run.key}|{kind}")
+s, t = ex.pair
+fig = views.embedding_scatter(coords, names, groups=groups, group_names=group_names, values=values,
+                              value_title=value_title, highlight={s: "source", t: "target"},
+                              title=f"{KINDS[kind]} · {method.upper()} · seed {seed}")
+st.plotly_chart(fig, key=state.chart_key(ex, CHART), on_select="rerun", selection_mode="points")
+st.caption("Mean context representation: the average of r_u over u's gossip partners (its neighbors). "
+           "Hover for names; click a point to put that node in the gossip pair.")
+frame = pd.DataFrame(emb, columns=[f"e{j}" for j in range(emb.shape[1])])
+frame.insert(0, "y", coords[:, 1])
+frame.insert(0, "x", coords[:, 0])
+frame.insert(0, "degree", graph.degrees())
+if graph.labels is not None:
+    frame.insert(0, "label", [graph.labels.classes[c] if c >= 0 else "" for c in graph.labels.codes])
+frame.insert(0, "node", names)
+st.download_button("Download embeddings (CSV)", frame.to_csv(index=False), file_name=f"embeddings-{kind}.csv",
+                   mime="text/csv", key="emb_csv")
+
+st.header("Personas")
+st.markdown("GOAT gives a node **one representation per gossip partner**. Here are all of them for one node, "
+            "projected together and coloured by the partner's group: a node that belongs to several "
+            "contexts splits into several clouds.")
+if st.session_state.get("persona_node") not in range(graph.num_nodes):
+    st.session_state["persona_node"] = s
+c = st.columns(3)
+node = c[0].selectbox("Node", range(graph.num_nodes), format_func=lambda i: names[i], key="persona_node")
+everyone = c[1].radio("Partners", ["neighbors", "every node"], key="persona_partners") == "every node"
+p_method = c[2].radio("Projection", list(METHODS), format_func=METHODS.get, key="persona_method")
+partner_ids, reps = cache.personas(run.key, node, everyone, goat)
+if len(partner_ids) < 3:
+    st.info(f"{md(names[node])} has {len(partner_ids)} gossip partner(s): too few to project. "
+            "Choose 'every node' as partners, or another node.")
+else:
+    with st.spinner(UMAP_NOTE if p_method == "umap" else "Projecting…"):
+        p_coords = cache.projection(f"{run.key}|personas|{node}|{everyone}", p_method, seed, reps)
+    p_mode = "labels" if graph.labels is not None else "communities"
+    p_groups, p_names, _, _ = cache.colouring(ex, p_mode, seed)
+    other = t if node == s else (s if node == t else None)
+    fig = views.persona_scatter(p_coords, partner_ids, names, node=names[node], groups=p_groups,
+                                group_names=p_names,
+                                highlight={other: "partner A"} if other is not None else None)
+    st.plotly_chart(fig, key=state.chart_key(ex, PERSONA_CHART), on_select="rerun", selection_mode="points")
+    st.caption("Each point: the node's representation r while gossiping with that partner. Click one to make "
+               "(node, partner) the gossip pair.")

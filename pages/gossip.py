@@ -1,0 +1,193 @@
+"""3 · Gossip & attend: pick a pair (click two nodes, or the pickers) and watch them attend."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from goat_core import explore, views
+from ui import cache, parts, state
+from ui.parts import md
+
+CHART = "gossip_graph"
+TABS = ["Attention", "Alignment matrix", "Ego view", "Context shift", "Drivers & top partners"]
+
+ex = state.get()
+run = parts.require_run(ex)
+parts.require_attention(ex, run)
+goat, graph = run.goat, ex.graph
+names = list(ex.names)
+index = {name: i for i, name in enumerate(names)}
+
+# Clicks on the graph arrive before anything is drawn, so the pickers below show the new pair.
+clicked = state.take_chart_clicks(ex, CHART)
+s_name, t_name = parts.pair_names(ex)
+for key, value in zip(state.PAIR_WIDGETS, (s_name, t_name), strict=True):
+    if st.session_state.get(key) != value:
+        st.session_state[key] = value
+
+
+def picked() -> None:
+    s, t = index[st.session_state["pair_source"]], index[st.session_state["pair_target"]]
+    if not state.set_pair(ex, s, t):
+        ex.message = ("warning", "A node cannot gossip with itself: pick two different nodes.")
+
+
+def swap() -> None:
+    state.set_pair(ex, ex.pair[1], ex.pair[0])
+
+
+def random_pair(edge: bool) -> None:
+    ex.draws += 1
+    try:
+        state.set_pair(ex, *explore.random_pair(graph, state.seed(), ex.draws, edge=edge))
+    except ValueError as err:  # e.g. a complete graph has no non-edge
+        ex.message = ("warning", str(err))
+
+
+st.title("Gossip & attend")
+parts.show_message(ex)
+c = st.columns([2, 2, 4], vertical_alignment="bottom")
+c[0].selectbox("Source s", names, key="pair_source", on_change=picked)
+c[1].selectbox("Target t", names, key="pair_target", on_change=picked)
+with c[2]:
+    with st.container(horizontal=True):
+        st.button("Swap", key="pair_swap", on_click=swap, icon=":material/swap_horiz:")
+        st.button("Random edge", key="pair_random_edge", on_click=random_pair, args=(True,),
+                  icon=":material/shuffle:")
+        st.button("Random non-edge", key="pair_random_non_edge", on_click=random_pair, args=(False,),
+                  icon=":material/shuffle:")
+
+s, t = ex.pair
+seed = state.seed()
+for key in ("shift_keep", "topk_node"):  # radios over the pair: forget a choice from an older pair
+    if st.session_state.get(key) not in (s, t):
+        st.session_state.pop(key, None)
+mode = "labels" if graph.labels is not None else "communities"
+groups, group_names, values, value_title = cache.colouring(ex, mode, seed)
+highlight = {s: "source", t: "target"}
+if ex.pending is not None:
+    highlight[ex.pending] = "pending"
+with st.expander("The graph: click a node, then its partner", expanded=True):
+    if ex.pending is not None:  # one line either way, so that the chart never jumps between clicks
+        st.markdown(f":green[**First node: {md(names[ex.pending])}.**] Now click its gossip partner.")
+    else:
+        st.markdown("Click a node, then its partner, to choose a new gossip pair.")
+    fig = views.network_figure(cache.layout(ex.graph_fp, seed, graph), graph.src, graph.dst, names,
+                               graph.degrees(), groups=groups, group_names=group_names, values=values,
+                               value_title=value_title, highlight=highlight, seed=seed, height=520)
+    st.plotly_chart(fig, key=state.chart_key(ex, CHART), on_select="rerun", selection_mode="points")
+    st.caption("Click one node, then another: they become the gossip pair (shift-click two nodes works "
+               "too). Blue ring: source s; orange: target t; green: a first click waiting for its partner.")
+
+att = goat.attention(s, t)
+shared = att.shared
+in_graph = graph.has_edge(s, t)
+seen = goat.graph_.has_edge(s, t) if goat.graph_.num_nodes == graph.num_nodes else in_graph
+status = ("edge" if seen else "edge, held out from training") if in_graph else "no edge"
+
+st.header(f"{md(att.source)} ↔ {md(att.target)}", anchor="attention-panel")
+m = st.columns(4)
+m[0].metric("Edge probability σ(r_s·r_t)", f"{att.probability:.3f}")
+m[1].metric("Score r_s·r_t", f"{att.score:.3f}")
+m[2].metric("In the graph", status)
+m[3].metric("Shared neighbors", len(shared))
+
+
+
+def attention_tab() -> None:
+    a, b = st.columns(2)
+    a.plotly_chart(views.attention_bars(att.source_names, att.source_attention, shared, node=att.source,
+                                        partner=att.target, color=views.SOURCE_COLOR), key="att_source")
+    b.plotly_chart(views.attention_bars(att.target_names, att.target_attention, shared, node=att.target,
+                                        partner=att.source, color=views.TARGET_COLOR), key="att_target")
+    st.caption(f"{views.STAR}= a neighbor of both (shared). Each node's attention sums to 1 over its sampled "
+               "neighborhood; the partner itself is left out of it when the run says so.")
+    rows = [{"side": side, "node": node, "partner": partner, "neighbor": n, "attention": float(w),
+             "shared": n in shared}
+            for side, node, partner, nbrs, weights in (
+                ("source", att.source, att.target, att.source_names, att.source_attention),
+                ("target", att.target, att.source, att.target_names, att.target_attention))
+            for n, w in zip(nbrs, weights, strict=True)]
+    st.download_button("Download attention (CSV)", pd.DataFrame(rows).to_csv(index=False),
+                       file_name="attention.csv", mime="text/csv", key="att_csv")
+
+
+def alignment_tab() -> None:
+    st.plotly_chart(views.alignment_heatmap(att.alignment, att.source_names, att.target_names,
+                                            att.source_attention, att.target_attention, source=att.source,
+                                            target=att.target, shared=shared), key="att_alignment")
+    st.caption("Each cell is E_u · E_v for a neighbor u of s (row) and v of t (column). Blue outline: the "
+               "maximum of each row, i.e. s's unnormalised attention to u (column-wise max pooling, the "
+               "paper's green box); orange: the maximum of each column, t's attention (the blue box).")
+
+
+def ego_tab() -> None:
+    st.plotly_chart(views.ego_figure(att.source, att.target, att.source_neighbors, att.target_neighbors,
+                                     att.source_names, att.target_names, att.source_attention,
+                                     att.target_attention, source_id=s, target_id=t), key="att_ego")
+
+
+def shift_tab() -> None:
+    keep = st.radio("Keep", [s, t], format_func=lambda i: md(names[i]), horizontal=True, key="shift_keep")
+    partner_a = t if keep == s else s
+    default_b = cache.contrasting_partner(run.key, keep, partner_a, goat)
+    options = [int(v) for v in explore.neighbors(graph, keep) if v != partner_a] or \
+        [v for v in range(graph.num_nodes) if v not in (keep, partner_a)]
+    if not options:
+        st.info("A context shift needs a third node to gossip with: this graph has only two.")
+        return
+    if st.session_state.get("shift_partner") not in options:
+        st.session_state["shift_partner"] = default_b if default_b in options else options[0]
+    label = f"Compare {md(names[partner_a])} with another partner of {md(names[keep])}"
+    partner_b = st.selectbox(label, options, format_func=lambda i: names[i], key="shift_partner")
+    shift = explore.context_shift(goat, keep, partner_a, partner_b)
+    k = st.columns(4)
+    k[0].metric(f"p(edge) with {md(names[partner_a])}", f"{shift.probability_a:.3f}")
+    k[1].metric(f"p(edge) with {md(names[partner_b])}", f"{shift.probability_b:.3f}")
+    k[2].metric("Attention moved (0–1)", f"{shift.moved:.2f}", help="total variation distance")
+    k[3].metric("cos(r | A, r | B)", f"{shift.cosine:.3f}", help="1 = the same representation")
+    to_a, to_b = shift.gained()
+    st.markdown(f"With **{md(shift.partner_a)}**, {md(shift.node)} attends more to "
+                f"{md(', '.join(to_a) or '—')}; with **{md(shift.partner_b)}** its attention moves to "
+                f"{md(', '.join(to_b) or '—')}.")
+    left, right = st.columns([3, 2])
+    left.plotly_chart(views.context_shift_bars(shift.neighbor_names, shift.weights_a, shift.weights_b,
+                                               node=shift.node, partner_a=shift.partner_a,
+                                               partner_b=shift.partner_b), key="shift_bars")
+    partner_ids, reps = cache.personas(run.key, keep, False, goat)
+    if len(partner_ids) >= 3:
+        coords = cache.projection(f"{run.key}|personas|{keep}|neighbors", "pca", seed, reps)
+        fig = views.persona_scatter(coords, partner_ids, names, node=names[keep], groups=groups,
+                                    group_names=group_names, height=460,
+                                    highlight={partner_a: "partner A", partner_b: "partner B"})
+        right.plotly_chart(fig, key="shift_personas")
+        right.caption("Every point is the node's representation while gossiping with one neighbor (PCA).")
+
+
+def drivers_tab() -> None:
+    c_s, c_t = views.score_contributions(att.alignment, att.source_attention, att.target_attention)
+    drivers = views.neighbor_drivers(att.source_names, att.target_names, c_s, c_t)
+    st.plotly_chart(views.drivers_bar(drivers, shared, score=att.score), key="att_drivers")
+    note = "" if goat.variant == "goat" else " (approximate for mean-pool, whose alignment is tanh'd)"
+    st.caption("r_s·r_t = Σ p_s[i] p_t[j] E_i·E_j: each neighbor's share of the score, averaged over the "
+               f"two sides{note}. Shared neighbors are starred.")
+    a, b, c = st.columns([2, 1, 1])
+    who = a.radio("Top partners of", [s, t], format_func=lambda i: md(names[i]), horizontal=True,
+                  key="topk_node")
+    k = b.slider("k", 3, 25, 10, key="topk_k")
+    unseen = c.checkbox("Only pairs unseen in training", key="topk_new")
+    top = goat.top_partners(who, k, exclude_neighbors=unseen)
+    kinds = ["new" if not graph.has_edge(who, index[n]) else
+             "neighbor" if goat.graph_.has_edge(who, index[n]) else "held out" for n, _ in top]
+    st.plotly_chart(views.partners_bar([n for n, _ in top], np.array([p for _, p in top]), kinds,
+                                       node=names[who]), key="topk_chart")
+    st.caption("Blue: neighbors the model trained on; green: edges held out from training (correctly "
+               "predicted); orange: no edge in the graph.")
+
+
+# Tabs compute and draw only when open (the context shift alone runs dozens of attentions).
+tabs = st.tabs(TABS, key="gossip_tabs", on_change="rerun")
+for tab, draw in zip(tabs, (attention_tab, alignment_tab, ego_tab, shift_tab, drivers_tab), strict=True):
+    if tab.open:
+        with tab:
+            draw()

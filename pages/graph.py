@@ -1,0 +1,138 @@
+"""1 · Graph: pick a bundled graph or upload an edge list; look at it."""
+
+import streamlit as st
+
+import goat_core
+from goat_core import explore, views
+from ui import cache, parts, state
+from ui.parts import md
+
+MAX_EDGES_MB = 20
+MAX_LABELS_MB = 5
+EDGE_TYPES = ["txt", "csv", "tsv", "edges", "el"]
+SOURCES = {"lesmis": "Les Misérables (bundled)", "email": "Email (bundled)", "upload": "Upload an edge list"}
+
+ex = state.get()
+
+
+def load_bundled() -> None:
+    choice = st.session_state["graph_source"]
+    if choice == "upload" or choice == ex.graph_key:
+        return
+    try:
+        state.set_graph(ex, cache.bundled_graph(choice), choice)
+    except goat_core.GraphFormatError as err:
+        ex.message = ("error", str(err))
+        st.session_state["graph_source"] = ex.graph_key if ex.bundled else "upload"
+
+
+def load_upload() -> None:
+    """Parse the uploaded files; on any problem show it and keep the current graph."""
+    edges = st.session_state.get("upload_edges")
+    labels = st.session_state.get("upload_labels")
+    if edges is None:
+        ex.message = ("warning", "Choose an edge-list file first.")
+        return
+    raw = edges.getvalue()
+    if len(raw) > MAX_EDGES_MB * 2**20:
+        ex.message = ("error", f"{edges.name}: {len(raw) / 2**20:.1f} MB is over the {MAX_EDGES_MB} MB limit "
+                               "for edge lists; the current graph is kept.")
+        return
+    labels_raw = labels.getvalue() if labels is not None else None
+    if labels_raw is not None and len(labels_raw) > MAX_LABELS_MB * 2**20:
+        ex.message = ("error", f"{labels.name}: {len(labels_raw) / 2**20:.1f} MB is over the "
+                               f"{MAX_LABELS_MB} MB limit for labels files; the current graph is kept.")
+        return
+    directed = bool(st.session_state.get("upload_directed", False))
+    try:
+        graph = cache.uploaded_graph(
+            cache.digest(raw), edges.name, directed, cache.digest(labels_raw) if labels_raw else None,
+            labels.name if labels is not None else None, raw, labels_raw)
+    except goat_core.GraphFormatError as err:
+        ex.message = ("error", str(err))
+        return
+    state.set_graph(ex, graph, f"upload:{edges.name}")
+    ex.message = ("success", f"Loaded {edges.name}: {graph.num_nodes:,} nodes, {graph.num_edges:,} edges.")
+
+
+st.title("Graph")
+parts.show_message(ex)
+if "graph_source" not in st.session_state:
+    st.session_state["graph_source"] = ex.graph_key if ex.bundled else "upload"
+st.radio("Graph", list(SOURCES), format_func=SOURCES.get, key="graph_source", horizontal=True,
+         on_change=load_bundled)
+
+if st.session_state["graph_source"] == "upload":
+    with st.container(border=True):
+        st.markdown(
+            f"An **edge list**: one edge per line, `source target` or `source target weight`, separated by "
+            f"spaces, tabs, commas or semicolons; `#`/`%` comments and a header line are fine (up to "
+            f"{MAX_EDGES_MB} MB). Optional **labels**: `node label` per line (up to {MAX_LABELS_MB} MB), "
+            "used to colour nodes and to score clusterings.")
+        c1, c2 = st.columns(2)
+        chosen = c1.file_uploader(f"Edge list (≤ {MAX_EDGES_MB} MB)", type=EDGE_TYPES, key="upload_edges",
+                                  max_upload_size=MAX_EDGES_MB)
+        labels_file = c2.file_uploader(f"Labels, optional (≤ {MAX_LABELS_MB} MB)", type=["txt", "csv", "tsv"],
+                                       key="upload_labels", max_upload_size=MAX_LABELS_MB)
+        ready = [f"{f.name} ({f.size:,} bytes)" for f in (chosen, labels_file) if f is not None]
+        st.caption(f"Ready to load: {md(', '.join(ready))}" if ready else "No file chosen yet.")
+        st.checkbox("Directed edges", key="upload_directed",
+                    help="GOAT's neighborhoods ignore direction either way (the paper's D counts both).")
+        st.button("Load graph", key="upload_load", type="primary", on_click=load_upload)
+
+graph = ex.graph
+summary = graph.summary()
+st.subheader(md(parts.graph_title(ex)))
+cols = st.columns(6)
+cols[0].metric("Nodes", f"{summary['nodes']:,}")
+cols[1].metric("Edges", f"{summary['edges']:,}")
+cols[2].metric("Components", f"{summary['components']:,}")
+cols[3].metric("Isolated nodes", f"{summary['isolated_nodes']:,}")
+cols[4].metric("Mean degree", f"{summary['mean_degree']:.2f}")
+cols[5].metric("Max degree", f"{summary['max_degree']:,}")
+kind = ("directed" if graph.directed else "undirected") + (", weighted" if graph.weighted else ", unweighted")
+notes = [kind] + summary["notes"] + (graph.labels.notes() if graph.labels is not None else ["no labels"])
+st.caption(md(" · ".join(notes)))
+
+seed = state.seed()
+modes = cache.colour_modes(graph)
+c1, c2 = st.columns([1, 2])
+colour = c1.selectbox("Colour nodes by", modes, key="graph_colour",
+                      help="labels: the graph's ground truth (Les Misérables: greedy-modularity communities; "
+                           "Email: departments) · communities: Louvain (seeded) · degree")
+found = c2.selectbox("Search a node", list(graph.names), index=None, key="graph_search",
+                     placeholder="type a name…")
+found_id = graph.names.index(found) if found is not None else None
+groups, group_names, values, value_title = cache.colouring(ex, colour, seed)
+
+# Tabs draw only when open: the physics view alone is ~700 KB of page and a simulation.
+tab_net, tab_physics, tab_degree = st.tabs(["Network", "Physics view (pyvis)", "Degree distribution"],
+                                           key="graph_tabs", on_change="rerun")
+if tab_net.open:
+    with tab_net:
+        with st.spinner("Laying the graph out (cached after the first time)…"):
+            pos = cache.layout(ex.graph_fp, seed, graph)
+        highlight = {found_id: "search"} if found_id is not None else None
+        fig = views.network_figure(pos, graph.src, graph.dst, graph.names, graph.degrees(), groups=groups,
+                                   group_names=group_names, values=values, value_title=value_title,
+                                   highlight=highlight, seed=seed)
+        st.plotly_chart(fig, key="graph_network")
+        st.caption("Node size: degree. Hover a node for its name; scroll to zoom, drag to pan.")
+if tab_physics.open:
+    with tab_physics:
+        page, shown = cache.pyvis_page(ex.graph_fp, colour, seed, found_id, ex.pair, graph, groups,
+                                       group_names)
+        if shown < graph.num_nodes:
+            st.caption(f"{graph.num_nodes:,} nodes are too many for a physics view: showing the searched "
+                       f"node (or node 0) with its {shown - 1} highest-degree neighbors.")
+        st.iframe(page, height=600)
+if tab_degree.open:
+    with tab_degree:
+        st.plotly_chart(views.degree_histogram(graph.degrees(), log_y=graph.num_nodes > 200),
+                        key="graph_degree")
+if found_id is not None:
+    nbrs = explore.neighbors(graph, found_id)
+    st.markdown(f"**{md(found)}**: degree {len(nbrs)}; neighbors: "
+                + md(", ".join(graph.names[i] for i in nbrs[:60])) + (" …" if len(nbrs) > 60 else ""))
+
+st.page_link(parts.TRAIN_PAGE, label="Next: train GOAT on this graph", icon=":material/arrow_forward:")

@@ -1,0 +1,61 @@
+"""5 · Scores: clustering against labels, and link prediction on held-out edges."""
+
+import pandas as pd
+import streamlit as st
+
+from goat_core import views
+from ui import cache, parts, state
+
+KINDS = {"context": "GOAT context (mean r_u)", "global": "Global E"}
+
+ex = state.get()
+run = parts.require_run(ex)
+goat, graph = run.goat, ex.graph
+seed = state.seed()
+
+st.title("Scores")
+st.header("Clustering against labels")
+labels = graph.labels
+if labels is None or not (labels.codes >= 0).any():
+    st.info("This graph has no labels: upload a labels file with the edge list on the Graph page to score "
+            "clusterings.")
+else:
+    st.caption(f"k-means (k = {len(set(labels.codes[labels.codes >= 0].tolist()))}, seed {seed}) on each "
+               f"embedding, compared with the labels ({parts.md(labels.source)}) by NMI and AMI. "
+               "AMI corrects for chance: 0 = no better than random clusters.")
+    results = {}
+    for kind, title in KINDS.items():
+        emb = cache.embeddings(run.key, kind, goat)
+        results[title] = cache.clustering(f"{run.key}|{kind}", kind, seed, emb, labels)
+    table = pd.DataFrame([{"embedding": k, "NMI": r["nmi"], "AMI": r["ami"], "k": r["k"],
+                           "labelled nodes": r["labelled_nodes"]} for k, r in results.items()])
+    a, b = st.columns([2, 3])
+    a.dataframe(table, hide_index=True, key="scores_table",
+                column_config={"NMI": st.column_config.NumberColumn(format="%.3f"),
+                               "AMI": st.column_config.NumberColumn(format="%.3f")})
+    a.plotly_chart(views.clustering_bars({k: r for k, r in results.items()}), key="scores_bars")
+    which = b.radio("Contingency table of", list(results), horizontal=True, key="scores_contingency")
+    heatmap = views.contingency_heatmap(results[which]["contingency"], labels.classes,
+                                        title=f"Labels × k-means clusters ({which})")
+    b.plotly_chart(heatmap, key="scores_heatmap")
+
+st.header("Link prediction on held-out edges")
+if run.split is None:
+    st.info("This run was trained on every edge, so there is nothing held out to test on. Train again with "
+            "'Hold out for validation' above 0 to get AUC, AP and their curves.")
+    st.page_link(parts.TRAIN_PAGE, label="Go to Train", icon=":material/model_training:")
+else:
+    lp = cache.link_prediction(run.key, goat, run.split)
+    st.caption(f"{lp['test_edges']} held-out edges vs as many verified non-edges; the model trained on the "
+               f"other {lp['train_edges']} edges. GOAT scores a pair with its context-sensitive r_s·r_t; "
+               "'global' scores it with the same model's global embeddings E_s·E_t.")
+    m = st.columns(4)
+    m[0].metric("AUC (GOAT)", f"{lp['auc']:.3f}")
+    m[1].metric("AP (GOAT)", f"{lp['ap']:.3f}")
+    m[2].metric("AUC (global E)", f"{lp['global_auc']:.3f}")
+    m[3].metric("AP (global E)", f"{lp['global_ap']:.3f}")
+    a, b = st.columns(2)
+    a.plotly_chart(views.roc_figure({"GOAT": lp["roc"][:2], "global E": lp["global_roc"][:2]},
+                                    {"GOAT": lp["auc"], "global E": lp["global_auc"]}), key="scores_roc")
+    b.plotly_chart(views.pr_figure({"GOAT": lp["pr"][:2], "global E": lp["global_pr"][:2]},
+                                   {"GOAT": lp["ap"], "global E": lp["global_ap"]}), key="scores_pr")

@@ -1,0 +1,138 @@
+"""Gossip & attend: the guard, and every way of choosing the pair (clicks through session state)."""
+
+from __future__ import annotations
+
+import json
+
+from .conftest import button, click_nodes, explorer, goto, new_app, texts, train
+
+CHART = "gossip_graph"
+MARIUS, THENARDIER, GAVROCHE, VALJEAN, JAVERT = 55, 25, 48, 11, 27
+
+
+def trained(at):
+    train(at)
+    return goto(at, "gossip")
+
+
+def open_tab(at, label: str):
+    at.session_state["gossip_tabs"] = label  # what a click on the tab sends
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def chart_keys(at) -> set[str]:
+    return {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")}
+
+
+def panel_title(at) -> str:
+    return at.header[0].value
+
+
+def test_guard_until_a_run_exists(app):
+    goto(app, "gossip")
+    assert any("No trained model" in i for i in texts(app.info))
+    assert not app.header  # nothing else drawn
+
+
+def test_opens_on_the_papers_pair(app):
+    trained(app)
+    assert panel_title(app) == "Marius ↔ Thenardier"
+    p = float(next(m.value for m in app.metric if m.label.startswith("Edge probability")))
+    assert 0.0 < p < 1.0
+    assert app.selectbox(key="pair_source").value == "Marius"
+
+
+def test_click_one_node_then_another(app):
+    trained(app)
+    click_nodes(app, CHART, VALJEAN)
+    ex = explorer(app)
+    assert ex.pending == VALJEAN and ex.pair == (MARIUS, THENARDIER)  # waiting for the partner
+    assert any("First node: Valjean" in m for m in texts(app.markdown))
+    click_nodes(app, CHART, JAVERT)
+    assert explorer(app).pair == (VALJEAN, JAVERT) and explorer(app).pending is None
+    assert panel_title(app) == "Valjean ↔ Javert"
+    assert app.selectbox(key="pair_source").value == "Valjean"
+    assert app.selectbox(key="pair_target").value == "Javert"
+    spec = json.loads(app.get("plotly_chart")[0].proto.spec)
+    rings = {t["name"]: t["text"] for t in spec["data"] if t.get("name") in ("source", "target")}
+    assert rings == {"source": ["Valjean"], "target": ["Javert"]}
+
+
+def test_shift_click_of_two_nodes(app):
+    trained(app)
+    click_nodes(app, CHART, GAVROCHE, MARIUS)
+    assert explorer(app).pair == (GAVROCHE, MARIUS)
+    assert panel_title(app) == "Gavroche ↔ Marius"
+
+
+def test_clicking_the_same_node_twice_waits(app):
+    trained(app)
+    click_nodes(app, CHART, VALJEAN)
+    click_nodes(app, CHART, VALJEAN)
+    assert explorer(app).pending == VALJEAN and explorer(app).pair == (MARIUS, THENARDIER)
+
+
+def test_pickers_swap_and_self_pair(app):
+    trained(app)
+    app.selectbox(key="pair_source").set_value("Cosette").run()
+    assert panel_title(app) == "Cosette ↔ Thenardier"
+    button(app, "Swap").click().run()
+    assert panel_title(app) == "Thenardier ↔ Cosette"
+    app.selectbox(key="pair_target").set_value("Thenardier").run()
+    assert any("cannot gossip with itself" in w for w in texts(app.warning))
+    assert panel_title(app) == "Thenardier ↔ Cosette"
+    assert app.selectbox(key="pair_target").value == "Cosette"
+
+
+def test_random_edge_and_non_edge_are_seeded(app):
+    trained(app)
+    button(app, "Random edge").click().run()
+    ex = explorer(app)
+    first = ex.pair
+    assert ex.graph.has_edge(*first)
+    button(app, "Random non-edge").click().run()
+    assert not ex.graph.has_edge(*ex.pair)
+    assert next(m.value for m in app.metric if m.label == "In the graph") == "no edge"
+    again = trained(new_app())
+    button(again, "Random edge").click().run()
+    assert explorer(again).pair == first  # same seed, same draw
+
+
+def test_every_tab_renders_only_when_open(app, downloads):
+    trained(app)
+    assert {"att_source", "att_target"} <= chart_keys(app) and "att_alignment" not in chart_keys(app)
+    csv = downloads["attention.csv"].decode().splitlines()
+    assert csv[0] == "side,node,partner,neighbor,attention,shared"
+    sides = [line.split(",")[0] for line in csv[1:]]
+    assert {"source", "target"} == set(sides)
+    assert abs(sum(float(line.split(",")[4]) for line in csv[1:] if line.startswith("source")) - 1) < 1e-5
+    for label, keys in [("Alignment matrix", {"att_alignment"}), ("Ego view", {"att_ego"}),
+                        ("Context shift", {"shift_bars", "shift_personas"}),
+                        ("Drivers & top partners", {"att_drivers", "topk_chart"})]:
+        open_tab(app, label)
+        assert keys <= chart_keys(app) and "att_source" not in chart_keys(app)
+
+
+def test_context_shift_compares_two_partners(app):
+    trained(app)
+    open_tab(app, "Context shift")
+    app.selectbox(key="shift_partner").set_value(GAVROCHE).run()
+    assert any("With **Thenardier**, Marius attends more to" in m for m in texts(app.markdown))
+    moved = float(next(m.value for m in app.metric if m.label == "Attention moved (0–1)"))
+    assert 0.0 < moved <= 1.0
+
+
+def test_top_partners_unseen_only(app):
+    trained(app)
+    open_tab(app, "Drivers & top partners")
+    app.checkbox(key="topk_new").check().run()
+    spec = json.loads([c for c in app.get("plotly_chart") if c.proto.id.endswith("topk_chart")][0].proto.spec)
+    labels = spec["data"][0]["y"]
+    assert len(labels) == 10 and all(label.endswith(("(new)", "(held out)")) for label in labels)
+    goat, graph = explorer(app).run.goat, explorer(app).graph
+    held_out = [n for n in labels if n.endswith("(held out)")]
+    for label in held_out:  # a held-out edge is in the graph but not in what the model saw
+        v = graph.names.index(label.removesuffix(" (held out)"))
+        assert graph.has_edge(MARIUS, v) and not goat.graph_.has_edge(MARIUS, v)

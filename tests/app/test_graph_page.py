@@ -1,0 +1,129 @@
+"""Graph page: bundled graphs, uploads (good, bad, too big), the two network views."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+from .conftest import explorer, texts
+
+GOOD_EDGES = b"source,target,weight\nann,bob,2\nbob,cat,1\ncat,ann,1\ncat,dan,3\ndan,eve,1\n"
+GOOD_LABELS = b"ann red\nbob red\ncat red\ndan blue\neve blue\n"
+EVIL = "<img/src=x/onerror=alert(1)>"  # no spaces: one edge-list token
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def upload(at, edges: bytes, name: str = "edges.csv", labels: bytes | None = None,
+           labels_name: str = "labels.txt"):
+    at.radio(key="graph_source").set_value("upload").run()
+    at.file_uploader(key="upload_edges").upload(name, edges, "text/csv")
+    if labels is not None:
+        at.file_uploader(key="upload_labels").upload(labels_name, labels, "text/plain")
+    at.button(key="upload_load").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def open_tab(at, label: str):
+    at.session_state["graph_tabs"] = label  # what a click on the tab sends
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def pyvis_nodes(at) -> list[dict]:
+    page = at.get("iframe")[0].proto.srcdoc
+    data = re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);", page, re.S).group(1)
+    return json.loads(data)
+
+
+def test_opens_on_les_miserables_with_both_views(app):
+    assert metric(app, "Nodes") == "77" and metric(app, "Edges") == "254"
+    assert explorer(app).graph_key == "lesmis"
+    spec = json.loads(app.get("plotly_chart")[0].proto.spec)
+    ids = [c[0] for trace in spec["data"] if "customdata" in trace for c in trace["customdata"]]
+    assert sorted(ids) == list(range(77))  # every node clickable, id in customdata
+    assert not app.get("iframe")  # the physics view is drawn only when its tab is open
+    open_tab(app, "Physics view (pyvis)")
+    page = app.get("iframe")[0].proto.srcdoc
+    assert "vis.Network" in page  # vis-network inlined, and nothing fetched from the network:
+    assert not re.search(r"""(src|href)\s*=\s*["']https?://""", page)
+    assert {n["label"] for n in pyvis_nodes(app)} >= {"Marius", "Thenardier", "Gavroche"}
+
+
+def test_switch_to_email(app):
+    app.radio(key="graph_source").set_value("email").run()
+    assert not app.exception
+    assert metric(app, "Nodes") == "1,005"
+    assert explorer(app).graph_key == "email"
+    open_tab(app, "Physics view (pyvis)")
+    assert any("too many for a physics view" in c for c in texts(app.caption))
+
+
+def test_upload_edge_list_with_labels(app):
+    upload(app, GOOD_EDGES, labels=GOOD_LABELS)
+    assert not app.error
+    assert metric(app, "Nodes") == "5" and metric(app, "Edges") == "5"
+    ex = explorer(app)
+    assert ex.graph_key == "upload:edges.csv" and ex.graph.weighted
+    assert ex.graph.labels.classes == ("red", "blue")
+    assert any("Loaded edges.csv" in s for s in texts(app.success))
+
+
+def test_bad_upload_shows_one_line_and_keeps_graph(app):
+    upload(app, b"a b\nb c\nc d 1 2 3\n", name="bad.txt")
+    assert texts(app.error) == ["bad.txt:3: 5 columns; expected 'source target [weight]'"]
+    assert explorer(app).graph_key == "lesmis" and metric(app, "Nodes") == "77"
+
+
+def test_bad_labels_keep_graph(app):
+    upload(app, GOOD_EDGES, labels=b"ann red extra\n", labels_name="lab.txt")
+    assert texts(app.error) == ["lab.txt:1: 3 columns; expected 'node label'"]
+    assert explorer(app).graph_key == "lesmis"
+
+
+def test_binary_upload_is_refused(app):
+    upload(app, b"\x00\x01\x02binary", name="x.csv")
+    assert len(app.error) == 1 and "\n" not in app.error[0].value
+    assert texts(app.error)[0].startswith("x.csv: ")
+    assert explorer(app).graph_key == "lesmis"
+
+
+def test_oversized_upload_is_refused_with_the_limit(app):
+    upload(app, b"a b\n" * (21 * 2**20 // 4 + 1), name="big.txt")
+    assert len(app.error) == 1 and "over the 20 MB limit" in app.error[0].value
+    assert explorer(app).graph_key == "lesmis"
+
+
+def test_user_labels_are_escaped_in_both_views(app):
+    upload(app, f"{EVIL} bob\nbob cat\n".encode(), name="evil.txt")
+    assert not app.error
+    spec = app.get("plotly_chart")[0].proto.spec
+    assert EVIL not in spec and html.escape(EVIL, quote=False) in json.loads(spec)["data"][1]["hovertext"][0]
+    open_tab(app, "Physics view (pyvis)")
+    labels = {n["label"] for n in pyvis_nodes(app)}
+    assert html.escape(EVIL) in labels and EVIL not in labels
+    titles = " ".join(n["title"] for n in pyvis_nodes(app))
+    assert EVIL not in titles
+
+
+def test_search_highlights_a_node(app):
+    app.selectbox(key="graph_search").set_value("Marius").run()
+    spec = json.loads(app.get("plotly_chart")[0].proto.spec)
+    assert any(t.get("name") == "search" and t["text"] == ["Marius"] for t in spec["data"])
+    assert any("**Marius**: degree 19" in m for m in texts(app.markdown))
+
+
+def test_colour_by_degree_and_communities(app):
+    for mode in ("communities", "degree"):
+        app.selectbox(key="graph_colour").set_value(mode).run()
+        assert not app.exception
+    spec = json.loads(app.get("plotly_chart")[0].proto.spec)
+    assert spec["data"][1]["marker"]["showscale"] is True  # degree is a continuous colour
+    open_tab(app, "Degree distribution")
+    spec = json.loads(app.get("plotly_chart")[0].proto.spec)
+    assert spec["layout"]["title"]["text"] == "Degree distribution" and spec["data"][0]["type"] == "bar"

@@ -1,0 +1,176 @@
+"""Real-browser fixtures: the app served by ``streamlit run`` and driven by Debian's Chromium.
+
+Playwright's Python package drives the system Chromium (``/usr/bin/chromium``, installed by
+``.ci/run``); nothing is downloaded. A missing browser is a failure with a message, not a
+skip: these tests are part of CI. Screenshots go to ``test-output/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("GOAT_CHROMIUM", "/usr/bin/chromium"))
+SHOTS = ROOT / "test-output" / "screenshots"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1400, "height": 1800}
+TIMEOUT_MS = 90_000
+
+# Centre of a node's point on the first Plotly chart that has it (customdata = [id, name]).
+# Plotly's drag layer sits over the points, so the test clicks the page at these coordinates.
+FIND_NODE = """(name) => {
+  for (const gd of document.querySelectorAll('.js-plotly-plot')) {
+    const groups = gd.querySelectorAll('.scatterlayer .trace');
+    for (let i = 0; i < gd.data.length; i++) {
+      const trace = gd.data[i], cd = trace.customdata;
+      if (!cd || !(trace.mode || '').includes('markers')) continue;
+      for (let j = 0; j < cd.length; j++) {
+        if (cd[j][1] === name) {
+          const r = groups[i].querySelectorAll('.point')[j].getBoundingClientRect();
+          return [r.x + r.width / 2, r.y + r.height / 2];
+        }
+      }
+    }
+  }
+  return null;
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server():
+    """``streamlit run app.py`` on a free port; stopped through its own process handle."""
+    port = _free_port()
+    env = dict(os.environ)
+    env.setdefault("GOAT_DATA_DIR", str(ROOT.parent / "shared" / "data"))
+    env["GOAT_OFFLINE"] = "1"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    log = open(SHOTS.parent / "streamlit-server.log", "w")  # noqa: SIM115 (closed after the session)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+         "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                if response.read() == b"ok":
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"the Streamlit server did not come up on {url} (exit code {proc.poll()})")
+        time.sleep(0.3)
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.is_file():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's chromium (apt-get install -y "
+                    "chromium; .ci/run does it) or point GOAT_CHROMIUM at a Chromium binary")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture
+def new_page(browser, request):
+    """Pages in fresh browser contexts (separate cookies: separate Streamlit sessions).
+
+    When the test fails, every page it opened is saved as ``FAILED-<test>-<k>.png``.
+    """
+    contexts, pages = [], []
+
+    def make(color_scheme: str = "light"):
+        context = browser.new_context(viewport=VIEWPORT, color_scheme=color_scheme)
+        context.set_default_timeout(TIMEOUT_MS)
+        contexts.append(context)
+        pages.append(context.new_page())
+        return pages[-1]
+
+    yield make
+    report = getattr(request.node, "report_call", None)
+    if report is not None and report.failed:
+        for k, page in enumerate(pages):
+            shot(page, f"FAILED-{request.node.name}-{k}")
+    for context in contexts:
+        context.close()
+
+
+def settle(page) -> None:
+    """Wait until the app is drawn and no script run is in progress.
+
+    A click's rerun shows the running indicator only after a moment (longer on a busy
+    machine): wait briefly for it to appear, then for it to go.
+    """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.wait_for_selector('[data-testid="stApp"]')
+    try:
+        page.wait_for_selector('[data-testid="stStatusWidget"]', timeout=1500)
+    except PlaywrightTimeout:
+        pass  # the run was over before we looked
+    page.wait_for_function("!document.querySelector('[data-testid=\"stStatusWidget\"]')")
+    time.sleep(0.2)
+
+
+def open_app(page, url: str) -> None:
+    page.goto(url)
+    settle(page)
+    page.wait_for_selector(".js-plotly-plot")
+
+
+def go(page, title: str) -> None:
+    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
+    settle(page)
+
+
+def click_node(page, name: str) -> None:
+    page.wait_for_selector(".js-plotly-plot .scatterlayer .point")
+    xy = page.evaluate(FIND_NODE, name)
+    assert xy is not None, f"node {name!r} is not on any chart"
+    page.mouse.click(*xy)
+    settle(page)
+
+
+def shot(page, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

@@ -1,0 +1,142 @@
+"""The app in a real browser: train, click two nodes, upload, cancel, separate sessions.
+
+Run with ``pytest -m browser tests/browser`` (Chromium at /usr/bin/chromium). Every page
+leaves a screenshot in test-output/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import click_node, go, open_app, settle, shot
+
+pytestmark = pytest.mark.browser
+
+EDGES = b"source,target,weight\nann,bob,2\nbob,cat,1\ncat,ann,1\ncat,dan,3\ndan,eve,1\n"
+
+
+def metric(page, label: str) -> str:
+    box = page.get_by_test_id("stMetric").filter(has=page.get_by_text(label, exact=True))
+    return box.get_by_test_id("stMetricValue").inner_text().strip()
+
+
+def choose_file(page, path) -> None:
+    """Put a file in the edge-list uploader and wait until the app has received it."""
+    uploader = page.locator(".st-key-upload_edges")
+    uploader.locator("input[type=file]").set_input_files(str(path))
+    page.get_by_text(f"Ready to load: {path.name}").wait_for()  # the server has the file
+    settle(page)
+
+
+def train_lesmis(page) -> None:
+    go(page, "Train")
+    page.get_by_role("button", name="Train", exact=True).click()
+    page.get_by_text("Current run").wait_for()
+    settle(page)
+
+
+def test_train_click_two_nodes_and_every_page(server, new_page):
+    page = new_page()
+    open_app(page, server)
+    assert metric(page, "Nodes") == "77"
+    shot(page, "1-graph")
+    page.get_by_role("tab", name="Physics view (pyvis)").click()
+    settle(page)
+    frame = page.frame_locator("iframe").first
+    frame.locator("canvas").first.wait_for()  # vis-network drew itself, offline
+    shot(page, "1-graph-pyvis")
+
+    train_lesmis(page)
+    assert page.get_by_text(re.compile(r"^(Trained in|Fetched from the cache)")).count() == 1
+    shot(page, "2-train")
+
+    go(page, "Gossip & attend")
+    assert page.get_by_role("heading", name="Marius ↔ Thenardier").is_visible()
+    click_node(page, "Valjean")
+    assert page.get_by_text("First node: Valjean.").is_visible()
+    click_node(page, "Javert")
+    heading = page.get_by_role("heading", name="Valjean ↔ Javert")
+    heading.wait_for()
+    assert 0.0 < float(metric(page, "Edge probability σ(r_s·r_t)")) < 1.0
+    assert "s=Valjean" in page.url and "t=Javert" in page.url and "dim=64" in page.url
+    shot(page, "3-gossip")
+    page.get_by_role("tab", name="Alignment matrix").click()
+    settle(page)
+    page.get_by_text(re.compile("Alignment A = S")).first.wait_for()
+    shot(page, "3-gossip-alignment")
+
+    pages = [("Embeddings", "Personas", "4-embeddings"),
+             ("Scores", "Link prediction on held-out edges", "5-scores"),
+             ("Case study", "3 · Marius (55) gossips with Gavroche (48)", "6-case-study")]
+    for title, heading, name in pages:
+        go(page, title)
+        page.get_by_role("heading", name=heading).wait_for()
+        settle(page)
+        assert not page.get_by_test_id("stException").count()
+        shot(page, name)
+
+
+def test_shared_link_opens_the_same_view_in_dark_mode(server, new_page):
+    page = new_page()
+    open_app(page, server)
+    train_lesmis(page)
+    go(page, "Gossip & attend")
+    click_node(page, "Cosette")
+    click_node(page, "Fantine")
+    link = page.url
+    other = new_page(color_scheme="dark")
+    other.goto(link)
+    settle(other)
+    other.get_by_role("heading", name="Cosette ↔ Fantine").wait_for()
+    shot(other, "3-gossip-dark")
+
+
+def test_upload_edge_list_good_then_bad(server, new_page, tmp_path):
+    page = new_page()
+    open_app(page, server)
+    page.get_by_text("Upload an edge list").click()
+    settle(page)
+    good, bad = tmp_path / "friends.csv", tmp_path / "broken.txt"
+    good.write_bytes(EDGES)
+    bad.write_bytes(b"a b\nb c\nc d 1 2 3\n")
+    choose_file(page, good)
+    page.get_by_role("button", name="Load graph").click()
+    settle(page)
+    page.get_by_text("Loaded friends.csv: 5 nodes, 5 edges.").wait_for()
+    assert metric(page, "Nodes") == "5"
+    shot(page, "1-graph-uploaded")
+    choose_file(page, bad)
+    page.get_by_role("button", name="Load graph").click()
+    settle(page)
+    error = page.get_by_test_id("stAlertContentError")
+    assert error.inner_text().strip() == "broken.txt:3: 5 columns; expected 'source target [weight]'"
+    assert metric(page, "Nodes") == "5"  # the previous graph stays
+    assert not page.get_by_test_id("stException").count()
+
+
+def test_cancel_while_another_session_keeps_working(server, new_page):
+    trainer, other = new_page(), new_page()
+    open_app(trainer, server)
+    go(trainer, "Train")
+    epochs = trainer.locator(".st-key-train_epochs input")
+    epochs.fill("3000")
+    epochs.press("Tab")
+    trainer.get_by_role("button", name="Train", exact=True).click()
+    trainer.get_by_text(re.compile(r"epoch \d+/3000")).wait_for()
+
+    # Meanwhile a second session loads, switches graph and draws: it is not frozen by the training.
+    open_app(other, server)
+    other.get_by_text("Email (bundled)").click()
+    settle(other)
+    assert metric(other, "Nodes") == "1,005"
+    assert trainer.get_by_role("button", name="Cancel training").is_visible()  # still training
+
+    trainer.get_by_role("button", name="Cancel training").click()
+    trainer.get_by_text(re.compile(r"Training cancelled at epoch \d+/3000; no run yet\.")).wait_for()
+    settle(trainer)
+    go(trainer, "Gossip & attend")
+    assert trainer.get_by_text("No trained model").is_visible()  # nothing half-trained was kept
+    go(other, "Graph")
+    assert metric(other, "Nodes") == "1,005"  # each session kept its own graph

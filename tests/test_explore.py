@@ -1,0 +1,138 @@
+"""Explorer helpers: layouts, pair picking, context shifts, and safe run archives."""
+
+from __future__ import annotations
+
+import io
+import stat
+import zipfile
+
+import numpy as np
+import pytest
+
+from goat_core import Goat, GraphFormatError, explore, load_graph, split_edges
+
+from .conftest import FAST, planted_graph
+
+
+@pytest.fixture(scope="module")
+def lesmis():
+    return load_graph("lesmis")
+
+
+@pytest.fixture(scope="module")
+def goat(lesmis):
+    return Goat(**FAST, seed=2).fit(lesmis)
+
+
+def test_layout_is_seeded_and_bounded(lesmis):
+    a, b = explore.layout(lesmis, 4), explore.layout(lesmis, 4)
+    assert np.array_equal(a, b) and a.shape == (77, 2) and np.abs(a).max() == pytest.approx(1.0)
+    big = planted_graph(groups=3, size=80, p_in=0.1, p_out=0.01)  # > 200 nodes: the spring path
+    c, d = explore.layout(big, 1), explore.layout(big, 2)
+    assert not np.allclose(c, d) and np.array_equal(c, explore.layout(big, 1))
+
+
+def test_communities_cover_every_node(lesmis):
+    found = explore.communities(lesmis, seed=0)
+    assert (found.codes >= 0).all() and len(found.classes) == found.codes.max() + 1
+    assert np.array_equal(found.codes, explore.communities(lesmis, seed=0).codes)
+    sizes = np.bincount(found.codes)
+    assert list(sizes) == sorted(sizes, reverse=True)
+
+
+def test_default_pair(lesmis):
+    assert explore.default_pair(lesmis) == (55, 25)  # Marius, Thenardier
+    g = planted_graph()
+    s, t = explore.default_pair(g)
+    assert g.degrees()[s] == g.degrees().max() and g.has_edge(s, t)
+
+
+def test_random_pairs_are_seeded_edges_and_non_edges(lesmis):
+    edges = [explore.random_pair(lesmis, 7, k, edge=True) for k in range(5)]
+    assert edges == [explore.random_pair(lesmis, 7, k, edge=True) for k in range(5)]
+    assert all(lesmis.has_edge(*p) for p in edges) and len(set(edges)) > 1
+    non = [explore.random_pair(lesmis, 7, k, edge=False) for k in range(5)]
+    assert all(not lesmis.has_edge(*p) and p[0] != p[1] for p in non)
+
+
+def test_ego_subgraph(lesmis):
+    nodes, src, dst = explore.ego_subgraph(lesmis, 11, limit=10)  # Valjean, degree 36
+    assert nodes[0] == 11 and len(nodes) == 10
+    assert src.max() < 10 and dst.max() < 10
+    assert all(lesmis.has_edge(int(nodes[a]), int(nodes[b])) for a, b in zip(src, dst, strict=True))
+
+
+def test_context_shift(goat):
+    shift = explore.context_shift(goat, 55, 25, 48)
+    assert shift.node == "Marius" and shift.partner_a == "Thenardier" and shift.partner_b == "Gavroche"
+    assert np.nansum(shift.weights_a) == pytest.approx(1.0, abs=1e-5)
+    assert np.nansum(shift.weights_b) == pytest.approx(1.0, abs=1e-5)
+    assert np.isnan(shift.weights_a[shift.neighbor_names.index("Thenardier")])  # partner left out
+    assert 0.0 < shift.moved <= 1.0 and -1.0 <= shift.cosine <= 1.0
+    to_a, to_b = shift.gained()
+    assert not set(to_a) & set(to_b)
+    same = explore.context_shift(goat, 55, 25, 25)
+    assert same.moved == pytest.approx(0.0) and same.cosine == pytest.approx(1.0)
+
+
+def test_contrasting_partner_is_another_neighbor(goat, lesmis):
+    v = explore.contrasting_partner(goat, 55, 25)
+    assert v != 25 and lesmis.has_edge(55, v)
+
+
+def _zip(members: dict[str, bytes], symlink: str | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+        if symlink:
+            info = zipfile.ZipInfo(symlink)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            zf.writestr(info, "/etc/passwd")
+    return buffer.getvalue()
+
+
+def _members(goat) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(explore.run_to_zip(goat))) as zf:
+        return {name: zf.read(name) for name in zf.namelist()}
+
+
+def test_run_archive_round_trip_and_folder(goat):
+    again = explore.run_from_zip(explore.run_to_zip(goat))
+    assert again.attention(55, 25).to_dict() == goat.attention(55, 25).to_dict()
+    nested = _zip({f"run/{k}": v for k, v in _members(goat).items()})
+    assert explore.run_from_zip(nested).graph_.names == goat.graph_.names
+
+
+@pytest.mark.parametrize("case, problem", [
+    ("junk", "not a zip archive"),
+    ("traversal", "points outside the archive"),
+    ("absolute", "absolute path"),
+    ("symlink", "symbolic link"),
+    ("missing", "weights.pt missing"),
+    ("huge", "over the"),
+    ("bad config", "not a valid GOAT run"),
+])
+def test_run_archive_refuses_bad_archives(goat, case, problem):
+    members = _members(goat)
+    raw = {
+        "junk": b"PK not really",
+        "traversal": _zip({**members, "../../evil.txt": b"x"}),
+        "absolute": _zip({**members, "/tmp/evil.txt": b"x"}),
+        "symlink": _zip(members, symlink="config.json.lnk"),
+        "missing": _zip({k: v for k, v in members.items() if k != "weights.pt"}),
+        "huge": _zip(members),
+        "bad config": _zip({**members, "config.json": b'{"format_version": 1}'}),
+    }[case]
+    limit = 1000 if case == "huge" else explore.MAX_RUN_ARCHIVE_BYTES
+    with pytest.raises(GraphFormatError) as err:
+        explore.run_from_zip(raw, file="up.zip", max_bytes=limit)
+    assert str(err.value).startswith("up.zip: ") and problem in str(err.value) and "\n" not in str(err.value)
+
+
+def test_recover_split(lesmis):
+    split = split_edges(lesmis, 0.8, 9)
+    found = explore.recover_split(lesmis, split.train, 9)
+    assert found is not None and np.array_equal(found.test_neg, split.test_neg)
+    assert explore.recover_split(lesmis, split.train, 10) is None  # other seed, other split
+    assert explore.recover_split(lesmis, lesmis, 9) is None

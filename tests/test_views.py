@@ -1,0 +1,135 @@
+"""Figure builders: arrays and names in, figures out; invariants a reader of the figure relies on."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import numpy as np
+import pytest
+
+from goat_core import Goat, load_graph, views
+
+from .conftest import FAST
+
+EVIL = "<b onmouseover=alert(1)>x</b>"
+
+
+@pytest.fixture(scope="module")
+def goat():
+    return Goat(**FAST, seed=3).fit(load_graph("lesmis"))
+
+
+def test_attention_bars_sorted_with_shared_marked():
+    fig = views.attention_bars(["a", "b", "c"], [0.2, 0.5, 0.3], shared=["c"], node="s", partner="t")
+    bar = fig.data[0]
+    assert list(bar.x) == [0.5, 0.3, 0.2]
+    assert list(bar.y) == ["b", views.STAR + "c", "a"]
+    assert bar.marker.color[1] == views.SHARED_COLOR and bar.marker.color[0] != views.SHARED_COLOR
+
+
+def test_alignment_outlines_are_the_max_pooled_cells():
+    A = np.array([[0.0, 5.0, 1.0],
+                  [4.0, 0.0, 2.0]])
+    fig = views.alignment_heatmap(A, ["u0", "u1"], ["v0", "v1", "v2"], [0.5, 0.5], [1 / 3] * 3)
+    boxes = {(round((s.x0 + s.x1) / 2), round((s.y0 + s.y1) / 2), s.line.color) for s in fig.layout.shapes}
+    rows = {(x, y) for x, y, c in boxes if c == views.SOURCE_COLOR}
+    cols = {(x, y) for x, y, c in boxes if c == views.TARGET_COLOR}
+    assert rows == {(1, 0), (0, 1)}  # row maxima: a_s (Eq. 3)
+    assert cols == {(1, 0), (0, 1), (2, 1)}  # column maxima: a_t (Eq. 4)
+
+
+def test_alignment_heatmap_keeps_the_most_attended_when_large():
+    rng = np.random.default_rng(0)
+    A = rng.normal(size=(60, 50))
+    ps, pt = rng.dirichlet(np.ones(60)), rng.dirichlet(np.ones(50))
+    fig = views.alignment_heatmap(A, [f"s{i}" for i in range(60)], [f"t{j}" for j in range(50)], ps, pt)
+    assert np.asarray(fig.data[0].z).shape == (views.MAX_MATRIX_SIDE, views.MAX_MATRIX_SIDE)
+    assert fig.layout.yaxis.ticktext[0] == f"s{int(np.argmax(ps))}"
+    assert "top 40×40 of 60×50" in fig.layout.title.text
+
+
+def test_score_contributions_add_up_to_the_score(goat):
+    att = goat.attention("Marius", "Thenardier")
+    c_s, c_t = views.score_contributions(att.alignment, att.source_attention, att.target_attention)
+    assert c_s.sum() == pytest.approx(att.score, abs=1e-4)
+    assert c_t.sum() == pytest.approx(att.score, abs=1e-4)
+    drivers = views.neighbor_drivers(att.source_names, att.target_names, c_s, c_t)
+    assert sum(c for _, c in drivers) == pytest.approx(att.score, abs=1e-4)
+    assert abs(drivers[0][1]) == max(abs(c) for _, c in drivers)
+
+
+def test_network_figure_carries_ids_and_highlights():
+    pos = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], dtype=float)
+    fig = views.network_figure(pos, np.array([0, 1, 2]), np.array([1, 2, 3]), ["a", "b", "c", EVIL],
+                               np.array([1, 2, 2, 1]), groups=np.array([0, 0, 1, -1]),
+                               group_names=("g0", "g1"), highlight={0: "source", 3: "target"})
+    ids = sorted(c[0] for t in fig.data if t.mode == "markers" for c in t.customdata)
+    assert ids == [0, 1, 2, 3]
+    rings = {t.name: list(t.text) for t in fig.data if t.name in ("source", "target")}
+    assert rings == {"source": ["a"], "target": [html.escape(EVIL, quote=False)]}
+    shown = fig.to_plotly_json()  # customdata holds raw ids and names for the app, never rendered
+    for trace in shown["data"]:
+        trace.pop("customdata", None)
+    assert EVIL not in json.dumps(shown, default=str)
+
+
+def test_network_figure_samples_edges_by_seed():
+    n, m = 50, 400
+    rng = np.random.default_rng(1)
+    src, dst = rng.integers(0, n, m), rng.integers(0, n, m)
+    pos = rng.normal(size=(n, 2))
+    a = views.network_figure(pos, src, dst, [str(i) for i in range(n)], np.ones(n), max_edges=100, seed=5)
+    b = views.network_figure(pos, src, dst, [str(i) for i in range(n)], np.ones(n), max_edges=100, seed=5)
+    assert np.array_equal(a.data[0].x, b.data[0].x, equal_nan=True)
+    assert len(a.data[0].x) == 3 * 100 and "100 of 400 edges" in a.layout.title.text
+
+
+def test_pyvis_page_is_offline_and_escaped():
+    page = views.pyvis_html(["a", EVIL], np.array([0]), np.array([1]), np.array([1, 1]))
+    assert not re.search(r"""(src|href)\s*=\s*["']https?://""", page)
+    nodes = json.loads(re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);", page, re.S).group(1))
+    assert [n["label"] for n in nodes] == ["a", html.escape(EVIL)]
+    assert all("<" not in n["title"] for n in nodes)
+
+
+def test_ego_view_puts_shared_neighbors_between_the_pair():
+    fig = views.ego_figure("s", "t", [1, 2, 3], [3, 4], ["n1", "n2", "n3"], ["n3", "n4"],
+                           [0.6, 0.3, 0.1], [0.2, 0.8], source_id=0, target_id=5)
+    nodes = next(t for t in fig.data if t.mode == "markers+text" and len(t.x) == 4)
+    x = dict(zip([c[1] for c in nodes.customdata], nodes.x, strict=True))
+    assert x["n3"] == 0.0 and x["n1"] < 0 < x["n4"]
+    sizes = dict(zip([c[1] for c in nodes.customdata], nodes.marker.size, strict=True))
+    assert sizes["n4"] > sizes["n1"] > sizes["n2"]  # size follows attention
+
+
+def test_partner_kinds_and_context_shift_bars():
+    fig = views.partners_bar(["a", "b", "c"], [0.9, 0.8, 0.7], ["neighbor", "held out", "new"], node="s")
+    assert list(fig.data[0].y) == ["a", "b (held out)", "c (new)"]
+    fig = views.context_shift_bars(["x", "y", "z"], [0.7, 0.3, np.nan], [0.1, 0.2, 0.7], node="u",
+                                   partner_a="A", partner_b="B")
+    assert list(fig.data[0].y) == ["x", "z", "y"] and list(fig.data[0].x) == [0.7, 0.0, 0.3]
+
+
+def test_training_curve_adds_auc_axis_only_when_present():
+    assert len(views.training_curve([{"epoch": 1, "loss": 0.7}]).data) == 1
+    fig = views.training_curve([{"epoch": 1, "loss": 0.7, "val_auc": 0.6},
+                                {"epoch": 2, "loss": 0.6, "val_auc": 0.7}])
+    assert len(fig.data) == 2 and fig.data[1].yaxis == "y2"
+
+
+def test_scatter_views_carry_node_ids():
+    coords = np.arange(8, dtype=float).reshape(4, 2)
+    fig = views.embedding_scatter(coords, ["a", "b", "c", "d"], values=np.array([1, 2, 3, 4]))
+    assert [c[0] for c in fig.data[0].customdata] == [0, 1, 2, 3]
+    fig = views.persona_scatter(coords[:3], np.array([7, 8, 9]), [str(i) for i in range(10)], node="u",
+                                groups=np.array([0] * 7 + [1, 1, 0]), group_names=("g0", "g1"),
+                                highlight={8: "partner A"})
+    ids = sorted(c[0] for t in fig.data if t.hoverinfo == "text" for c in t.customdata)
+    assert ids == [7, 8, 9] and any(t.name == "with 8" for t in fig.data)
+
+
+def test_contingency_rows_by_class_size():
+    fig = views.contingency_heatmap(np.array([[1, 0], [5, 5]]), ["small", "big"])
+    assert list(fig.data[0].y) == ["big", "small"]

@@ -1,0 +1,205 @@
+"""Caches shared by all sessions, keyed by content so that sessions never mix.
+
+``st.cache_resource`` holds objects that are used read-only (graphs, trained runs);
+``st.cache_data`` holds arrays and figures' inputs (returned as copies). Keys are the graph
+fingerprint (a content hash), the run key (fingerprint + every parameter + seed) and the
+view's own seed; arguments starting with ``_`` are the objects those keys stand for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+
+import numpy as np
+import streamlit as st
+
+import goat_core
+from goat_core import explore, views
+from goat_core.evaluation import cluster_embeddings, contingency
+from goat_core.projection import project
+
+from .state import RunRecord
+
+
+@st.cache_resource(show_spinner=False)
+def bundled_graph(name: str) -> goat_core.Graph:
+    return goat_core.load_graph(name)
+
+
+def digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def uploaded_graph(edges_digest: str, file: str, directed: bool, labels_digest: str | None,
+                   labels_file: str | None, _edges: bytes, _labels: bytes | None) -> goat_core.Graph:
+    """Parse an uploaded edge list (and labels file); errors are GraphFormatError."""
+    from dataclasses import replace
+
+    graph = goat_core.parse_edge_list(_edges, file=file, directed=directed)
+    if _labels is not None:
+        graph = replace(graph, labels=goat_core.parse_labels(_labels, graph, file=labels_file or "<labels>"))
+    return graph
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def layout(graph_fp: str, seed: int, _graph: goat_core.Graph) -> np.ndarray:
+    return explore.layout(_graph, seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def communities(graph_fp: str, seed: int, _graph: goat_core.Graph) -> goat_core.NodeLabels:
+    return explore.communities(_graph, seed)
+
+
+def colouring(ex, mode: str, seed: int, embedding: np.ndarray | None = None, run_key: str = ""):
+    """(group codes, group names, continuous values, title) for a colour mode.
+
+    ``labels`` = the graph's ground truth, ``communities`` = Louvain, ``k-means`` = clusters of
+    ``embedding`` (k = number of labels, else 8), ``degree`` = continuous.
+    """
+    graph = ex.graph
+    if mode == "labels" and graph.labels is not None:
+        return graph.labels.codes, graph.labels.classes, None, "label"
+    if mode == "k-means" and embedding is not None:
+        k = len(graph.labels.classes) if graph.labels is not None else 8
+        codes = kmeans(run_key, k, seed, _embedding=embedding)
+        return codes, tuple(f"cluster {c}" for c in range(k)), None, "cluster"
+    if mode == "communities":
+        found = communities(ex.graph_fp, seed, graph)
+        return found.codes, found.classes, None, "community"
+    return None, (), graph.degrees(), "degree"
+
+
+def colour_modes(graph: goat_core.Graph, with_kmeans: bool = False) -> list[str]:
+    modes = (["labels"] if graph.labels is not None else []) + ["communities"]
+    return modes + (["k-means"] if with_kmeans else []) + ["degree"]
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def kmeans(key: str, k: int, seed: int, _embedding: np.ndarray) -> np.ndarray:
+    k = max(1, min(k, len(_embedding)))
+    return cluster_embeddings(_embedding, k, seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def pyvis_page(graph_fp: str, colour: str, seed: int, center: int | None, pair: tuple[int, int] | None,
+               _graph: goat_core.Graph, _groups, _group_names, limit: int = 300) -> tuple[str, int]:
+    """The pyvis page of the whole graph, or of ``center``'s ego network above ``limit`` nodes."""
+    graph = _graph
+    highlight = {}
+    if graph.num_nodes <= limit:
+        nodes = np.arange(graph.num_nodes)
+        src, dst = graph.undirected_pairs()
+        if center is not None:
+            highlight[center] = "search"
+    else:
+        nodes, src, dst = explore.ego_subgraph(graph, 0 if center is None else center, limit)
+        highlight[0] = "search"
+    if pair is not None and graph.num_nodes <= limit:
+        highlight.update({pair[0]: "source", pair[1]: "target"})
+    names = [graph.names[i] for i in nodes]
+    degrees = graph.degrees()[nodes]
+    groups = None if _groups is None else np.asarray(_groups)[nodes]
+    page = views.pyvis_html(names, src, dst, degrees, groups=groups, group_names=_group_names,
+                            highlight=highlight)
+    return page, len(nodes)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def embeddings(run_key: str, kind: str, _goat: goat_core.Goat) -> np.ndarray:
+    return _goat.node_embeddings(kind)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def projection(key: str, method: str, seed: int, _points: np.ndarray) -> np.ndarray:
+    """2-D projection of any point set named by ``key`` (PCA instant, UMAP slow first)."""
+    return project(_points, method, seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def personas(run_key: str, node: int, everyone: bool, _goat: goat_core.Goat) -> tuple[np.ndarray, np.ndarray]:
+    """All context representations of ``node``: one per neighbor (or per other node)."""
+    partners = np.arange(_goat.graph_.num_nodes) if everyone else None
+    return _goat.context_representations(node, partners)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def contrasting_partner(run_key: str, node: int, partner: int, _goat: goat_core.Goat) -> int | None:
+    return explore.contrasting_partner(_goat, node, partner)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def clustering(run_key: str, kind: str, seed: int, _embedding: np.ndarray,
+               _labels: goat_core.NodeLabels) -> dict:
+    result = goat_core.evaluate_clustering(_embedding, _labels, seed)
+    known = _labels.codes >= 0
+    result["contingency"] = contingency(_labels.codes[known], result["predicted"])
+    return result
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def link_prediction(run_key: str, _goat: goat_core.Goat, _split: goat_core.EdgeSplit) -> dict:
+    result = goat_core.evaluate_link_prediction(_goat, _split, curves=True)
+    pairs = np.concatenate([_split.test_pos, _split.test_neg])
+    truth = np.concatenate([np.ones(len(_split.test_pos)), np.zeros(len(_split.test_neg))])
+    from sklearn.metrics import precision_recall_curve, roc_curve
+
+    glob = _goat.global_scores(pairs)
+    result["global_roc"] = roc_curve(truth, glob)
+    result["global_pr"] = precision_recall_curve(truth, glob)
+    return result
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def run_zip(run_key: str, _goat: goat_core.Goat) -> bytes:
+    return explore.run_to_zip(_goat)
+
+
+class RunStore:
+    """Trained runs by run key, shared by sessions (same graph + parameters + seed = same run).
+
+    A bounded LRU guarded by a lock; records are only read once stored.
+    """
+
+    def __init__(self, capacity: int = 16):
+        self._runs: OrderedDict[str, RunRecord] = OrderedDict()
+        self._lock = threading.Lock()
+        self.capacity = capacity
+
+    def get(self, key: str) -> RunRecord | None:
+        with self._lock:
+            record = self._runs.get(key)
+            if record is not None:
+                self._runs.move_to_end(key)
+            return record
+
+    def put(self, record: RunRecord) -> None:
+        with self._lock:
+            self._runs[record.key] = record
+            self._runs.move_to_end(record.key)
+            while len(self._runs) > self.capacity:
+                self._runs.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._runs)
+
+
+@st.cache_resource(show_spinner=False)
+def run_store() -> RunStore:
+    return RunStore()
+
+
+@st.cache_resource(show_spinner=False)
+def warm_up() -> threading.Thread:
+    """Once per server, in the background: a tiny training, so that the modules torch loads
+    lazily on a first fit (about 2 s here) are loaded before the first Train click."""
+    def tiny_fit() -> None:
+        graph = goat_core.parse_edge_list(b"a b\nb c\nc a\nc d\n", file="<warm-up>")
+        goat_core.Goat(dim=4, neighborhood=2, epochs=1, batch_size=4, seed=0).fit(graph)
+
+    thread = threading.Thread(target=tiny_fit, name="goat-warm-up", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,97 @@
+"""Small pieces every page uses: guards, one-off messages, the sidebar summary."""
+
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+from . import state
+from .state import Explorer, RunRecord
+
+TRAIN_PAGE = "pages/train.py"
+GRAPH_PAGE = "pages/graph.py"
+GOSSIP_PAGE = "pages/gossip.py"
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
+
+
+def md(text) -> str:
+    """Escape user-supplied text (node names, file names) before it enters Markdown."""
+    return _MARKDOWN.sub(r"\\\1", str(text))
+
+
+def show_message(ex: Explorer) -> None:
+    """Show (once) what a callback left for this run.
+
+    Messages are plain text, never Markdown. Always one element, message or not: elements
+    below keep their place in the page, so widgets there (a file uploader in the middle of
+    an upload) are never remounted.
+    """
+    slot = st.empty()
+    if ex.message is not None:
+        kind, text = ex.message  # plain text (file and node names, library errors): escaped
+        getattr(slot, kind, slot.info)(md(text))
+        ex.message = None
+
+
+def require_run(ex: Explorer) -> RunRecord:
+    """Guard: stop the page with a pointer to the Train page until this graph has a run."""
+    run = ex.run
+    if run is None:
+        st.info(f"No trained model for **{md(graph_title(ex))}** yet: train one first (it takes seconds on "
+                "Les Misérables), or upload a saved run on the Train page.")
+        st.page_link(TRAIN_PAGE, label="Go to Train", icon=":material/model_training:")
+        stop(ex)
+    return run
+
+
+def stop(ex: Explorer) -> None:
+    """End the page early, still drawing the sidebar summary and updating the URL."""
+    finish(ex)
+    st.stop()
+
+
+def require_attention(ex: Explorer, run: RunRecord) -> None:
+    if run.goat.variant == "global":
+        st.info("This run is the GoatGlobal ablation, which has no attention: train variant "
+                "'goat' or 'mean-pool' to see attention.")
+        st.page_link(TRAIN_PAGE, label="Go to Train", icon=":material/model_training:")
+        stop(ex)
+
+
+def graph_title(ex: Explorer) -> str:
+    titles = {"lesmis": "Les Misérables", "email": "Email (EU research institution)"}
+    if ex.graph_key in titles:
+        return titles[ex.graph_key]
+    return ex.graph_key.split(":", 1)[-1]
+
+
+def pair_names(ex: Explorer) -> tuple[str, str]:
+    s, t = ex.pair
+    return ex.names[s], ex.names[t]
+
+
+def seed_input() -> None:
+    st.sidebar.number_input(
+        "Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.SEED_KEY,
+        help="One seed for everything random: training, layouts, projections, k-means, random "
+             "pairs. The same seed gives the same view.")
+
+
+def finish(ex: Explorer) -> None:
+    """Sidebar summary of graph, run and pair, and the shareable URL: drawn after the page."""
+    g = ex.graph
+    lines = [f"**Graph:** {md(graph_title(ex))} · {g.num_nodes:,} nodes · {g.num_edges:,} edges"]
+    run = ex.run
+    if run is None:
+        lines.append("**Run:** none yet (Train page)")
+    else:
+        p = run.params
+        lines.append(f"**Run:** d={p['dim']}, {p['epochs']} epochs, lr {p['lr']:g}, seed {p['seed']} "
+                     f"({run.origin})")
+    s, t = pair_names(ex)
+    lines.append(f"**Gossip pair:** {md(s)} ↔ {md(t)}")
+    st.sidebar.caption("  \n".join(lines))
+    state.sync_url(ex)

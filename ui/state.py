@@ -1,0 +1,257 @@
+"""Per-session state of GOAT Explorer and its mirror in the URL.
+
+Everything a browser session owns lives in one :class:`Explorer` object under
+``st.session_state["explorer"]``: the graph, the runs trained on it, the gossip pair. Streamlit
+keeps session state per browser session, so two sessions never see each other's graph, run
+or pair; what sessions share is only the caches in :mod:`ui.cache`, keyed by content.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+import goat_core
+from goat_core import explore
+
+KEY = "explorer"
+SEED_KEY = "seed"
+PAIR_WIDGETS = ("pair_source", "pair_target")
+# URL parameter -> Goat parameter (short names keep shared links readable).
+URL_PARAMS = {"dim": "dim", "N": "neighborhood", "dropout": "dropout", "lr": "lr", "epochs": "epochs",
+              "batch": "batch_size", "neg": "negatives", "variant": "variant", "excl": "exclude_partner"}
+SMALL_GRAPH_EDGES = 2000
+
+
+def fast_preset(num_edges: int) -> dict:
+    """The app's default: a stable attention view in seconds (see the Train page's notes)."""
+    common = dict(dim=64, lr=0.01, dropout=0.3, negatives=1, variant="goat", exclude_partner=True)
+    if num_edges <= SMALL_GRAPH_EDGES:
+        return dict(common, neighborhood=100, epochs=40, batch_size=64, holdout=0.15)
+    return dict(common, neighborhood=30, epochs=5, batch_size=512, holdout=0.15)
+
+
+def paper_preset(graph_key: str) -> dict:
+    """Table 2 of the paper (d = 200, lr = 1e-4, dropout and N per dataset), 20 epochs."""
+    cfg = goat_core.paper_config(graph_key if graph_key in goat_core.BUNDLED else "other")
+    return dict(cfg, epochs=20, batch_size=256, negatives=1, variant="goat", exclude_partner=True,
+                holdout=0.15)
+
+
+def form_values(ex: Explorer) -> dict:
+    """The training form's values for the current graph (the fast preset until changed)."""
+    return ex.forms.setdefault(ex.graph_fp, fast_preset(ex.graph.num_edges))
+
+
+@dataclass
+class RunRecord:
+    """A fitted Goat and how it came to be; ``split`` is None when trained on every edge."""
+
+    key: str
+    goat: goat_core.Goat
+    graph_fp: str
+    params: dict
+    holdout: float
+    split: goat_core.EdgeSplit | None
+    seconds: float
+    origin: str  # "trained", "cache", "upload", "case study"
+    history: list = field(default_factory=list)
+
+    @property
+    def seed(self) -> int:
+        return int(self.params.get("seed", 0))
+
+
+@dataclass
+class Explorer:
+    """One browser session's world."""
+
+    graph: goat_core.Graph
+    graph_key: str  # "lesmis", "email", "upload:<file>", "run:<file>"
+    graph_fp: str
+    pair: tuple[int, int]
+    runs: dict[str, RunRecord] = field(default_factory=dict)  # by graph fingerprint
+    pending: int | None = None  # first click of a two-click pair choice
+    click_round: int = 0  # bumps to give the clickable charts fresh keys
+    draws: int = 0  # random pair draws so far (seeded)
+    forms: dict[str, dict] = field(default_factory=dict)  # training form values, by graph fingerprint
+    message: tuple[str, str] | None = None  # (kind, text) left by a callback for the next run
+
+    @property
+    def run(self) -> RunRecord | None:
+        return self.runs.get(self.graph_fp)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.graph.names
+
+    @property
+    def bundled(self) -> bool:
+        return self.graph_key in goat_core.BUNDLED
+
+
+def run_key(graph_fp: str, params: dict, holdout: float) -> str:
+    """The cache key of a training: graph content + every parameter (seed included) + split."""
+    return f"{graph_fp}|{json.dumps(params, sort_keys=True)}|holdout={holdout:.4f}"
+
+
+def seed() -> int:
+    return int(st.session_state.get(SEED_KEY, 0))
+
+
+def get() -> Explorer:
+    """This session's Explorer, created on first use (on Les Misérables, or from the URL)."""
+    if KEY not in st.session_state:
+        from . import cache
+
+        graph = cache.bundled_graph("lesmis")
+        ex = Explorer(graph=graph, graph_key="lesmis", graph_fp=graph.fingerprint(),
+                      pair=explore.default_pair(graph))
+        st.session_state[KEY] = ex
+        restore_from_url(ex)
+    return st.session_state[KEY]
+
+
+def set_graph(ex: Explorer, graph: goat_core.Graph, key: str) -> None:
+    """Make ``graph`` current; runs of other graphs stay (switching back finds them)."""
+    ex.graph, ex.graph_key, ex.graph_fp = graph, key, graph.fingerprint()
+    ex.pair = explore.default_pair(graph)
+    ex.pending = None
+    ex.click_round += 1
+    forget_pair_widgets()
+
+
+def set_pair(ex: Explorer, source: int, target: int) -> bool:
+    """Set the gossip pair (node ids); a node never gossips with itself."""
+    source, target = int(source), int(target)
+    n = ex.graph.num_nodes
+    if source == target or not (0 <= source < n and 0 <= target < n):
+        return False
+    ex.pair = (source, target)
+    ex.pending = None
+    return True
+
+
+def forget_pair_widgets() -> None:
+    for key in PAIR_WIDGETS:
+        st.session_state.pop(key, None)
+
+
+def click(ex: Explorer, node: int) -> str:
+    """One click on a node of a graph chart: first click waits, second sets the pair."""
+    if ex.pending is None or ex.pending == node:
+        ex.pending = int(node)
+        return "pending"
+    set_pair(ex, ex.pending, node)
+    return "pair"
+
+
+def selected_nodes(event) -> list[int]:
+    """Node ids of a Plotly selection event (``customdata = [id, name]``), in click order."""
+    if not event:
+        return []
+    try:
+        points = event["selection"]["points"]
+    except (KeyError, TypeError):
+        return []
+    out: list[int] = []
+    for point in points:
+        data = point.get("customdata") if isinstance(point, dict) else None
+        if isinstance(data, (list, tuple)) and data and isinstance(data[0], (int, float)):
+            node = int(data[0])
+            if node not in out:
+                out.append(node)
+    return out
+
+
+def take_chart_clicks(ex: Explorer, prefix: str) -> str | None:
+    """Read the clickable chart's selection (from its key) before it is drawn again.
+
+    Each processed selection gives the chart a fresh key, so the next click is always new
+    (a Plotly selection cannot be cleared from Python). Returns what happened.
+    """
+    nodes = selected_nodes(st.session_state.get(chart_key(ex, prefix)))
+    if not nodes:
+        return None
+    ex.click_round += 1
+    if len(nodes) >= 2:  # shift-click of two nodes
+        set_pair(ex, nodes[0], nodes[1])
+        return "pair"
+    return click(ex, nodes[0])
+
+
+def chart_key(ex: Explorer, prefix: str) -> str:
+    return f"{prefix}_{ex.click_round}"
+
+
+# --------------------------------------------------------------------------- the URL
+
+
+def url_state(ex: Explorer) -> dict[str, str]:
+    """What a shared link carries: graph, pair, seed and the current run's parameters."""
+    params = {"graph": ex.graph_key if ex.bundled else "upload", "seed": str(seed())}
+    s, t = ex.pair
+    params["s"], params["t"] = ex.names[s], ex.names[t]
+    run = ex.run
+    if run is not None:
+        for short, name in URL_PARAMS.items():
+            if name in run.params:
+                params[short] = str(run.params[name])
+        params["holdout"] = f"{run.holdout:g}"
+    return params
+
+
+def sync_url(ex: Explorer) -> None:
+    wanted = url_state(ex)
+    if st.query_params.to_dict() != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def _parse(name: str, text: str):
+    if name in ("variant",):
+        return text
+    if name == "exclude_partner":
+        return text.lower() in ("true", "1", "yes")
+    if name in ("dropout", "lr", "holdout"):
+        return float(text)
+    return int(text)
+
+
+def restore_from_url(ex: Explorer) -> None:
+    """Rebuild a shared view: graph, seed, training form, pair, and the run when cached."""
+    from . import cache
+
+    query = st.query_params.to_dict()
+    if not query:
+        return
+    graph_key = query.get("graph", "lesmis")
+    if graph_key in goat_core.BUNDLED and graph_key != ex.graph_key:
+        try:
+            set_graph(ex, cache.bundled_graph(graph_key), graph_key)
+        except goat_core.GraphFormatError as err:
+            ex.message = ("error", str(err))
+            return
+    try:
+        st.session_state[SEED_KEY] = int(query.get("seed", 0))
+    except ValueError:
+        pass
+    form = {}
+    for short, name in list(URL_PARAMS.items()) + [("holdout", "holdout")]:
+        if short in query:
+            try:
+                form[name] = _parse(name, query[short])
+            except ValueError:
+                ex.message = ("warning", f"ignored URL parameter {short}={query[short]!r}")
+    if form:
+        values = ex.forms[ex.graph_fp] = dict(fast_preset(ex.graph.num_edges), **form)
+        params = {k: v for k, v in values.items() if k != "holdout"}
+        params["seed"] = seed()
+        record = cache.run_store().get(run_key(ex.graph_fp, params, float(values["holdout"])))
+        if record is not None:
+            ex.runs[ex.graph_fp] = record
+    names = {name: i for i, name in enumerate(ex.names)}
+    if query.get("s") in names and query.get("t") in names:
+        set_pair(ex, names[query["s"]], names[query["t"]])
+

@@ -1,0 +1,84 @@
+"""Training with a live progress bar and loss/AUC chart, through the shared run store."""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+
+import goat_core
+from goat_core import views
+
+from . import cache
+from .state import RunRecord, run_key
+
+PROGRESS_KEY = "training_progress"  # (epoch, epochs) of the training under way, for "cancelled at"
+
+
+class LiveProgress:
+    """A ``Goat.fit`` callback drawing a progress bar and, at epoch ends, the loss/AUC chart.
+
+    The bar is redrawn at most every ``every`` seconds and the chart every ``chart_every``
+    (drawing costs more than a Les Misérables epoch). The bar update is also where a click
+    elsewhere in the app interrupts the training (Streamlit stops the script at its next
+    element update), which is how the Cancel button works.
+    """
+
+    def __init__(self, area, prefix: str, every: float = 0.25, chart_every: float = 1.0):
+        self.bar = area.progress(0.0, text="starting…")
+        self.chart = area.empty()
+        self.prefix = prefix
+        self.every, self.chart_every = every, chart_every
+        self.last = 0.0
+        self.last_chart = 0.0
+        self.history: list[dict] = []
+        self.val_auc: float | None = None
+
+    def __call__(self, progress: goat_core.Progress) -> bool:
+        now = time.perf_counter()
+        st.session_state[PROGRESS_KEY] = (progress.epoch, progress.epochs)
+        if progress.epoch_end:
+            row = {"epoch": progress.epoch, "loss": progress.loss}
+            if progress.val_auc is not None:
+                row["val_auc"] = self.val_auc = progress.val_auc
+            self.history.append(row)
+        last_epoch = progress.epoch_end and progress.epoch == progress.epochs
+        if now - self.last >= self.every or last_epoch:
+            auc = f" · validation AUC {self.val_auc:.3f}" if self.val_auc is not None else ""
+            self.bar.progress(min(progress.fraction, 1.0), text=(
+                f"epoch {progress.epoch}/{progress.epochs} · step {progress.step}/{progress.steps_per_epoch}"
+                f" · loss {progress.loss:.4f}{auc} · {progress.elapsed:.1f} s"))
+            self.last = now
+        if progress.epoch_end and (now - self.last_chart >= self.chart_every or last_epoch):
+            self.chart.plotly_chart(views.training_curve(self.history),
+                                    key=f"{self.prefix}_curve_{progress.epoch}")
+            self.last_chart = now
+        return True
+
+
+def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, area,
+          prefix: str = "train", origin: str = "trained") -> RunRecord:
+    """Train (or fetch from the shared store) a Goat on ``graph``; ``params`` include the seed.
+
+    With ``holdout > 0`` a seeded share of the edges is held out: the model never sees them,
+    they give the live validation AUC and the Scores page's link prediction.
+    Raises ValueError (bad parameters, too small a graph) or TrainingCancelled.
+    """
+    key = run_key(graph_fp, params, holdout)
+    store = cache.run_store()
+    found = store.get(key)
+    if found is not None:
+        return RunRecord(**{**found.__dict__, "origin": "cache"})
+    split, train_graph, validation = None, graph, None
+    if holdout > 0:
+        split = goat_core.split_edges(graph, 1.0 - holdout, params["seed"])
+        train_graph, validation = split.train, (split.test_pos, split.test_neg)
+    goat = goat_core.Goat(**params)
+    started = time.perf_counter()
+    goat.fit(train_graph, callback=LiveProgress(area, prefix), validation=validation)
+    record = RunRecord(key=key, goat=goat, graph_fp=graph_fp, params=dict(params), holdout=holdout,
+                       split=split, seconds=time.perf_counter() - started, origin=origin,
+                       history=list(goat.history_))
+    store.put(record)
+    st.session_state.pop(PROGRESS_KEY, None)
+    return record
