@@ -1,0 +1,79 @@
+"""Shared helpers: datasets, seeds, the untrained model, timing and JSON output."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from goat_core import Goat, load_graph
+from goat_core.graph import Graph
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = ROOT.parent / "shared" / "data"
+DATASETS = ("email", "cora", "cora2", "citeseer", "zhihu")
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get("GOAT_DATA_DIR", DEFAULT_DATA))
+
+
+def setup_env(threads: int = 1) -> None:
+    """One thread per process: the runs are many and small, and the machine is shared."""
+    os.environ.setdefault("GOAT_DATA_DIR", str(DEFAULT_DATA))
+    os.environ.setdefault("GOAT_OFFLINE", "1")
+    torch.set_num_threads(threads)
+
+
+def dataset(name: str) -> Graph:
+    """Email through the library (verified, with labels); the others from ``graph.txt``."""
+    if name in ("email", "lesmis"):
+        return load_graph(name)
+    return load_graph(data_dir() / name / "graph.txt")
+
+
+def untrained(goat: Goat, graph: Graph) -> Goat:
+    """``goat`` with its module built and initialised exactly as ``fit`` would, but no step taken.
+
+    Uses the estimator's own construction path (``_build_module`` with the seeded generator,
+    ``_inference_neighborhoods``, ``_set_learned``), so scoring is the trained model's code path.
+    """
+    goat._validate_params()
+    device = goat._resolve_device()
+    generator = torch.Generator().manual_seed(goat.seed)
+    model = goat._build_module(graph.num_nodes, generator).to(device)
+    hood = goat._inference_neighborhoods(graph)
+    goat._set_learned(graph, model, hood, [], device)
+    return goat
+
+
+class Timer:
+    def __enter__(self):
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self.start
+
+
+def write_json(path: Path, obj) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=1, default=_default))
+    tmp.replace(path)
+
+
+def read_json(path: Path):
+    return json.loads(Path(path).read_text())
+
+
+def _default(o):
+    if isinstance(o, np.generic):
+        return o.item()
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    raise TypeError(type(o))
