@@ -93,8 +93,13 @@ class EdgeSplit:
     seed: int
 
 
-def split_edges(graph: Graph, train_ratio: float, seed: int) -> EdgeSplit:
-    """Keep ``train_ratio`` of the edges for training; test on the rest vs as many non-edges."""
+def split_edges(graph: Graph, train_ratio: float, seed: int, full: Graph | None = None) -> EdgeSplit:
+    """Keep ``train_ratio`` of the edges for training; test on the rest vs as many non-edges.
+
+    ``full``: when ``graph`` is itself a training graph (a validation split carved from it),
+    negatives must be non-edges of the full graph too, or a held-out test edge could be
+    labelled negative.
+    """
     if not 0.0 < train_ratio < 1.0:
         raise ValueError(f"train_ratio must be strictly between 0 and 1, got {train_ratio}")
     m = graph.num_edges
@@ -109,18 +114,20 @@ def split_edges(graph: Graph, train_ratio: float, seed: int) -> EdgeSplit:
     mask = np.zeros(m, dtype=bool)
     mask[perm[:n_train]] = True
     test_pos = np.stack([graph.src[~mask], graph.dst[~mask]], axis=1)
-    test_neg = sample_non_edges(graph, len(test_pos), rng)
+    known = set(full._keys(full.src, full.dst).tolist()) if full is not None else None
+    test_neg = sample_non_edges(graph, len(test_pos), rng, exclude=known)
     return EdgeSplit(graph.subgraph_edges(mask), test_pos, test_neg, train_ratio, seed)
 
 
 def sample_non_edges(graph: Graph, count: int, rng: np.random.Generator,
                      exclude: set[int] | None = None) -> np.ndarray:
-    """``count`` distinct node pairs that are not edges of ``graph`` (nor self-pairs)."""
+    """``count`` distinct node pairs that are not edges of ``graph`` (nor self-pairs, nor
+    pairs whose key is in ``exclude``)."""
     n = graph.num_nodes
-    possible = n * (n - 1) // (1 if graph.directed else 2) - graph.num_edges
+    edges = set(graph._keys(graph.src, graph.dst).tolist()) | (exclude or set())
+    possible = n * (n - 1) // (1 if graph.directed else 2) - len(edges)
     if count > possible:
         raise ValueError(f"{graph.source}: the graph has only {possible} non-edges, {count} needed")
-    edges = set(graph._keys(graph.src, graph.dst).tolist()) | (exclude or set())
     chosen: dict[int, tuple[int, int]] = {}
     while len(chosen) < count:
         u = rng.integers(0, n, size=2 * (count - len(chosen)) + 16)
@@ -134,6 +141,9 @@ def sample_non_edges(graph: Graph, count: int, rng: np.random.Generator,
     return np.array(list(chosen.values()), dtype=np.int64).reshape(-1, 2)
 
 
-def validation_split(graph: Graph, fraction: float, seed: int) -> EdgeSplit:
-    """Carve a validation set from (training) edges, for tuning without touching test edges."""
-    return split_edges(graph, 1.0 - fraction, seed)
+def validation_split(train: Graph, fraction: float, seed: int, full: Graph | None = None) -> EdgeSplit:
+    """Carve a validation set from training edges, for tuning without touching test edges.
+
+    Pass the ``full`` graph so that validation negatives are never held-out test edges.
+    """
+    return split_edges(train, 1.0 - fraction, seed, full=full)

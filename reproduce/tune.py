@@ -58,7 +58,7 @@ def run_trial(name: str, spec, out: Path, seed: int = 0) -> dict:
     data, ratio, overrides, epochs = spec
     graph = dataset(data)
     split = split_edges(graph, ratio, seed)
-    val = validation_split(split.train, 0.2, seed)
+    val = validation_split(split.train, 0.2, seed, full=graph)
     params = {**BASE, **overrides, "epochs": epochs, "seed": seed}
     goat = Goat(**params)
     with Timer() as t:

@@ -76,3 +76,13 @@ def test_split_is_seeded_and_checks_its_ratio(planted):
     tiny = parse_edge_list(b"a b\n", file="tiny.txt")
     with pytest.raises(ValueError, match="too few edges"):
         split_edges(tiny, 0.5, 0)
+
+
+def test_validation_negatives_are_never_test_edges(planted):
+    from goat_core.sampling import validation_split
+
+    split = split_edges(planted, 0.3, seed=0)
+    val = validation_split(split.train, 0.5, seed=1, full=planted)
+    assert not any(planted.has_edge(u, v) for u, v in val.test_neg.tolist())
+    train_keys = {tuple(e) for e in zip(val.train.src.tolist(), val.train.dst.tolist())}
+    assert not train_keys & {tuple(sorted(e)) for e in val.test_pos.tolist()}
