@@ -60,7 +60,7 @@ PARAMETERS = {
     "neighborhood": (*_int(1), "neighbors sampled per node, N (paper: 100; Zhihu 250)"),
     "dropout": (*_real(0.0, 1.0, high_open=True), "dropout rate on embeddings (paper: 0.5; Email 0.8)"),
     "lr": (*_real(0.0, 10.0, low_open=True), "Adam learning rate (paper: 1e-4)"),
-    "epochs": (*_int(1), "passes over the training edges"),
+    "epochs": (*_int(0), "passes over the training edges (0: initialised only, the untrained reference)"),
     "batch_size": (*_int(1), "pairs per optimisation step"),
     "negatives": (*_int(0, 100), "negative pairs drawn from D^0.75 per edge"),
     "variant": (*_choice(VARIANTS), "goat = paper (max pooling); mean-pool = authors' code "

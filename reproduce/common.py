@@ -37,18 +37,8 @@ def dataset(name: str) -> Graph:
 
 
 def untrained(goat: Goat, graph: Graph) -> Goat:
-    """``goat`` with its module built and initialised exactly as ``fit`` would, but no step taken.
-
-    Uses the estimator's own construction path (``_build_module`` with the seeded generator,
-    ``_inference_neighborhoods``, ``_set_learned``), so scoring is the trained model's code path.
-    """
-    goat._validate_params()
-    device = goat._resolve_device()
-    generator = torch.Generator().manual_seed(goat.seed)
-    model = goat._build_module(graph.num_nodes, generator).to(device)
-    hood = goat._inference_neighborhoods(graph)
-    goat._set_learned(graph, model, hood, [], device)
-    return goat
+    """``goat`` built and initialised exactly as ``fit`` builds it, with no step taken."""
+    return goat.set_params(epochs=0).fit(graph)
 
 
 class Timer:

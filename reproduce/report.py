@@ -580,9 +580,9 @@ python -m reproduce --report-only                 # rebuild tables/plots/RESULTS
   are not in the paper and were chosen on validation splits (section 7). One negative per edge from
   D^0.75. Score = r_s·r_t (context-sensitive) for GOAT and mean-pool, E_s·E_t for GoatGlobal.
 - **Reference points on the same splits**: common neighbors and Adamic-Adar (networkx, training graph),
-  and the **untrained** model: the module built and initialised exactly as `Goat.fit` builds it
-  (`Goat._build_module` with the seeded generator, `_inference_neighborhoods`, `_set_learned`) with no
-  optimisation step (`reproduce.common.untrained`).
+  and the **untrained** model: `Goat(..., epochs=0).fit(train)`, the module built and initialised exactly
+  as a trained run's (same seed, same inference neighborhoods) with no optimisation step
+  (`reproduce.common.untrained`).
 - **Hardware**: {hardware[cpu]}, {hardware[cores_visible]} cores shared with other work, 1 torch thread per
   process, 2 processes; torch {hardware[torch]}, Python {hardware[python]}, CPU only.
   Training time summed over all runs: {fit_hours:.2f} h (section 8).

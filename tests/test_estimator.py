@@ -104,3 +104,11 @@ def test_planted_communities_are_recovered(variant, min_auc):
     assert lp["auc"] > min_auc, lp  # chance is 0.5
     clusters = evaluate_clustering(goat.node_embeddings("context"), graph.labels, seed=0)
     assert clusters["nmi"] > 0.6, clusters  # chance is ~0.05 for 4 balanced groups
+
+
+def test_zero_epochs_is_the_untrained_reference(planted):
+    untrained = Goat(**{**FAST, "epochs": 0}, seed=3).fit(planted)
+    trained = Goat(**FAST, seed=3).fit(planted)
+    assert untrained.history_ == []
+    assert untrained.attention(0, 1).source_attention.sum() == pytest.approx(1, abs=1e-5)
+    assert not np.array_equal(untrained.embedding_, trained.embedding_)
