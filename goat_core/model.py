@@ -9,6 +9,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from . import kernels
+
 POOLINGS = ("max", "mean")
 
 
@@ -91,3 +93,24 @@ class GoatGlobal(nn.Module):
         if self.training:
             e_s, e_t = dropout(e_s, self.dropout, generator), dropout(e_t, self.dropout, generator)
         return (e_s * e_t).sum(-1), (e_s, e_t)  # (B,) logits
+
+
+class PairScorer(nn.Module):
+    """What a training step differentiates: logits (B,) of a batch of pairs.
+
+    For max-pooling ``Goat`` with ``fast`` it runs :func:`kernels.goat_logits` (the same
+    function, a sparse backward); otherwise the wrapped model's own forward. A module so that
+    ``DistributedDataParallel`` can wrap it.
+    """
+
+    def __init__(self, model: nn.Module, fast: bool = True):
+        super().__init__()
+        self.model = model
+        self.fast = fast and isinstance(model, Goat) and model.attention.pooling == "max"
+
+    def forward(self, src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=None):
+        if self.fast:
+            return kernels.goat_logits(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t,
+                                       self.model.dropout if self.training else 0.0, generator)
+        logits, _ = self.model(src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=generator)
+        return logits

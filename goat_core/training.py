@@ -8,14 +8,18 @@ the (B, Ls, Lt) alignment is close to the real |N_s| x |N_t| work.
 from __future__ import annotations
 
 import math
+import os
 import time
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
+from . import kernels
+from .model import PairScorer
 from .sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
 
 BUCKET_GROUP = 32  # batches sorted together by size; larger = less padding, less randomness
@@ -112,28 +116,69 @@ def run_training(model, graph, *, epochs: int, batch_size: int, lr: float, negat
                  neighborhood: int, exclude_partner: bool, generator: torch.Generator,
                  device: torch.device, callback: Callable | None = None,
                  validation: tuple[np.ndarray, np.ndarray] | None = None,
-                 inference_hood: Neighborhoods | None = None, bucket: bool = True) -> list[dict]:
-    """Train ``model`` in place on ``graph``'s edges; returns one history row per epoch."""
+                 inference_hood: Neighborhoods | None = None, bucket: bool = True,
+                 fast: bool = True, shard: tuple[int, int] = (0, 1),
+                 wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None) -> list[dict]:
+    """Train ``model`` in place on ``graph``'s edges; returns one history row per epoch.
+
+    ``fast`` trains max-pooling GOAT through :mod:`.kernels` (same function, less work).
+    Data-parallel use (see :mod:`.distributed`): ``shard=(rank, world)`` makes this process
+    train on every world-th pair of each batch (all processes draw the same neighborhoods,
+    pairs and batches from the same seed), and ``wrap`` wraps the step module, e.g. in
+    ``DistributedDataParallel``, which averages the gradients of the shards.
+
+    On a CPU with at most ``kernels.WORKERS`` cores the loop runs one intra-op thread (restored
+    afterwards) and the kernels spread chunks over that many Python threads: no OpenMP
+    barriers, which on a 2-core machine shared with a Streamlit server cost up to 10x.
+    """
+    with _small_machine_threads(device):
+        return _train(model, graph, epochs=epochs, batch_size=batch_size, lr=lr, negatives=negatives,
+                      neighborhood=neighborhood, exclude_partner=exclude_partner, generator=generator,
+                      device=device, callback=callback, validation=validation,
+                      inference_hood=inference_hood, bucket=bucket, fast=fast, shard=shard, wrap=wrap)
+
+
+@contextmanager
+def _small_machine_threads(device: torch.device):
+    previous = torch.get_num_threads()
+    small = device.type == "cpu" and (os.cpu_count() or 1) <= kernels.WORKERS and previous > 1
+    if small:
+        torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        if small:
+            torch.set_num_threads(previous)
+
+
+def _train(model, graph, *, epochs, batch_size, lr, negatives, neighborhood, exclude_partner, generator,
+           device, callback, validation, inference_hood, bucket, fast, shard, wrap) -> list[dict]:
     adj = Adjacency.from_graph(graph)
     noise = noise_distribution(adj)
     src, dst = torch.from_numpy(graph.src), torch.from_numpy(graph.dst)
     weight = torch.from_numpy(graph.weight).float()
     weight = weight / weight.mean()  # mean weight 1: the learning rate means the same everywhere
-    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    optimizer = _adam(model.parameters(), lr, device)
     uses_hood = hasattr(model, "attention")
-    drop_gen = _device_generator(generator, device)
+    scorer = PairScorer(model, fast)
+    step_module = wrap(scorer) if wrap is not None else scorer
+    rank, world = shard
+    drop_gen = _dropout_generator(generator, device, rank)
     history: list[dict] = []
     start = time.perf_counter()
     for epoch in range(1, epochs + 1):
         hood = sample_neighborhoods(adj, neighborhood, generator)
         ps, pd, labels, w = epoch_pairs(src, dst, weight, graph.directed, negatives, noise, generator)
+        if scorer.fast:  # the score is symmetric in (s, t): put the larger neighborhood first
+            ps, pd = _larger_first(ps, pd, hood.length)
         batches = plan_batches(hood.length[ps], hood.length[pd], batch_size, generator, bucket and uses_hood)
         hood_dev = hood.to(device)
-        model.train()
+        step_module.train()
         total, seen = 0.0, 0
         for step, idx in enumerate(batches, start=1):
+            idx = idx[rank::world] if world > 1 else idx
             batch = make_batch(ps[idx].to(device), pd[idx].to(device), hood_dev, exclude_partner)
-            logits, _ = model(*batch.args(), generator=drop_gen)
+            logits = step_module(*batch.args(), generator=drop_gen)
             loss = F.binary_cross_entropy_with_logits(
                 logits, labels[idx].to(device), weight=w[idx].to(device), reduction="mean")
             optimizer.zero_grad(set_to_none=True)
@@ -152,11 +197,23 @@ def run_training(model, graph, *, epochs: int, batch_size: int, lr: float, negat
     return history
 
 
-def _device_generator(generator: torch.Generator, device: torch.device) -> torch.Generator:
-    """Dropout masks are drawn on the device: seed a generator there from the CPU one."""
-    if device.type == "cpu":
-        return generator
-    seed = int(torch.randint(0, 2**62, (1,), generator=generator))
+def _adam(params, lr: float, device: torch.device) -> torch.optim.Optimizer:
+    """Plain Adam; its fused single-pass kernel where this build has one for the device."""
+    try:
+        return torch.optim.Adam(params, lr=lr, fused=True)
+    except (RuntimeError, TypeError, ValueError):
+        return torch.optim.Adam(params, lr=lr)
+
+
+def _larger_first(ps: torch.Tensor, pd: torch.Tensor, length: torch.Tensor):
+    swap = length[pd] > length[ps]
+    return torch.where(swap, pd, ps), torch.where(swap, ps, pd)
+
+
+def _dropout_generator(generator: torch.Generator, device: torch.device, rank: int = 0) -> torch.Generator:
+    """Dropout masks get their own stream (per process in data-parallel runs), seeded from
+    ``generator``, on the device they are drawn on."""
+    seed = int(torch.randint(0, 2**62, (1,), generator=generator)) + rank
     return torch.Generator(device=device).manual_seed(seed)
 
 
@@ -168,7 +225,12 @@ def _notify(callback, progress: Progress) -> None:
 @torch.no_grad()
 def score_pairs(model, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: bool,
                 device: torch.device, batch_size: int = 4096) -> np.ndarray:
-    """Logits r_s·r_t (or E_s·E_t for GoatGlobal) of many pairs, in size-sorted batches."""
+    """Logits r_s·r_t (or E_s·E_t for GoatGlobal) of many pairs, in size-sorted batches.
+
+    Max-pooling GOAT on graphs of up to ``kernels.GRAM_MAX_NODES`` nodes scores through the
+    Gram matrix E Eᵀ (computed once per set of weights and cached), otherwise through the
+    training kernel without dropout; both give the module's logits up to float rounding.
+    """
     model.eval()
     pairs = torch.as_tensor(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))
     out = torch.empty(pairs.shape[0])
@@ -177,10 +239,16 @@ def score_pairs(model, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: 
     hood_dev = hood.to(device)
     key = torch.maximum(hood.length[pairs[:, 0]], hood.length[pairs[:, 1]])
     order = torch.argsort(key, stable=True)
+    scorer = PairScorer(model).eval()
+    gram = scorer.fast and model.embedding.weight.shape[0] <= kernels.GRAM_MAX_NODES + 1 and len(pairs) >= 64
     for idx in order.split(batch_size):
         chunk = pairs[idx].to(device)
         batch = make_batch(chunk[:, 0], chunk[:, 1], hood_dev, exclude_partner)
-        logits, _ = model(*batch.args())
+        if gram:  # no dropout at inference: alignments are blocks of the cached E Eᵀ
+            logits = kernels.gram_logits(model.embedding.weight, batch.nbr_s, batch.nbr_t, batch.mask_s,
+                                         batch.mask_t)
+        else:
+            logits = scorer(*batch.args())
         out[idx] = logits.float().cpu()
     return out.numpy()
 

@@ -17,5 +17,8 @@ fi
 # Datasets that may not be committed (Email) are read from GOAT_DATA_DIR.
 export GOAT_DATA_DIR="${GOAT_DATA_DIR:-$(cd .. && pwd)/shared/data}"
 export GOAT_OFFLINE=1
+# 2-core machines: one intra-op thread per process (pytest, the Streamlit server under test)
+# beats two spin-waiting OpenMP threads competing with Chromium; see BENCHMARKS.md, threads.
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$PWD/.venv/numba-cache}"
 exec .venv/bin/python -m pytest "$@"

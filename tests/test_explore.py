@@ -111,7 +111,7 @@ def test_run_archive_round_trip_and_folder(goat):
     ("symlink", "symbolic link"),
     ("missing", "weights.pt missing"),
     ("huge", "over the"),
-    ("bad config", "not a valid GOAT run"),
+    ("bad config", "inconsistent run: KeyError"),
 ])
 def test_run_archive_refuses_bad_archives(goat, case, problem):
     members = _members(goat)

@@ -1,0 +1,330 @@
+"""Fast kernels for GOAT's max-pooling model: the same function as ``model.Goat``, less work.
+
+:func:`goat_logits` returns, for a batch of pairs, the logits r_s·r_t that ``model.Goat``
+(``pooling="max"``) computes: A = S Tᵀ, row/column max pooling where padding can neither win
+a max nor take softmax mass, softmax, r = pᵀS. What differs is only how:
+
+* **one autograd Function per batch** whose backward touches the argmax entries of A only
+  (the gradient of a max is one-hot): O((Ls + Lt)·d) per pair, where autograd through
+  ``bmm`` runs two dense Ls x Lt x d products;
+* **chunks trimmed to their own widths**: the batch is sorted by neighborhood size and cut
+  into cache-sized chunks, each trimmed to its widest neighborhood, so that almost no work
+  is spent on padding whatever the batch's mix of sizes;
+* **S and T in one tensor** X = [S; T] (B, Ls + Lt, d): one gather, one dropout mask, one
+  gather/scatter for both sides' argmax routing;
+* **padding by an additive -inf bias** written once into A before the gemm (``baddbmm``),
+  instead of masked copies; pads are zero rows, so their dot products are exactly the bias;
+* **dropout masks from raw 64-bit random words** (16-bit resolution, see :func:`keep_mask`)
+  instead of ``bernoulli_``, which on CPU draws one number at a time, and the 1/keep scale
+  folded into the small (B, L) and (B, d) tensors;
+* **the embedding gradient by ``index_add_``** straight into the table's gradient;
+* **chunks on Python threads** (CPU, ``WORKERS``, each with one intra-op thread): torch ops
+  release the GIL, so two chunks run on two cores with no OpenMP barrier to spin at; random
+  draws are made up front in chunk order and the table gradient is summed in chunk order, so
+  the numbers do not depend on the scheduling;
+* **inference through the Gram matrix** (:func:`gram_logits`): without dropout A is a block of
+  G = E Eᵀ and r_s·r_t = p_sᵀ A p_t, so scoring a pair needs no d-dimensional work.
+
+Ties inside a max (measure zero for real-valued embeddings) send the gradient to one of the
+tied entries where autograd's ``amax`` splits it; values are identical. Device-agnostic: on
+CUDA the same code runs (masks from ``torch.rand``; chunks are large there).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+
+import numpy as np
+import torch
+
+MASK_BITS = 16  # resolution of the dropout keep probability: round(keep * 2**16) / 2**16
+CHUNK_ROWS = {"cpu": 4096, "other": 1 << 20}  # rows of X per chunk: L2-sized on CPU
+MIN_CHUNK = 8  # pairs
+WORKERS = 2  # Python threads running chunks on CPU (see _pool_size)
+
+
+def keep_mask(shape, keep: float, generator: torch.Generator | None, device) -> tuple[torch.Tensor, float]:
+    """A float 0/1 dropout keep mask of ``shape`` and the keep probability it was drawn with.
+
+    On CPU, 64-bit words from ``random_`` are cut into four 16-bit uniforms and compared
+    with round(keep·2¹⁶): the keep probability is exact to 2⁻¹⁷ (0.2 → 0.199997) and the one
+    returned is the exact one, so scaling by its inverse keeps E[mask·scale] = 1. On other
+    devices: ``torch.rand(shape) < keep``.
+    """
+    device = torch.device(device)
+    numel = int(np.prod(shape))
+    if device.type != "cpu":
+        return _keep_from_noise(torch.rand(shape, device=device, generator=generator), keep)
+    per_word = 64 // MASK_BITS
+    words = torch.empty((numel + per_word - 1) // per_word, dtype=torch.int64)
+    words.random_(-(2**63), None, generator=generator)  # all 64 bits random
+    small = words.view(torch.int16 if MASK_BITS == 16 else torch.int8)[:numel].view(shape)
+    return _keep_from_noise(small, keep)
+
+
+def plan_chunks(width_s: np.ndarray, width_t: np.ndarray, rows: int) -> list[tuple[np.ndarray, int, int]]:
+    """Pairs sorted by size, cut into chunks of about ``rows`` rows of X: (index, Ls, Lt)."""
+    order = np.lexsort((width_t, width_s))[::-1].copy()  # widest first
+    ws, wt = width_s[order], width_t[order]
+    suffix_t = np.maximum.accumulate(wt[::-1])[::-1]  # max Lt from here to the end
+    chunks, p, total = [], 0, len(order)
+    while p < total:
+        size = max(MIN_CHUNK, rows // int(ws[p] + suffix_t[p]))
+        idx = order[p:p + size]
+        chunks.append((idx, int(ws[p]), int(wt[p:p + size].max())))
+        p += size
+    return chunks
+
+
+def _widths(mask: torch.Tensor) -> torch.Tensor:
+    """1 + index of the last real entry of each row (masks may have holes)."""
+    pos = torch.arange(1, mask.shape[1] + 1, device=mask.device)
+    return (mask * pos).amax(1)
+
+
+class _Chunk:
+    """One chunk's inputs and the state its backward needs."""
+
+    __slots__ = ("idx", "ids", "Ls", "Lt", "noise", "keep", "X", "A", "a_s", "a_t", "p_s", "p_t",
+                 "r_s", "r_t")
+
+
+def _draw_noise(chunks, d: int, generator, device) -> None:
+    """Random draws for every chunk's dropout mask, in one call and in chunk order, so that
+    the masks do not depend on how chunks are later scheduled (threads) or on chunk sizes."""
+    sizes = [len(c.idx) * (c.Ls + c.Lt) * d for c in chunks]
+    if torch.device(device).type != "cpu":
+        flat = torch.rand(sum(sizes), device=device, generator=generator)
+    else:
+        per_word = 64 // MASK_BITS
+        words = torch.empty(sum((s + per_word - 1) // per_word for s in sizes), dtype=torch.int64)
+        words.random_(-(2**63), None, generator=generator)  # all 64 bits random
+        flat = words.view(torch.int16 if MASK_BITS == 16 else torch.int8)
+    start = 0
+    for c, size in zip(chunks, sizes):
+        c.noise = flat[start:start + size].view(len(c.idx), c.Ls + c.Lt, d)
+        start += size if flat.dtype.is_floating_point else -(-size // (64 // MASK_BITS)) * (64 // MASK_BITS)
+
+
+def _keep_from_noise(noise: torch.Tensor, keep: float) -> tuple[torch.Tensor, float]:
+    """0/1 float mask from uniform floats (CUDA) or 16/8-bit uniform integers (CPU)."""
+    if noise.dtype.is_floating_point:
+        return (noise < keep).to(torch.float32), keep
+    threshold = max(1, min(2**MASK_BITS, round(keep * 2**MASK_BITS)))
+    mask = torch.empty(noise.shape, dtype=torch.float32)
+    torch.lt(noise, threshold - 2 ** (MASK_BITS - 1), out=mask)
+    return mask, threshold / 2**MASK_BITS
+
+
+def _forward_chunk(c: _Chunk, weight, ids_s, ids_t, masks, keep_prob: float, logits, save: bool) -> float:
+    """Fills logits[c.idx]; returns s2 = (1/keep)², the factor the unscaled X's products miss."""
+    device, d, pad = weight.device, weight.shape[1], weight.shape[0] - 1
+    n, Ls, Lt = len(c.idx), c.Ls, c.Lt
+    L = Ls + Lt
+    c.ids = torch.cat([ids_s[c.idx, :Ls], ids_t[c.idx, :Lt]], dim=1)  # (n, L)
+    X = weight.index_select(0, c.ids.view(-1)).view(n, L, d)  # (n, L, d) = [S; T], unscaled
+    s2, c.keep = 1.0, None
+    if masks is not None:  # explicit masks (tests): (keep_s, keep_t, keep probability)
+        c.keep = torch.cat([masks[0][c.idx, :Ls], masks[1][c.idx, :Lt]], dim=1).to(X.dtype)
+        s2 = 1.0 / masks[2] ** 2
+    elif c.noise is not None:
+        c.keep, q = _keep_from_noise(c.noise, keep_prob)  # (n, L, d)
+        s2 = 1.0 / (q * q)
+    c.noise = None
+    if c.keep is not None:
+        X.mul_(c.keep)
+    S, T = X[:, :Ls], X[:, Ls:]  # (n, Ls, d), (n, Lt, d)
+    real = c.ids != pad  # (n, L)
+    if bool((~real).any()):
+        bias = torch.zeros((n, L), dtype=X.dtype, device=device).masked_fill_(~real, float("-inf"))
+        A = torch.add(bias[:, :Ls].unsqueeze(2), bias[:, Ls:].unsqueeze(1))  # (n, Ls, Lt)
+        A.baddbmm_(S, T.transpose(1, 2))  # pads: exactly -inf
+    else:
+        A = torch.bmm(S, T.transpose(1, 2))  # (n, Ls, Lt)
+    c.a_s = A.amax(dim=2)  # (n, Ls), unscaled; -inf on pad rows
+    c.a_t = A.amax(dim=1)  # (n, Lt)
+    c.p_s = torch.softmax(c.a_s * s2, dim=1)  # (n, Ls), 0 on pads
+    c.p_t = torch.softmax(c.a_t * s2, dim=1)  # (n, Lt)
+    c.r_s = torch.bmm(c.p_s.unsqueeze(1), S).squeeze(1)  # (n, d), = r_s·keep
+    c.r_t = torch.bmm(c.p_t.unsqueeze(1), T).squeeze(1)  # (n, d)
+    logits[c.idx] = (c.r_s * c.r_t).sum(1) * s2
+    if save:
+        c.X, c.A = X, A
+    return s2
+
+
+def _backward_chunk(c: _Chunk, grad, s2: float, grad_weight, turn: tuple) -> None:
+    mine, previous = turn  # chunks add into the table in chunk order: the same sums every run
+    try:
+        _backward_chunk_body(c, grad, s2, grad_weight, previous)
+    finally:
+        mine.set()
+
+
+def _backward_chunk_body(c: _Chunk, grad, s2: float, grad_weight, previous) -> None:
+    X, A, Ls = c.X, c.A, c.Ls
+    n, L, d = X.shape
+    S, T = X[:, :Ls], X[:, Ls:]
+    g = (grad[c.idx] * s2).unsqueeze(1)  # (n, 1) on the unscaled r's
+    dr_s, dr_t = c.r_t * g, c.r_s * g  # (n, d)
+    dp_s = torch.bmm(S, dr_s.unsqueeze(2)).squeeze(2)  # (n, Ls)
+    dp_t = torch.bmm(T, dr_t.unsqueeze(2)).squeeze(2)  # (n, Lt)
+    # softmax backward, times the s2 of a = s2·max(A): per-row weight of the argmax route
+    c_s = c.p_s * (dp_s - (c.p_s * dp_s).sum(1, keepdim=True))  # (n, Ls)
+    c_t = c.p_t * (dp_t - (c.p_t * dp_t).sum(1, keepdim=True))  # (n, Lt)
+    coef = torch.cat([c_s, c_t], dim=1).mul_(s2).unsqueeze(2)  # (n, L, 1)
+    # partner row of each row of X: S row i -> T row j*(i); T row j -> S row i*(j)
+    j_star = (A == c.a_s.unsqueeze(2)).view(torch.uint8).argmax(dim=2)  # (n, Ls)
+    i_star = (A == c.a_t.unsqueeze(1)).view(torch.uint8).argmax(dim=1)  # (n, Lt)
+    base = torch.arange(n, device=X.device).unsqueeze(1) * L  # (n, 1)
+    partner = (torch.cat([j_star + Ls, i_star], dim=1) + base).view(-1)  # (n·L,)
+    # dX = p ⊗ dr  +  coef·X[partner]  +  scatter_partner(coef·X)
+    dX = torch.empty_like(X)  # (n, L, d)
+    torch.mul(c.p_s.unsqueeze(2), dr_s.unsqueeze(1), out=dX[:, :Ls])
+    torch.mul(c.p_t.unsqueeze(2), dr_t.unsqueeze(1), out=dX[:, Ls:])
+    X2, dX2 = X.view(n * L, d), dX.view(n * L, d)
+    dX2.index_add_(0, partner, (X * coef).view(n * L, d))
+    dX.addcmul_(X2.index_select(0, partner).view(n, L, d), coef)
+    if c.keep is not None:
+        dX.mul_(c.keep)
+    if previous is not None:
+        previous.wait()
+    grad_weight.index_add_(0, c.ids.view(-1), dX2)
+
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _pool_size(device: torch.device) -> int:
+    """Chunk workers to use: WORKERS on a CPU with that many cores, unless torch already runs
+    more intra-op threads than that (a big machine: OpenMP inside each op is the better split)."""
+    if device.type != "cpu":
+        return 1
+    size = min(WORKERS, os.cpu_count() or 1)
+    return size if size > 1 and torch.get_num_threads() <= size else 1
+
+
+def _init_worker() -> None:
+    torch.set_num_threads(1)  # one intra-op thread per worker: no OpenMP barriers to spin at
+
+
+def _run(tasks, device: torch.device) -> list:
+    """Run chunk tasks on Python threads (CPU) or in order.
+
+    Torch ops release the GIL, so chunks run on separate cores without OpenMP's barriers:
+    a thread that the OS deschedules (other processes on the cores) delays only its own chunk.
+    """
+    global _pool
+    size = _pool_size(device)
+    if size <= 1 or len(tasks) < 2:
+        return [task() for task in tasks]
+    if _pool is None or _pool._max_workers != size:
+        _pool = ThreadPoolExecutor(size, thread_name_prefix="goat-kernels", initializer=_init_worker)
+    return [f.result() for f in [_pool.submit(_no_grad, task) for task in tasks]]
+
+
+def _no_grad(task):
+    with torch.no_grad():  # grad mode is per thread: the workers' must match the Function's
+        return task()
+
+
+class PairScores(torch.autograd.Function):
+    """logits (B,) of the paper's mutual attention; see the module docstring."""
+
+    @staticmethod
+    def forward(ctx, weight, nbr_s, nbr_t, mask_s, mask_t, dropout, generator, masks):
+        device, pad = weight.device, weight.shape[0] - 1
+        ids_s = torch.where(mask_s, nbr_s, pad)  # (B, Ls) masked slots become the zero pad row
+        ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
+        ws, wt = _widths(mask_s).cpu().numpy(), _widths(mask_t).cpu().numpy()
+        rows = CHUNK_ROWS["cpu" if device.type == "cpu" else "other"]
+        chunks = []
+        for idx_np, Ls, Lt in plan_chunks(ws, wt, rows):
+            c = _Chunk()
+            c.idx, c.Ls, c.Lt, c.noise = torch.from_numpy(idx_np).to(device), Ls, Lt, None
+            chunks.append(c)
+        if masks is None and dropout > 0.0:
+            _draw_noise(chunks, weight.shape[1], generator, device)
+        logits = torch.empty(nbr_s.shape[0], dtype=weight.dtype, device=device)
+        save = ctx.needs_input_grad[0]
+        s2 = _run([partial(_forward_chunk, c, weight, ids_s, ids_t, masks, 1.0 - dropout, logits, save)
+                   for c in chunks], device)
+        ctx.chunks = chunks if save else None
+        ctx.s2 = s2[0] if s2 else 1.0
+        ctx.weight_shape = weight.shape
+        ctx.pad = pad
+        return logits
+
+    @staticmethod
+    def backward(ctx, grad):
+        grad_weight = torch.zeros(ctx.weight_shape, dtype=grad.dtype, device=grad.device)  # (n+1, d)
+        done = [threading.Event() for _ in ctx.chunks]
+        _run([partial(_backward_chunk, c, grad, ctx.s2, grad_weight, (done[k], done[k - 1] if k else None))
+              for k, c in enumerate(ctx.chunks)], grad.device)
+        grad_weight[ctx.pad] = 0.0  # padding_idx: the pad row stays zero
+        ctx.chunks = None
+        return grad_weight, None, None, None, None, None, None, None
+
+
+def goat_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float = 0.0,
+                generator: torch.Generator | None = None, masks=None) -> torch.Tensor:
+    """Logits (B,) of ``model.Goat`` (max pooling) for a batch; ``weight`` (n+1, d), row n = pad.
+
+    ``dropout`` > 0 draws fresh per-pair masks from ``generator`` (training). ``masks`` =
+    (keep_s (B, Ls, d), keep_t (B, Lt, d), keep probability) applies given 0/1 masks instead
+    (S = E[nbr_s]·keep_s / keep, as ``model.dropout`` does). Differentiable in ``weight`` only.
+    """
+    return PairScores.apply(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, masks)
+
+
+# ---------------------------------------------------------------------------------------------
+# Inference through the Gram matrix: without dropout, A = S Tᵀ is a block of G = E Eᵀ, and
+# r_s·r_t = p_sᵀ A p_t, so scoring a pair needs no d-dimensional work at all once G exists.
+
+GRAM_MAX_NODES = 4096  # G is (n+1)² floats: 64 MiB at this size
+GRAM_CHUNK = 1 << 20  # alignment entries per chunk
+_PAD_SCORE = -1e30  # pad rows/columns of G: never a max, exactly zero softmax mass
+_gram_cache: dict = {}
+
+
+def gram_table(weight: torch.Tensor) -> torch.Tensor:
+    """(n+1, n+1) G = E Eᵀ with the pad row and column set to -1e30, cached while the weights are
+    equal to those G was computed from (an exact O(n·d) comparison: the version counter is not
+    enough, a fused Adam step does not bump it)."""
+    cached = _gram_cache.get("weight")
+    if (cached is not None and cached.shape == weight.shape and cached.device == weight.device
+            and cached.dtype == weight.dtype and torch.equal(cached, weight)):
+        return _gram_cache["gram"]
+    with torch.no_grad():
+        gram = weight @ weight.T  # (n+1, n+1)
+        gram[-1, :] = _PAD_SCORE
+        gram[:, -1] = _PAD_SCORE
+    _gram_cache.clear()
+    _gram_cache.update(weight=weight.detach().clone(), gram=gram)
+    return gram
+
+
+@torch.no_grad()
+def gram_logits(weight, nbr_s, nbr_t, mask_s, mask_t) -> torch.Tensor:
+    """Logits (B,) of ``model.Goat`` (max pooling, eval mode) from the cached Gram matrix."""
+    gram, pad = gram_table(weight), weight.shape[0] - 1
+    ids_s = torch.where(mask_s, nbr_s, pad)  # (B, Ls)
+    ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
+    ws, wt = _widths(mask_s).cpu().numpy(), _widths(mask_t).cpu().numpy()
+    logits = torch.empty(nbr_s.shape[0], dtype=weight.dtype, device=weight.device)
+    order = np.argsort(-(ws * wt), kind="stable")
+    p = 0
+    while p < len(order):
+        size = max(1, GRAM_CHUNK // int(ws[order[p]] * max(wt[order[p:]].max(), 1)))
+        idx = torch.from_numpy(order[p:p + size].copy()).to(weight.device)
+        Ls, Lt = int(ws[order[p:p + size]].max()), int(wt[order[p:p + size]].max())
+        flat = (ids_s[idx, :Ls] * gram.shape[1]).unsqueeze(2) + ids_t[idx, :Lt].unsqueeze(1)  # (n, Ls, Lt)
+        A = gram.view(-1).index_select(0, flat.view(-1)).view(flat.shape)  # blocks of G
+        p_s = torch.softmax(A.amax(2), dim=1)  # (n, Ls)
+        p_t = torch.softmax(A.amax(1), dim=1)  # (n, Lt)
+        logits[idx] = torch.bmm(torch.bmm(p_s.unsqueeze(1), A), p_t.unsqueeze(2)).view(-1)
+        p += size
+    return logits

@@ -1,0 +1,201 @@
+"""The fast kernels against the plain implementation: same logits, same gradients.
+
+The plain implementation is ``model.MutualAttention`` (dense A, -inf masks, autograd through
+``bmm`` and ``amax``); the fast one is ``kernels.goat_logits`` (chunks trimmed to their own
+widths, -inf bias, sparse argmax backward, index_add into the table).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from goat_core import kernels
+from goat_core.model import Goat, MutualAttention, PairScorer
+from goat_core.sampling import Adjacency, sample_neighborhoods
+from goat_core.training import make_batch, run_training, score_pairs
+
+from .conftest import planted_graph
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    """Tiny tensors: one intra-op thread (two spin-wait on a busy 2-core machine)."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def reference_logits(weight, nbr_s, nbr_t, mask_s, mask_t, keep_s=None, keep_t=None, keep=1.0):
+    """The plain dense computation of model.Goat.forward, with given dropout masks."""
+    S, T = weight[nbr_s], weight[nbr_t]  # (B, Ls, d), (B, Lt, d)
+    if keep_s is not None:
+        S, T = S * keep_s / keep, T * keep_t / keep
+    p_s, p_t, _ = MutualAttention("max")(S, T, mask_s, mask_t)
+    r_s = torch.bmm(p_s.unsqueeze(1), S).squeeze(1)
+    r_t = torch.bmm(p_t.unsqueeze(1), T).squeeze(1)
+    return (r_s * r_t).sum(-1)
+
+
+def random_batch(gen, n=60, d=24, B=48, Ls=11, Lt=7, dtype=torch.float64, holes=True):
+    """Ragged, left-aligned neighborhoods padded with id n, some with a partner-shaped hole."""
+    weight = torch.randn(n + 1, d, generator=gen, dtype=dtype)
+    weight[n] = 0.0
+    nbr_s = torch.randint(0, n, (B, Ls), generator=gen)
+    nbr_t = torch.randint(0, n, (B, Lt), generator=gen)
+    mask_s = torch.arange(Ls) < torch.randint(1, Ls + 1, (B,), generator=gen).unsqueeze(1)
+    mask_t = torch.arange(Lt) < torch.randint(1, Lt + 1, (B,), generator=gen).unsqueeze(1)
+    mask_s[0] = True  # one full-width pair
+    mask_t[0] = True
+    nbr_s[~mask_s] = n
+    nbr_t[~mask_t] = n
+    if holes:  # an excluded partner: a real id inside the neighborhood, masked out
+        hole = (torch.arange(B) % 3 == 1) & (mask_s.sum(1) >= 2)
+        mask_s[hole, 0] = False
+    return weight, nbr_s, nbr_t, mask_s, mask_t
+
+
+def compare(weight, nbr_s, nbr_t, mask_s, mask_t, masks=None, atol=1e-9):
+    w_ref = weight.clone().requires_grad_()
+    w_fast = weight.clone().requires_grad_()
+    extra = masks if masks is not None else ()
+    y_ref = reference_logits(w_ref, nbr_s, nbr_t, mask_s, mask_t, *extra)
+    y_fast = kernels.goat_logits(w_fast, nbr_s, nbr_t, mask_s, mask_t, masks=masks)
+    upstream = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
+    (y_ref * upstream).sum().backward()
+    (y_fast * upstream).sum().backward()
+    scale = w_ref.grad.abs().max().item()
+    assert torch.allclose(y_fast, y_ref, atol=atol, rtol=1e-7), (y_fast - y_ref).abs().max()
+    assert torch.allclose(w_fast.grad, w_ref.grad, atol=atol * max(scale, 1.0), rtol=1e-7), (
+        (w_fast.grad - w_ref.grad).abs().max())
+    assert (w_fast.grad[-1] == 0).all()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("chunk_rows", [16, 64, 100_000])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_logits_and_gradients_match_the_plain_model(monkeypatch, chunk_rows, seed, workers):
+    monkeypatch.setitem(kernels.CHUNK_ROWS, "cpu", chunk_rows)  # many chunks, or one
+    monkeypatch.setattr(kernels, "WORKERS", workers)  # chunks in order, or on two threads
+    compare(*random_batch(torch.Generator().manual_seed(seed)))
+
+
+def test_with_dropout_masks_it_matches_the_plain_model(monkeypatch):
+    monkeypatch.setitem(kernels.CHUNK_ROWS, "cpu", 64)
+    gen = torch.Generator().manual_seed(2)
+    weight, nbr_s, nbr_t, mask_s, mask_t = random_batch(gen)
+    d = weight.shape[1]
+    keep_s = (torch.rand(*nbr_s.shape, d, generator=gen) < 0.2).double()
+    keep_t = (torch.rand(*nbr_t.shape, d, generator=gen) < 0.2).double()
+    compare(weight, nbr_s, nbr_t, mask_s, mask_t, masks=(keep_s, keep_t, 0.2))
+
+
+def test_float32_matches_within_float_rounding():
+    gen = torch.Generator().manual_seed(4)
+    weight, *rest = random_batch(gen, d=200, Ls=40, Lt=30, B=32, dtype=torch.float64)
+    w32 = weight.float()
+    y_ref = reference_logits(w32, *rest)
+    y_fast = kernels.goat_logits(w32, *rest)
+    assert torch.allclose(y_fast, y_ref, rtol=1e-5, atol=1e-3)
+
+
+def test_padding_never_wins_a_max_even_when_every_real_entry_is_negative():
+    # Two real neighbors per side, all alignments negative; pads are zero rows (A = 0 there).
+    weight = torch.tensor([[1.0, 0.0], [2.0, 0.0], [-1.0, 0.0], [-3.0, 0.0], [0.0, 0.0]],
+                          dtype=torch.float64)
+    nbr_s, nbr_t = torch.tensor([[0, 1, 4]]), torch.tensor([[2, 3, 4]])
+    mask_s = mask_t = torch.tensor([[True, True, False]])
+    compare(weight, nbr_s, nbr_t, mask_s, mask_t)
+
+
+def test_single_neighbor_sides_and_no_padding():
+    gen = torch.Generator().manual_seed(5)
+    weight = torch.randn(9, 6, generator=gen, dtype=torch.float64)
+    weight[8] = 0
+    full = torch.ones(5, 3, dtype=torch.bool)
+    compare(weight, torch.randint(0, 8, (5, 3), generator=gen), torch.randint(0, 8, (5, 3), generator=gen),
+            full, full)
+    one = torch.ones(5, 1, dtype=torch.bool)
+    compare(weight, torch.randint(0, 8, (5, 1), generator=gen), torch.randint(0, 8, (5, 1), generator=gen),
+            one, one)
+
+
+def test_keep_mask_rate_resolution_and_seeding():
+    mask, keep = kernels.keep_mask((400, 500), 0.2, torch.Generator().manual_seed(0), "cpu")
+    assert abs(keep - 0.2) <= 2.0**-17 and mask.dtype == torch.float32
+    assert set(mask.unique().tolist()) == {0.0, 1.0}
+    assert abs(mask.mean().item() - keep) < 0.003  # 200k draws: sd 0.0009
+    again, _ = kernels.keep_mask((400, 500), 0.2, torch.Generator().manual_seed(0), "cpu")
+    other, _ = kernels.keep_mask((400, 500), 0.2, torch.Generator().manual_seed(1), "cpu")
+    assert torch.equal(mask, again) and not torch.equal(mask, other)
+    # rows are not copies of each other (all 64 bits of each word are used)
+    assert (mask[:, :4] != mask[:, 4:8]).any()
+
+
+def test_scorer_matches_the_module_on_real_batches():
+    graph = planted_graph(groups=3, size=15, p_in=0.6, p_out=0.05, seed=1)
+    gen = torch.Generator().manual_seed(0)
+    model = Goat(graph.num_nodes, 16, "max", dropout=0.0, generator=gen)
+    hood = sample_neighborhoods(Adjacency.from_graph(graph), 6, gen)
+    src = torch.arange(graph.num_nodes)
+    dst = torch.randint(0, graph.num_nodes, (graph.num_nodes,), generator=gen)
+    batch = make_batch(src, dst, hood, exclude_partner=True)
+    plain, _ = model(*batch.args())
+    plain.sum().backward()
+    grad_plain = model.embedding.weight.grad.clone()
+    model.zero_grad()
+    fast = PairScorer(model)(*batch.args())
+    fast.sum().backward()
+    assert torch.allclose(fast, plain, atol=1e-5)
+    assert torch.allclose(model.embedding.weight.grad, grad_plain, atol=1e-5)
+    pairs = np.stack([src.numpy(), dst.numpy()], 1)
+    scores = score_pairs(model, pairs, hood, True, torch.device("cpu"))
+    assert np.allclose(scores, plain.detach().numpy(), atol=1e-5)
+
+
+def test_training_is_reproducible_and_learns(monkeypatch):
+    graph = planted_graph(groups=3, size=15, p_in=0.6, p_out=0.05, seed=1)
+    monkeypatch.setitem(kernels.CHUNK_ROWS, "cpu", 32)  # several chunks per batch, on two threads
+
+    def train(seed):
+        gen = torch.Generator().manual_seed(seed)
+        model = Goat(graph.num_nodes, 16, "max", dropout=0.5, generator=gen)
+        history = run_training(model, graph, epochs=3, batch_size=32, lr=0.02, negatives=1,
+                               neighborhood=8, exclude_partner=True, generator=gen,
+                               device=torch.device("cpu"))
+        return model.embedding.weight.detach().clone(), history
+
+    w1, h1 = train(0)
+    w2, h2 = train(0)
+    w3, _ = train(1)
+    monkeypatch.setattr(kernels, "WORKERS", 1)
+    w4, _ = train(0)  # the same numbers whether chunks ran on threads or in order
+    assert torch.equal(w1, w2) and [r["loss"] for r in h1] == [r["loss"] for r in h2]
+    assert torch.equal(w1, w4)
+    assert not torch.equal(w1, w3)
+    assert h1[-1]["loss"] < h1[0]["loss"]
+
+
+@pytest.mark.parametrize("through_gram", [True, False])
+def test_score_pairs_matches_the_module(monkeypatch, through_gram):
+    monkeypatch.setattr(kernels, "GRAM_MAX_NODES", 4096 if through_gram else 0)
+    graph = planted_graph(groups=4, size=20, p_in=0.5, p_out=0.05, seed=2)
+    gen = torch.Generator().manual_seed(0)
+    model = Goat(graph.num_nodes, 12, "max", dropout=0.5, generator=gen).eval()
+    hood = sample_neighborhoods(Adjacency.from_graph(graph), 7, gen)
+    pairs = torch.randint(0, graph.num_nodes, (300, 2), generator=gen)
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    with torch.no_grad():
+        plain, _ = model(*make_batch(pairs[:, 0], pairs[:, 1], hood, True).args())
+    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), batch_size=64)
+    assert np.allclose(scores, plain.numpy(), atol=1e-5)
+    # An optimizer step must not reuse a stale Gram matrix (fused Adam does not even bump the
+    # parameter's version counter).
+    model.embedding.weight.grad = torch.randn_like(model.embedding.weight)
+    torch.optim.Adam(model.parameters(), lr=0.1, fused=True).step()
+    with torch.no_grad():
+        plain, _ = model(*make_batch(pairs[:, 0], pairs[:, 1], hood, True).args())
+    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), batch_size=64)
+    assert np.allclose(scores, plain.numpy(), atol=1e-5)
