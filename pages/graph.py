@@ -34,14 +34,12 @@ def load_upload() -> None:
         ex.message = ("warning", "Choose an edge-list file first.")
         return
     raw = edges.getvalue()
-    if len(raw) > MAX_EDGES_MB * 2**20:
-        ex.message = ("error", f"{edges.name}: {len(raw) / 2**20:.1f} MB is over the {MAX_EDGES_MB} MB limit "
-                               "for edge lists; the current graph is kept.")
+    kept = "the current graph is kept"
+    if parts.too_big(ex, edges.name, raw, MAX_EDGES_MB, "edge lists", kept):
         return
     labels_raw = labels.getvalue() if labels is not None else None
-    if labels_raw is not None and len(labels_raw) > MAX_LABELS_MB * 2**20:
-        ex.message = ("error", f"{labels.name}: {len(labels_raw) / 2**20:.1f} MB is over the "
-                               f"{MAX_LABELS_MB} MB limit for labels files; the current graph is kept.")
+    if labels_raw is not None and parts.too_big(
+            ex, labels.name, labels_raw, MAX_LABELS_MB, "labels files", kept):
         return
     directed = bool(st.session_state.get("upload_directed", False))
     try:

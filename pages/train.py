@@ -37,9 +37,7 @@ def load_run_upload() -> None:
         ex.message = ("warning", "Choose a run zip first.")
         return
     raw = upload.getvalue()
-    if len(raw) > MAX_RUN_MB * 2**20:
-        ex.message = ("error", f"{upload.name}: {len(raw) / 2**20:.1f} MB is over the {MAX_RUN_MB} MB limit "
-                               "for runs; the current run is kept.")
+    if parts.too_big(ex, upload.name, raw, MAX_RUN_MB, "runs", "the current run is kept"):
         return
     try:
         goat = explore.run_from_zip(raw, file=upload.name)

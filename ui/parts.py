@@ -22,6 +22,15 @@ def md(text) -> str:
     return _MARKDOWN.sub(r"\\\1", str(text))
 
 
+def too_big(ex: Explorer, name: str, raw: bytes, limit_mb: int, what: str, kept: str) -> bool:
+    """True (with a one-line error for the user) when an upload exceeds its stated limit."""
+    if len(raw) <= limit_mb * 2**20:
+        return False
+    ex.message = ("error", f"{name}: {len(raw) / 2**20:.1f} MB is over the {limit_mb} MB limit "
+                           f"for {what}; {kept}.")
+    return True
+
+
 def show_message(ex: Explorer) -> None:
     """Show (once) what a callback left for this run.
 
