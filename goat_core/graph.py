@@ -118,10 +118,6 @@ class Graph:
             h.update(np.ascontiguousarray(arr).tobytes())
         return h.hexdigest()[:16]
 
-    def edge_set(self) -> set[tuple[int, int]]:
-        pairs = zip(self.src.tolist(), self.dst.tolist())
-        return set(pairs)
-
     def has_edge(self, u: int, v: int) -> bool:
         keys = self.__dict__.get("_edge_keys")
         if keys is None:
