@@ -154,31 +154,33 @@ def main() -> None:
         "machine": machine(),
     }
     if args.ablations:
-        rows, workers = kernels.CHUNK_ROWS["cpu"], kernels.WORKERS
+        from contextlib import nullcontext
+
+        from goat_core import fused
+
+        workers, one_blas_thread = kernels.WORKERS, fused._one_blas_thread
         variants = [  # (name, run_training options, kernel settings)
-            ("kernel (as above)", {}, {}),
-            ("kernel, chunks in order on one thread (WORKERS=1)", {}, {"workers": 1}),
-            ("plain modules + bucketing (before this work)", {"fast": False}, {"workers": 1}),
-            ("kernel, no plan-level bucketing", {"bucket": False}, {}),
-            ("kernel, batch 1024", {"batch_size": 1024}, {}),
-            ("kernel, 8-bit dropout masks", {}, {"MASK_BITS": 8}),
-            (f"kernel, chunks of {rows // 4} rows", {}, {"rows": rows // 4}),
-            (f"kernel, chunks of {rows * 4} rows", {}, {"rows": rows * 4}),
-            ("kernel, one chunk per batch", {}, {"rows": 1 << 30}),
+            ("fused loop (as above)", {}, {}),
+            ("fused, two segments in order on one thread (WORKERS=1)", {}, {"workers": 1}),
+            ("fused, OpenBLAS left at its own threads", {}, {"blas_threads": True}),
+            ("fused, batch 1024", {"batch_size": 1024}, {}),
+            ("torch chunks (kernels.FUSED=False: the CUDA path)", {}, {"fused": False}),
+            ("torch chunks, in order on one thread", {}, {"fused": False, "workers": 1}),
+            ("plain modules + bucketing (the first trainer)", {"fast": False}, {"workers": 1}),
         ]
         result["ablations"] = {}
         for name, options, settings in variants:
-            kernels.MASK_BITS = settings.get("MASK_BITS", 16)
-            kernels.CHUNK_ROWS["cpu"] = settings.get("rows", rows)
+            kernels.FUSED = settings.get("fused", True)
             kernels.WORKERS = settings.get("workers", workers)
+            fused._one_blas_thread = nullcontext if settings.get("blas_threads") else one_blas_thread
             walls, cpus = [], []
             for rep in range(args.repeats):
                 wall, cpu, _, pairs = our_epoch(200 + rep, **dict(options))
                 walls.append(pairs / wall)
                 cpus.append(pairs / cpu)
             result["ablations"][name] = {"pairs_per_s": median(walls), "pairs_per_cpu_s": median(cpus)}
-            print(f"{name:48s} {median(walls):8.0f} pairs/s {median(cpus):8.0f} pairs/cpu-s", flush=True)
-        kernels.MASK_BITS, kernels.CHUNK_ROWS["cpu"], kernels.WORKERS = 16, rows, workers
+            print(f"{name:56s} {median(walls):8.0f} pairs/s {median(cpus):8.0f} pairs/cpu-s", flush=True)
+        kernels.FUSED, kernels.WORKERS, fused._one_blas_thread = True, workers, one_blas_thread
     print(f"ours {pairs_per_s:.0f} pairs/s, naive {naive_pairs_per_s:.0f} pairs/s: {result['speedup']:.1f}x; "
           f"roofline {result['roofline_fraction']:.1%} ({result['useful_gflops']:.1f} of "
           f"{result['sgemm_gflops']:.0f} GFLOP/s)")

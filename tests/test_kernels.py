@@ -1,8 +1,10 @@
 """The fast kernels against the plain implementation: same logits, same gradients.
 
 The plain implementation is ``model.MutualAttention`` (dense A, -inf masks, autograd through
-``bmm`` and ``amax``); the fast one is ``kernels.goat_logits`` (chunks trimmed to their own
-widths, -inf bias, sparse argmax backward, index_add into the table).
+``bmm`` and ``amax``); the fast one is ``kernels.goat_logits``'s torch path (chunks trimmed to
+their own widths, -inf bias, sparse argmax backward, index_add into the table), the path CUDA
+takes; these tests run it on CPU with ``kernels.FUSED`` off. The compiled CPU loop is tested in
+``test_fused.py``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,12 @@ def one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
+
+
+@pytest.fixture(autouse=True)
+def torch_path(request, monkeypatch):
+    """The torch chunks (the CUDA path) unless a test module asks for the compiled loop."""
+    monkeypatch.setattr(kernels, "FUSED", getattr(request.module, "FUSED", False))
 
 
 def reference_logits(weight, nbr_s, nbr_t, mask_s, mask_t, keep_s=None, keep_t=None, keep=1.0):

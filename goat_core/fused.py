@@ -1,0 +1,348 @@
+"""GOAT's max-pooling score fused into one compiled loop per pair (CPU, numba).
+
+The same function as ``model.Goat`` (``pooling="max"``) and :mod:`.kernels`, computed pair by
+pair so that nothing is ever materialised for a whole batch:
+
+* **forward** (:func:`forward_pairs`): gather the pair's neighbors into two small
+  cache-resident buffers S (Ls, d) and T (Lt, d), applying dropout as it goes; A = S Tᵀ by
+  one BLAS sgemm; row/column max and argmax, softmax, r = pᵀS, logit. Saved for the
+  backward: p, the argmax indices and r, O(L + d) per pair;
+* **backward** (:func:`backward_pairs`): S and T are gathered again (dropout masks are a
+  hash of the pair, row and column, so they need not be stored), the gradient of a max goes
+  to its argmax only, and each row's gradient is added straight into the table's gradient;
+* **dropout masks from a counter-based hash** (splitmix64 of batch key, pair, row, word),
+  cut into four 16-bit uniforms per word and compared with round(keep·2¹⁶): keep
+  probability exact to 2⁻¹⁷, as in :mod:`.kernels`, and no random numbers in memory;
+* **two segments of a batch on two threads** (``nogil``); segment k adds into its own
+  gradient buffer and the buffers are summed in segment order, so the numbers do not depend
+  on the number of threads.
+
+``tests/test_fused.py`` compares logits and gradients with the plain modules in float64
+(masks drawn from :func:`dropout_masks`, the same hash).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from functools import partial
+
+import numba as nb
+import numpy as np
+import scipy.linalg.cython_blas  # noqa: F401 - the BLAS numba's np.dot calls; loaded before we look
+import torch
+from threadpoolctl import ThreadpoolController
+
+MASK_BITS = 16
+ROW_STRIDE = 1 << 16  # ids of a pair's rows in the hash: (2·pair + side)·ROW_STRIDE + row
+SEGMENTS = 2  # a batch is cut into this many segments whatever the number of threads
+_FAST = {"nsz", "arcp", "contract", "reassoc"}  # not nnan/ninf: padding is -inf
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+def threshold_for(keep: float) -> tuple[int, float]:
+    """The 16-bit threshold for keep probability ``keep`` and the exact probability it gives."""
+    t = max(1, min(2**MASK_BITS, round(keep * 2**MASK_BITS)))
+    return t, t / 2**MASK_BITS
+
+
+@nb.njit(inline="always")
+def _mix(z):
+    """splitmix64's finaliser: a bijective 64-bit hash."""
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(inline="always")
+def _row_uniforms(words, key, row_id):
+    """The row's 16-bit uniforms (a splitmix64 stream seeded by key and row), as a uint16 view."""
+    seed = _mix(key ^ _mix(np.uint64(row_id)))
+    for w in range(words.shape[0]):
+        words[w] = _mix(seed + _GOLDEN * np.uint64(w + 1))
+    return words.view(np.uint16)
+
+
+@nb.njit(inline="always")
+def _gather(out, keep, weight, ids, width, pad, key, row_base, threshold, words):
+    """out[r] = weight[ids[r]] · mask, keep[r] = mask (0/1), for r < width; pad rows are zero."""
+    for r in range(width):
+        node = ids[r]
+        if node == pad:
+            out[r, :] = 0.0
+            keep[r, :] = 0.0
+        elif threshold >= 1 << MASK_BITS:
+            out[r, :] = weight[node]
+            keep[r, :] = 1.0
+        else:
+            u = _row_uniforms(words, key, row_base + r)
+            for k in range(weight.shape[1]):
+                m = 1.0 if u[k] < threshold else 0.0
+                keep[r, k] = m
+                out[r, k] = weight[node, k] * m
+
+
+@nb.njit(inline="always")
+def _pool(A, ids_s, ids_t, ls, lt, pad, a_s, a_t, arg_s, arg_t):
+    """Row and column max of A over real entries, with argmax; -inf on pad rows/columns."""
+    for j in range(lt):
+        a_t[j] = -np.inf
+        arg_t[j] = 0
+    for i in range(ls):
+        a_s[i] = -np.inf
+        arg_s[i] = 0
+        if ids_s[i] == pad:
+            continue
+        for j in range(lt):
+            if ids_t[j] == pad:
+                continue
+            v = A[i, j]
+            if v > a_s[i]:
+                a_s[i] = v
+                arg_s[i] = j
+            if v > a_t[j]:
+                a_t[j] = v
+                arg_t[j] = i
+
+
+@nb.njit(inline="always")
+def _softmax(a, n, scale, p):
+    m = -np.inf
+    for i in range(n):
+        m = max(m, a[i])
+    total = 0.0
+    for i in range(n):
+        e = np.exp((a[i] - m) * scale) if a[i] > -np.inf else 0.0
+        p[i] = e
+        total += e
+    for i in range(n):
+        p[i] /= total
+
+
+@nb.njit(nogil=True, fastmath=_FAST, cache=True)
+def forward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi,
+                  logits, p_s, p_t, arg_s, arg_t, r_s, r_t):
+    """Logits of pairs lo..hi-1 (see the module docstring); fills the per-pair saved state."""
+    d, Ls, Lt = weight.shape[1], ids_s.shape[1], ids_t.shape[1]
+    S = np.zeros((Ls, d), weight.dtype)  # (Ls, d) dropout-masked, unscaled
+    T = np.zeros((Lt, d), weight.dtype)  # (Lt, d)
+    keep_s, keep_t = np.empty_like(S), np.empty_like(T)
+    a_s, a_t = np.empty(Ls, weight.dtype), np.empty(Lt, weight.dtype)
+    words = np.empty((d + 3) // 4, np.uint64)
+    for b in range(lo, hi):
+        ls, lt = len_s[b], len_t[b]
+        base = 2 * b * ROW_STRIDE
+        _gather(S, keep_s, weight, ids_s[b], ls, pad, key, base, threshold, words)
+        _gather(T, keep_t, weight, ids_t[b], lt, pad, key, base + ROW_STRIDE, threshold, words)
+        A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) one BLAS sgemm
+        _pool(A, ids_s[b], ids_t[b], ls, lt, pad, a_s, a_t, arg_s[b], arg_t[b])
+        _softmax(a_s, ls, s2, p_s[b])
+        _softmax(a_t, lt, s2, p_t[b])
+        _weighted_sum(S, p_s[b], ls, r_s[b])
+        _weighted_sum(T, p_t[b], lt, r_t[b])
+        logits[b] = _dot(r_s[b], r_t[b]) * s2
+
+
+@nb.njit(nogil=True, fastmath=_FAST, cache=True)
+def backward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi,
+                   grad, p_s, p_t, arg_s, arg_t, r_s, r_t, out, fresh):
+    """Adds d(Σ grad·logit)/d weight of pairs lo..hi-1 into ``out`` (V, d). Rows v with
+    ``fresh[v]`` set to 1 are zeroed on first touch (a reused buffer) and then marked 2."""
+    d = weight.shape[1]
+    S = np.zeros((ids_s.shape[1], d), weight.dtype)
+    T = np.zeros((ids_t.shape[1], d), weight.dtype)
+    keep_s, keep_t = np.empty_like(S), np.empty_like(T)
+    dS, dT = np.empty_like(S), np.empty_like(T)
+    c_s, c_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
+    dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
+    words = np.empty((d + 3) // 4, np.uint64)
+    for b in range(lo, hi):
+        ls, lt = len_s[b], len_t[b]
+        base = 2 * b * ROW_STRIDE
+        _gather(S, keep_s, weight, ids_s[b], ls, pad, key, base, threshold, words)
+        _gather(T, keep_t, weight, ids_t[b], lt, pad, key, base + ROW_STRIDE, threshold, words)
+        g = grad[b] * s2  # on the unscaled r's
+        for k in range(d):
+            dr_s[k] = r_t[b, k] * g
+            dr_t[k] = r_s[b, k] * g
+        _softmax_backward(S, dr_s, p_s[b], ls, s2, c_s)  # coefficient of each row's argmax route
+        _softmax_backward(T, dr_t, p_t[b], lt, s2, c_t)
+        for i in range(ls):  # dS = p ⊗ dr + c·T[argmax]
+            _outer_plus(dS[i], p_s[b, i], dr_s, c_s[i], T[arg_s[b, i]])
+        for j in range(lt):
+            _outer_plus(dT[j], p_t[b, j], dr_t, c_t[j], S[arg_t[b, j]])
+        for i in range(ls):  # the other end of each route
+            if ids_s[b, i] != pad:
+                _axpy(dT[arg_s[b, i]], c_s[i], S[i])
+        for j in range(lt):
+            if ids_t[b, j] != pad:
+                _axpy(dS[arg_t[b, j]], c_t[j], T[j])
+        _scatter(out, fresh, ids_s[b], ls, pad, dS, keep_s)
+        _scatter(out, fresh, ids_t[b], lt, pad, dT, keep_t)
+
+
+@nb.njit(inline="always")
+def _dot(a, b):
+    total = a[0] * b[0]  # in the arrays' precision
+    for k in range(1, a.shape[0]):
+        total += a[k] * b[k]
+    return total
+
+
+@nb.njit(inline="always")
+def _axpy(y, alpha, x):
+    for k in range(y.shape[0]):
+        y[k] += alpha * x[k]
+
+
+@nb.njit(inline="always")
+def _outer_plus(y, p, dr, c, x):
+    for k in range(y.shape[0]):
+        y[k] = p * dr[k] + c * x[k]
+
+
+@nb.njit(inline="always")
+def _weighted_sum(X, p, n, out):
+    out[:] = 0.0
+    for i in range(n):
+        if p[i] > 0.0:
+            _axpy(out, p[i], X[i])
+
+
+@nb.njit(inline="always")
+def _softmax_backward(X, dr, p, n, s2, c):
+    """c = s2 · p ⊙ (X dr − pᵀ X dr): the gradient of the pooled scores a = max(A)."""
+    mean = 0.0
+    for i in range(n):
+        c[i] = _dot(X[i], dr) if p[i] > 0.0 else 0.0
+        mean += p[i] * c[i]
+    for i in range(n):
+        c[i] = s2 * p[i] * (c[i] - mean)
+
+
+@nb.njit(inline="always")
+def _scatter(out, fresh, ids, width, pad, dX, keep):
+    for r in range(width):
+        v = ids[r]
+        if v == pad:
+            continue
+        if fresh[v] == 1:
+            out[v, :] = 0.0
+            fresh[v] = 2
+        row, grad_row, mask = out[v], dX[r], keep[r]
+        for k in range(row.shape[0]):
+            row[k] += grad_row[k] * mask[k]
+
+
+@nb.njit(nogil=True, cache=True)
+def add_touched(out, buffer, fresh, lo, hi):
+    """out[v] += buffer[v] for rows lo..hi-1 that a segment touched (fresh[v] == 2)."""
+    for v in range(lo, hi):
+        if fresh[v] == 2:
+            _axpy(out[v], 1.0, buffer[v])
+
+
+@nb.njit(nogil=True, cache=True)
+def dropout_masks(key, threshold, len_s, len_t, L_s, L_t, d, pad, ids_s, ids_t):
+    """The 0/1 keep masks (B, L_s, d), (B, L_t, d) the kernels draw for ``key`` (for tests)."""
+    B = len_s.shape[0]
+    ms, mt = np.zeros((B, L_s, d)), np.zeros((B, L_t, d))
+    weight = np.zeros((pad + 1, d))
+    S, T = np.empty((L_s, d)), np.empty((L_t, d))
+    words = np.empty((d + 3) // 4, np.uint64)
+    for b in range(B):
+        base = 2 * b * ROW_STRIDE
+        _gather(S, ms[b], weight, ids_s[b], len_s[b], pad, key, base, threshold, words)
+        _gather(T, mt[b], weight, ids_t[b], len_t[b], pad, key, base + ROW_STRIDE, threshold, words)
+    return ms, mt
+
+
+# ---------------------------------------------------------------------------------------------
+# The autograd Function around the two loops.
+
+_buffers: dict = {}  # segment gradient buffers, reused across steps (no page faults per step)
+
+
+def _segments(len_s: np.ndarray, len_t: np.ndarray, d: int) -> list[tuple[int, int]]:
+    """SEGMENTS contiguous pair ranges of about equal work (gemm + d-dimensional passes)."""
+    work = np.cumsum(len_s.astype(np.float64) * len_t + 4.0 * d * (len_s + len_t))
+    cuts = np.searchsorted(work, work[-1] * np.arange(1, SEGMENTS) / SEGMENTS) if len(work) else []
+    bounds = [0, *[int(c) for c in cuts], len(len_s)]
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
+_blas_libraries: list | None = None
+
+
+@contextmanager
+def _one_blas_thread():
+    """One OpenBLAS thread while our threads call it: its own threads only synchronise on these
+    small products (measured: 2x slower on one of our threads and no gain from two)."""
+    global _blas_libraries
+    if _blas_libraries is None:
+        _blas_libraries = ThreadpoolController().select(user_api="blas").lib_controllers
+    before = [lib.num_threads for lib in _blas_libraries]
+    for lib in _blas_libraries:
+        lib.set_num_threads(1)
+    try:
+        yield
+    finally:
+        for lib, n in zip(_blas_libraries, before):
+            lib.set_num_threads(n)
+
+
+def _buffer(k: int, shape, dtype) -> np.ndarray:
+    buf = _buffers.get(k)
+    if buf is None or buf.shape != shape or buf.dtype != dtype:
+        buf = _buffers[k] = np.empty(shape, dtype)
+    return buf
+
+
+class FusedPairScores(torch.autograd.Function):
+    """logits (B,) of max-pooling GOAT on CPU; see the module docstring."""
+
+    @staticmethod
+    def forward(ctx, weight, ids_s, ids_t, len_s, len_t, key, threshold, s2, run):
+        w = weight.detach().numpy()
+        B, Ls, Lt, d = ids_s.shape[0], ids_s.shape[1], ids_t.shape[1], w.shape[1]
+        ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
+        logits = np.empty(B, w.dtype)
+        saved = (np.zeros((B, Ls), w.dtype), np.zeros((B, Lt), w.dtype), np.zeros((B, Ls), np.int32),
+                 np.zeros((B, Lt), np.int32), np.empty((B, d), w.dtype), np.empty((B, d), w.dtype))
+        pad = w.shape[0] - 1
+        segs = _segments(ls, lt, d)
+        with _one_blas_thread():
+            run([partial(forward_pairs, w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, lo, hi,
+                         logits, *saved) for lo, hi in segs])
+        ctx.state = (w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, saved, segs, run)
+        return torch.from_numpy(logits)
+
+    @staticmethod
+    def backward(ctx, grad):
+        w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, saved, segs, run = ctx.state
+        ctx.state = None
+        g = grad.detach().to(torch.from_numpy(w).dtype).contiguous().numpy()
+        out = np.zeros_like(w)
+        fresh = [np.ones(w.shape[0], np.uint8) for _ in segs]
+        bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
+        with _one_blas_thread():
+            run([partial(backward_pairs, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,
+                         bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
+        rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
+        for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
+            run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
+        out[pad] = 0.0  # padding_idx: the pad row stays zero
+        return torch.from_numpy(out), None, None, None, None, None, None, None, None
+
+
+def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
+                 len_t: torch.Tensor, keep: float, key: int, run) -> torch.Tensor:
+    """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1 and
+    widths len (B,) (1 + index of the last real slot). ``keep`` < 1 applies dropout masks drawn
+    from ``key``; ``run`` runs a list of callables (on threads or in order)."""
+    threshold, exact = threshold_for(keep) if keep < 1.0 else (1 << MASK_BITS, 1.0)
+    s2 = 1.0 / (exact * exact)
+    ids_s, ids_t = ids_s.contiguous(), ids_t.contiguous()
+    return FusedPairScores.apply(weight, ids_s, ids_t, len_s.contiguous(), len_t.contiguous(),
+                                 np.uint64(key), threshold, s2, run)
