@@ -23,6 +23,7 @@ pair so that nothing is ever materialised for a whole batch:
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 from functools import partial
 
@@ -261,7 +262,7 @@ def dropout_masks(key, threshold, len_s, len_t, L_s, L_t, d, pad, ids_s, ids_t):
 # ---------------------------------------------------------------------------------------------
 # The autograd Function around the two loops.
 
-_buffers: dict = {}  # segment gradient buffers, reused across steps (no page faults per step)
+_local = threading.local()  # per calling thread (app sessions train side by side): gradient buffers
 
 
 def _segments(len_s: np.ndarray, len_t: np.ndarray, d: int) -> list[tuple[int, int]]:
@@ -272,30 +273,39 @@ def _segments(len_s: np.ndarray, len_t: np.ndarray, d: int) -> list[tuple[int, i
     return list(zip(bounds[:-1], bounds[1:]))
 
 
-_blas_libraries: list | None = None
+_blas = {"libraries": None, "users": 0, "before": []}
+_blas_lock = threading.Lock()
 
 
 @contextmanager
 def _one_blas_thread():
     """One OpenBLAS thread while our threads call it: its own threads only synchronise on these
-    small products (measured: 2x slower on one of our threads and no gain from two)."""
-    global _blas_libraries
-    if _blas_libraries is None:
-        _blas_libraries = ThreadpoolController().select(user_api="blas").lib_controllers
-    before = [lib.num_threads for lib in _blas_libraries]
-    for lib in _blas_libraries:
-        lib.set_num_threads(1)
+    small products (measured: 2x slower on one of our threads and no gain from two). Counted, so
+    that trainings running side by side restore the setting only when the last one leaves."""
+    with _blas_lock:
+        if _blas["libraries"] is None:
+            _blas["libraries"] = ThreadpoolController().select(user_api="blas").lib_controllers
+        if _blas["users"] == 0:
+            _blas["before"] = [lib.num_threads for lib in _blas["libraries"]]
+            for lib in _blas["libraries"]:
+                lib.set_num_threads(1)
+        _blas["users"] += 1
     try:
         yield
     finally:
-        for lib, n in zip(_blas_libraries, before):
-            lib.set_num_threads(n)
+        with _blas_lock:
+            _blas["users"] -= 1
+            if _blas["users"] == 0:
+                for lib, n in zip(_blas["libraries"], _blas["before"]):
+                    lib.set_num_threads(n)
 
 
 def _buffer(k: int, shape, dtype) -> np.ndarray:
-    buf = _buffers.get(k)
+    """Segment k's gradient buffer, reused across steps (no page faults per step)."""
+    buffers = _local.__dict__.setdefault("buffers", {})
+    buf = buffers.get(k)
     if buf is None or buf.shape != shape or buf.dtype != dtype:
-        buf = _buffers[k] = np.empty(shape, dtype)
+        buf = buffers[k] = np.empty(shape, dtype)
     return buf
 
 

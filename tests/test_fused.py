@@ -7,6 +7,8 @@ reproducible and learns.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 import pytest
 import torch
@@ -160,3 +162,27 @@ def test_training_through_it_is_reproducible_and_learns(monkeypatch):
     assert torch.equal(w1, w4)
     assert not torch.equal(w1, w3)
     assert auc > untrained_auc + 0.02  # measured: 0.754 vs 0.719 (the torch path: 0.758)
+
+
+def test_two_trainings_side_by_side_give_what_each_gives_alone():
+    """App sessions train in threads of one process: no state may be shared between them."""
+    graph = planted_graph(groups=4, size=20, p_in=0.5, p_out=0.05, seed=2)
+
+    def train(seed, out=None):
+        gen = torch.Generator().manual_seed(seed)
+        model = Goat(graph.num_nodes, 32, "max", dropout=0.5, generator=gen)
+        run_training(model, graph, epochs=6, batch_size=16, lr=0.02, negatives=1, neighborhood=10,
+                     exclude_partner=True, generator=gen, device=torch.device("cpu"))
+        weight = model.embedding.weight.detach().clone()
+        if out is not None:
+            out[seed] = weight
+        return weight
+
+    alone = {seed: train(seed) for seed in (0, 1)}
+    together: dict = {}
+    threads = [threading.Thread(target=train, args=(seed, together)) for seed in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert torch.equal(together[0], alone[0]) and torch.equal(together[1], alone[1])

@@ -195,7 +195,8 @@ def run_store() -> RunStore:
 @st.cache_resource(show_spinner=False)
 def warm_up() -> threading.Thread:
     """Once per server, in the background: a tiny training, so that the modules torch loads
-    lazily on a first fit (about 2 s here) are loaded before the first Train click."""
+    lazily on a first fit (about 2 s here) and the compiled training loop (numba; seconds on a
+    fresh checkout, then cached on disk) are loaded before the first Train click."""
     def tiny_fit() -> None:
         graph = goat_core.parse_edge_list(b"a b\nb c\nc a\nc d\n", file="<warm-up>")
         goat_core.Goat(dim=4, neighborhood=2, epochs=1, batch_size=4, seed=0).fit(graph)
