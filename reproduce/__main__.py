@@ -21,7 +21,7 @@ from . import casestudy, report, tune
 from .common import ROOT, setup_env
 from .experiments import plan, safe_run
 
-SECTIONS = ("tune", "lp", "case", "zhihu-cora", "nsens", "vgae")
+SECTIONS = ("tune", "lp", "tuned", "case", "zhihu-cora", "nsens", "vgae")
 
 
 def main(argv=None) -> int:
