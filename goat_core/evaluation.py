@@ -1,22 +1,19 @@
-"""Leak-free evaluation: link prediction (AUC/AP) and node clustering (NMI/AMI)."""
+"""Leak-free evaluation: link prediction (AUC/AP) and node clustering (NMI/AMI).
+
+scikit-learn is imported inside the functions: it costs ~1 s, which ``import goat_core`` (and
+so every CLI call, ``info`` included) would otherwise pay.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-from sklearn.cluster import KMeans
-from sklearn.metrics import (
-    adjusted_mutual_info_score,
-    average_precision_score,
-    normalized_mutual_info_score,
-    precision_recall_curve,
-    roc_auc_score,
-    roc_curve,
-)
 
 from .graph import NodeLabels
 
 
 def link_scores(labels: np.ndarray, scores: np.ndarray) -> dict:
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
     return {"auc": float(roc_auc_score(labels, scores)), "ap": float(average_precision_score(labels, scores))}
 
 
@@ -34,17 +31,23 @@ def evaluate_link_prediction(goat, split, curves: bool = False) -> dict:
     result.update({"global_auc": glob["auc"], "global_ap": glob["ap"],
                    "test_edges": int(len(split.test_pos)), "train_edges": int(split.train.num_edges)})
     if curves:
+        from sklearn.metrics import precision_recall_curve, roc_curve
+
         result["roc"] = roc_curve(labels, scores)
         result["pr"] = precision_recall_curve(labels, scores)
     return result
 
 
 def cluster_embeddings(embeddings: np.ndarray, k: int, seed: int) -> np.ndarray:
+    from sklearn.cluster import KMeans
+
     return KMeans(n_clusters=k, n_init=10, random_state=seed).fit_predict(embeddings)
 
 
 def evaluate_clustering(embeddings: np.ndarray, labels: NodeLabels, seed: int) -> dict:
     """k-means with k = number of label classes, on labelled nodes only; NMI and AMI."""
+    from sklearn.metrics import adjusted_mutual_info_score, normalized_mutual_info_score
+
     known = labels.codes >= 0
     truth = labels.codes[known]
     k = len(np.unique(truth))
