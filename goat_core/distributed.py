@@ -27,28 +27,16 @@ from .cli import add_training_options, emit, goat_from_args
 from .datasets import load_graph
 from .evaluation import evaluate_link_prediction
 from .sampling import split_edges
-from .training import run_training
 
 
 def fit_data_parallel(goat, graph, rank: int, world: int):
     """``goat.fit(graph)`` with this process's shard of every batch (world == 1: plain fit)."""
-    goat._validate_params()
-    device = goat._resolve_device()
+    device = goat.resolved_device()
     if device.type == "cuda" and world > 1:
         device = torch.device("cuda", int(os.environ.get("LOCAL_RANK", rank)))
-    generator = torch.Generator().manual_seed(goat.seed)
-    model = goat._build_module(graph.num_nodes, generator).to(device)
-    hood = goat._inference_neighborhoods(graph)
     ids = [device.index] if device.type == "cuda" else None
     wrap = (lambda module: DistributedDataParallel(module, device_ids=ids)) if world > 1 else None
-    history = run_training(
-        model, graph, epochs=goat.epochs, batch_size=goat.batch_size, lr=goat.lr,
-        negatives=goat.negatives, neighborhood=goat.neighborhood,
-        exclude_partner=goat.exclude_partner, generator=generator, device=device,
-        shard=(rank, world), wrap=wrap,
-    )
-    goat._set_learned(graph, model, hood, history, device)
-    return goat
+    return goat.fit_shard(graph, rank, world, wrap=wrap, device=device)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     rank = int(os.environ.get("RANK", "0"))
     goat = goat_from_args(args)
     if world > 1:
-        dist.init_process_group("nccl" if goat._resolve_device().type == "cuda" else "gloo")
+        dist.init_process_group("nccl" if goat.resolved_device().type == "cuda" else "gloo")
     try:
         graph = load_graph(args.graph, directed=args.directed)
         split = split_edges(graph, args.train_ratio, args.seed)

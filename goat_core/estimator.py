@@ -187,10 +187,19 @@ class Goat:
         :class:`TrainingCancelled`) stops training. ``validation`` = (pos_pairs, neg_pairs)
         arrays adds a validation AUC to each epoch's progress and history row.
         """
+        return self.fit_shard(graph, callback=callback, validation=validation)
+
+    def fit_shard(self, graph: Graph, rank: int = 0, world: int = 1, wrap=None, device=None,
+                  callback=None, validation=None) -> Goat:
+        """``fit`` as process ``rank`` of ``world`` data-parallel processes (see
+        :mod:`.distributed`): every process draws the same neighborhoods, pairs and batches from
+        the seed and trains on every world-th pair of each batch; ``wrap`` wraps the step module
+        (e.g. in ``DistributedDataParallel``, which averages the shards' gradients); ``device``
+        overrides the resolved one (one GPU per process). ``world == 1`` is ``fit``."""
         self._validate_params()
         if graph.num_edges < 1:
             raise ValueError(f"{graph.source}: the graph has no edges to train on")
-        device = self._resolve_device()
+        device = device if device is not None else self._resolve_device()
         generator = torch.Generator().manual_seed(self.seed)
         model = self._build_module(graph.num_nodes, generator).to(device)
         hood = self._inference_neighborhoods(graph)
@@ -198,10 +207,16 @@ class Goat:
             model, graph, epochs=self.epochs, batch_size=self.batch_size, lr=self.lr,
             negatives=self.negatives, neighborhood=self.neighborhood,
             exclude_partner=self.exclude_partner, generator=generator, device=device,
-            callback=callback, validation=validation, inference_hood=hood,
+            callback=callback, validation=validation, inference_hood=hood, shard=(rank, world), wrap=wrap,
         )
         self._set_learned(graph, model, hood, history, device)
         return self
+
+    def resolved_device(self) -> torch.device:
+        """The device ``fit`` trains on (``device="auto"`` resolved), after checking every
+        parameter; a clear error for a missing GPU."""
+        self._validate_params()
+        return self._resolve_device()
 
     def _inference_neighborhoods(self, graph: Graph) -> Neighborhoods:
         """One fixed draw (seeded apart from training) so that answers are repeatable."""
