@@ -57,7 +57,7 @@ def _device(v):
 # The one declared place for parameter constraints: name -> (check, what it must be, meaning).
 PARAMETERS = {
     "dim": (*_int(1, 4096), "embedding dimension d (paper: 200)"),
-    "neighborhood": (*_int(1), "neighbors sampled per node, N (paper: 100; Zhihu 250)"),
+    "neighborhood": (*_int(1, 65536), "neighbors sampled per node, N (paper: 100; Zhihu 250)"),
     "dropout": (*_real(0.0, 1.0, high_open=True), "dropout rate on embeddings (paper: 0.5; Email 0.8)"),
     "lr": (*_real(0.0, 10.0, low_open=True), "Adam learning rate (paper: 1e-4)"),
     "epochs": (*_int(0), "passes over the training edges (0: initialised only, the untrained reference)"),

@@ -34,7 +34,8 @@ import torch
 from threadpoolctl import ThreadpoolController
 
 MASK_BITS = 16
-ROW_STRIDE = 1 << 16  # ids of a pair's rows in the hash: (2·pair + side)·ROW_STRIDE + row
+ROW_STRIDE = 1 << 16  # ids of a pair's rows in the hash: (2·pair + side)·ROW_STRIDE + row; distinct
+# because N <= 65,536 (estimator.PARAMETERS)
 SEGMENTS = 2  # a batch is cut into this many segments whatever the number of threads
 _FAST = {"nsz", "arcp", "contract", "reassoc"}  # not nnan/ninf: padding is -inf
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
