@@ -50,6 +50,9 @@ TRIALS = {
     "cora95-goat-lr3e-3-do0.5": ("cora", 0.95, {"lr": 3e-3, "dropout": 0.5}, 60),
     "cora95-global-lr1e-3-do0.5": ("cora", 0.95, {"variant": "global", "dropout": 0.5}, 200),
     "zhihu55-goat-lr1e-3-do0.65": ("zhihu", 0.55, {"dropout": 0.65, "neighborhood": 250}, 10),
+    "zhihu55-goat-lr3e-3-do0.65": ("zhihu", 0.55, {"lr": 3e-3, "dropout": 0.65, "neighborhood": 250}, 30),
+    "cora55-goat-lr3e-3-do0.5": ("cora", 0.55, {"lr": 3e-3, "dropout": 0.5}, 80),
+    "cora55-global-lr1e-3-do0.5": ("cora", 0.55, {"variant": "global", "dropout": 0.5}, 150),
 }
 def grid_name(ratio: float, config: dict, seed: int) -> str:
     lr = "" if config["lr"] == 3e-3 else f"-lr{config['lr']:g}"  # the first grid's names had no lr
