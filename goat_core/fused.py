@@ -122,21 +122,31 @@ def _softmax(a, n, scale, p):
         p[i] /= total
 
 
+@nb.njit(inline="always")
+def _pair_buffers(weight, ids_s, ids_t):
+    """S (Ls, d) and T (Lt, d), dropout-masked and unscaled, their 0/1 masks, and hash words."""
+    d = weight.shape[1]
+    S = np.zeros((ids_s.shape[1], d), weight.dtype)
+    T = np.zeros((ids_t.shape[1], d), weight.dtype)
+    return S, T, np.empty_like(S), np.empty_like(T), np.empty((d + 3) // 4, np.uint64)
+
+
+@nb.njit(inline="always")
+def _gather_pair(S, T, keep_s, keep_t, weight, ids_s, ids_t, ls, lt, pad, key, b, threshold, words):
+    base = 2 * b * ROW_STRIDE  # the pair's rows in the hash: S rows, then T rows
+    _gather(S, keep_s, weight, ids_s, ls, pad, key, base, threshold, words)
+    _gather(T, keep_t, weight, ids_t, lt, pad, key, base + ROW_STRIDE, threshold, words)
+
+
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
 def forward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi,
                   logits, p_s, p_t, arg_s, arg_t, r_s, r_t):
     """Logits of pairs lo..hi-1 (see the module docstring); fills the per-pair saved state."""
-    d, Ls, Lt = weight.shape[1], ids_s.shape[1], ids_t.shape[1]
-    S = np.zeros((Ls, d), weight.dtype)  # (Ls, d) dropout-masked, unscaled
-    T = np.zeros((Lt, d), weight.dtype)  # (Lt, d)
-    keep_s, keep_t = np.empty_like(S), np.empty_like(T)
-    a_s, a_t = np.empty(Ls, weight.dtype), np.empty(Lt, weight.dtype)
-    words = np.empty((d + 3) // 4, np.uint64)
+    S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
+    a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
-        base = 2 * b * ROW_STRIDE
-        _gather(S, keep_s, weight, ids_s[b], ls, pad, key, base, threshold, words)
-        _gather(T, keep_t, weight, ids_t[b], lt, pad, key, base + ROW_STRIDE, threshold, words)
+        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
         A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) one BLAS sgemm
         _pool(A, ids_s[b], ids_t[b], ls, lt, pad, a_s, a_t, arg_s[b], arg_t[b])
         _softmax(a_s, ls, s2, p_s[b])
@@ -152,18 +162,13 @@ def backward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, 
     """Adds d(Σ grad·logit)/d weight of pairs lo..hi-1 into ``out`` (V, d). Rows v with
     ``fresh[v]`` set to 1 are zeroed on first touch (a reused buffer) and then marked 2."""
     d = weight.shape[1]
-    S = np.zeros((ids_s.shape[1], d), weight.dtype)
-    T = np.zeros((ids_t.shape[1], d), weight.dtype)
-    keep_s, keep_t = np.empty_like(S), np.empty_like(T)
+    S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
     dS, dT = np.empty_like(S), np.empty_like(T)
     c_s, c_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
     dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
-    words = np.empty((d + 3) // 4, np.uint64)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
-        base = 2 * b * ROW_STRIDE
-        _gather(S, keep_s, weight, ids_s[b], ls, pad, key, base, threshold, words)
-        _gather(T, keep_t, weight, ids_t[b], lt, pad, key, base + ROW_STRIDE, threshold, words)
+        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
         g = grad[b] * s2  # on the unscaled r's
         for k in range(d):
             dr_s[k] = r_t[b, k] * g
@@ -254,9 +259,8 @@ def dropout_masks(key, threshold, len_s, len_t, L_s, L_t, d, pad, ids_s, ids_t):
     S, T = np.empty((L_s, d)), np.empty((L_t, d))
     words = np.empty((d + 3) // 4, np.uint64)
     for b in range(B):
-        base = 2 * b * ROW_STRIDE
-        _gather(S, ms[b], weight, ids_s[b], len_s[b], pad, key, base, threshold, words)
-        _gather(T, mt[b], weight, ids_t[b], len_t[b], pad, key, base + ROW_STRIDE, threshold, words)
+        _gather_pair(S, T, ms[b], mt[b], weight, ids_s[b], ids_t[b], len_s[b], len_t[b], pad, key, b,
+                     threshold, words)
     return ms, mt
 
 
