@@ -58,6 +58,13 @@ def train(at: AppTest, **overrides) -> AppTest:
     return at
 
 
+def open_tab(at: AppTest, key: str, label: str) -> AppTest:
+    at.session_state[key] = label  # what a click on the tab sends
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def click_nodes(at: AppTest, prefix: str, *nodes: int) -> AppTest:
     """What a click (or a shift-click of several nodes) on a Plotly chart sends back."""
     ex = explorer(at)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .conftest import button, click_nodes, explorer, goto, new_app, texts, train
+from .conftest import button, click_nodes, explorer, goto, new_app, open_tab, texts, train
 
 CHART = "gossip_graph"
 MARIUS, THENARDIER, GAVROCHE, VALJEAN, JAVERT = 55, 25, 48, 11, 27
@@ -13,13 +13,6 @@ MARIUS, THENARDIER, GAVROCHE, VALJEAN, JAVERT = 55, 25, 48, 11, 27
 def trained(at):
     train(at)
     return goto(at, "gossip")
-
-
-def open_tab(at, label: str):
-    at.session_state["gossip_tabs"] = label  # what a click on the tab sends
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def chart_keys(at) -> set[str]:
@@ -111,13 +104,13 @@ def test_every_tab_renders_only_when_open(app, downloads):
     for label, keys in [("Alignment matrix", {"att_alignment"}), ("Ego view", {"att_ego"}),
                         ("Context shift", {"shift_bars", "shift_personas"}),
                         ("Drivers & top partners", {"att_drivers", "topk_chart"})]:
-        open_tab(app, label)
+        open_tab(app, "gossip_tabs", label)
         assert keys <= chart_keys(app) and "att_source" not in chart_keys(app)
 
 
 def test_context_shift_compares_two_partners(app):
     trained(app)
-    open_tab(app, "Context shift")
+    open_tab(app, "gossip_tabs", "Context shift")
     app.selectbox(key="shift_partner").set_value(GAVROCHE).run()
     assert any("With **Thenardier**, Marius attends more to" in m for m in texts(app.markdown))
     moved = float(next(m.value for m in app.metric if m.label == "Attention moved (0–1)"))
@@ -126,7 +119,7 @@ def test_context_shift_compares_two_partners(app):
 
 def test_top_partners_unseen_only(app):
     trained(app)
-    open_tab(app, "Drivers & top partners")
+    open_tab(app, "gossip_tabs", "Drivers & top partners")
     app.checkbox(key="topk_new").check().run()
     spec = json.loads([c for c in app.get("plotly_chart") if c.proto.id.endswith("topk_chart")][0].proto.spec)
     labels = spec["data"][0]["y"]

@@ -6,7 +6,7 @@ import html
 import json
 import re
 
-from .conftest import explorer, texts
+from .conftest import explorer, open_tab, texts
 
 GOOD_EDGES = b"source,target,weight\nann,bob,2\nbob,cat,1\ncat,ann,1\ncat,dan,3\ndan,eve,1\n"
 GOOD_LABELS = b"ann red\nbob red\ncat red\ndan blue\neve blue\n"
@@ -28,13 +28,6 @@ def upload(at, edges: bytes, name: str = "edges.csv", labels: bytes | None = Non
     return at
 
 
-def open_tab(at, label: str):
-    at.session_state["graph_tabs"] = label  # what a click on the tab sends
-    at.run()
-    assert not at.exception, at.exception
-    return at
-
-
 def pyvis_nodes(at) -> list[dict]:
     page = at.get("iframe")[0].proto.srcdoc
     data = re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);", page, re.S).group(1)
@@ -48,7 +41,7 @@ def test_opens_on_les_miserables_with_both_views(app):
     ids = [c[0] for trace in spec["data"] if "customdata" in trace for c in trace["customdata"]]
     assert sorted(ids) == list(range(77))  # every node clickable, id in customdata
     assert not app.get("iframe")  # the physics view is drawn only when its tab is open
-    open_tab(app, "Physics view (pyvis)")
+    open_tab(app, "graph_tabs", "Physics view (pyvis)")
     page = app.get("iframe")[0].proto.srcdoc
     assert "vis.Network" in page  # vis-network inlined, and nothing fetched from the network:
     assert not re.search(r"""(src|href)\s*=\s*["']https?://""", page)
@@ -60,7 +53,7 @@ def test_switch_to_email(app):
     assert not app.exception
     assert metric(app, "Nodes") == "1,005"
     assert explorer(app).graph_key == "email"
-    open_tab(app, "Physics view (pyvis)")
+    open_tab(app, "graph_tabs", "Physics view (pyvis)")
     assert any("too many for a physics view" in c for c in texts(app.caption))
 
 
@@ -104,7 +97,7 @@ def test_user_labels_are_escaped_in_both_views(app):
     assert not app.error
     spec = app.get("plotly_chart")[0].proto.spec
     assert EVIL not in spec and html.escape(EVIL, quote=False) in json.loads(spec)["data"][1]["hovertext"][0]
-    open_tab(app, "Physics view (pyvis)")
+    open_tab(app, "graph_tabs", "Physics view (pyvis)")
     labels = {n["label"] for n in pyvis_nodes(app)}
     assert html.escape(EVIL) in labels and EVIL not in labels
     titles = " ".join(n["title"] for n in pyvis_nodes(app))
@@ -124,6 +117,6 @@ def test_colour_by_degree_and_communities(app):
         assert not app.exception
     spec = json.loads(app.get("plotly_chart")[0].proto.spec)
     assert spec["data"][1]["marker"]["showscale"] is True  # degree is a continuous colour
-    open_tab(app, "Degree distribution")
+    open_tab(app, "graph_tabs", "Degree distribution")
     spec = json.loads(app.get("plotly_chart")[0].proto.spec)
     assert spec["layout"]["title"]["text"] == "Degree distribution" and spec["data"][0]["type"] == "bar"
