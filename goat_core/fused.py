@@ -330,6 +330,8 @@ class FusedPairScores(torch.autograd.Function):
         with _one_blas_thread():
             run([partial(forward_pairs, w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, lo, hi,
                          logits, *saved) for lo, hi in segs])
+        # w is the live table: the backward gathers S and T from it again, so it must not change
+        # between forward and backward (it does not in a training step: the optimizer runs after).
         ctx.state = (w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, saved, segs, run)
         return torch.from_numpy(logits)
 

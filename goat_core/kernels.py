@@ -5,7 +5,7 @@
 a max nor take softmax mass, softmax, r = pᵀS.
 
 On CPU (with ``FUSED``, and no explicit masks) it runs the compiled per-pair loop of
-:mod:`.fused`, 3-5x faster than the torch code below. The torch code is the path on CUDA
+:mod:`.fused`, about 3x the torch code below (BENCHMARKS.md). The torch code is the path on CUDA
 (and the reference the fused loop was measured against). What differs from the module is
 only how:
 
