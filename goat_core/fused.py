@@ -67,21 +67,25 @@ def _row_uniforms(words, key, row_id):
 
 
 @nb.njit(inline="always")
-def _gather(out, keep, weight, ids, width, pad, key, row_base, threshold, words):
-    """out[r] = weight[ids[r]] · mask, keep[r] = mask (0/1), for r < width; pad rows are zero."""
+def _gather(out, keep, weight, ids, width, pad, key, row_base, threshold, words, with_keep):
+    """out[r] = weight[ids[r]] · mask for r < width (pad rows zero); with ``with_keep`` also
+    keep[r] = mask (0/1), which only the backward needs."""
     for r in range(width):
         node = ids[r]
         if node == pad:
             out[r, :] = 0.0
-            keep[r, :] = 0.0
+            if with_keep:
+                keep[r, :] = 0.0
         elif threshold >= 1 << MASK_BITS:
             out[r, :] = weight[node]
-            keep[r, :] = 1.0
+            if with_keep:
+                keep[r, :] = 1.0
         else:
             u = _row_uniforms(words, key, row_base + r)
             for k in range(weight.shape[1]):
                 m = 1.0 if u[k] < threshold else 0.0
-                keep[r, k] = m
+                if with_keep:
+                    keep[r, k] = m
                 out[r, k] = weight[node, k] * m
 
 
@@ -132,10 +136,11 @@ def _pair_buffers(weight, ids_s, ids_t):
 
 
 @nb.njit(inline="always")
-def _gather_pair(S, T, keep_s, keep_t, weight, ids_s, ids_t, ls, lt, pad, key, b, threshold, words):
+def _gather_pair(S, T, keep_s, keep_t, weight, ids_s, ids_t, ls, lt, pad, key, b, threshold, words,
+                 with_keep=True):
     base = 2 * b * ROW_STRIDE  # the pair's rows in the hash: S rows, then T rows
-    _gather(S, keep_s, weight, ids_s, ls, pad, key, base, threshold, words)
-    _gather(T, keep_t, weight, ids_t, lt, pad, key, base + ROW_STRIDE, threshold, words)
+    _gather(S, keep_s, weight, ids_s, ls, pad, key, base, threshold, words, with_keep)
+    _gather(T, keep_t, weight, ids_t, lt, pad, key, base + ROW_STRIDE, threshold, words, with_keep)
 
 
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
@@ -146,7 +151,8 @@ def forward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, l
     a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
-        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
+        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words,
+                     False)  # the forward needs no masks, only masked rows
         A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) one BLAS sgemm
         _pool(A, ids_s[b], ids_t[b], ls, lt, pad, a_s, a_t, arg_s[b], arg_t[b])
         _softmax(a_s, ls, s2, p_s[b])
@@ -341,7 +347,9 @@ class FusedPairScores(torch.autograd.Function):
         ctx.state = None
         g = grad.detach().to(torch.from_numpy(w).dtype).contiguous().numpy()
         out = np.zeros_like(w)
-        fresh = [np.ones(w.shape[0], np.uint8) for _ in segs]
+        # out starts at zero, so segment 0 marks every row as zeroed already (2); the reused
+        # buffers of later segments zero a row on first touch (1 -> 2)
+        fresh = [np.full(w.shape[0], 2 if k == 0 else 1, np.uint8) for k in range(len(segs))]
         bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
         with _one_blas_thread():
             run([partial(backward_pairs, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,
