@@ -1,7 +1,8 @@
 """Training throughput on Email (55 % training edges, the paper's config) vs the naive baseline.
 
     python bench/throughput.py --json            # ends with one JSON line
-    python bench/throughput.py --ablations       # also: before/after variants of the trainer
+    python bench/throughput.py --ablations       # also: before/after variants of the trainer, and the
+                                                 # ceiling: the same step with the per-pair loops free
 
 Each repeat times, back to back so that they share the machine's load: one epoch of our
 trainer (``goat_core.training.run_training``: d=200, N=100, dropout 0.8, lr 1e-4, batch 256,
@@ -14,6 +15,12 @@ policy unless --threads/--workers say otherwise.
 roofline_fraction = useful FLOP/s / sgemm FLOP/s, where useful FLOPs are 2·|N_s|·|N_t|·d
 per training pair (real neighbors only, after leaving the partner out), counted on the pairs
 actually trained, and the sgemm is a 2048² float32 product in the same run.
+
+The ceiling (``--ablations``) runs the same training step with the fused loops' per-pair work
+replaced by nothing (logits 0, a zero table gradient; batch assembly, threads, buffers, loss,
+autograd and Adam unchanged). Its pairs/s bound what any faster per-pair kernel could give
+without also rewriting the rest of the step; ``ceiling_roofline_fraction`` is that bound on the
+roofline fraction.
 """
 
 from __future__ import annotations
@@ -24,6 +31,19 @@ import os
 import time
 
 from _common import configure_threads, email_split, machine, median, sgemm_flops
+
+CEILING = "ceiling: fused step with the per-pair loops doing nothing"
+
+
+def _free_forward(*args) -> None:
+    """Stands in for fused.forward_pairs(w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi,
+    logits, ...): logits 0 for the segment, no per-pair work."""
+    lo, hi, logits = args[9], args[10], args[11]
+    logits[lo:hi] = 0.0
+
+
+def _free(*args) -> None:
+    """Stands in for fused.backward_pairs / add_touched: the table gradient stays zero."""
 
 
 def parse_args():
@@ -167,12 +187,16 @@ def main() -> None:
             ("torch chunks (kernels.FUSED=False: the CUDA path)", {}, {"fused": False}),
             ("torch chunks, in order on one thread", {}, {"fused": False, "workers": 1}),
             ("plain modules + bucketing (the first trainer)", {"fast": False}, {"workers": 1}),
+            (CEILING, {}, {"free_loops": True}),
         ]
+        loops = fused.forward_pairs, fused.backward_pairs, fused.add_touched
         result["ablations"] = {}
         for name, options, settings in variants:
             kernels.FUSED = settings.get("fused", True)
             kernels.WORKERS = settings.get("workers", workers)
             fused._one_blas_thread = nullcontext if settings.get("blas_threads") else one_blas_thread
+            fused.forward_pairs, fused.backward_pairs, fused.add_touched = (
+                (_free_forward, _free, _free) if settings.get("free_loops") else loops)
             walls, cpus = [], []
             for rep in range(args.repeats):
                 wall, cpu, _, pairs = our_epoch(200 + rep, **dict(options))
@@ -181,6 +205,12 @@ def main() -> None:
             result["ablations"][name] = {"pairs_per_s": median(walls), "pairs_per_cpu_s": median(cpus)}
             print(f"{name:56s} {median(walls):8.0f} pairs/s {median(cpus):8.0f} pairs/cpu-s", flush=True)
         kernels.FUSED, kernels.WORKERS, fused._one_blas_thread = True, workers, one_blas_thread
+        fused.forward_pairs, fused.backward_pairs, fused.add_touched = loops
+        ceiling = result["ablations"][CEILING]["pairs_per_s"]
+        result["ceiling_pairs_per_s"] = ceiling
+        result["ceiling_roofline_fraction"] = result["roofline_fraction"] * ceiling / pairs_per_s
+        print(f"ceiling with free per-pair loops: {ceiling:.0f} pairs/s, roofline "
+              f"{result['ceiling_roofline_fraction']:.1%}")
     print(f"ours {pairs_per_s:.0f} pairs/s, naive {naive_pairs_per_s:.0f} pairs/s: {result['speedup']:.1f}x; "
           f"roofline {result['roofline_fraction']:.1%} ({result['useful_gflops']:.1f} of "
           f"{result['sgemm_gflops']:.0f} GFLOP/s)")

@@ -39,6 +39,7 @@ def add_training_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--seed", type=int, default=0, help=PARAMETERS["seed"][2])
     group.add_argument("--device", default="auto", help=PARAMETERS["device"][2])
     group.add_argument("--variant", choices=VARIANTS, default="goat", help=PARAMETERS["variant"][2])
+    group.add_argument("--inference-draws", type=int, default=1, help=PARAMETERS["inference_draws"][2])
     group.add_argument("--include-partner", action="store_true",
                        help="keep the partner inside each other's neighborhood (default: left out)")
     group.add_argument("--directed", action="store_true", help="read edges as directed")
@@ -48,7 +49,7 @@ def goat_from_args(args) -> Goat:
     defaults = paper_config(_graph_name(args.graph))
     return Goat(
         dim=args.dim, epochs=args.epochs, negatives=args.negatives, batch_size=args.batch_size,
-        seed=args.seed, device=args.device, variant=args.variant,
+        seed=args.seed, device=args.device, variant=args.variant, inference_draws=args.inference_draws,
         exclude_partner=not args.include_partner,
         neighborhood=args.neighborhood if args.neighborhood is not None else defaults["neighborhood"],
         dropout=args.dropout if args.dropout is not None else defaults["dropout"],

@@ -69,6 +69,9 @@ PARAMETERS = {
                         "neighborhood (the 'remainder' of the neighborhood, as at test time)"),
     "device": (_device, "'auto', 'cpu', 'cuda' or 'cuda:N'", "where to train"),
     "seed": (*_int(0, 2**63 - 1), "seed for every random draw"),
+    "inference_draws": (*_int(1, 1024), "neighborhood draws whose logits are averaged when scoring "
+                        "pairs (1: one fixed draw, as the paper; more: less sampling noise for nodes "
+                        "with more than N neighbors)"),
 }
 
 
@@ -123,15 +126,18 @@ class Goat:
 
     Parameters (defaults are the paper's where it states them): dim=200, neighborhood=100,
     dropout=0.5, lr=1e-4, epochs=20, batch_size=256, negatives=1, variant="goat",
-    exclude_partner=True, device="auto", seed=0. See :data:`PARAMETERS` for their meaning.
+    exclude_partner=True, device="auto", seed=0, inference_draws=1. See :data:`PARAMETERS` for
+    their meaning.
 
     Learned attributes: ``graph_`` (the training graph), ``model_`` (the nn.Module),
-    ``embedding_`` (global embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw),
+    ``embedding_`` (global embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw:
+    attention, representations and the first of ``inference_draws`` draws scores average over),
     ``history_`` (one row per epoch: loss, elapsed, val_auc), ``device_``.
     """
 
     def __init__(self, dim=200, neighborhood=100, dropout=0.5, lr=1e-4, epochs=20, batch_size=256,
-                 negatives=1, variant="goat", exclude_partner=True, device="auto", seed=0):
+                 negatives=1, variant="goat", exclude_partner=True, device="auto", seed=0,
+                 inference_draws=1):
         self.dim = dim
         self.neighborhood = neighborhood
         self.dropout = dropout
@@ -143,6 +149,7 @@ class Goat:
         self.exclude_partner = exclude_partner
         self.device = device
         self.seed = seed
+        self.inference_draws = inference_draws
 
     # ------------------------------------------------------------------ parameters
     def get_params(self) -> dict:
@@ -232,6 +239,7 @@ class Goat:
         self.device_ = device
         self.embedding_ = model.embedding.weight[:-1].detach().cpu().numpy().copy()
         self.__dict__.pop("_context_cache", None)
+        self.__dict__.pop("_draws_cache", None)
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "model_"):
@@ -246,9 +254,25 @@ class Goat:
         return self.graph_.index_of(node)
 
     def decision_function(self, pairs) -> np.ndarray:
-        """Scores (logits) of (s, t) pairs given as an (k, 2) array of node indices."""
+        """Scores (logits) of (s, t) pairs given as an (k, 2) array of node indices: the mean over
+        ``inference_draws`` neighborhood draws, the first of which is ``neighborhoods_``."""
         self._check_fitted()
-        return score_pairs(self.model_, pairs, self.neighborhoods_, self.exclude_partner, self.device_)
+        hoods = self._draws() if self.variant != "global" else [self.neighborhoods_]
+        scores = [score_pairs(self.model_, pairs, hood, self.exclude_partner, self.device_) for hood in hoods]
+        return scores[0] if len(scores) == 1 else np.mean(scores, axis=0, dtype=np.float64).astype(np.float32)
+
+    def _draws(self) -> list[Neighborhoods]:
+        """``neighborhoods_`` and inference_draws - 1 more draws from the training graph, each
+        seeded from (seed, k): the same model gives the same scores, saved and loaded or not."""
+        cached = self.__dict__.get("_draws_cache", [self.neighborhoods_])
+        if len(cached) < self.inference_draws:
+            adj = Adjacency.from_graph(self.graph_)
+            size = self.neighborhoods_.table.shape[1]  # N as fitted
+            for k in range(len(cached), self.inference_draws):
+                seed = int(np.random.SeedSequence([self.seed, k]).generate_state(1, np.uint64)[0] >> 1)
+                cached.append(sample_neighborhoods(adj, size, torch.Generator().manual_seed(seed)))
+            self.__dict__["_draws_cache"] = cached
+        return cached[:self.inference_draws]
 
     def predict_proba(self, pairs) -> np.ndarray:
         """Edge probabilities sigmoid(r_s · r_t) of (s, t) pairs."""

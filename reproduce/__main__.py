@@ -62,6 +62,8 @@ def main(argv=None) -> int:
             for name, spec in (tune.QUICK_TRIALS if args.quick else tune.TRIALS).items():
                 if not (out / "raw" / "tune" / f"{name}.json").exists():
                     tune.run_trial(name, spec, out)
+            if not args.quick:
+                tune.run_all_draws(out)
     report.build(out, md, quick=args.quick, wall_seconds=time.time() - started)
     print(f"wrote {md} and summaries under {out}")
     return 0

@@ -46,7 +46,8 @@ EPOCHS_MIN = {"goat": 3, "mean-pool": 3, "global": 15}
 
 
 # Email GOAT with dropout, N, lr and epochs chosen per training ratio on validation splits (the
-# `grid-*` trials of reproduce.tune, tune.select_per_ratio; RESULTS.md section 7 checks this copy).
+# `grid-*` trials of reproduce.tune, tune.select_per_ratio), then the number of inference draws for
+# that configuration (`draws-*` trials, tune.select_draws); RESULTS.md section 7 checks this copy.
 TUNED: dict[float, dict] = {
     0.15: dict(dropout=0.5, neighborhood=100, lr=1e-3, epochs=57),
     0.25: dict(dropout=0.5, neighborhood=100, epochs=14),
@@ -146,6 +147,8 @@ def run_job(job: Job, out: Path) -> dict:
     row["history"] = goat.history_
     with Timer() as t_eval:
         row["lp"] = _lp(goat, split)
+        if goat.inference_draws > 1:  # the same model scored on its first draw alone, for comparison
+            row["lp_one_draw"] = _lp(goat.set_params(inference_draws=1), split)
         if job.cluster:
             row["cluster"] = clustering(goat, split.train, job.seed)
     row["eval_seconds"] = t_eval.seconds
@@ -181,7 +184,8 @@ def plan(quick: bool, sections: list[str] | None = None) -> list[Job]:
     Email mean-pool seeds 1-2, then the remaining seeds and ratios."""
     if quick:
         tiny = dict(dim=32, neighborhood=25, epochs=3, lr=1e-2)
-        return [Job("quick", "email", 0.55, v, 0, tiny, cluster=True) for v in VARIANTS]
+        return [Job("quick", "email", 0.55, v, 0, tiny, cluster=True) for v in VARIANTS] + [
+            Job("tuned", "email", 0.55, "goat", 0, {**tiny, "neighborhood": 5, "inference_draws": 4})]
     want = set(sections) if sections is not None else {"lp", "tuned", "zhihu-cora", "nsens", "vgae"}
     email = [
         Job("lp", "email", r, v, s, cluster=r in CLUSTER_RATIOS)

@@ -14,7 +14,7 @@ import numpy as np
 from .common import read_json, write_json
 from .experiments import CLUSTER_RATIOS, RATIOS, SEEDS
 from .experiments import TUNED as TUNED_RUNS
-from .tune import GRID, select_per_ratio, summarise
+from .tune import DRAW_COUNTS, DRAW_TOLERANCE, GRID, select_draws, select_per_ratio, summarise
 
 PAPER_LP = {  # Table 3 of the paper (AUC %, leaky protocol)
     ("email", "goat"): [78.9, 81.0, 81.2, 81.4, 81.7, 82.4, 82.3, 82.6, 83.1],
@@ -33,7 +33,8 @@ PAPER_CLUSTER = {0.35: (66.5, 57.2), 0.55: (65.6, 56.7), 0.75: (66.4, 57.9), 0.9
 VGAE_PAPER = {"cora2": (91.4, 92.6), "citeseer": (90.8, 92.0)}  # Kipf & Welling 2016, Table 1 (AUC, AP)
 MAIN = lambda s: s not in ("nsens", "tuned")  # noqa: E731 - lp, vgae, quick: the paper's fixed config
 TUNED = lambda s: s == "tuned"  # noqa: E731 - Email GOAT, dropout/N/lr chosen per ratio (validation)
-TUNED_LABEL = "ours GOAT (max pool), dropout, N and lr chosen per ratio on validation"
+TUNED_LABEL = "ours GOAT (max pool), dropout, N, lr and inference draws chosen per ratio on validation"
+TUNED_ONE_DRAW_LABEL = "the same tuned models scored on one inference draw"
 NAMES = {"goat": "GOAT (max pool)", "global": "GoatGlobal", "mean-pool": "GOAT mean-pool (authors' code)"}
 
 
@@ -61,6 +62,8 @@ def load_runs(out: Path) -> list[dict]:
             "seconds_per_epoch": r["seconds_per_epoch"],
             **{f"{k}": v for k, v in r["lp"].items()},
             **{f"untrained_{k}": v for k, v in r["untrained_lp"].items()},
+            # scores of the model's first inference draw alone (= lp where it has one draw only)
+            **{f"one_draw_{k}": v for k, v in r.get("lp_one_draw", r["lp"]).items()},
         }
         for name, res in r.get("baselines", {}).items():
             row[f"{name}_auc"], row[f"{name}_ap"] = res["auc"], res["ap"]
@@ -112,6 +115,9 @@ def lp_table(runs, data, ratios, metric="auc", paper=True) -> tuple[list, list]:
     cells = [_agg(runs, metric, variant="goat", ratio=r, dataset=data, section=TUNED) for r in ratios]
     if any(cells):
         rows.append([f"**{TUNED_LABEL}**"] + [_fmt(c) for c in cells])
+        cells = [_agg(runs, f"one_draw_{metric}", variant="goat", ratio=r, dataset=data, section=TUNED)
+                 for r in ratios]
+        rows.append([TUNED_ONE_DRAW_LABEL] + [_fmt(c) for c in cells])
     cells = [_agg(runs, f"global_{metric}", variant="goat", ratio=r, **base) for r in ratios]
     rows.append(["ours GOAT, scored with global E_s·E_t"] + [_fmt(c) for c in cells])
     for variant in ("goat", "mean-pool"):
@@ -418,6 +424,9 @@ def render(tables, tuning, case, state, out: Path, md: Path) -> str:
         "\n### Per-ratio choice of dropout, N and lr (Email GOAT; the tuned row of section 1)\n",
         SELECTION_NOTE,
         selection_table(out),
+        "\n### Per-ratio choice of inference draws (the same configurations)\n",
+        DRAWS_NOTE.format(tolerance=100 * DRAW_TOLERANCE),
+        draws_table(out),
         "\n## 8. Wall time (training only, per group of runs)\n",
         t("wall_time"),
         "\n",
@@ -447,6 +456,28 @@ def selection_table(out: Path) -> str:
                + f" ({c['scores'][k][1]:.0f})" for k in configs]
             + [f"do {c['dropout']}, N {c['neighborhood']}, lr {c['lr']:g}", c["epochs"],
                "the choice" if same else f"**differs: {used}**"]
+        )
+    return _table(header, rows)
+
+
+def draws_table(out: Path) -> str:
+    """Mean validation AUC per number of inference draws, the choice, and whether
+    experiments.TUNED uses that choice on the configuration it was measured on."""
+    chosen = select_draws(out)
+    if not chosen:
+        return "(draws trials not run: `python -m reproduce.tune --out results --draws`)"
+    header = ["train %", "nodes with > N neighbors (per seed)"]
+    header += [f"{k} draw{'s' * (k > 1)}" for k in DRAW_COUNTS] + ["chosen", "runs used"]
+    rows = []
+    for c in chosen:
+        used = TUNED_RUNS.get(c["ratio"], {})
+        same = used.get("inference_draws", 1) == c["draws"] and all(
+            used.get(k, 3e-3 if k == "lr" else None) == v for k, v in c["config"].items())
+        rows.append(
+            [f"{round(c['ratio'] * 100)}", " / ".join(map(str, c["nodes_over_N"]))]
+            + [("**{:.2f}**" if k == c["draws"] else "{:.2f}").format(100 * c["means"][k])
+               for k in DRAW_COUNTS]
+            + [c["draws"], "the choice" if same else f"**differs: {used}**"]
         )
     return _table(header, rows)
 
@@ -641,6 +672,16 @@ or 0.5, N = 100 (the paper's) or 50, lr 3e-3 or 1e-3) was trained on three valid
 (mean best epoch). The configuration with the highest mean is chosen (bold), with its mean best
 epoch; the tuned row of section 1 trains it on all training edges of the same three test splits.
 `python -m reproduce.tune --out results` reruns the grid (trials named `grid-*`).
+
+"""
+
+DRAWS_NOTE = """At inference every node's neighborhood is one fixed draw of at most N neighbors. For
+a node with more than N training neighbors, which N are drawn changes its scores, and
+`Goat(inference_draws=k)` averages the logits over k draws (the first is the model's own). For
+each ratio's chosen configuration, one model per validation split (seeds 0-2) was scored with
+k = 1, 2, 4, 8 and 16 (`python -m reproduce.tune --out results --draws`, trials `draws-*`).
+Cells: mean validation AUC %. The fewest draws within {tolerance:.2f} points of the best are
+chosen (bold); where no node has more than N neighbors every k gives the same scores, and k = 1.
 
 """
 

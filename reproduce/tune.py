@@ -4,6 +4,11 @@ Each trial trains on 80 % of a split's training edges and records the validation
 epoch, so one trial answers "how many epochs" as well as "which lr / dropout / negatives".
 
     python -m reproduce.tune --out results [--trials NAME ...] [--quick]
+    python -m reproduce.tune --out results --draws    # inference draws for the tuned Email GOAT
+
+The tuned Email GOAT row is chosen in two validation stages: the grid below picks dropout, N, lr
+and epochs per training ratio (``select_per_ratio``); then, for that configuration, how many
+inference neighborhood draws to average the logits over (``select_draws``).
 """
 
 from __future__ import annotations
@@ -11,8 +16,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import numpy as np
+
 from goat_core import Goat
-from goat_core.sampling import split_edges, validation_split
+from goat_core.evaluation import link_scores
+from goat_core.sampling import Adjacency, split_edges, validation_split
 
 from .common import Timer, dataset, read_json, setup_env, write_json
 
@@ -83,6 +91,28 @@ for _ratio in GRID_RATIOS:
         for _seed in (0, 1, 2):
             TRIALS[grid_name(_ratio, _config, _seed)] = (
                 "email", _ratio, dict(_config), GRID_EPOCHS[_ratio] * GRID_EPOCH_FACTOR[_config["lr"]], _seed)
+# Grid cells whose validation AUC was still rising at the last epoch of the budget (`truncated`:
+# best epoch = last epoch on at least one seed; found after the grid had run). They are rerun for
+# twice the epochs, all three seeds, under the same names plus "-x2". The first epochs of a longer
+# run are the shorter run (same seed, constant lr), so a "-x2" trial supersedes its short twin.
+GRID_LONG_FACTOR = 2
+GRID_EXTENDED = {  # ratio -> (dropout, N, lr) cells
+    0.15: [(0.8, 100, 3e-3), (0.8, 50, 3e-3)],
+    0.35: [(0.8, 100, 3e-3), (0.8, 100, 1e-3), (0.8, 50, 1e-3)],
+    0.45: [(0.5, 100, 3e-3), (0.5, 50, 3e-3), (0.8, 50, 1e-3)],
+    0.55: [(0.5, 50, 3e-3), (0.8, 100, 1e-3), (0.8, 50, 1e-3)],
+    0.65: [(0.8, 50, 3e-3), (0.5, 50, 3e-3), (0.8, 100, 1e-3), (0.8, 50, 1e-3), (0.5, 50, 1e-3)],
+    0.75: [(0.8, 100, 1e-3), (0.8, 50, 1e-3)],
+    0.85: [(0.8, 100, 1e-3), (0.8, 50, 1e-3)],
+    0.95: [(0.8, 100, 1e-3), (0.8, 50, 1e-3)],
+}
+for _ratio, _cells in GRID_EXTENDED.items():
+    for _dropout, _n, _lr in _cells:
+        _config = {"dropout": _dropout, "neighborhood": _n, "lr": _lr}
+        for _seed in (0, 1, 2):
+            TRIALS[grid_name(_ratio, _config, _seed) + "-x2"] = (
+                "email", _ratio, dict(_config),
+                GRID_EPOCHS[_ratio] * GRID_EPOCH_FACTOR[_lr] * GRID_LONG_FACTOR, _seed)
 QUICK_TRIALS = {"quick-email55-goat": ("email", 0.55, {"dim": 32, "neighborhood": 20}, 2)}
 
 
@@ -149,6 +179,23 @@ def summarise(out: Path) -> list[dict]:
     return rows
 
 
+def grid_trials(out: Path, ratio: float, config: dict) -> list[dict]:
+    """The three seeds' trials of one grid cell: the "-x2" reruns where all three exist."""
+    for suffix in ("-x2", ""):
+        names = [grid_name(ratio, config, seed) + suffix for seed in (0, 1, 2)]
+        paths = [out / "raw" / "tune" / f"{name}.json" for name in names]
+        if all(p.exists() for p in paths):
+            return [read_json(p) for p in paths]
+    return []
+
+
+def truncated(out: Path) -> list[tuple[float, dict]]:
+    """Grid cells whose best validation epoch is the last epoch run, on any seed: the budget cut
+    them off while they were still improving."""
+    return [(ratio, config) for ratio in GRID_RATIOS for config in GRID
+            if any(r["best_epoch"] == len(r["history"]) for r in grid_trials(out, ratio, config))]
+
+
 def select_per_ratio(out: Path) -> list[dict]:
     """For each ratio of the grid: every configuration's mean best validation AUC over its seeds,
     the configuration with the highest mean, and its mean best epoch (rounded)."""
@@ -156,8 +203,7 @@ def select_per_ratio(out: Path) -> list[dict]:
     for ratio in GRID_RATIOS:
         scores = {}
         for config in GRID:
-            found = [read_json(p) for seed in (0, 1, 2)
-                     if (p := out / "raw" / "tune" / f"{grid_name(ratio, config, seed)}.json").exists()]
+            found = grid_trials(out, ratio, config)
             if len(found) == 3:
                 scores[(config["dropout"], config["neighborhood"], config["lr"])] = (
                     sum(r["best_val_auc"] for r in found) / 3, sum(r["best_epoch"] for r in found) / 3)
@@ -169,19 +215,84 @@ def select_per_ratio(out: Path) -> list[dict]:
     return rows
 
 
+DRAW_COUNTS = (1, 2, 4, 8, 16)
+DRAW_TOLERANCE = 1e-4  # validation AUC: the fewest draws within this of the best
+
+
+def draws_name(ratio: float, seed: int) -> str:
+    return f"draws-email{round(ratio * 100)}-s{seed}"
+
+
+def run_draws(ratio: float, seed: int, out: Path) -> dict:
+    """Validation AUC of the tuned configuration (experiments.TUNED, without its draws) with its
+    logits averaged over k inference neighborhood draws, k in DRAW_COUNTS; one model per seed."""
+    from .experiments import TUNED, params_for
+
+    graph = dataset("email")
+    split = split_edges(graph, ratio, seed)
+    val = validation_split(split.train, 0.2, seed, full=graph)
+    config = {k: v for k, v in TUNED[ratio].items() if k != "inference_draws"}
+    params = params_for("email", "goat", ratio, **config, seed=seed)
+    with Timer() as t:
+        goat = Goat(**params).fit(val.train)
+    pairs = np.concatenate([val.test_pos, val.test_neg])
+    labels = np.concatenate([np.ones(len(val.test_pos)), np.zeros(len(val.test_neg))])
+    degree = Adjacency.from_graph(val.train).degree.numpy()
+    row = {"trial": draws_name(ratio, seed), "train_ratio": ratio, "seed": seed, "params": params,
+           "fit_seconds": t.seconds, "nodes_over_N": int((degree > params["neighborhood"]).sum()),
+           "val_auc": {}}
+    for k in DRAW_COUNTS:  # decision_function averages the logits of k draws
+        scores = goat.set_params(inference_draws=k).decision_function(pairs)
+        row["val_auc"][str(k)] = link_scores(labels, scores)["auc"]
+    write_json(out / "raw" / "tune" / f"{row['trial']}.json", row)
+    print(f"{row['trial']}: " + " ".join(f"{k}: {v:.4f}" for k, v in row["val_auc"].items()), flush=True)
+    return row
+
+
+def select_draws(out: Path) -> list[dict]:
+    """Per ratio: mean validation AUC over seeds for each number of draws, and the fewest draws
+    within DRAW_TOLERANCE of the best. ``config`` is the configuration the draws were measured on."""
+    rows = []
+    for ratio in GRID_RATIOS:
+        paths = [out / "raw" / "tune" / f"{draws_name(ratio, seed)}.json" for seed in (0, 1, 2)]
+        if not all(p.exists() for p in paths):
+            continue
+        found = [read_json(p) for p in paths]
+        means = {int(k): float(np.mean([r["val_auc"][k] for r in found])) for k in found[0]["val_auc"]}
+        best = max(means.values())
+        p = found[0]["params"]
+        fewest = min(k for k, v in means.items() if v >= best - DRAW_TOLERANCE)
+        rows.append({"ratio": ratio, "means": means, "draws": fewest,
+                     "nodes_over_N": [r["nodes_over_N"] for r in found],
+                     "config": {k: p[k] for k in ("dropout", "neighborhood", "lr", "epochs")}})
+    return rows
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path("results"))
     ap.add_argument("--trials", nargs="*", help="trial names (default: all)")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--draws", action="store_true", help="the inference-draws stage (after the grid)")
     args = ap.parse_args(argv)
     setup_env()
+    if args.draws:
+        run_all_draws(args.out)
+        return
     trials = QUICK_TRIALS if args.quick else TRIALS
     for name in args.trials or list(trials):
         if (args.out / "raw" / "tune" / f"{name}.json").exists():
             print(f"{name}: done already")
             continue
         run_trial(name, trials[name], args.out)
+
+
+
+def run_all_draws(out: Path) -> None:
+    for ratio in GRID_RATIOS:
+        for seed in (0, 1, 2):
+            if not (out / "raw" / "tune" / f"{draws_name(ratio, seed)}.json").exists():
+                run_draws(ratio, seed, out)
 
 
 if __name__ == "__main__":

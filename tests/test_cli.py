@@ -76,6 +76,14 @@ def test_linkpred_json():
     out = json.loads(proc.stdout)
     assert {"auc", "ap", "train_ratio", "seed"} <= out.keys()
     assert out["train_ratio"] == 0.8 and out["seed"] == 1 and 0 <= out["auc"] <= 1
+    assert out["params"]["inference_draws"] == 1
+
+
+def test_linkpred_averages_inference_draws_when_asked():
+    args = ("linkpred", "lesmis", "--train-ratio", "0.8", *TRAIN, "--neighborhood", "2", "--json")
+    one = json.loads(cli(*args).stdout)
+    three = json.loads(cli(*args, "--inference-draws", "3").stdout)
+    assert three["params"]["inference_draws"] == 3 and three["auc"] != one["auc"]
 
 
 def test_cluster_json_with_labels_file(tmp_path):

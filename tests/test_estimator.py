@@ -20,6 +20,7 @@ from .conftest import FAST, planted_graph
     ("neighborhood", 0, "neighborhood must be an integer >= 1"),
     ("device", "tpu9", "device must be 'auto'"),
     ("epochs", True, "epochs must be an integer"),
+    ("inference_draws", 0, "inference_draws must be an integer >= 1"),
 ])
 def test_bad_parameters_get_actionable_errors(triangle_tail, name, value, words):
     with pytest.raises(ValueError) as info:
@@ -46,6 +47,31 @@ def test_same_seed_same_numbers_other_seed_other_numbers(planted):
     assert not np.array_equal(a.embedding_, c.embedding_)
     with_dropout = [Goat(**{**FAST, "dropout": 0.5}, seed=5).fit(planted).embedding_ for _ in range(2)]
     assert np.array_equal(*with_dropout)
+
+
+def test_inference_draws_average_the_logits_of_independent_draws(planted):
+    from goat_core.training import score_pairs
+
+    goat = Goat(**{**FAST, "neighborhood": 3}, seed=2).fit(planted)  # most nodes have > 3 neighbors
+    pairs = np.array([[0, 1], [0, 40], [5, 6], [22, 70], [41, 42], [10, 60]])
+    one = goat.decision_function(pairs)
+    four = goat.set_params(inference_draws=4).decision_function(pairs)
+    hoods = goat._draws()
+    assert len(hoods) == 4 and hoods[0] is goat.neighborhoods_
+    assert all(not np.array_equal(hoods[0].table, h.table) for h in hoods[1:])
+    each = [score_pairs(goat.model_, pairs, h, goat.exclude_partner, goat.device_) for h in hoods]
+    assert np.allclose(four, np.mean(each, axis=0), atol=1e-6)
+    assert np.array_equal(one, each[0]) and not np.allclose(four, one)
+    again = Goat(**{**FAST, "neighborhood": 3}, seed=2, inference_draws=4).fit(planted)
+    assert np.array_equal(again.decision_function(pairs), four)  # the draws are seeded
+    assert np.array_equal(goat.set_params(inference_draws=1).decision_function(pairs), one)
+
+
+def test_inference_draws_change_nothing_when_every_neighborhood_is_complete(planted):
+    goat = Goat(**{**FAST, "neighborhood": 80}, seed=2).fit(planted)  # N >= every degree
+    pairs = np.array([[0, 1], [0, 40], [5, 6], [22, 70]])
+    one = goat.decision_function(pairs)
+    assert np.allclose(goat.set_params(inference_draws=5).decision_function(pairs), one, atol=1e-6)
 
 
 def test_attention_for_adjacent_and_non_adjacent_pairs(planted):

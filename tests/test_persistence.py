@@ -30,6 +30,15 @@ def test_save_load_gives_identical_answers(tmp_path):
     assert np.array_equal(again.graph_.node_attrs["paper_id"], np.arange(77))
 
 
+def test_inference_draws_survive_save_and_load(tmp_path):
+    goat = Goat(**{**FAST, "neighborhood": 3}, seed=4, inference_draws=3).fit(load_graph("lesmis"))
+    goat.save(tmp_path / "run")
+    again = Goat.load(tmp_path / "run", device="cpu")
+    pairs = np.array([[0, 11], [55, 25], [48, 76], [11, 48]])
+    assert again.inference_draws == 3
+    assert np.array_equal(goat.predict_proba(pairs), again.predict_proba(pairs))
+
+
 def test_extra_metadata_round_trips(tmp_path):
     Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path, extra={"split": {"train_ratio": 0.85, "seed": 2}})
     assert Goat.load(tmp_path).run_info_ == {"split": {"train_ratio": 0.85, "seed": 2}}

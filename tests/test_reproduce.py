@@ -6,8 +6,8 @@ import csv
 
 import pytest
 
-from reproduce import report
-from reproduce.common import read_json
+from reproduce import report, tune
+from reproduce.common import read_json, write_json
 from reproduce.experiments import plan, run_job
 
 
@@ -52,3 +52,46 @@ def test_tables_have_paper_rows_and_ratio_columns(quick_out):
     assert float(ours[5].split(" ± ")[0]) > 50
     md = (out / "RESULTS.md").read_text()
     assert "Quick mode" in md and "## 2. Email node clustering" in md
+
+
+def test_tuned_runs_report_one_draw_beside_their_draws(quick_out):
+    out, jobs = quick_out
+    job = next(j for j in jobs if j.section == "tuned")
+    run = read_json(out / "raw" / "runs" / f"{job.key}.json")
+    assert run["params"]["inference_draws"] == 4 and run["lp"]["auc"] != run["lp_one_draw"]["auc"]
+    with (out / "email_lp_auc.csv").open() as fh:
+        rows = {r[0]: r for r in csv.reader(fh)}
+    assert rows[f"**{report.TUNED_LABEL}**"][5] == f"{100 * run['lp']['auc']:.1f} ± 0.0 (n=1)"
+    assert rows[report.TUNED_ONE_DRAW_LABEL][5] == f"{100 * run['lp_one_draw']['auc']:.1f} ± 0.0 (n=1)"
+
+
+def _trial(out, name, history):
+    best = max(range(len(history)), key=history.__getitem__)
+    write_json(out / "raw" / "tune" / f"{name}.json", {
+        "trial": name, "history": [{"epoch": e + 1, "val_auc": v} for e, v in enumerate(history)],
+        "best_epoch": best + 1, "best_val_auc": history[best]})
+
+
+def test_longer_grid_trials_supersede_truncated_ones(tmp_path):
+    config = tune.GRID[0]
+    for seed in (0, 1, 2):
+        _trial(tmp_path, tune.grid_name(0.55, config, seed), [0.6, 0.7, 0.8])  # still rising
+    assert tune.truncated(tmp_path) == [(0.55, config)]
+    assert tune.grid_trials(tmp_path, 0.55, config)[0]["best_val_auc"] == 0.8
+    for seed in (0, 1):
+        _trial(tmp_path, tune.grid_name(0.55, config, seed) + "-x2", [0.6, 0.7, 0.8, 0.9, 0.85, 0.8])
+    assert tune.truncated(tmp_path) == [(0.55, config)]  # the long run counts once all seeds have it
+    _trial(tmp_path, tune.grid_name(0.55, config, 2) + "-x2", [0.6, 0.7, 0.8, 0.9, 0.85, 0.8])
+    assert tune.truncated(tmp_path) == []
+    assert [r["best_epoch"] for r in tune.grid_trials(tmp_path, 0.55, config)] == [4, 4, 4]
+
+
+def test_draws_choice_is_the_fewest_within_tolerance(tmp_path):
+    aucs = {0.55: [0.800, 0.810, 0.81495, 0.815, 0.8150], 0.15: [0.7] * 5}
+    for ratio, values in aucs.items():
+        for seed in (0, 1, 2):
+            write_json(tmp_path / "raw" / "tune" / f"{tune.draws_name(ratio, seed)}.json", {
+                "val_auc": {str(k): v for k, v in zip(tune.DRAW_COUNTS, values)}, "nodes_over_N": 3,
+                "params": {"dropout": 0.8, "neighborhood": 50, "lr": 3e-3, "epochs": 5}})
+    chosen = {c["ratio"]: c["draws"] for c in tune.select_draws(tmp_path)}
+    assert chosen == {0.15: 1, 0.55: 4}
