@@ -52,12 +52,12 @@ TUNED: dict[float, dict] = {
     0.15: dict(dropout=0.5, neighborhood=100, lr=1e-3, epochs=57),
     0.25: dict(dropout=0.5, neighborhood=100, epochs=14),
     0.35: dict(dropout=0.5, neighborhood=100, epochs=19),
-    0.45: dict(dropout=0.5, neighborhood=100, epochs=21),
-    0.55: dict(dropout=0.8, neighborhood=100, epochs=13),
-    0.65: dict(dropout=0.8, neighborhood=100, epochs=11),
-    0.75: dict(dropout=0.8, neighborhood=50, epochs=9),
-    0.85: dict(dropout=0.8, neighborhood=100, epochs=4),
-    0.95: dict(dropout=0.8, neighborhood=50, epochs=5),
+    0.45: dict(dropout=0.5, neighborhood=100, epochs=46, inference_draws=2),
+    0.55: dict(dropout=0.8, neighborhood=100, epochs=13, inference_draws=4),
+    0.65: dict(dropout=0.8, neighborhood=100, epochs=11, inference_draws=8),
+    0.75: dict(dropout=0.8, neighborhood=100, lr=1e-3, epochs=63, inference_draws=4),
+    0.85: dict(dropout=0.8, neighborhood=100, lr=1e-3, epochs=48, inference_draws=8),
+    0.95: dict(dropout=0.8, neighborhood=100, lr=1e-3, epochs=47, inference_draws=8),
 }
 
 # Datasets whose validation trials asked for more epochs than Email's schedule (RESULTS.md section 7).

@@ -154,6 +154,8 @@ def run_trial(name: str, spec, out: Path) -> dict:
 def summarise(out: Path) -> list[dict]:
     rows = []
     for path in sorted((out / "raw" / "tune").glob("*.json")):
+        if path.name.startswith("draws-"):  # the draws stage: select_draws, its own table
+            continue
         r = read_json(path)
         p = r["params"]
         rows.append(

@@ -95,3 +95,4 @@ def test_draws_choice_is_the_fewest_within_tolerance(tmp_path):
                 "params": {"dropout": 0.8, "neighborhood": 50, "lr": 3e-3, "epochs": 5}})
     chosen = {c["ratio"]: c["draws"] for c in tune.select_draws(tmp_path)}
     assert chosen == {0.15: 1, 0.55: 4}
+    assert tune.summarise(tmp_path) == []  # the trial table lists grid and other trials only
