@@ -255,7 +255,7 @@ def plots(out: Path, runs) -> list[str]:
                 vals = dict(zip(RATIOS, PAPER_LP[(data, variant)]))
                 ax.plot(x, [vals[r] for r in ratios], "--", label=f"paper {NAMES[variant]} (leaky)")
         series = [(f"ours {NAMES[v]}", "auc", v, MAIN) for v in ("goat", "global", "mean-pool")]
-        series += [("ours GOAT, dropout/N/lr chosen on validation", "auc", "goat", TUNED)]
+        series += [("ours GOAT, dropout/N/lr/draws chosen on validation", "auc", "goat", TUNED)]
         series += [
             ("untrained GOAT", "untrained_auc", "goat", MAIN),
             ("Adamic-Adar", "adamic_adar_auc", "goat", MAIN),
