@@ -11,6 +11,7 @@ interrupted run continues where it stopped. Summary CSV/JSON and plots go direct
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import sys
 import time
@@ -75,7 +76,9 @@ def _run_jobs(jobs, out: Path, workers: int, md: Path, quick: bool) -> int:
     if workers <= 1:
         results = (safe_run(j, out) for j in jobs)
         return _consume(results, log, out, md, quick)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # spawn, not fork: the parent has trained models by now (the case study), and a child forked
+    # from a process whose OpenMP/BLAS/worker threads were in use can hang on their locks
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         futures = [pool.submit(safe_run, j, out) for j in jobs]
         failures = _consume((f.result() for f in as_completed(futures)), log, out, md, quick)
     return failures

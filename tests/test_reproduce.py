@@ -96,3 +96,21 @@ def test_draws_choice_is_the_fewest_within_tolerance(tmp_path):
     chosen = {c["ratio"]: c["draws"] for c in tune.select_draws(tmp_path)}
     assert chosen == {0.15: 1, 0.55: 4}
     assert tune.summarise(tmp_path) == []  # the trial table lists grid and other trials only
+
+
+def test_the_quick_command_runs_end_to_end(tmp_path, data_dir):
+    """`python -m reproduce --quick` as documented: case study, jobs on two worker processes
+    (which once hung when forked from a parent that had trained), trials, report."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "GOAT_DATA_DIR": str(data_dir), "PYTHONWARNINGS": "ignore"}
+    proc = subprocess.run([sys.executable, "-m", "reproduce", "--quick", "--out", str(tmp_path)], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    md = (tmp_path / "RESULTS.md").read_text()
+    assert "## 6. Les Misérables case study" in md and report.TUNED_ONE_DRAW_LABEL in md
+    assert len(list((tmp_path / "raw" / "runs").glob("*.json"))) == len(plan(quick=True))
