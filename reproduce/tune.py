@@ -23,6 +23,7 @@ from goat_core.evaluation import link_scores
 from goat_core.sampling import Adjacency, split_edges, validation_split
 
 from .common import Timer, dataset, read_json, setup_env, write_json
+from .experiments import TUNED, params_for
 
 BASE = dict(
     dim=200, neighborhood=100, dropout=0.8, lr=1e-3, batch_size=256, negatives=1, variant="goat", device="cpu"
@@ -228,8 +229,6 @@ def draws_name(ratio: float, seed: int) -> str:
 def run_draws(ratio: float, seed: int, out: Path) -> dict:
     """Validation AUC of the tuned configuration (experiments.TUNED, without its draws) with its
     logits averaged over k inference neighborhood draws, k in DRAW_COUNTS; one model per seed."""
-    from .experiments import TUNED, params_for
-
     graph = dataset("email")
     split = split_edges(graph, ratio, seed)
     val = validation_split(split.train, 0.2, seed, full=graph)
@@ -270,6 +269,13 @@ def select_draws(out: Path) -> list[dict]:
     return rows
 
 
+def run_all_draws(out: Path) -> None:
+    for ratio in GRID_RATIOS:
+        for seed in (0, 1, 2):
+            if not (out / "raw" / "tune" / f"{draws_name(ratio, seed)}.json").exists():
+                run_draws(ratio, seed, out)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path("results"))
@@ -288,13 +294,6 @@ def main(argv=None) -> None:
             continue
         run_trial(name, trials[name], args.out)
 
-
-
-def run_all_draws(out: Path) -> None:
-    for ratio in GRID_RATIOS:
-        for seed in (0, 1, 2):
-            if not (out / "raw" / "tune" / f"{draws_name(ratio, seed)}.json").exists():
-                run_draws(ratio, seed, out)
 
 
 if __name__ == "__main__":
