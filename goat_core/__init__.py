@@ -4,18 +4,47 @@ No UI code lives here (no Streamlit import): the app and the CLI both stand on t
 """
 
 from .datasets import BUNDLED, load_graph
-from .errors import GraphFormatError
-from .estimator import PARAMETERS, VARIANTS, Goat, PairAttention, paper_config
+from .errors import (
+    GoatError,
+    GraphFormatError,
+    NotFittedError,
+    ParameterError,
+    TrainingCancelled,
+    UnknownNodeError,
+)
+from .estimator import PARAMETERS, VARIANTS, Goat, PairAttention
 from .evaluation import evaluate_clustering, evaluate_link_prediction
 from .graph import Graph, NodeLabels, parse_edge_list, parse_labels, read_labels
+from .paper import paper_config
 from .persistence import load_run, save_run
 from .sampling import EdgeSplit, split_edges
-from .training import Progress, TrainingCancelled
+from .training import Progress
 
 __all__ = [
-    "BUNDLED", "PARAMETERS", "VARIANTS", "EdgeSplit", "Goat", "Graph", "GraphFormatError",
-    "NodeLabels", "PairAttention", "Progress", "TrainingCancelled", "evaluate_clustering",
-    "evaluate_link_prediction", "load_graph", "load_run", "paper_config", "parse_edge_list",
-    "parse_labels", "read_labels", "save_run", "split_edges",
+    "BUNDLED",
+    "EdgeSplit",
+    "Goat",
+    "GoatError",
+    "Graph",
+    "GraphFormatError",
+    "NodeLabels",
+    "NotFittedError",
+    "PARAMETERS",
+    "PairAttention",
+    "ParameterError",
+    "Progress",
+    "TrainingCancelled",
+    "UnknownNodeError",
+    "VARIANTS",
+    "evaluate_clustering",
+    "evaluate_link_prediction",
+    "load_graph",
+    "load_run",
+    "paper_config",
+    "parse_edge_list",
+    "parse_labels",
+    "read_labels",
+    "save_run",
+    "split_edges",
 ]
 __version__ = "0.1.0"

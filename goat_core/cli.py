@@ -13,9 +13,10 @@ from pathlib import Path
 
 from .datasets import BUNDLED, load_graph
 from .errors import GraphFormatError
-from .estimator import PARAMETERS, VARIANTS, Goat, paper_config
+from .estimator import PARAMETERS, VARIANTS, Goat
 from .evaluation import evaluate_clustering, evaluate_link_prediction
 from .graph import read_labels
+from .paper import paper_config
 from .sampling import split_edges
 
 
@@ -29,17 +30,17 @@ def _graph_name(spec: str) -> str:
 
 def add_training_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("training options (defaults: the paper's configuration)")
-    group.add_argument("--epochs", type=int, default=20, help=PARAMETERS["epochs"][2])
-    group.add_argument("--dim", type=int, default=200, help=PARAMETERS["dim"][2])
-    group.add_argument("--neighborhood", type=int, default=None, help=PARAMETERS["neighborhood"][2])
-    group.add_argument("--dropout", type=float, default=None, help=PARAMETERS["dropout"][2])
-    group.add_argument("--lr", type=float, default=None, help=PARAMETERS["lr"][2])
-    group.add_argument("--negatives", type=int, default=1, help=PARAMETERS["negatives"][2])
-    group.add_argument("--batch-size", type=int, default=256, help=PARAMETERS["batch_size"][2])
-    group.add_argument("--seed", type=int, default=0, help=PARAMETERS["seed"][2])
-    group.add_argument("--device", default="auto", help=PARAMETERS["device"][2])
-    group.add_argument("--variant", choices=VARIANTS, default="goat", help=PARAMETERS["variant"][2])
-    group.add_argument("--inference-draws", type=int, default=1, help=PARAMETERS["inference_draws"][2])
+    group.add_argument("--epochs", type=int, default=20, help=PARAMETERS["epochs"].meaning)
+    group.add_argument("--dim", type=int, default=200, help=PARAMETERS["dim"].meaning)
+    group.add_argument("--neighborhood", type=int, default=None, help=PARAMETERS["neighborhood"].meaning)
+    group.add_argument("--dropout", type=float, default=None, help=PARAMETERS["dropout"].meaning)
+    group.add_argument("--lr", type=float, default=None, help=PARAMETERS["lr"].meaning)
+    group.add_argument("--negatives", type=int, default=1, help=PARAMETERS["negatives"].meaning)
+    group.add_argument("--batch-size", type=int, default=256, help=PARAMETERS["batch_size"].meaning)
+    group.add_argument("--seed", type=int, default=0, help=PARAMETERS["seed"].meaning)
+    group.add_argument("--device", default="auto", help=PARAMETERS["device"].meaning)
+    group.add_argument("--variant", choices=VARIANTS, default="goat", help=PARAMETERS["variant"].meaning)
+    group.add_argument("--inference-draws", type=int, default=1, help=PARAMETERS["inference_draws"].meaning)
     group.add_argument("--include-partner", action="store_true",
                        help="keep the partner inside each other's neighborhood (default: left out)")
     group.add_argument("--directed", action="store_true", help="read edges as directed")

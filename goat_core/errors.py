@@ -1,9 +1,21 @@
-"""The one error type for bad graph and label input."""
+"""GOAT Explorer's own error types.
+
+Every problem a user can cause (a bad file, a bad parameter, an unknown node, a malformed run)
+raises a :class:`GoatError`. Front ends (the CLI, the app's pages) catch ``GoatError`` and show
+its one-line message; anything else is a bug and is shown with its traceback.
+
+Each type also derives from the built-in it refines (``ValueError``, ``KeyError``, ...), so
+code written against the built-ins keeps working.
+"""
 
 from __future__ import annotations
 
 
-class GraphFormatError(ValueError):
+class GoatError(Exception):
+    """Base of every error a user can cause; ``str(err)`` is one line, ready to show."""
+
+
+class GraphFormatError(GoatError, ValueError):
     """Bad input: carries the file, the line (when one applies) and the problem.
 
     ``str(err)`` is one line, ``FILE:LINE: problem`` (or ``FILE: problem``), ready for a
@@ -16,3 +28,22 @@ class GraphFormatError(ValueError):
         self.problem = problem
         where = self.file if line is None else f"{self.file}:{line}"
         super().__init__(f"{where}: {problem}")
+
+
+class ParameterError(GoatError, ValueError):
+    """A parameter outside what it must be; the message says what it must be and what it was."""
+
+
+class UnknownNodeError(GoatError, KeyError):
+    """A node name or index the graph does not have."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else "unknown node"
+
+
+class NotFittedError(GoatError, RuntimeError):
+    """A model asked for answers before ``fit`` (or ``Goat.load``)."""
+
+
+class TrainingCancelled(GoatError):
+    """Raised by a callback (or returned False from it) to stop training early."""

@@ -10,13 +10,16 @@ and leaves learned attributes ending in ``_``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Integral, Real
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
 
 from . import model as modules
+from .errors import NotFittedError, ParameterError, UnknownNodeError
 from .graph import Graph
 from .sampling import Adjacency, Neighborhoods, sample_neighborhoods
 from .training import make_batch, run_training, score_pairs
@@ -54,32 +57,42 @@ def _device(v):
     return True
 
 
-# The one declared place for parameter constraints: name -> (check, what it must be, meaning).
-PARAMETERS = {
-    "dim": (*_int(1, 4096), "embedding dimension d (paper: 200)"),
-    "neighborhood": (*_int(1, 65536), "neighbors sampled per node, N (paper: 100; Zhihu 250)"),
-    "dropout": (*_real(0.0, 1.0, high_open=True), "dropout rate on embeddings (paper: 0.5; Email 0.8)"),
-    "lr": (*_real(0.0, 10.0, low_open=True), "Adam learning rate (paper: 1e-4)"),
-    "epochs": (*_int(0), "passes over the training edges (0: initialised only, the untrained reference)"),
-    "batch_size": (*_int(1), "pairs per optimisation step"),
-    "negatives": (*_int(0, 100), "negative pairs drawn from D^0.75 per edge"),
-    "variant": (*_choice(VARIANTS), "goat = paper (max pooling); mean-pool = authors' code "
-                "(tanh + mean pooling); global = GoatGlobal ablation"),
-    "exclude_partner": (*_choice((True, False)), "leave the gossip partner out of each other's "
-                        "neighborhood (the 'remainder' of the neighborhood, as at test time)"),
-    "device": (_device, "'auto', 'cpu', 'cuda' or 'cuda:N'", "where to train"),
-    "seed": (*_int(0, 2**63 - 1), "seed for every random draw"),
-    "inference_draws": (*_int(1, 1024), "neighborhood draws whose logits are averaged when scoring "
-                        "pairs (1: one fixed draw, as the paper; more: less sampling noise for nodes "
-                        "with more than N neighbors)"),
+class Parameter(NamedTuple):
+    """One parameter of :class:`Goat`: its default, its check, what it must be, what it means."""
+
+    default: Any
+    check: Callable[[Any], bool]
+    expected: str
+    meaning: str
+
+
+def _param(default, rule, meaning: str) -> Parameter:
+    check, expected = rule if isinstance(rule, tuple) else (rule, "")
+    return Parameter(default, check, expected, meaning)
+
+
+# The one declared place for parameters: name -> default, constraint and meaning. ``Goat``'s
+# signature, the CLI's options and the app's help texts all read it.
+PARAMETERS: dict[str, Parameter] = {
+    "dim": _param(200, _int(1, 4096), "embedding dimension d (paper: 200)"),
+    "neighborhood": _param(100, _int(1, 65536), "neighbors sampled per node, N (paper: 100; Zhihu 250)"),
+    "dropout": _param(0.5, _real(0.0, 1.0, high_open=True),
+                      "dropout rate on embeddings (paper: 0.5; Email 0.8)"),
+    "lr": _param(1e-4, _real(0.0, 10.0, low_open=True), "Adam learning rate (paper: 1e-4)"),
+    "epochs": _param(20, _int(0), "passes over the training edges (0: initialised only, the untrained "
+                     "reference)"),
+    "batch_size": _param(256, _int(1), "pairs per optimisation step"),
+    "negatives": _param(1, _int(0, 100), "negative pairs drawn from D^0.75 per edge"),
+    "variant": _param("goat", _choice(VARIANTS), "goat = paper (max pooling); mean-pool = authors' code "
+                      "(tanh + mean pooling); global = GoatGlobal ablation"),
+    "exclude_partner": _param(True, _choice((True, False)), "leave the gossip partner out of each "
+                              "other's neighborhood (the 'remainder' of the neighborhood, as at test time)"),
+    "device": _param("auto", (_device, "'auto', 'cpu', 'cuda' or 'cuda:N'"), "where to train"),
+    "seed": _param(0, _int(0, 2**63 - 1), "seed for every random draw"),
+    "inference_draws": _param(1, _int(1, 1024), "neighborhood draws whose logits are averaged when "
+                              "scoring pairs (1: one fixed draw, as the paper; more: less sampling noise "
+                              "for nodes with more than N neighbors)"),
 }
-
-
-def paper_config(dataset: str) -> dict:
-    """Table 2 of the paper: dropout and N per dataset; d = 200 and lr = 1e-4 everywhere."""
-    dropout = {"email": 0.8, "zhihu": 0.65}.get(dataset, 0.5)
-    neighborhood = 250 if dataset == "zhihu" else 100
-    return {"dim": 200, "neighborhood": neighborhood, "dropout": dropout, "lr": 1e-4}
 
 
 @dataclass(frozen=True)
@@ -158,22 +171,23 @@ class Goat:
     def set_params(self, **params) -> Goat:
         for name, value in params.items():
             if name not in PARAMETERS:
-                raise ValueError(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
+                raise ParameterError(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
             setattr(self, name, value)
         return self
 
     def _validate_params(self) -> None:
-        for name, (check, expected, _) in PARAMETERS.items():
+        for name, spec in PARAMETERS.items():
             value = getattr(self, name)
-            if not check(value):
-                raise ValueError(f"{name} must be {expected}, got {value!r}")
+            if not spec.check(value):
+                raise ParameterError(f"{name} must be {spec.expected}, got {value!r}")
 
     def _resolve_device(self) -> torch.device:
         if self.device == "auto":
             return torch.device("cuda" if torch.cuda.is_available() else "cpu")
         device = torch.device(self.device)
         if device.type == "cuda" and not torch.cuda.is_available():
-            raise ValueError("device='cuda' was asked for but no CUDA GPU is available; use 'auto' or 'cpu'")
+            raise ParameterError("device='cuda' was asked for but no CUDA GPU is available; "
+                                 "use 'auto' or 'cpu'")
         return device
 
     def __repr__(self) -> str:
@@ -243,13 +257,13 @@ class Goat:
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "model_"):
-            raise RuntimeError("this Goat is not fitted yet: call fit(graph) or Goat.load(run_dir)")
+            raise NotFittedError("this Goat is not fitted yet: call fit(graph) or Goat.load(run_dir)")
 
     # ------------------------------------------------------------------ answers
     def _node(self, node) -> int:
         if isinstance(node, Integral) and not isinstance(node, bool):
             if not 0 <= node < self.graph_.num_nodes:
-                raise KeyError(f"node index {node} is out of range 0..{self.graph_.num_nodes - 1}")
+                raise UnknownNodeError(f"node index {node} is out of range 0..{self.graph_.num_nodes - 1}")
             return int(node)
         return self.graph_.index_of(node)
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import GraphFormatError
+from .errors import GraphFormatError, UnknownNodeError
 
 HEADER_WORDS = {
     # Single letters (u, v, a, b) are left out: they are plausible node names.
@@ -87,7 +87,7 @@ class Graph:
             return lookup[key]
         if re.fullmatch(r"\d+", key) and int(key) < self.num_nodes:
             return int(key)
-        raise KeyError(f"node {node!r} is not in the graph {self.source}")
+        raise UnknownNodeError(f"node {node!r} is not in the graph {self.source}")
 
     def _name_index(self) -> dict[str, int]:
         cache = self.__dict__.get("_index")

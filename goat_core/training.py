@@ -19,14 +19,11 @@ import torch
 import torch.nn.functional as F
 
 from . import kernels
+from .errors import TrainingCancelled
 from .model import PairScorer
 from .sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
 
 BUCKET_GROUP = 32  # batches sorted together by size; larger = less padding, less randomness
-
-
-class TrainingCancelled(Exception):
-    """Raised by a callback (or returned False from it) to stop training early."""
 
 
 @dataclass(frozen=True)

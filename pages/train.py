@@ -11,7 +11,7 @@ from ui.state import RunRecord
 MAX_RUN_MB = 50
 FIELDS = ("dim", "neighborhood", "dropout", "lr", "epochs", "batch_size", "negatives", "variant",
           "exclude_partner", "holdout")
-HELP = {name: meaning for name, (_, _, meaning) in goat_core.PARAMETERS.items()}
+HELP = {name: spec.meaning for name, spec in goat_core.PARAMETERS.items()}
 HELP["holdout"] = ("share of edges hidden from training: they give the live validation AUC and the "
                    "Scores page's link prediction (0 = train on every edge, no validation AUC)")
 
