@@ -59,10 +59,11 @@ def one(args) -> dict:
 
     from goat_core.graph import Graph
     from goat_core.model import Goat
-    from goat_core.training import run_training
+    from goat_core.training import run_training, small_machine_threads
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    threads = args.threads or small_machine_threads()  # as the CLI and the app set it
+    if threads:
+        torch.set_num_threads(threads)
     t0 = time.perf_counter()
     n, src, dst = barabasi_albert(args.one, args.m, args.seed)
     graph = Graph(names=tuple(map(str, range(n))), src=src, dst=dst, weight=np.ones(len(src)),
@@ -72,7 +73,8 @@ def one(args) -> dict:
     device = torch.device(args.device)
     model = Goat(n, 200, "max", 0.5, gen).to(device)
     history = run_training(model, graph, epochs=1, batch_size=args.batch_size, lr=1e-3, negatives=1,
-                           neighborhood=100, exclude_partner=True, generator=gen, device=device)
+                           neighborhood=100, exclude_partner=True, generator=gen, device=device,
+                           backend="fused" if device.type == "cpu" else "torch")
     epoch_s = history[0]["elapsed"]
     peak_gpu = torch.cuda.max_memory_allocated() / 2**20 if device.type == "cuda" else None
     return {"edges": int(len(src)), "nodes": n, "pairs": 2 * int(len(src)), "epoch_s": epoch_s,

@@ -54,7 +54,7 @@ def parse_args():
     parser.add_argument("--naive-pairs", type=int, default=3072, help="pairs the baseline trains per repeat")
     parser.add_argument("--threads", type=int, default=0, help="intra-op threads (0: torch's default)")
     parser.add_argument("--workers", type=int, default=None,
-                        help="kernels.WORKERS (default 2; 1 = chunks in order, no thread scoping)")
+                        help="KernelOptions.workers (default 2; 1 = chunks in order, no thread scoping)")
     parser.add_argument("--naive-threads", type=int, default=0,
                         help="baseline intra-op threads (0: the better of 1 and all cores, per repeat)")
     parser.add_argument("--spin", action="store_true", help="keep OpenMP's default spin-waiting")
@@ -71,15 +71,17 @@ def main() -> None:
     from naive import NaiveGoat, naive_epoch
 
     from goat_core import kernels
+    from goat_core.kernels import DEFAULT_OPTIONS, KernelOptions
     from goat_core.model import Goat
     from goat_core.sampling import Adjacency, noise_distribution, sample_neighborhoods
-    from goat_core.training import epoch_pairs, run_training
+    from goat_core.training import epoch_pairs, run_training, small_machine_threads
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    if args.workers is not None:
-        kernels.WORKERS = args.workers
+    threads = args.threads or small_machine_threads()  # as the CLI and the app set it
+    if threads:
+        torch.set_num_threads(threads)
+    kernel_options = KernelOptions(workers=args.workers) if args.workers is not None else DEFAULT_OPTIONS
     device = torch.device(args.device)
+    fast_backend = "fused" if device.type == "cpu" else "torch"
     graph = email_split().train
     dim, hood_size, dropout, lr = 200, 100, 0.8, 1e-4
 
@@ -102,7 +104,8 @@ def main() -> None:
         wall, cpu = time.perf_counter(), time.process_time()
         run_training(model, graph, epochs=1, batch_size=options.pop("batch_size", args.batch_size), lr=lr,
                      negatives=1, neighborhood=hood_size, exclude_partner=True, generator=g,
-                     device=device, **options)
+                     device=device, backend=options.pop("backend", fast_backend),
+                     options=options.pop("options", kernel_options), **options)
         return time.perf_counter() - wall, time.process_time() - cpu, useful["flops"], 2 * graph.num_edges
 
     adj = Adjacency.from_graph(graph)
@@ -170,7 +173,7 @@ def main() -> None:
         "config": {"graph": "email 55% train (seed 0)", "dim": dim, "neighborhood": hood_size,
                    "dropout": dropout, "lr": lr, "batch_size": args.batch_size,
                    "naive_batch_size": args.naive_batch_size, "naive_threads": args.naive_threads,
-                   "kernel_workers": kernels.WORKERS, "repeats": args.repeats},
+                   "kernel_workers": kernel_options.workers, "repeats": args.repeats},
         "machine": machine(),
     }
     if args.ablations:
@@ -178,22 +181,22 @@ def main() -> None:
 
         from goat_core import fused
 
-        workers, one_blas_thread = kernels.WORKERS, fused._one_blas_thread
-        variants = [  # (name, run_training options, kernel settings)
+        one_blas_thread = fused._one_blas_thread
+        in_order = KernelOptions(workers=1)
+        variants = [  # (name, run_training options, instrumentation)
             ("fused loop (as above)", {}, {}),
-            ("fused, two segments in order on one thread (WORKERS=1)", {}, {"workers": 1}),
+            ("fused, two segments in order on one thread (workers=1)", {"options": in_order}, {}),
             ("fused, OpenBLAS left at its own threads", {}, {"blas_threads": True}),
             ("fused, batch 1024", {"batch_size": 1024}, {}),
-            ("torch chunks (kernels.FUSED=False: the CUDA path)", {}, {"fused": False}),
-            ("torch chunks, in order on one thread", {}, {"fused": False, "workers": 1}),
-            ("plain modules + bucketing (the first trainer)", {"fast": False}, {"workers": 1}),
+            ("torch chunks (backend='torch': the CUDA path)", {"backend": "torch"}, {}),
+            ("torch chunks, in order on one thread", {"backend": "torch", "options": in_order}, {}),
+            ("plain modules + bucketing (backend='module', the first trainer)",
+             {"backend": "module", "options": in_order}, {}),
             (CEILING, {}, {"free_loops": True}),
         ]
         loops = fused.forward_pairs, fused.backward_pairs, fused.add_touched
         result["ablations"] = {}
         for name, options, settings in variants:
-            kernels.FUSED = settings.get("fused", True)
-            kernels.WORKERS = settings.get("workers", workers)
             fused._one_blas_thread = nullcontext if settings.get("blas_threads") else one_blas_thread
             fused.forward_pairs, fused.backward_pairs, fused.add_touched = (
                 (_free_forward, _free, _free) if settings.get("free_loops") else loops)
@@ -204,7 +207,7 @@ def main() -> None:
                 cpus.append(pairs / cpu)
             result["ablations"][name] = {"pairs_per_s": median(walls), "pairs_per_cpu_s": median(cpus)}
             print(f"{name:56s} {median(walls):8.0f} pairs/s {median(cpus):8.0f} pairs/cpu-s", flush=True)
-        kernels.FUSED, kernels.WORKERS, fused._one_blas_thread = True, workers, one_blas_thread
+        fused._one_blas_thread = one_blas_thread
         fused.forward_pairs, fused.backward_pairs, fused.add_touched = loops
         ceiling = result["ablations"][CEILING]["pairs_per_s"]
         result["ceiling_pairs_per_s"] = ceiling

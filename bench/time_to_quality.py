@@ -147,7 +147,7 @@ def lesmis_run(args, max_epochs: int = 80) -> dict:
         try:
             run_training(model, graph, epochs=max_epochs, batch_size=cfg["batch_size"], lr=cfg["lr"],
                          negatives=1, neighborhood=cfg["neighborhood"], exclude_partner=True,
-                         generator=gen, device=torch.device("cpu"), callback=callback)
+                         generator=gen, device=torch.device("cpu"), backend="fused", callback=callback)
         except TrainingCancelled:
             pass
         out[name] = {"stable": bool(found), "epochs": found.get("epoch"),
@@ -167,8 +167,11 @@ def main() -> None:
     configure_threads(args.threads, args.spin)
     import torch
 
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    from goat_core.training import small_machine_threads
+
+    threads = args.threads or small_machine_threads()  # as the CLI and the app set it
+    if threads:
+        torch.set_num_threads(threads)
     print(f"Email 55 %: to test AUC >= {args.target} (lr {args.lr}, batch {args.batch_size})", flush=True)
     result = {"email": email_run(args)}
     if not args.skip_lesmis:

@@ -12,18 +12,20 @@ from .errors import (
     TrainingCancelled,
     UnknownNodeError,
 )
-from .estimator import PARAMETERS, VARIANTS, Goat, PairAttention
+from .estimator import BACKENDS, PARAMETERS, VARIANTS, Goat, PairAttention, load_run, save_run
 from .evaluation import evaluate_clustering, evaluate_link_prediction
 from .graph import Graph, NodeLabels, parse_edge_list, parse_labels, read_labels
 from .paper import paper_config
-from .persistence import load_run, save_run
 from .sampling import EdgeSplit, split_edges
+from .state import GoatState
 from .training import Progress
 
 __all__ = [
+    "BACKENDS",
     "BUNDLED",
     "EdgeSplit",
     "Goat",
+    "GoatState",
     "GoatError",
     "Graph",
     "GraphFormatError",

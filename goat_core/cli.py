@@ -18,6 +18,7 @@ from .evaluation import evaluate_clustering, evaluate_link_prediction
 from .graph import read_labels
 from .paper import paper_config
 from .sampling import split_edges
+from .training import small_machine_threads
 
 
 class CliError(Exception):
@@ -213,8 +214,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def use_small_machine_threads() -> None:
+    """One intra-op thread on a machine with at most two cores (see
+    :func:`.training.small_machine_threads`): set once here, never by the library."""
+    import torch
+
+    threads = small_machine_threads()
+    if threads is not None:
+        torch.set_num_threads(threads)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    use_small_machine_threads()
     try:
         args.run(args)
     except (GraphFormatError, CliError, ValueError, KeyError, RuntimeError) as err:

@@ -23,7 +23,7 @@ import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
-from .cli import add_training_options, emit, goat_from_args
+from .cli import add_training_options, emit, goat_from_args, use_small_machine_threads
 from .datasets import load_graph
 from .evaluation import evaluate_link_prediction
 from .sampling import split_edges
@@ -51,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    use_small_machine_threads()
     world = int(os.environ.get("WORLD_SIZE", "1"))
     rank = int(os.environ.get("RANK", "0"))
     goat = goat_from_args(args)

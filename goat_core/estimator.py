@@ -11,20 +11,28 @@ and leaves learned attributes ending in ``_``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral, Real
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 import torch
 
 from . import model as modules
-from .errors import NotFittedError, ParameterError, UnknownNodeError
+from . import persistence
+from .errors import GraphFormatError, NotFittedError, ParameterError, UnknownNodeError
 from .graph import Graph
+from .kernels import GramCache
 from .sampling import Adjacency, Neighborhoods, sample_neighborhoods
+from .state import GoatState
 from .training import make_batch, run_training, score_pairs
 
 VARIANTS = ("goat", "global", "mean-pool")
+# How a score is computed; every choice computes the same function (tests/test_kernels.py,
+# tests/test_fused.py). "fused": the compiled per-pair CPU loop; "torch": chunked torch code
+# with a sparse backward (CUDA's path); "module": plain autograd through model.py.
+BACKENDS = ("auto", "fused", "torch", "module")
 
 
 def _int(low, high=None):
@@ -92,7 +100,33 @@ PARAMETERS: dict[str, Parameter] = {
     "inference_draws": _param(1, _int(1, 1024), "neighborhood draws whose logits are averaged when "
                               "scoring pairs (1: one fixed draw, as the paper; more: less sampling noise "
                               "for nodes with more than N neighbors)"),
+    "backend": _param("auto", _choice(BACKENDS), "compute path (same numbers up to rounding): auto = "
+                      "fused on CPU and torch on CUDA for goat, module for mean-pool and global; fused = "
+                      "compiled per-pair CPU loop; torch = chunked torch kernels; module = plain autograd"),
 }
+
+
+def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
+    """The compute path ``fit`` takes: ``backend`` with "auto" resolved, checked against the
+    variant and the device.
+
+    Only max-pooling GOAT has fast kernels (its max has a one-hot gradient). For mean-pool
+    and GoatGlobal the module is the fastest correct path: mean pooling's gradient is dense
+    over the alignment, which autograd's two bmm already compute on batches trimmed to their
+    widest neighborhood, and GoatGlobal is one dot product per pair.
+    """
+    fast_variant = variant == "goat"
+    if backend == "auto":
+        if not fast_variant:
+            return "module"
+        return "fused" if device.type == "cpu" else "torch"
+    if backend in ("fused", "torch") and not fast_variant:
+        raise ParameterError(f"backend={backend!r} computes variant 'goat' only (max pooling); "
+                             f"use backend='module' or 'auto' for variant {variant!r}")
+    if backend == "fused" and device.type != "cpu":
+        raise ParameterError(f"backend='fused' runs on CPU only, but the device is {device}; "
+                             "use backend='torch' or 'auto'")
+    return backend
 
 
 @dataclass(frozen=True)
@@ -139,18 +173,20 @@ class Goat:
 
     Parameters (defaults are the paper's where it states them): dim=200, neighborhood=100,
     dropout=0.5, lr=1e-4, epochs=20, batch_size=256, negatives=1, variant="goat",
-    exclude_partner=True, device="auto", seed=0, inference_draws=1. See :data:`PARAMETERS` for
-    their meaning.
+    exclude_partner=True, device="auto", seed=0, inference_draws=1, backend="auto". See
+    :data:`PARAMETERS` for their meaning.
 
     Learned attributes: ``graph_`` (the training graph), ``model_`` (the nn.Module),
     ``embedding_`` (global embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw:
     attention, representations and the first of ``inference_draws`` draws scores average over),
-    ``history_`` (one row per epoch: loss, elapsed, val_auc), ``device_``.
+    ``history_`` (one row per epoch: loss, elapsed, val_auc), ``device_``, ``backend_`` (the
+    compute path: "fused", "torch" or "module").
     """
 
-    def __init__(self, dim=200, neighborhood=100, dropout=0.5, lr=1e-4, epochs=20, batch_size=256,
-                 negatives=1, variant="goat", exclude_partner=True, device="auto", seed=0,
-                 inference_draws=1):
+    def __init__(self, dim: int = 200, neighborhood: int = 100, dropout: float = 0.5, lr: float = 1e-4,
+                 epochs: int = 20, batch_size: int = 256, negatives: int = 1, variant: str = "goat",
+                 exclude_partner: bool = True, device: str = "auto", seed: int = 0, inference_draws: int = 1,
+                 backend: str = "auto"):
         self.dim = dim
         self.neighborhood = neighborhood
         self.dropout = dropout
@@ -163,6 +199,7 @@ class Goat:
         self.device = device
         self.seed = seed
         self.inference_draws = inference_draws
+        self.backend = backend
 
     # ------------------------------------------------------------------ parameters
     def get_params(self) -> dict:
@@ -195,13 +232,14 @@ class Goat:
         return f"Goat({args})"
 
     # ------------------------------------------------------------------ fitting
-    def _build_module(self, num_nodes: int, generator: torch.Generator | None):
+    def _build_module(self, num_nodes: int, generator: torch.Generator | None) -> torch.nn.Module:
         if self.variant == "global":
             return modules.GoatGlobal(num_nodes, self.dim, self.dropout, generator)
         pooling = "mean" if self.variant == "mean-pool" else "max"
         return modules.Goat(num_nodes, self.dim, pooling, self.dropout, generator)
 
-    def fit(self, graph: Graph, callback=None, validation=None) -> Goat:
+    def fit(self, graph: Graph, callback: Callable | None = None,
+            validation: tuple[np.ndarray, np.ndarray] | None = None) -> Goat:
         """Train on every edge of ``graph``.
 
         ``callback(progress)`` is called after every step; returning False (or raising
@@ -210,8 +248,9 @@ class Goat:
         """
         return self.fit_shard(graph, callback=callback, validation=validation)
 
-    def fit_shard(self, graph: Graph, rank: int = 0, world: int = 1, wrap=None, device=None,
-                  callback=None, validation=None) -> Goat:
+    def fit_shard(self, graph: Graph, rank: int = 0, world: int = 1, wrap: Callable | None = None,
+                  device: torch.device | None = None, callback: Callable | None = None,
+                  validation: tuple[np.ndarray, np.ndarray] | None = None) -> Goat:
         """``fit`` as process ``rank`` of ``world`` data-parallel processes (see
         :mod:`.distributed`): every process draws the same neighborhoods, pairs and batches from
         the seed and trains on every world-th pair of each batch; ``wrap`` wraps the step module
@@ -221,16 +260,17 @@ class Goat:
         if graph.num_edges < 1:
             raise ValueError(f"{graph.source}: the graph has no edges to train on")
         device = device if device is not None else self._resolve_device()
+        backend = resolve_backend(self.backend, self.variant, device)
         generator = torch.Generator().manual_seed(self.seed)
         model = self._build_module(graph.num_nodes, generator).to(device)
-        hood = self._inference_neighborhoods(graph)
+        hood = self.inference_neighborhoods(graph)
         history = run_training(
             model, graph, epochs=self.epochs, batch_size=self.batch_size, lr=self.lr,
             negatives=self.negatives, neighborhood=self.neighborhood,
-            exclude_partner=self.exclude_partner, generator=generator, device=device,
+            exclude_partner=self.exclude_partner, generator=generator, device=device, backend=backend,
             callback=callback, validation=validation, inference_hood=hood, shard=(rank, world), wrap=wrap,
         )
-        self._set_learned(graph, model, hood, history, device)
+        self._set_learned(graph, model, hood, history, device, backend)
         return self
 
     def resolved_device(self) -> torch.device:
@@ -239,21 +279,60 @@ class Goat:
         self._validate_params()
         return self._resolve_device()
 
-    def _inference_neighborhoods(self, graph: Graph) -> Neighborhoods:
-        """One fixed draw (seeded apart from training) so that answers are repeatable."""
+    def inference_neighborhoods(self, graph: Graph) -> Neighborhoods:
+        """The fixed draw answers use, from ``graph`` (seeded apart from training, so answers are
+        repeatable): what ``fit`` keeps as ``neighborhoods_``."""
         generator = torch.Generator().manual_seed(self.seed + 1)
         return sample_neighborhoods(Adjacency.from_graph(graph), self.neighborhood, generator)
 
-    def _set_learned(self, graph, model, hood, history, device) -> None:
+    # ------------------------------------------------------------------ state
+    def state(self) -> GoatState:
+        """What this fitted model learned, as plain data (see :class:`GoatState`)."""
+        self._check_fitted()
+        return GoatState(graph=self.graph_, embedding=self.model_.embedding.weight.detach().cpu(),
+                         neighborhoods=self.neighborhoods_, history=list(self.history_),
+                         backend=self.backend_)
+
+    @classmethod
+    def from_state(cls, params: dict, state: GoatState, device: str = "auto") -> Goat:
+        """A fitted ``Goat`` with ``params`` (validated) and the learned ``state``, on ``device``.
+
+        Used by persistence (``Goat.load``) and by experiments that rescore a model with other
+        neighborhoods (``dataclasses.replace(goat.state(), neighborhoods=...)``)."""
+        goat = cls(**dict(params, device=device))
+        goat._validate_params()
+        n, dim = state.graph.num_nodes, goat.dim
+        if tuple(state.embedding.shape) != (n + 1, dim):
+            raise ParameterError(f"embedding has shape {tuple(state.embedding.shape)}, expected "
+                                 f"{(n + 1, dim)} for {n} nodes and dim {dim}")
+        resolved = goat._resolve_device()
+        model = goat._build_module(n, None)
+        with torch.no_grad():
+            model.embedding.weight.copy_(state.embedding)
+        backend = resolve_backend(goat.backend, goat.variant, resolved)
+        goat._set_learned(state.graph, model.to(resolved), state.neighborhoods, list(state.history), resolved,
+                          backend)
+        return goat
+
+    def with_inference_graph(self, graph: Graph) -> Goat:
+        """This model (same weights) answering with neighborhoods drawn from ``graph`` instead of
+        the training graph, e.g. the full graph, to measure what test-edge leakage does."""
+        state = replace(self.state(), graph=graph, neighborhoods=self.inference_neighborhoods(graph))
+        return Goat.from_state(self.get_params(), state, device=str(self.device_))
+
+    def _set_learned(self, graph: Graph, model: torch.nn.Module, hood: Neighborhoods, history: list,
+                     device: torch.device, backend: str) -> None:
         model.eval()
         self.graph_ = graph
         self.model_ = model
         self.neighborhoods_ = hood
         self.history_ = history
         self.device_ = device
+        self.backend_ = backend
         self.embedding_ = model.embedding.weight[:-1].detach().cpu().numpy().copy()
         self.__dict__.pop("_context_cache", None)
         self.__dict__.pop("_draws_cache", None)
+        self._gram = GramCache()  # owned by this fitted model: scores of its weights only
 
     def _check_fitted(self) -> None:
         if not hasattr(self, "model_"):
@@ -272,7 +351,8 @@ class Goat:
         ``inference_draws`` neighborhood draws, the first of which is ``neighborhoods_``."""
         self._check_fitted()
         hoods = self._draws() if self.variant != "global" else [self.neighborhoods_]
-        scores = [score_pairs(self.model_, pairs, hood, self.exclude_partner, self.device_) for hood in hoods]
+        scores = [score_pairs(self.model_, pairs, hood, self.exclude_partner, self.device_, self.backend_,
+                              self._gram) for hood in hoods]
         return scores[0] if len(scores) == 1 else np.mean(scores, axis=0, dtype=np.float64).astype(np.float32)
 
     def _draws(self) -> list[Neighborhoods]:
@@ -389,11 +469,29 @@ class Goat:
         return [(self.graph_.names[others[i]], float(probs[i])) for i in best]
 
     # ------------------------------------------------------------------ persistence
-    def save(self, path, extra: dict | None = None) -> None:
-        from .persistence import save_run
-        save_run(self, path, extra)
+    def save(self, path: str | Path, extra: dict | None = None) -> Path:
+        """Write this fitted model to the run directory ``path`` (see :mod:`.persistence`)."""
+        return persistence.write_run(path, self.get_params(), self.state(), extra)
 
     @classmethod
-    def load(cls, path, device: str = "auto") -> Goat:
-        from .persistence import load_run
-        return load_run(path, device=device)
+    def load(cls, path: str | Path, device: str = "auto") -> Goat:
+        """A fitted ``Goat`` from a run directory; bad or partial runs raise GraphFormatError.
+        Its ``run_info_`` is the ``extra`` metadata saved with it."""
+        params, state, extra = persistence.read_run(path)
+        try:
+            goat = cls.from_state(params, state, device=device)
+        except ParameterError as err:
+            raise GraphFormatError(str(path), f"inconsistent run: {err}") from None
+        goat.run_info_ = extra
+        return goat
+
+
+def save_run(goat: Goat, path: str | Path, extra: dict | None = None) -> Path:
+    """Write a fitted Goat to ``path`` (created if needed); ``extra`` is JSON metadata kept with
+    the run (e.g. how a link-prediction split was made), back as ``run_info_`` after loading."""
+    return goat.save(path, extra)
+
+
+def load_run(path: str | Path, device: str = "auto") -> Goat:
+    """Rebuild a fitted Goat from a run directory (``Goat.load``)."""
+    return Goat.load(path, device=device)

@@ -17,8 +17,9 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 
 from .errors import GraphFormatError
+from .estimator import Goat
 from .graph import Graph, NodeLabels
-from .persistence import FILES, load_run, save_run
+from .persistence import FILES
 from .sampling import sample_non_edges, split_edges
 
 MAX_RUN_ARCHIVE_BYTES = 200 * 1024 * 1024  # uncompressed, all members together
@@ -223,7 +224,7 @@ def contrasting_partner(goat, node: int, partner: int, limit: int = 50) -> int |
 def run_to_zip(goat) -> bytes:
     """A fitted Goat as a zip of its run directory (config.json, nodes.json, weights.pt)."""
     with tempfile.TemporaryDirectory() as tmp:
-        save_run(goat, tmp)
+        goat.save(tmp)
         buffer = io.BytesIO()
         with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
             for name in FILES:
@@ -295,7 +296,7 @@ def _pick_members(zf: zipfile.ZipFile, file: str, max_bytes: int) -> dict[str, z
 
 def _load(directory: str, file: str):
     try:
-        return load_run(directory, device="auto")
+        return Goat.load(directory, device="auto")
     except GraphFormatError as err:
         raise GraphFormatError(file, err.problem) from None
     except (KeyError, TypeError, ValueError, IndexError, RuntimeError, AttributeError) as err:

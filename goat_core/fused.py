@@ -12,7 +12,8 @@ pair so that nothing is ever materialised for a whole batch:
   to its argmax only, and each row's gradient is added straight into the table's gradient;
 * **dropout masks from a counter-based hash** (splitmix64 of batch key, pair, row, word),
   cut into four 16-bit uniforms per word and compared with round(keep·2¹⁶): keep
-  probability exact to 2⁻¹⁷, as in :mod:`.kernels`, and no random numbers in memory;
+  probability exact to 2⁻¹⁷, the scheme of :mod:`.masks` that the other paths use, and no
+  random numbers in memory;
 * **two segments of a batch on two threads** (``nogil``); segment k adds into its own
   gradient buffer and the buffers are summed in segment order, so the numbers do not depend
   on the number of threads.
@@ -33,7 +34,8 @@ import scipy.linalg.cython_blas  # noqa: F401 - the BLAS numba's np.dot calls; l
 import torch
 from threadpoolctl import ThreadpoolController
 
-MASK_BITS = 16
+from .masks import MASK_BITS, threshold_for
+
 ROW_STRIDE = 1 << 16  # ids of a pair's rows in the hash: (2·pair + side)·ROW_STRIDE + row; distinct
 # because N <= 65,536 (estimator.PARAMETERS)
 SEGMENTS = 2  # a batch is cut into this many segments whatever the number of threads
@@ -41,12 +43,6 @@ _FAST = {"nsz", "arcp", "contract", "reassoc"}  # not nnan/ninf: padding is -inf
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-
-
-def threshold_for(keep: float) -> tuple[int, float]:
-    """The 16-bit threshold for keep probability ``keep`` and the exact probability it gives."""
-    t = max(1, min(2**MASK_BITS, round(keep * 2**MASK_BITS)))
-    return t, t / 2**MASK_BITS
 
 
 @nb.njit(inline="always")

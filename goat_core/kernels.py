@@ -4,10 +4,11 @@
 (``pooling="max"``) computes: A = S Tᵀ, row/column max pooling where padding can neither win
 a max nor take softmax mass, softmax, r = pᵀS.
 
-On CPU (with ``FUSED``, and no explicit masks) it runs the compiled per-pair loop of
-:mod:`.fused`, about 3x the torch code below (BENCHMARKS.md). The torch code is the path on CUDA
-(and the reference the fused loop was measured against). What differs from the module is
-only how:
+Which code computes it is the caller's explicit choice, ``backend``: ``"fused"`` runs the
+compiled per-pair CPU loop of :mod:`.fused`, about 3x the torch code below (BENCHMARKS.md);
+``"torch"`` runs the torch code below, the path on CUDA (and the reference the fused loop was
+measured against). ``Goat(backend=...)`` resolves and records the choice. What differs from the
+module is only how:
 
 * **one autograd Function per batch** whose backward touches the argmax entries of A only
   (the gradient of a max is one-hot): O((Ls + Lt)·d) per pair, where autograd through
@@ -19,16 +20,17 @@ only how:
   gather/scatter for both sides' argmax routing;
 * **padding by an additive -inf bias** written once into A before the gemm (``baddbmm``),
   instead of masked copies; pads are zero rows, so their dot products are exactly the bias;
-* **dropout masks from raw 64-bit random words** (16-bit resolution, see :func:`keep_mask`)
-  instead of ``bernoulli_``, which on CPU draws one number at a time, and the 1/keep scale
-  folded into the small (B, L) and (B, d) tensors;
+* **dropout masks from raw 64-bit random words** (16-bit resolution, :mod:`.masks`, shared
+  with the modules) instead of ``bernoulli_``, which on CPU draws one number at a time, and the
+  1/keep scale folded into the small (B, L) and (B, d) tensors;
 * **the embedding gradient by ``index_add_``** straight into the table's gradient;
-* **chunks on Python threads** (CPU, ``WORKERS``, each with one intra-op thread): torch ops
+* **chunks on Python threads** (CPU, ``KernelOptions.workers``, each with one intra-op thread): torch ops
   release the GIL, so two chunks run on two cores with no OpenMP barrier to spin at; random
   draws are made up front in chunk order and the table gradient is summed in chunk order, so
   the numbers do not depend on the scheduling;
 * **inference through the Gram matrix** (:func:`gram_logits`): without dropout A is a block of
-  G = E Eᵀ and r_s·r_t = p_sᵀ A p_t, so scoring a pair needs no d-dimensional work.
+  G = E Eᵀ and r_s·r_t = p_sᵀ A p_t, so scoring a pair needs no d-dimensional work; G lives in
+  a :class:`GramCache` that the fitted model owns.
 
 Ties inside a max (measure zero for real-valued embeddings) send the gradient to one of the
 tied entries where autograd's ``amax`` splits it; values are identical. Device-agnostic: on
@@ -39,36 +41,38 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 import torch
 
-MASK_BITS = 16  # resolution of the dropout keep probability: round(keep * 2**16) / 2**16
-CHUNK_ROWS = {"cpu": 4096, "other": 1 << 20}  # rows of X per chunk: L2-sized on CPU
+from .masks import draw_noise, keep_from_noise
+
 MIN_CHUNK = 8  # pairs
-WORKERS = 2  # Python threads running chunks on CPU (see _pool_size)
-FUSED = True  # CPU: the compiled per-pair loop of .fused; False: the torch chunks below (as on CUDA)
+KERNEL_BACKENDS = ("fused", "torch")  # the two fast paths of max-pooling GOAT
 
 
-def keep_mask(shape, keep: float, generator: torch.Generator | None, device) -> tuple[torch.Tensor, float]:
-    """A float 0/1 dropout keep mask of ``shape`` and the keep probability it was drawn with.
+@dataclass(frozen=True)
+class KernelOptions:
+    """How the fast paths split their work (the numbers, never the results, depend on them).
 
-    On CPU, 64-bit words from ``random_`` are cut into four 16-bit uniforms and compared
-    with round(keep·2¹⁶): the keep probability is exact to 2⁻¹⁷ (0.2 → 0.199997) and the one
-    returned is the exact one, so scaling by its inverse keeps E[mask·scale] = 1. On other
-    devices: ``torch.rand(shape) < keep``.
+    ``workers``: Python threads running chunks (torch) or segments (fused) on CPU (see
+    :func:`_pool_size`); 1 runs them in order on the calling thread. ``chunk_rows_cpu`` /
+    ``chunk_rows_other``: rows of X = [S; T] per torch chunk, L2-sized on CPU, large on GPUs.
     """
-    device = torch.device(device)
-    numel = int(np.prod(shape))
-    if device.type != "cpu":
-        return _keep_from_noise(torch.rand(shape, device=device, generator=generator), keep)
-    per_word = 64 // MASK_BITS
-    words = torch.empty((numel + per_word - 1) // per_word, dtype=torch.int64)
-    words.random_(-(2**63), None, generator=generator)  # all 64 bits random
-    small = words.view(torch.int16 if MASK_BITS == 16 else torch.int8)[:numel].view(shape)
-    return _keep_from_noise(small, keep)
+
+    workers: int = 2
+    chunk_rows_cpu: int = 4096
+    chunk_rows_other: int = 1 << 20
+
+    def chunk_rows(self, device: torch.device) -> int:
+        return self.chunk_rows_cpu if device.type == "cpu" else self.chunk_rows_other
+
+
+DEFAULT_OPTIONS = KernelOptions()
 
 
 def plan_chunks(width_s: np.ndarray, width_t: np.ndarray, rows: int) -> list[tuple[np.ndarray, int, int]]:
@@ -102,27 +106,8 @@ def _draw_noise(chunks, d: int, generator, device) -> None:
     """Random draws for every chunk's dropout mask, in one call and in chunk order, so that
     the masks do not depend on how chunks are later scheduled (threads) or on chunk sizes."""
     sizes = [len(c.idx) * (c.Ls + c.Lt) * d for c in chunks]
-    if torch.device(device).type != "cpu":
-        flat = torch.rand(sum(sizes), device=device, generator=generator)
-    else:
-        per_word = 64 // MASK_BITS
-        words = torch.empty(sum((s + per_word - 1) // per_word for s in sizes), dtype=torch.int64)
-        words.random_(-(2**63), None, generator=generator)  # all 64 bits random
-        flat = words.view(torch.int16 if MASK_BITS == 16 else torch.int8)
-    start = 0
-    for c, size in zip(chunks, sizes):
-        c.noise = flat[start:start + size].view(len(c.idx), c.Ls + c.Lt, d)
-        start += size if flat.dtype.is_floating_point else -(-size // (64 // MASK_BITS)) * (64 // MASK_BITS)
-
-
-def _keep_from_noise(noise: torch.Tensor, keep: float) -> tuple[torch.Tensor, float]:
-    """0/1 float mask from uniform floats (CUDA) or 16/8-bit uniform integers (CPU)."""
-    if noise.dtype.is_floating_point:
-        return (noise < keep).to(torch.float32), keep
-    threshold = max(1, min(2**MASK_BITS, round(keep * 2**MASK_BITS)))
-    mask = torch.empty(noise.shape, dtype=torch.float32)
-    torch.lt(noise, threshold - 2 ** (MASK_BITS - 1), out=mask)
-    return mask, threshold / 2**MASK_BITS
+    for c, noise in zip(chunks, draw_noise(sizes, generator, device), strict=True):
+        c.noise = noise.view(len(c.idx), c.Ls + c.Lt, d)
 
 
 def _forward_chunk(c: _Chunk, weight, ids_s, ids_t, masks, keep_prob: float, logits, save: bool) -> float:
@@ -137,7 +122,7 @@ def _forward_chunk(c: _Chunk, weight, ids_s, ids_t, masks, keep_prob: float, log
         c.keep = torch.cat([masks[0][c.idx, :Ls], masks[1][c.idx, :Lt]], dim=1).to(X.dtype)
         s2 = 1.0 / masks[2] ** 2
     elif c.noise is not None:
-        c.keep, q = _keep_from_noise(c.noise, keep_prob)  # (n, L, d)
+        c.keep, q = keep_from_noise(c.noise, keep_prob)  # (n, L, d)
         s2 = 1.0 / (q * q)
     c.noise = None
     if c.keep is not None:
@@ -204,27 +189,31 @@ def _backward_chunk_body(c: _Chunk, grad, s2: float, grad_weight, previous) -> N
 _pool: ThreadPoolExecutor | None = None
 
 
-def _pool_size(device: torch.device) -> int:
-    """Chunk workers to use: WORKERS on a CPU with that many cores, unless torch already runs
+def _pool_size(device: torch.device, workers: int) -> int:
+    """Chunk workers to use: ``workers`` on a CPU with that many cores, unless torch already runs
     more intra-op threads than that (a big machine: OpenMP inside each op is the better split)."""
     if device.type != "cpu":
         return 1
-    size = min(WORKERS, os.cpu_count() or 1)
+    size = min(workers, os.cpu_count() or 1)
     return size if size > 1 and torch.get_num_threads() <= size else 1
 
 
 def _init_worker() -> None:
-    torch.set_num_threads(1)  # one intra-op thread per worker: no OpenMP barriers to spin at
+    # One intra-op thread in this worker: no OpenMP barriers to spin at. With torch's OpenMP
+    # backend the thread count is an OpenMP setting of the calling thread, so this leaves the
+    # threads of the caller (and of other app sessions) as they were.
+    torch.set_num_threads(1)
 
 
-def _run(tasks, device: torch.device) -> list:
+def _run(tasks, device: torch.device, workers: int) -> list:
     """Run chunk tasks on Python threads (CPU) or in order.
 
     Torch ops release the GIL, so chunks run on separate cores without OpenMP's barriers:
     a thread that the OS deschedules (other processes on the cores) delays only its own chunk.
+    The pool keeps no state between calls, so one per process is safe to share.
     """
     global _pool
-    size = _pool_size(device)
+    size = _pool_size(device, workers)
     if size <= 1 or len(tasks) < 2:
         return [task() for task in tasks]
     if _pool is None or _pool._max_workers != size:
@@ -241,14 +230,13 @@ class PairScores(torch.autograd.Function):
     """logits (B,) of the paper's mutual attention; see the module docstring."""
 
     @staticmethod
-    def forward(ctx, weight, nbr_s, nbr_t, mask_s, mask_t, dropout, generator, masks):
+    def forward(ctx, weight, nbr_s, nbr_t, mask_s, mask_t, dropout, generator, masks, options):
         device, pad = weight.device, weight.shape[0] - 1
         ids_s = torch.where(mask_s, nbr_s, pad)  # (B, Ls) masked slots become the zero pad row
         ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
         ws, wt = _widths(mask_s).cpu().numpy(), _widths(mask_t).cpu().numpy()
-        rows = CHUNK_ROWS["cpu" if device.type == "cpu" else "other"]
         chunks = []
-        for idx_np, Ls, Lt in plan_chunks(ws, wt, rows):
+        for idx_np, Ls, Lt in plan_chunks(ws, wt, options.chunk_rows(device)):
             c = _Chunk()
             c.idx, c.Ls, c.Lt, c.noise = torch.from_numpy(idx_np).to(device), Ls, Lt, None
             chunks.append(c)
@@ -257,8 +245,9 @@ class PairScores(torch.autograd.Function):
         logits = torch.empty(nbr_s.shape[0], dtype=weight.dtype, device=device)
         save = ctx.needs_input_grad[0]
         s2 = _run([partial(_forward_chunk, c, weight, ids_s, ids_t, masks, 1.0 - dropout, logits, save)
-                   for c in chunks], device)
+                   for c in chunks], device, options.workers)
         ctx.chunks = chunks if save else None
+        ctx.workers = options.workers
         ctx.s2 = s2[0] if s2 else 1.0
         ctx.weight_shape = weight.shape
         ctx.pad = pad
@@ -269,34 +258,43 @@ class PairScores(torch.autograd.Function):
         grad_weight = torch.zeros(ctx.weight_shape, dtype=grad.dtype, device=grad.device)  # (n+1, d)
         done = [threading.Event() for _ in ctx.chunks]
         _run([partial(_backward_chunk, c, grad, ctx.s2, grad_weight, (done[k], done[k - 1] if k else None))
-              for k, c in enumerate(ctx.chunks)], grad.device)
+              for k, c in enumerate(ctx.chunks)], grad.device, ctx.workers)
         grad_weight[ctx.pad] = 0.0  # padding_idx: the pad row stays zero
         ctx.chunks = None
-        return grad_weight, None, None, None, None, None, None, None
+        return grad_weight, None, None, None, None, None, None, None, None
 
 
-def goat_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float = 0.0,
-                generator: torch.Generator | None = None, masks=None) -> torch.Tensor:
+def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
+                mask_t: torch.Tensor, dropout: float = 0.0, generator: torch.Generator | None = None,
+                masks=None, *, backend: str = "torch",
+                options: KernelOptions = DEFAULT_OPTIONS) -> torch.Tensor:
     """Logits (B,) of ``model.Goat`` (max pooling) for a batch; ``weight`` (n+1, d), row n = pad.
 
-    ``dropout`` > 0 draws fresh per-pair masks from ``generator`` (training). ``masks`` =
-    (keep_s (B, Ls, d), keep_t (B, Lt, d), keep probability) applies given 0/1 masks instead
-    (S = E[nbr_s]·keep_s / keep, as ``model.dropout`` does). Differentiable in ``weight`` only.
+    ``backend``: ``"fused"`` (the compiled CPU loop of :mod:`.fused`) or ``"torch"`` (the chunks
+    above; any device). ``dropout`` > 0 draws fresh per-pair masks from ``generator``
+    (training). ``masks`` = (keep_s (B, Ls, d), keep_t (B, Lt, d), keep probability) applies
+    given 0/1 masks instead (S = E[nbr_s]·keep_s / keep, as ``model.dropout`` does; torch
+    backend only). Differentiable in ``weight`` only.
     """
-    if FUSED and masks is None and weight.device.type == "cpu":
-        return _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator)
-    return PairScores.apply(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, masks)
+    if backend == "fused":
+        if weight.device.type != "cpu" or masks is not None:
+            raise ValueError("the fused backend runs on CPU and draws its own dropout masks")
+        return _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, options)
+    if backend != "torch":
+        raise ValueError(f"backend must be one of {KERNEL_BACKENDS}, got {backend!r}")
+    return PairScores.apply(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, masks, options)
 
 
-def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator) -> torch.Tensor:
+def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator,
+                  options: KernelOptions) -> torch.Tensor:
     from . import fused  # numba: compiled (or loaded from its cache) on first use
 
     pad = weight.shape[0] - 1
     ids_s = torch.where(mask_s, nbr_s, pad)  # (B, Ls) masked slots hold the pad id
     ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
     key = int(torch.randint(0, 2**62, (1,), generator=generator)) if dropout > 0.0 else 0
-    return fused.fused_logits(weight, ids_s, ids_t, _widths(mask_s), _widths(mask_t), 1.0 - dropout, key,
-                              partial(_run, device=weight.device))
+    run: Callable[[list], list] = partial(_run, device=weight.device, workers=options.workers)
+    return fused.fused_logits(weight, ids_s, ids_t, _widths(mask_s), _widths(mask_t), 1.0 - dropout, key, run)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,30 +304,43 @@ def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generato
 GRAM_MAX_NODES = 4096  # G is (n+1)² floats: 64 MiB at this size
 GRAM_CHUNK = 1 << 20  # alignment entries per chunk
 _PAD_SCORE = -1e30  # pad rows/columns of G: never a max, exactly zero softmax mass
-_gram_cache: dict = {}
 
 
-def gram_table(weight: torch.Tensor) -> torch.Tensor:
-    """(n+1, n+1) G = E Eᵀ with the pad row and column set to -1e30, cached while the weights are
-    equal to those G was computed from (an exact O(n·d) comparison: the version counter is not
-    enough, a fused Adam step does not bump it)."""
-    cached = _gram_cache.get("weight")
-    if (cached is not None and cached.shape == weight.shape and cached.device == weight.device
-            and cached.dtype == weight.dtype and torch.equal(cached, weight)):
-        return _gram_cache["gram"]
-    with torch.no_grad():
-        gram = weight @ weight.T  # (n+1, n+1)
-        gram[-1, :] = _PAD_SCORE
-        gram[:, -1] = _PAD_SCORE
-    _gram_cache.clear()
-    _gram_cache.update(weight=weight.detach().clone(), gram=gram)
-    return gram
+class GramCache:
+    """G = E Eᵀ for one embedding table, recomputed when the table changes; owned by whoever
+    scores (a fitted ``Goat``, one training's validation), never shared by the process.
+
+    Thread-safe: app sessions may score with the same fitted model at the same time.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._weight: torch.Tensor | None = None
+        self._gram: torch.Tensor | None = None
+
+    def table(self, weight: torch.Tensor) -> torch.Tensor:
+        """(n+1, n+1) G with the pad row and column set to -1e30. Valid while the weights equal
+        those G was computed from: an exact O(n·d) comparison, because the version counter is
+        not enough (a fused Adam step does not bump it)."""
+        with self._lock:
+            cached, gram = self._weight, self._gram
+            if (cached is not None and gram is not None and cached.shape == weight.shape
+                    and cached.device == weight.device and cached.dtype == weight.dtype
+                    and torch.equal(cached, weight)):
+                return gram
+            with torch.no_grad():
+                gram = weight @ weight.T  # (n+1, n+1)
+                gram[-1, :] = _PAD_SCORE
+                gram[:, -1] = _PAD_SCORE
+            self._weight, self._gram = weight.detach().clone(), gram
+            return gram
 
 
 @torch.no_grad()
-def gram_logits(weight, nbr_s, nbr_t, mask_s, mask_t) -> torch.Tensor:
-    """Logits (B,) of ``model.Goat`` (max pooling, eval mode) from the cached Gram matrix."""
-    gram, pad = gram_table(weight), weight.shape[0] - 1
+def gram_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
+                mask_t: torch.Tensor, cache: GramCache) -> torch.Tensor:
+    """Logits (B,) of ``model.Goat`` (max pooling, eval mode) from the Gram matrix in ``cache``."""
+    gram, pad = cache.table(weight), weight.shape[0] - 1
     ids_s = torch.where(mask_s, nbr_s, pad)  # (B, Ls)
     ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
     ws, wt = _widths(mask_s).cpu().numpy(), _widths(mask_t).cpu().numpy()

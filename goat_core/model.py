@@ -10,16 +10,18 @@ import torch
 from torch import nn
 
 from . import kernels
+from .masks import keep_mask
 
 POOLINGS = ("max", "mean")
 
 
 def dropout(x: torch.Tensor, p: float, generator: torch.Generator | None) -> torch.Tensor:
-    """Inverted dropout drawn from an explicit generator (no global RNG state)."""
+    """Inverted dropout drawn from an explicit generator (no global RNG state), with the masks
+    of :mod:`.masks` that the fast kernels use too."""
     if p <= 0.0:
         return x
-    keep = torch.empty_like(x).bernoulli_(1.0 - p, generator=generator)
-    return x * keep / (1.0 - p)
+    keep, q = keep_mask(tuple(x.shape), 1.0 - p, generator, x.device)  # (..., d) 0/1, exact keep rate
+    return x * keep.to(x.dtype) / q
 
 
 class MutualAttention(nn.Module):
@@ -98,19 +100,29 @@ class GoatGlobal(nn.Module):
 class PairScorer(nn.Module):
     """What a training step differentiates: logits (B,) of a batch of pairs.
 
-    For max-pooling ``Goat`` with ``fast`` it runs :func:`kernels.goat_logits` (the same
-    function, a sparse backward); otherwise the wrapped model's own forward. A module so that
-    ``DistributedDataParallel`` can wrap it.
+    ``backend`` "fused" or "torch" runs :func:`kernels.goat_logits` (max-pooling ``Goat`` only:
+    the same function, a sparse backward); "module" the wrapped model's own forward. A module
+    so that ``DistributedDataParallel`` can wrap it.
     """
 
-    def __init__(self, model: nn.Module, fast: bool = True):
+    def __init__(self, model: nn.Module, backend: str = "module",
+                 options: kernels.KernelOptions = kernels.DEFAULT_OPTIONS):
         super().__init__()
+        fast = isinstance(model, Goat) and model.attention.pooling == "max"
+        if backend in kernels.KERNEL_BACKENDS and not fast:
+            raise ValueError(f"backend {backend!r} computes max-pooling GOAT only; use 'module'")
         self.model = model
-        self.fast = fast and isinstance(model, Goat) and model.attention.pooling == "max"
+        self.backend = backend
+        self.options = options
+
+    @property
+    def fast(self) -> bool:
+        return self.backend in kernels.KERNEL_BACKENDS
 
     def forward(self, src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=None):
         if self.fast:
             return kernels.goat_logits(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t,
-                                       self.model.dropout if self.training else 0.0, generator)
+                                       self.model.dropout if self.training else 0.0, generator,
+                                       backend=self.backend, options=self.options)  # (B,)
         logits, _ = self.model(src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=generator)
-        return logits
+        return logits  # (B,)

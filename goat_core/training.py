@@ -11,7 +11,6 @@ import math
 import os
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +19,7 @@ import torch.nn.functional as F
 
 from . import kernels
 from .errors import TrainingCancelled
+from .kernels import DEFAULT_OPTIONS, GramCache, KernelOptions
 from .model import PairScorer
 from .sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
 
@@ -109,47 +109,31 @@ def epoch_pairs(graph_src, graph_dst, weight, directed: bool, negatives: int, no
     return pairs_src, pairs_dst, labels, weights
 
 
+def small_machine_threads() -> int | None:
+    """The intra-op thread count entry points (CLI, app, benchmarks) set once at start: 1 on a
+    machine with at most 2 cores, where the kernels spread their work over Python threads and
+    OpenMP barriers next to a busy Streamlit server cost up to 10x; None (torch's default)
+    elsewhere. The library itself never changes the process's thread count."""
+    return 1 if (os.cpu_count() or 1) <= DEFAULT_OPTIONS.workers else None
+
+
 def run_training(model, graph, *, epochs: int, batch_size: int, lr: float, negatives: int,
                  neighborhood: int, exclude_partner: bool, generator: torch.Generator,
-                 device: torch.device, callback: Callable | None = None,
+                 device: torch.device, backend: str, options: KernelOptions = DEFAULT_OPTIONS,
+                 callback: Callable | None = None,
                  validation: tuple[np.ndarray, np.ndarray] | None = None,
                  inference_hood: Neighborhoods | None = None, bucket: bool = True,
-                 fast: bool = True, shard: tuple[int, int] = (0, 1),
+                 shard: tuple[int, int] = (0, 1),
                  wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None) -> list[dict]:
     """Train ``model`` in place on ``graph``'s edges; returns one history row per epoch.
 
-    ``fast`` trains max-pooling GOAT through :mod:`.kernels` (same function, less work).
-    Data-parallel use (see :mod:`.distributed`): ``shard=(rank, world)`` makes this process
-    train on every world-th pair of each batch (all processes draw the same neighborhoods,
-    pairs and batches from the same seed), and ``wrap`` wraps the step module, e.g. in
-    ``DistributedDataParallel``, which averages the gradients of the shards.
-
-    On a CPU with at most ``kernels.WORKERS`` cores the loop runs one intra-op thread (restored
-    afterwards) and the kernels spread chunks over that many Python threads: no OpenMP
-    barriers, which on a 2-core machine shared with a Streamlit server cost up to 10x.
+    ``backend`` is the compute path (see ``Goat(backend=...)``): "fused" or "torch" train
+    max-pooling GOAT through :mod:`.kernels` (same function, less work), "module" through the
+    modules' own forward. Data-parallel use (see :mod:`.distributed`): ``shard=(rank, world)``
+    makes this process train on every world-th pair of each batch (all processes draw the
+    same neighborhoods, pairs and batches from the same seed), and ``wrap`` wraps the step
+    module, e.g. in ``DistributedDataParallel``, which averages the gradients of the shards.
     """
-    with _small_machine_threads(device):
-        return _train(model, graph, epochs=epochs, batch_size=batch_size, lr=lr, negatives=negatives,
-                      neighborhood=neighborhood, exclude_partner=exclude_partner, generator=generator,
-                      device=device, callback=callback, validation=validation,
-                      inference_hood=inference_hood, bucket=bucket, fast=fast, shard=shard, wrap=wrap)
-
-
-@contextmanager
-def _small_machine_threads(device: torch.device):
-    previous = torch.get_num_threads()
-    small = device.type == "cpu" and (os.cpu_count() or 1) <= kernels.WORKERS and previous > 1
-    if small:
-        torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        if small:
-            torch.set_num_threads(previous)
-
-
-def _train(model, graph, *, epochs, batch_size, lr, negatives, neighborhood, exclude_partner, generator,
-           device, callback, validation, inference_hood, bucket, fast, shard, wrap) -> list[dict]:
     adj = Adjacency.from_graph(graph)
     noise = noise_distribution(adj)
     src, dst = torch.from_numpy(graph.src), torch.from_numpy(graph.dst)
@@ -157,7 +141,8 @@ def _train(model, graph, *, epochs, batch_size, lr, negatives, neighborhood, exc
     weight = weight / weight.mean()  # mean weight 1: the learning rate means the same everywhere
     optimizer = _adam(model.parameters(), lr, device)
     uses_hood = hasattr(model, "attention")
-    scorer = PairScorer(model, fast)
+    scorer = PairScorer(model, backend, options)
+    gram = GramCache()  # this training's validation scores: dropped with it
     step_module = wrap(scorer) if wrap is not None else scorer
     rank, world = shard
     drop_gen = _dropout_generator(generator, device, rank)
@@ -187,7 +172,8 @@ def _train(model, graph, *, epochs, batch_size, lr, negatives, neighborhood, exc
                                        time.perf_counter() - start))
         row = {"epoch": epoch, "loss": total / seen, "elapsed": time.perf_counter() - start}
         if validation is not None and inference_hood is not None:
-            row["val_auc"] = validation_auc(model, validation, inference_hood, exclude_partner, device)
+            row["val_auc"] = validation_auc(model, validation, inference_hood, exclude_partner, device,
+                                            backend, gram)
         history.append(row)
         _notify(callback, Progress(epoch, epochs, len(batches), len(batches), row["loss"],
                                    row["elapsed"], row.get("val_auc"), epoch_end=True))
@@ -221,12 +207,14 @@ def _notify(callback, progress: Progress) -> None:
 
 @torch.no_grad()
 def score_pairs(model, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: bool,
-                device: torch.device, batch_size: int = 4096) -> np.ndarray:
+                device: torch.device, backend: str = "module", gram: GramCache | None = None,
+                batch_size: int = 4096) -> np.ndarray:
     """Logits r_s·r_t (or E_s·E_t for GoatGlobal) of many pairs, in size-sorted batches.
 
-    Max-pooling GOAT on graphs of up to ``kernels.GRAM_MAX_NODES`` nodes scores through the
-    Gram matrix E Eᵀ (computed once per set of weights and cached), otherwise through the
-    training kernel without dropout; both give the module's logits up to float rounding.
+    On a fast ``backend``, max-pooling GOAT on graphs of up to ``kernels.GRAM_MAX_NODES`` nodes
+    scores through the Gram matrix E Eᵀ held in ``gram`` (the caller's cache: computed once per
+    set of weights), otherwise through the backend without dropout; both give the module's
+    logits up to float rounding.
     """
     model.eval()
     pairs = torch.as_tensor(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))
@@ -236,24 +224,27 @@ def score_pairs(model, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: 
     hood_dev = hood.to(device)
     key = torch.maximum(hood.length[pairs[:, 0]], hood.length[pairs[:, 1]])
     order = torch.argsort(key, stable=True)
-    scorer = PairScorer(model).eval()
-    gram = scorer.fast and model.embedding.weight.shape[0] <= kernels.GRAM_MAX_NODES + 1 and len(pairs) >= 64
+    scorer = PairScorer(model, backend).eval()
+    use_gram = (gram is not None and scorer.fast and len(pairs) >= 64
+                and model.embedding.weight.shape[0] <= kernels.GRAM_MAX_NODES + 1)
     for idx in order.split(batch_size):
         chunk = pairs[idx].to(device)
         batch = make_batch(chunk[:, 0], chunk[:, 1], hood_dev, exclude_partner)
-        if gram:  # no dropout at inference: alignments are blocks of the cached E Eᵀ
+        if use_gram:  # no dropout at inference: alignments are blocks of the cached E Eᵀ
             logits = kernels.gram_logits(model.embedding.weight, batch.nbr_s, batch.nbr_t, batch.mask_s,
-                                         batch.mask_t)
+                                         batch.mask_t, gram)
         else:
             logits = scorer(*batch.args())
         out[idx] = logits.float().cpu()
     return out.numpy()
 
 
-def validation_auc(model, validation, hood, exclude_partner, device) -> float:
+def validation_auc(model, validation: tuple[np.ndarray, np.ndarray], hood: Neighborhoods,
+                   exclude_partner: bool, device: torch.device, backend: str = "module",
+                   gram: GramCache | None = None) -> float:
     from sklearn.metrics import roc_auc_score
 
     pos, neg = validation
-    scores = score_pairs(model, np.concatenate([pos, neg]), hood, exclude_partner, device)
+    scores = score_pairs(model, np.concatenate([pos, neg]), hood, exclude_partner, device, backend, gram)
     labels = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
     return float(roc_auc_score(labels, scores)) if len(pos) and len(neg) else math.nan

@@ -67,8 +67,7 @@ def clustering_variants(out: Path, ratios=(0.35, 0.75), seed: int = 0, epochs_fa
 
 def _leaky(goat: Goat, graph) -> Goat:
     """The same fitted model, but neighborhoods drawn from the *full* graph (the authors' protocol)."""
-    goat._set_learned(graph, goat.model_, goat._inference_neighborhoods(graph), goat.history_, goat.device_)
-    return goat
+    return goat.with_inference_graph(graph)
 
 
 def leak(out: Path, ratios=(0.15, 0.55), seed: int = 0) -> list[dict]:

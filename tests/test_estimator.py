@@ -50,6 +50,7 @@ def test_same_seed_same_numbers_other_seed_other_numbers(planted):
 
 
 def test_inference_draws_average_the_logits_of_independent_draws(planted):
+    from goat_core.kernels import GramCache
     from goat_core.training import score_pairs
 
     goat = Goat(**{**FAST, "neighborhood": 3}, seed=2).fit(planted)  # most nodes have > 3 neighbors
@@ -59,7 +60,8 @@ def test_inference_draws_average_the_logits_of_independent_draws(planted):
     hoods = goat._draws()
     assert len(hoods) == 4 and hoods[0] is goat.neighborhoods_
     assert all(not np.array_equal(hoods[0].table, h.table) for h in hoods[1:])
-    each = [score_pairs(goat.model_, pairs, h, goat.exclude_partner, goat.device_) for h in hoods]
+    each = [score_pairs(goat.model_, pairs, h, goat.exclude_partner, goat.device_, goat.backend_, GramCache())
+            for h in hoods]
     assert np.allclose(four, np.mean(each, axis=0), atol=1e-6)
     assert np.array_equal(one, each[0]) and not np.allclose(four, one)
     again = Goat(**{**FAST, "neighborhood": 3}, seed=2, inference_draws=4).fit(planted)
@@ -138,3 +140,35 @@ def test_zero_epochs_is_the_untrained_reference(planted):
     assert untrained.history_ == []
     assert untrained.attention(0, 1).source_attention.sum() == pytest.approx(1, abs=1e-5)
     assert not np.array_equal(untrained.embedding_, trained.embedding_)
+
+
+@pytest.mark.parametrize("variant, expected",
+                         [("goat", "fused"), ("mean-pool", "module"), ("global", "module")])
+def test_the_compute_path_is_resolved_in_fit_and_recorded(triangle_tail, variant, expected):
+    goat = Goat(**FAST, variant=variant, device="cpu").fit(triangle_tail)
+    assert goat.backend == "auto" and goat.backend_ == expected
+
+
+def test_every_backend_computes_the_same_model(planted):
+    """fused, torch and module train the same function: without dropout (the masks are drawn
+    differently) the same seed gives the same model up to float rounding."""
+    pairs = np.array([[0, 1], [0, 40], [5, 6], [22, 70], [41, 42], [10, 60]])
+    scores = {}
+    for backend in ("fused", "torch", "module"):
+        goat = Goat(**FAST, backend=backend, seed=3).fit(planted)
+        assert goat.backend_ == backend
+        scores[backend] = goat.decision_function(pairs)
+    assert np.allclose(scores["fused"], scores["torch"], atol=1e-4)
+    assert np.allclose(scores["fused"], scores["module"], atol=1e-4)
+
+
+@pytest.mark.parametrize("params, words", [
+    (dict(variant="mean-pool", backend="fused"), "backend='fused' computes variant 'goat' only"),
+    (dict(variant="global", backend="torch"), "use backend='module' or 'auto'"),
+    (dict(backend="cuda"), "backend must be one of 'auto', 'fused', 'torch', 'module'"),
+])
+def test_impossible_compute_paths_are_actionable_errors(triangle_tail, params, words):
+    from goat_core import ParameterError
+
+    with pytest.raises(ParameterError, match=words):
+        Goat(**FAST, **params).fit(triangle_tail)

@@ -15,22 +15,27 @@ import torch
 from sklearn.metrics import roc_auc_score
 
 from goat_core import fused, kernels
+from goat_core.kernels import KernelOptions
 from goat_core.model import Goat
 from goat_core.sampling import Adjacency, sample_neighborhoods
 from goat_core.training import run_training, score_pairs
 
 from .conftest import planted_graph
 from .test_kernels import (  # noqa: F401 - fixtures, helpers, and path-agnostic cases collected again:
-    compare,  # with FUSED below, test_kernels' own cases run the compiled loop here
+    backend,  # with BACKEND below, test_kernels' own cases run the compiled loop here
     one_thread,
     random_batch,
     reference_logits,
     test_float32_matches_within_float_rounding,
     test_padding_never_wins_a_max_even_when_every_real_entry_is_negative,
-    torch_path,
 )
+from .test_kernels import compare as compare_with
 
-FUSED = True  # read by test_kernels.torch_path: kernels.goat_logits takes the compiled loop here
+BACKEND = "fused"  # read by test_kernels' backend fixture
+
+
+def compare(*args, **kwargs):
+    return compare_with(*args, backend=BACKEND, **kwargs)
 
 
 def sequential(tasks):
@@ -53,9 +58,9 @@ def masks_for(key, keep, weight, ids_s, ids_t, len_s, len_t):
 
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_logits_and_gradients_match_the_plain_model(monkeypatch, seed, workers):
-    monkeypatch.setattr(kernels, "WORKERS", workers)  # two segments in order, or on two threads
-    compare(*random_batch(torch.Generator().manual_seed(seed)))
+def test_logits_and_gradients_match_the_plain_model(seed, workers):
+    # two segments in order, or on two threads
+    compare(*random_batch(torch.Generator().manual_seed(seed)), options=KernelOptions(workers=workers))
 
 
 def test_the_path_under_test_is_the_compiled_loop(monkeypatch):
@@ -108,7 +113,7 @@ def test_single_neighbor_sides_and_reused_gradient_buffers():
                 torch.randint(0, 8, (6, width), generator=gen), full, full)
 
 
-def test_two_threads_give_the_same_numbers_as_one(monkeypatch):
+def test_two_threads_give_the_same_numbers_as_one():
     weight, nbr_s, nbr_t, mask_s, mask_t = random_batch(torch.Generator().manual_seed(7), B=200,
                                                         dtype=torch.float32)
     args = ids_and_widths(weight, nbr_s, nbr_t, mask_s, mask_t)
@@ -119,35 +124,35 @@ def test_two_threads_give_the_same_numbers_as_one(monkeypatch):
         (y * torch.linspace(-1, 1, len(y))).sum().backward()
         return y.detach(), w.grad
 
-    threads = lambda tasks: kernels._run(tasks, torch.device("cpu"))
-    monkeypatch.setattr(kernels, "WORKERS", 2)
+    threads = lambda tasks: kernels._run(tasks, torch.device("cpu"), workers=2)
     y1, g1 = grad(sequential)
     y2, g2 = grad(threads)
     assert torch.equal(y1, y2) and torch.equal(g1, g2)
 
 
-def test_training_through_it_is_reproducible_and_learns(monkeypatch):
+def test_training_through_it_is_reproducible_and_learns():
     graph = planted_graph(groups=3, size=15, p_in=0.6, p_out=0.05, seed=1)
     hood = sample_neighborhoods(Adjacency.from_graph(graph), 8, torch.Generator().manual_seed(9))
     pos = np.stack([graph.src, graph.dst], 1)
     neg = np.random.default_rng(0).integers(0, graph.num_nodes, (len(pos), 2))
     labels = np.r_[np.ones(len(pos)), np.zeros(len(neg))]
 
-    def train(seed, epochs=8):
+    def train(seed, epochs=8, workers=2):
         gen = torch.Generator().manual_seed(seed)
         model = Goat(graph.num_nodes, 16, "max", dropout=0.5, generator=gen)
         history = run_training(model, graph, epochs=epochs, batch_size=32, lr=0.02, negatives=1,
                                neighborhood=8, exclude_partner=True, generator=gen,
-                               device=torch.device("cpu"))
-        scores = score_pairs(model, np.concatenate([pos, neg]), hood, True, torch.device("cpu"))
+                               device=torch.device("cpu"), backend="fused",
+                               options=KernelOptions(workers=workers))
+        scores = score_pairs(model, np.concatenate([pos, neg]), hood, True, torch.device("cpu"), "fused",
+                             kernels.GramCache())
         return model.embedding.weight.detach().clone(), history, roc_auc_score(labels, scores)
 
     w1, h1, auc = train(0)
     w2, h2, _ = train(0)
     w3, _, _ = train(1)
     _, _, untrained_auc = train(0, epochs=0)
-    monkeypatch.setattr(kernels, "WORKERS", 1)
-    w4, _, _ = train(0)  # segments in order on one thread: the same numbers
+    w4, _, _ = train(0, workers=1)  # segments in order on one thread: the same numbers
     assert torch.equal(w1, w2) and [r["loss"] for r in h1] == [r["loss"] for r in h2]
     assert torch.equal(w1, w4)
     assert not torch.equal(w1, w3)
@@ -162,7 +167,7 @@ def test_two_trainings_side_by_side_give_what_each_gives_alone():
         gen = torch.Generator().manual_seed(seed)
         model = Goat(graph.num_nodes, 32, "max", dropout=0.5, generator=gen)
         run_training(model, graph, epochs=6, batch_size=16, lr=0.02, negatives=1, neighborhood=10,
-                     exclude_partner=True, generator=gen, device=torch.device("cpu"))
+                     exclude_partner=True, generator=gen, device=torch.device("cpu"), backend="fused")
         weight = model.embedding.weight.detach().clone()
         if out is not None:
             out[seed] = weight

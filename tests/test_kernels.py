@@ -3,8 +3,8 @@
 The plain implementation is ``model.MutualAttention`` (dense A, -inf masks, autograd through
 ``bmm`` and ``amax``); the fast one is ``kernels.goat_logits``'s torch path (chunks trimmed to
 their own widths, -inf bias, sparse argmax backward, index_add into the table), the path CUDA
-takes; these tests run it on CPU with ``kernels.FUSED`` off. The compiled CPU loop is tested in
-``test_fused.py``.
+takes (``backend="torch"``), run here on CPU. ``test_fused.py`` runs the path-agnostic cases
+below again with ``backend="fused"``, the compiled CPU loop.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 import torch
 
-from goat_core import kernels
+from goat_core import kernels, masks
+from goat_core.kernels import KernelOptions
 from goat_core.model import Goat, MutualAttention, PairScorer
 from goat_core.sampling import Adjacency, sample_neighborhoods
 from goat_core.training import make_batch, run_training, score_pairs
@@ -30,10 +31,11 @@ def one_thread():
     torch.set_num_threads(before)
 
 
-@pytest.fixture(autouse=True)
-def torch_path(request, monkeypatch):
-    """The torch chunks (the CUDA path) unless a test module asks for the compiled loop."""
-    monkeypatch.setattr(kernels, "FUSED", getattr(request.module, "FUSED", False))
+@pytest.fixture
+def backend(request) -> str:
+    """The kernel backend under test: the torch chunks (the CUDA path) here; a module that
+    collects these cases again names its own (``BACKEND = "fused"`` in test_fused.py)."""
+    return getattr(request.module, "BACKEND", "torch")
 
 
 def reference_logits(weight, nbr_s, nbr_t, mask_s, mask_t, keep_s=None, keep_t=None, keep=1.0):
@@ -65,12 +67,14 @@ def random_batch(gen, n=60, d=24, B=48, Ls=11, Lt=7, dtype=torch.float64, holes=
     return weight, nbr_s, nbr_t, mask_s, mask_t
 
 
-def compare(weight, nbr_s, nbr_t, mask_s, mask_t, masks=None, atol=1e-9):
+def compare(weight, nbr_s, nbr_t, mask_s, mask_t, masks=None, atol=1e-9, *, backend="torch",
+            options=kernels.DEFAULT_OPTIONS):
     w_ref = weight.clone().requires_grad_()
     w_fast = weight.clone().requires_grad_()
     extra = masks if masks is not None else ()
     y_ref = reference_logits(w_ref, nbr_s, nbr_t, mask_s, mask_t, *extra)
-    y_fast = kernels.goat_logits(w_fast, nbr_s, nbr_t, mask_s, mask_t, masks=masks)
+    y_fast = kernels.goat_logits(w_fast, nbr_s, nbr_t, mask_s, mask_t, masks=masks, backend=backend,
+                                 options=options)
     upstream = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
     (y_ref * upstream).sum().backward()
     (y_fast * upstream).sum().backward()
@@ -84,38 +88,38 @@ def compare(weight, nbr_s, nbr_t, mask_s, mask_t, masks=None, atol=1e-9):
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("chunk_rows", [16, 64, 100_000])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_logits_and_gradients_match_the_plain_model(monkeypatch, chunk_rows, seed, workers):
-    monkeypatch.setitem(kernels.CHUNK_ROWS, "cpu", chunk_rows)  # many chunks, or one
-    monkeypatch.setattr(kernels, "WORKERS", workers)  # chunks in order, or on two threads
-    compare(*random_batch(torch.Generator().manual_seed(seed)))
+def test_logits_and_gradients_match_the_plain_model(chunk_rows, seed, workers):
+    # many chunks, or one; chunks in order, or on two threads
+    options = KernelOptions(workers=workers, chunk_rows_cpu=chunk_rows)
+    compare(*random_batch(torch.Generator().manual_seed(seed)), options=options)
 
 
-def test_with_dropout_masks_it_matches_the_plain_model(monkeypatch):
-    monkeypatch.setitem(kernels.CHUNK_ROWS, "cpu", 64)
+def test_with_dropout_masks_it_matches_the_plain_model():
     gen = torch.Generator().manual_seed(2)
     weight, nbr_s, nbr_t, mask_s, mask_t = random_batch(gen)
     d = weight.shape[1]
     keep_s = (torch.rand(*nbr_s.shape, d, generator=gen) < 0.2).double()
     keep_t = (torch.rand(*nbr_t.shape, d, generator=gen) < 0.2).double()
-    compare(weight, nbr_s, nbr_t, mask_s, mask_t, masks=(keep_s, keep_t, 0.2))
+    compare(weight, nbr_s, nbr_t, mask_s, mask_t, masks=(keep_s, keep_t, 0.2),
+            options=KernelOptions(chunk_rows_cpu=64))
 
 
-def test_float32_matches_within_float_rounding():
+def test_float32_matches_within_float_rounding(backend):
     gen = torch.Generator().manual_seed(4)
     weight, *rest = random_batch(gen, d=200, Ls=40, Lt=30, B=32, dtype=torch.float64)
     w32 = weight.float()
     y_ref = reference_logits(w32, *rest)
-    y_fast = kernels.goat_logits(w32, *rest)
+    y_fast = kernels.goat_logits(w32, *rest, backend=backend)
     assert torch.allclose(y_fast, y_ref, rtol=1e-5, atol=1e-3)
 
 
-def test_padding_never_wins_a_max_even_when_every_real_entry_is_negative():
+def test_padding_never_wins_a_max_even_when_every_real_entry_is_negative(backend):
     # Two real neighbors per side, all alignments negative; pads are zero rows (A = 0 there).
     weight = torch.tensor([[1.0, 0.0], [2.0, 0.0], [-1.0, 0.0], [-3.0, 0.0], [0.0, 0.0]],
                           dtype=torch.float64)
     nbr_s, nbr_t = torch.tensor([[0, 1, 4]]), torch.tensor([[2, 3, 4]])
     mask_s = mask_t = torch.tensor([[True, True, False]])
-    compare(weight, nbr_s, nbr_t, mask_s, mask_t)
+    compare(weight, nbr_s, nbr_t, mask_s, mask_t, backend=backend)
 
 
 def test_single_neighbor_sides_and_no_padding():
@@ -131,12 +135,12 @@ def test_single_neighbor_sides_and_no_padding():
 
 
 def test_keep_mask_rate_resolution_and_seeding():
-    mask, keep = kernels.keep_mask((400, 500), 0.2, torch.Generator().manual_seed(0), "cpu")
+    mask, keep = masks.keep_mask((400, 500), 0.2, torch.Generator().manual_seed(0), "cpu")
     assert abs(keep - 0.2) <= 2.0**-17 and mask.dtype == torch.float32
     assert set(mask.unique().tolist()) == {0.0, 1.0}
     assert abs(mask.mean().item() - keep) < 0.003  # 200k draws: sd 0.0009
-    again, _ = kernels.keep_mask((400, 500), 0.2, torch.Generator().manual_seed(0), "cpu")
-    other, _ = kernels.keep_mask((400, 500), 0.2, torch.Generator().manual_seed(1), "cpu")
+    again, _ = masks.keep_mask((400, 500), 0.2, torch.Generator().manual_seed(0), "cpu")
+    other, _ = masks.keep_mask((400, 500), 0.2, torch.Generator().manual_seed(1), "cpu")
     assert torch.equal(mask, again) and not torch.equal(mask, other)
     # rows are not copies of each other (all 64 bits of each word are used)
     assert (mask[:, :4] != mask[:, 4:8]).any()
@@ -154,32 +158,31 @@ def test_scorer_matches_the_module_on_real_batches():
     plain.sum().backward()
     grad_plain = model.embedding.weight.grad.clone()
     model.zero_grad()
-    fast = PairScorer(model)(*batch.args())
+    fast = PairScorer(model, "torch")(*batch.args())
     fast.sum().backward()
     assert torch.allclose(fast, plain, atol=1e-5)
     assert torch.allclose(model.embedding.weight.grad, grad_plain, atol=1e-5)
     pairs = np.stack([src.numpy(), dst.numpy()], 1)
-    scores = score_pairs(model, pairs, hood, True, torch.device("cpu"))
+    scores = score_pairs(model, pairs, hood, True, torch.device("cpu"), "torch", kernels.GramCache())
     assert np.allclose(scores, plain.detach().numpy(), atol=1e-5)
 
 
-def test_training_is_reproducible_and_learns(monkeypatch):
+def test_training_is_reproducible_and_learns():
     graph = planted_graph(groups=3, size=15, p_in=0.6, p_out=0.05, seed=1)
-    monkeypatch.setitem(kernels.CHUNK_ROWS, "cpu", 32)  # several chunks per batch, on two threads
 
-    def train(seed):
+    def train(seed, workers=2):  # several chunks per batch, on two threads (or in order)
         gen = torch.Generator().manual_seed(seed)
         model = Goat(graph.num_nodes, 16, "max", dropout=0.5, generator=gen)
         history = run_training(model, graph, epochs=3, batch_size=32, lr=0.02, negatives=1,
                                neighborhood=8, exclude_partner=True, generator=gen,
-                               device=torch.device("cpu"))
+                               device=torch.device("cpu"), backend="torch",
+                               options=KernelOptions(workers=workers, chunk_rows_cpu=32))
         return model.embedding.weight.detach().clone(), history
 
     w1, h1 = train(0)
     w2, h2 = train(0)
     w3, _ = train(1)
-    monkeypatch.setattr(kernels, "WORKERS", 1)
-    w4, _ = train(0)  # the same numbers whether chunks ran on threads or in order
+    w4, _ = train(0, workers=1)  # the same numbers whether chunks ran on threads or in order
     assert torch.equal(w1, w2) and [r["loss"] for r in h1] == [r["loss"] for r in h2]
     assert torch.equal(w1, w4)
     assert not torch.equal(w1, w3)
@@ -187,8 +190,7 @@ def test_training_is_reproducible_and_learns(monkeypatch):
 
 
 @pytest.mark.parametrize("through_gram", [True, False])
-def test_score_pairs_matches_the_module(monkeypatch, through_gram):
-    monkeypatch.setattr(kernels, "GRAM_MAX_NODES", 4096 if through_gram else 0)
+def test_score_pairs_matches_the_module(through_gram):
     graph = planted_graph(groups=4, size=20, p_in=0.5, p_out=0.05, seed=2)
     gen = torch.Generator().manual_seed(0)
     model = Goat(graph.num_nodes, 12, "max", dropout=0.5, generator=gen).eval()
@@ -197,7 +199,8 @@ def test_score_pairs_matches_the_module(monkeypatch, through_gram):
     pairs = pairs[pairs[:, 0] != pairs[:, 1]]
     with torch.no_grad():
         plain, _ = model(*make_batch(pairs[:, 0], pairs[:, 1], hood, True).args())
-    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), batch_size=64)
+    gram = kernels.GramCache() if through_gram else None  # what a fitted Goat owns; None: the kernel
+    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), "torch", gram, batch_size=64)
     assert np.allclose(scores, plain.numpy(), atol=1e-5)
     # An optimizer step must not reuse a stale Gram matrix (fused Adam does not even bump the
     # parameter's version counter).
@@ -205,5 +208,5 @@ def test_score_pairs_matches_the_module(monkeypatch, through_gram):
     torch.optim.Adam(model.parameters(), lr=0.1, fused=True).step()
     with torch.no_grad():
         plain, _ = model(*make_batch(pairs[:, 0], pairs[:, 1], hood, True).args())
-    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), batch_size=64)
+    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), "torch", gram, batch_size=64)
     assert np.allclose(scores, plain.numpy(), atol=1e-5)

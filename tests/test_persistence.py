@@ -71,3 +71,31 @@ def test_inconsistent_runs_are_clear_errors(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps({"format_version": 1, "params": {"dim": 16}}))
     with pytest.raises(GraphFormatError, match="inconsistent run: KeyError"):
         Goat.load(tmp_path)
+
+
+def test_the_compute_path_is_saved_and_runs_saved_before_it_still_load(tmp_path):
+    goat = Goat(**FAST).fit(load_graph("lesmis"))
+    goat.save(tmp_path)
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["params"]["backend"] == "auto" and config["backend"] == goat.backend_
+    pairs = np.array([[0, 11], [55, 25]])
+    del config["backend"], config["params"]["backend"]  # as written before the parameter existed
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    old = Goat.load(tmp_path)
+    assert old.backend == "auto" and old.backend_ == goat.backend_
+    assert np.array_equal(old.decision_function(pairs), goat.decision_function(pairs))
+
+
+def test_a_config_that_is_not_an_object_is_a_clear_error(tmp_path):
+    Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path)
+    (tmp_path / "config.json").write_text("[1, 2, 3]")
+    with pytest.raises(GraphFormatError, match="must each hold a JSON object"):
+        Goat.load(tmp_path)
+
+
+def test_state_round_trips_through_from_state():
+    goat = Goat(**FAST).fit(load_graph("lesmis"))
+    again = Goat.from_state(goat.get_params(), goat.state())
+    pairs = np.array([[0, 11], [55, 25], [48, 76]])
+    assert np.array_equal(again.decision_function(pairs), goat.decision_function(pairs))
+    assert again.backend_ == goat.backend_ and again.history_ == goat.history_
