@@ -128,7 +128,7 @@ def fit_in_process(repeats: int) -> list[float]:
     import torch
 
     from goat_core import Goat, load_graph, split_edges
-    from ui.state import fast_preset
+    from goat_core.presets import fast as fast_preset
 
     torch.set_num_threads(max(1, (os.cpu_count() or 2) // 2))  # as the app does
     graph = load_graph("lesmis")

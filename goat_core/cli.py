@@ -1,6 +1,8 @@
 """``python -m goat_core``: info, train, attention, linkpred, cluster.
 
-Bad input exits with status 2 and one line on stderr, ``error: FILE:LINE: problem``.
+Bad input (any :class:`~.errors.GoatError`) exits with status 2 and one line on stderr,
+``error: FILE:LINE: problem``; ``--debug`` shows its traceback instead. Anything else is a bug
+and ends with its traceback. The training options are made from :data:`.estimator.PARAMETERS`.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import time
 from pathlib import Path
 
 from .datasets import BUNDLED, load_graph
-from .errors import GraphFormatError
-from .estimator import PARAMETERS, VARIANTS, Goat
+from .errors import GoatError
+from .estimator import PARAMETERS, Goat
 from .evaluation import evaluate_clustering, evaluate_link_prediction
 from .graph import read_labels
 from .paper import paper_config
@@ -21,42 +23,42 @@ from .sampling import split_edges
 from .training import small_machine_threads
 
 
-class CliError(Exception):
-    """A user-facing problem: printed as one line, exit status 2."""
+class CliError(GoatError):
+    """A user-facing problem found by the CLI itself: printed as one line, exit status 2."""
 
 
 def _graph_name(spec: str) -> str:
     return spec if spec in BUNDLED else Path(spec).stem.lower()
 
 
+INVERTED_FLAGS = {"exclude_partner": ("--include-partner", "keep the partner inside each other's "
+                                                         "neighborhood (default: left out)")}
+
+
 def add_training_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("training options (defaults: the paper's configuration)")
-    group.add_argument("--epochs", type=int, default=20, help=PARAMETERS["epochs"].meaning)
-    group.add_argument("--dim", type=int, default=200, help=PARAMETERS["dim"].meaning)
-    group.add_argument("--neighborhood", type=int, default=None, help=PARAMETERS["neighborhood"].meaning)
-    group.add_argument("--dropout", type=float, default=None, help=PARAMETERS["dropout"].meaning)
-    group.add_argument("--lr", type=float, default=None, help=PARAMETERS["lr"].meaning)
-    group.add_argument("--negatives", type=int, default=1, help=PARAMETERS["negatives"].meaning)
-    group.add_argument("--batch-size", type=int, default=256, help=PARAMETERS["batch_size"].meaning)
-    group.add_argument("--seed", type=int, default=0, help=PARAMETERS["seed"].meaning)
-    group.add_argument("--device", default="auto", help=PARAMETERS["device"].meaning)
-    group.add_argument("--variant", choices=VARIANTS, default="goat", help=PARAMETERS["variant"].meaning)
-    group.add_argument("--inference-draws", type=int, default=1, help=PARAMETERS["inference_draws"].meaning)
-    group.add_argument("--include-partner", action="store_true",
-                       help="keep the partner inside each other's neighborhood (default: left out)")
+    """One option per :data:`PARAMETERS` entry (``batch_size`` → ``--batch-size``): a parameter
+    added there is a CLI option with no edit here. Options left out take the parameter's
+    default, or Table 2's value for the paper's datasets (see :func:`goat_from_args`)."""
+    group = parser.add_argument_group("training options (defaults: the paper's configuration, Table 2 "
+                                      "for its datasets)")
+    for name, spec in PARAMETERS.items():
+        if name in INVERTED_FLAGS:
+            flag, meaning = INVERTED_FLAGS[name]
+            group.add_argument(flag, dest=name, action="store_false", default=None, help=meaning)
+            continue
+        kind = {"type": type(spec.default)} if spec.choices is None else {"choices": spec.choices}
+        group.add_argument("--" + name.replace("_", "-"), dest=name, default=None, **kind,
+                           help=f"{spec.meaning} (default: {spec.default})")
     group.add_argument("--directed", action="store_true", help="read edges as directed")
 
 
-def goat_from_args(args) -> Goat:
-    defaults = paper_config(_graph_name(args.graph))
-    return Goat(
-        dim=args.dim, epochs=args.epochs, negatives=args.negatives, batch_size=args.batch_size,
-        seed=args.seed, device=args.device, variant=args.variant, inference_draws=args.inference_draws,
-        exclude_partner=not args.include_partner,
-        neighborhood=args.neighborhood if args.neighborhood is not None else defaults["neighborhood"],
-        dropout=args.dropout if args.dropout is not None else defaults["dropout"],
-        lr=args.lr if args.lr is not None else defaults["lr"],
-    )
+def goat_from_args(args: argparse.Namespace) -> Goat:
+    """``Goat`` with the options given, the rest from Table 2 (the paper's datasets) or the
+    parameters' defaults."""
+    params = {name: spec.default for name, spec in PARAMETERS.items()}
+    params.update(paper_config(_graph_name(args.graph)))
+    params.update({name: getattr(args, name) for name in PARAMETERS if getattr(args, name, None) is not None})
+    return Goat(**params)
 
 
 class TerminalProgress:
@@ -100,6 +102,8 @@ def cmd_info(args) -> None:
 
 
 def cmd_train(args) -> None:
+    if args.out.exists() and not args.out.is_dir():  # found before training, not after
+        raise CliError(f"{args.out}: exists and is not a directory; --out names the run directory to write")
     graph = load_graph(args.graph, directed=args.directed)
     goat = goat_from_args(args)
     start = time.perf_counter()
@@ -108,17 +112,14 @@ def cmd_train(args) -> None:
     emit({
         "run_dir": str(args.out), "nodes": graph.num_nodes, "edges": graph.num_edges,
         "epochs": goat.epochs, "final_loss": goat.history_[-1]["loss"],
-        "elapsed": time.perf_counter() - start, "device": str(goat.device_),
+        "elapsed": time.perf_counter() - start, "device": str(goat.device_), "backend": goat.backend_,
         "params": goat.get_params(), "history": goat.history_,
     }, args.json)
 
 
 def cmd_attention(args) -> None:
     goat = Goat.load(args.run_dir, device=args.device)
-    try:
-        pair = goat.attention(args.source, args.target)
-    except KeyError as err:
-        raise CliError(str(err).strip("'\"")) from None
+    pair = goat.attention(args.source, args.target)
     result = pair.to_dict()
     if args.top:
         result["source_attention"] = result["source_attention"][: args.top]
@@ -173,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m goat_core", description=(
         "GOAT (Gossip and Attend): context-sensitive graph representation learning. "
         "GRAPH is a file path (edge list, GML, GraphML) or a bundled name: " + ", ".join(BUNDLED)))
+    parser.add_argument("--debug", action="store_true",
+                        help="show the traceback of input errors too (bugs always show theirs)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("info", help="describe a graph")
@@ -229,8 +232,10 @@ def main(argv: list[str] | None = None) -> int:
     use_small_machine_threads()
     try:
         args.run(args)
-    except (GraphFormatError, CliError, ValueError, KeyError, RuntimeError) as err:
-        message = str(err).strip("'\"") if isinstance(err, KeyError) else str(err)
+    except GoatError as err:  # the user's input: one line; anything else is a bug, with its traceback
+        if args.debug:
+            raise
+        message = str(err)
         print(f"error: {message.splitlines()[0] if message else type(err).__name__}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -21,6 +21,7 @@ import torch
 
 from . import model as modules
 from . import persistence
+from .attribution import SharedMass, shared_mass
 from .errors import GraphFormatError, NotFittedError, ParameterError, UnknownNodeError
 from .graph import Graph
 from .kernels import GramCache
@@ -52,7 +53,7 @@ def _real(low, high, low_open=False, high_open=False):
 
 
 def _choice(options):
-    return (lambda v: v in options), f"one of {', '.join(map(repr, options))}"
+    return (lambda v: v in options), f"one of {', '.join(map(repr, options))}", tuple(options)
 
 
 def _device(v):
@@ -66,17 +67,19 @@ def _device(v):
 
 
 class Parameter(NamedTuple):
-    """One parameter of :class:`Goat`: its default, its check, what it must be, what it means."""
+    """One parameter of :class:`Goat`: its default, its check, what it must be, what it means,
+    and its allowed values when it is a choice."""
 
     default: Any
     check: Callable[[Any], bool]
     expected: str
     meaning: str
+    choices: tuple | None = None
 
 
-def _param(default, rule, meaning: str) -> Parameter:
-    check, expected = rule if isinstance(rule, tuple) else (rule, "")
-    return Parameter(default, check, expected, meaning)
+def _param(default, rule: tuple, meaning: str) -> Parameter:
+    check, expected, *choices = rule
+    return Parameter(default, check, expected, meaning, choices[0] if choices else None)
 
 
 # The one declared place for parameters: name -> default, constraint and meaning. ``Goat``'s
@@ -154,6 +157,11 @@ class PairAttention:
     def shared(self) -> list[str]:
         common = set(self.source_neighbors.tolist()) & set(self.target_neighbors.tolist())
         return [name for i, name in zip(self.source_neighbors.tolist(), self.source_names) if i in common]
+
+    def shared_mass(self) -> SharedMass:
+        """Each side's attention on the shared neighbors, beside uniform attention's."""
+        return shared_mass(self.source_names, self.source_attention, self.target_names, self.target_attention,
+                           self.shared)
 
     def to_dict(self) -> dict:
         def rows(names, weights):
@@ -258,7 +266,7 @@ class Goat:
         overrides the resolved one (one GPU per process). ``world == 1`` is ``fit``."""
         self._validate_params()
         if graph.num_edges < 1:
-            raise ValueError(f"{graph.source}: the graph has no edges to train on")
+            raise ParameterError(f"{graph.source}: the graph has no edges to train on")
         device = device if device is not None else self._resolve_device()
         backend = resolve_backend(self.backend, self.variant, device)
         generator = torch.Generator().manual_seed(self.seed)
@@ -384,9 +392,9 @@ class Goat:
         self._check_fitted()
         s, t = self._node(source), self._node(target)
         if s == t:
-            raise ValueError("a node cannot gossip with itself: pick two different nodes")
+            raise ParameterError("a node cannot gossip with itself: pick two different nodes")
         if self.variant == "global":
-            raise ValueError("GoatGlobal has no attention: train variant 'goat' or 'mean-pool'")
+            raise ParameterError("GoatGlobal has no attention: train variant 'goat' or 'mean-pool'")
         device = self.device_
         batch = make_batch(torch.tensor([s], device=device), torch.tensor([t], device=device),
                            self.neighborhoods_.to(device), self.exclude_partner)
@@ -438,7 +446,7 @@ class Goat:
         if kind == "global":
             return self.embedding_.copy()
         if kind != "context":
-            raise ValueError(f"kind must be 'context' or 'global', got {kind!r}")
+            raise ParameterError(f"kind must be 'context' or 'global', got {kind!r}")
         cached = self.__dict__.get("_context_cache")
         if cached is None:
             cached = self._mean_context()

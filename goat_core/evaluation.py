@@ -30,11 +30,14 @@ def evaluate_link_prediction(goat, split, curves: bool = False) -> dict:
     glob = link_scores(labels, goat.global_scores(pairs))
     result.update({"global_auc": glob["auc"], "global_ap": glob["ap"],
                    "test_edges": int(len(split.test_pos)), "train_edges": int(split.train.num_edges)})
-    if curves:
+    if curves:  # for the model's score and for the global-embedding score
         from sklearn.metrics import precision_recall_curve, roc_curve
 
+        global_scores = goat.global_scores(pairs)
         result["roc"] = roc_curve(labels, scores)
         result["pr"] = precision_recall_curve(labels, scores)
+        result["global_roc"] = roc_curve(labels, global_scores)
+        result["global_pr"] = precision_recall_curve(labels, global_scores)
     return result
 
 

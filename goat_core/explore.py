@@ -11,16 +11,18 @@ from __future__ import annotations
 import io
 import tempfile
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import numpy as np
 
+from .attribution import total_variation
 from .errors import GraphFormatError
 from .estimator import Goat
 from .graph import Graph, NodeLabels
 from .persistence import FILES
-from .sampling import sample_non_edges, split_edges
+from .sampling import EdgeSplit, sample_non_edges, split_edges
 
 MAX_RUN_ARCHIVE_BYTES = 200 * 1024 * 1024  # uncompressed, all members together
 PAPER_PAIR = (55, 25)  # Marius, Thenardier in the paper's Les Misérables numbering
@@ -141,6 +143,48 @@ def recover_split(full: Graph, train: Graph, seed: int):
     return split if same else None
 
 
+@dataclass(frozen=True)
+class RunMatch:
+    """The graph a loaded run belongs to, under which key, and its held-out split if found."""
+
+    graph: Graph
+    key: str
+    split: EdgeSplit | None
+
+    @property
+    def holdout(self) -> float:
+        return 0.0 if self.split is None else 1.0 - self.split.train.num_edges / self.graph.num_edges
+
+
+def match_run(run_graph: Graph, seed: int, candidates: Sequence[tuple[Graph, str]], own_key: str) -> RunMatch:
+    """Attach a loaded run (trained on ``run_graph`` with ``seed``) to the first candidate graph
+    it was trained on: the same graph, or the graph minus a seeded hold-out (whose test edges
+    are then found again). A run that matches none stands on its own graph under ``own_key``."""
+    for full, key in candidates:
+        if full.fingerprint() == run_graph.fingerprint():
+            return RunMatch(full, key, None)
+        split = recover_split(full, run_graph, seed)
+        if split is not None:
+            return RunMatch(full, key, split)
+    return RunMatch(run_graph, own_key, None)
+
+
+def edge_status(full: Graph, train: Graph, s: int, t: int) -> str:
+    """"edge", "edge, held out from training" or "no edge": (s, t) in the graph shown and in the
+    graph a model trained on (the same graph unless edges were held out)."""
+    if not full.has_edge(s, t):
+        return "no edge"
+    seen = train.has_edge(s, t) if train.num_nodes == full.num_nodes else True
+    return "edge" if seen else "edge, held out from training"
+
+
+def partner_kind(full: Graph, train: Graph, u: int, v: int) -> str:
+    """For a predicted partner v of u: "neighbor" (trained on), "held out" (an edge the model
+    never saw) or "new" (no edge in the graph)."""
+    return {"edge": "neighbor", "edge, held out from training": "held out", "no edge": "new"}[
+        edge_status(full, train, u, v)]
+
+
 # --------------------------------------------------------------------------- one node, two partners
 
 
@@ -168,7 +212,8 @@ class ContextShift:
     def moved(self) -> float:
         """Total variation between the two attention vectors (0 = same, 1 = disjoint)."""
         a, b = np.nan_to_num(self.weights_a), np.nan_to_num(self.weights_b)
-        return float(0.5 * np.abs(a - b).sum())
+        return total_variation(dict(zip(self.neighbor_names, a.tolist(), strict=True)),
+                               dict(zip(self.neighbor_names, b.tolist(), strict=True)))
 
     def gained(self, k: int = 3) -> tuple[list[str], list[str]]:
         """The k neighbors with the most attention gained towards a, and towards b."""
@@ -212,7 +257,7 @@ def contrasting_partner(goat, node: int, partner: int, limit: int = 50) -> int |
     for v in others:
         att = goat.attention(node, v)
         cur = dict(zip(att.source_names, att.source_attention.tolist(), strict=True))
-        gap = 0.5 * sum(abs(ref.get(k, 0.0) - cur.get(k, 0.0)) for k in set(ref) | set(cur))
+        gap = total_variation(ref, cur)
         if gap > best_gap + 1e-12:
             best, best_gap = v, gap
     return best

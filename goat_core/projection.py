@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import ParameterError
+
 METHODS = ("pca", "umap")
 
 
@@ -11,7 +13,7 @@ def project(embeddings: np.ndarray, method: str = "pca", seed: int = 0) -> np.nd
     """(n, d) -> (n, 2). Deterministic for a given seed."""
     embeddings = np.asarray(embeddings, dtype=np.float32)
     if embeddings.shape[0] < 3:
-        raise ValueError("need at least 3 points to project")
+        raise ParameterError("need at least 3 points to project")
     if method == "pca":
         from sklearn.decomposition import PCA
 
@@ -22,4 +24,4 @@ def project(embeddings: np.ndarray, method: str = "pca", seed: int = 0) -> np.nd
         neighbors = max(2, min(15, embeddings.shape[0] - 1))
         reducer = umap.UMAP(n_components=2, n_neighbors=neighbors, random_state=seed, n_jobs=1)
         return reducer.fit_transform(embeddings)
-    raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    raise ParameterError(f"method must be one of {METHODS}, got {method!r}")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from .errors import ParameterError
 from .graph import Graph
 
 
@@ -101,11 +102,11 @@ def split_edges(graph: Graph, train_ratio: float, seed: int, full: Graph | None 
     labelled negative.
     """
     if not 0.0 < train_ratio < 1.0:
-        raise ValueError(f"train_ratio must be strictly between 0 and 1, got {train_ratio}")
+        raise ParameterError(f"train_ratio must be strictly between 0 and 1, got {train_ratio}")
     m = graph.num_edges
     n_train = int(round(train_ratio * m))
     if n_train < 1 or m - n_train < 1:
-        raise ValueError(
+        raise ParameterError(
             f"{graph.source}: too few edges ({m}) to split at train_ratio={train_ratio}; "
             "need at least one training and one test edge"
         )
@@ -127,7 +128,7 @@ def sample_non_edges(graph: Graph, count: int, rng: np.random.Generator,
     edges = set(graph._keys(graph.src, graph.dst).tolist()) | (exclude or set())
     possible = n * (n - 1) // (1 if graph.directed else 2) - len(edges)
     if count > possible:
-        raise ValueError(f"{graph.source}: the graph has only {possible} non-edges, {count} needed")
+        raise ParameterError(f"{graph.source}: the graph has only {possible} non-edges, {count} needed")
     chosen: dict[int, tuple[int, int]] = {}
     while len(chosen) < count:
         u = rng.integers(0, n, size=2 * (count - len(chosen)) + 16)

@@ -4,13 +4,11 @@ import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import explore, views
+from goat_core import explore, presets, views
+from goat_core.paper import GAVROCHE, MARIUS, THENARDIER  # the paper's ids (Newman's numbering)
 from ui import cache, parts, state, training
-from ui.state import run_key
+from ui.runs import run_key
 
-CASE = dict(dim=64, neighborhood=100, dropout=0.3, lr=0.01, epochs=40, batch_size=64, negatives=1,
-            variant="goat", exclude_partner=True)
-MARIUS, THENARDIER, GAVROCHE = 55, 25, 48  # the paper's ids (Newman's numbering)
 LARGE_TEXT = """<style>
 .stMainBlockContainer p, .stMainBlockContainer li { font-size: 1.35rem !important; line-height: 1.5; }
 .stMainBlockContainer h1 { font-size: 3rem !important; }
@@ -22,15 +20,7 @@ seed = state.seed()
 graph = cache.bundled_graph("lesmis")
 fp = graph.fingerprint()
 names = graph.names
-
-
-def shared_mass(att) -> tuple[float, float, float, float]:
-    """Attention on shared neighbors for s and t, and what uniform attention would give."""
-    shared = set(att.shared)
-    ms = np.array([n in shared for n in att.source_names])
-    mt = np.array([n in shared for n in att.target_names])
-    return (float(att.source_attention[ms].sum()), float(ms.mean()),
-            float(att.target_attention[mt].sum()), float(mt.mean()))
+CASE = presets.case_study(graph.num_edges)
 
 
 st.title("Case study: who is Marius talking to?")
@@ -52,7 +42,7 @@ try:
                           expanded=False)
     else:
         record = training.train(graph, fp, params, 0.0, st.container(), prefix="case", origin="case study")
-except (ValueError, RuntimeError, goat_core.TrainingCancelled) as err:
+except goat_core.GoatError as err:  # the user's input; anything else is a bug and shows its traceback
     st.error(parts.md(str(err).splitlines()[0] if str(err) else type(err).__name__))
     parts.stop(ex)
 goat = record.goat
@@ -74,7 +64,8 @@ st.markdown(f"Colours are modularity communities, as in the paper's Fig. 3. Mari
 for step, partner in ((2, THENARDIER), (3, GAVROCHE)):
     att = goat.attention(MARIUS, partner)
     st.header(f"{step} · Marius (55) gossips with {names[partner]} ({partner})")
-    ms, us, mt, ut = shared_mass(att)
+    mass = att.shared_mass()
+    ms, us, mt, ut = mass.source, mass.source_uniform, mass.target, mass.target_uniform
     c = st.columns(3)
     c[0].metric("Shared neighbors", len(att.shared))
     c[1].metric("Marius's attention on them", f"{ms:.0%}", f"{ms - us:+.0%} vs uniform")

@@ -4,7 +4,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from goat_core import explore, views
+import goat_core
+from goat_core import attribution, explore, views
 from ui import cache, parts, state
 from ui.parts import md
 
@@ -40,7 +41,7 @@ def random_pair(edge: bool) -> None:
     ex.draws += 1
     try:
         state.set_pair(ex, *explore.random_pair(graph, state.seed(), ex.draws, edge=edge))
-    except ValueError as err:  # e.g. a complete graph has no non-edge
+    except goat_core.GoatError as err:  # e.g. a complete graph has no non-edge
         ex.message = ("warning", str(err))
 
 
@@ -81,9 +82,7 @@ with st.expander("The graph: click a node, then its partner", expanded=True):
 
 att = goat.attention(s, t)
 shared = att.shared
-in_graph = graph.has_edge(s, t)
-seen = goat.graph_.has_edge(s, t) if goat.graph_.num_nodes == graph.num_nodes else in_graph
-status = ("edge" if seen else "edge, held out from training") if in_graph else "no edge"
+status = explore.edge_status(graph, goat.graph_, s, t)
 
 st.header(f"{md(att.source)} ↔ {md(att.target)}", anchor="attention-panel")
 m = st.columns(4)
@@ -165,8 +164,8 @@ def shift_tab() -> None:
 
 
 def drivers_tab() -> None:
-    c_s, c_t = views.score_contributions(att.alignment, att.source_attention, att.target_attention)
-    drivers = views.neighbor_drivers(att.source_names, att.target_names, c_s, c_t)
+    c_s, c_t = attribution.score_contributions(att.alignment, att.source_attention, att.target_attention)
+    drivers = attribution.neighbor_drivers(att.source_names, att.target_names, c_s, c_t)
     st.plotly_chart(views.drivers_bar(drivers, shared, score=att.score), key="att_drivers")
     note = "" if goat.variant == "goat" else " (approximate for mean-pool, whose alignment is tanh'd)"
     st.caption("r_s·r_t = Σ p_s[i] p_t[j] E_i·E_j: each neighbor's share of the score, averaged over the "
@@ -177,8 +176,7 @@ def drivers_tab() -> None:
     k = b.slider("k", 3, 25, 10, key="topk_k")
     unseen = c.checkbox("Only pairs unseen in training", key="topk_new")
     top = goat.top_partners(who, k, exclude_neighbors=unseen)
-    kinds = ["new" if not graph.has_edge(who, index[n]) else
-             "neighbor" if goat.graph_.has_edge(who, index[n]) else "held out" for n, _ in top]
+    kinds = [explore.partner_kind(graph, goat.graph_, who, index[n]) for n, _ in top]
     st.plotly_chart(views.partners_bar([n for n, _ in top], np.array([p for _, p in top]), kinds,
                                        node=names[who]), key="topk_chart")
     st.caption("Blue: neighbors the model trained on; green: edges held out from training (correctly "

@@ -3,10 +3,10 @@
 import streamlit as st
 
 import goat_core
-from goat_core import explore, views
+from goat_core import explore, presets, views
 from ui import cache, parts, state, training
 from ui.parts import md
-from ui.state import RunRecord
+from ui.runs import RunRecord
 
 MAX_RUN_MB = 50
 FIELDS = ("dim", "neighborhood", "dropout", "lr", "epochs", "batch_size", "negatives", "variant",
@@ -44,25 +44,14 @@ def load_run_upload() -> None:
     except goat_core.GraphFormatError as err:
         ex.message = ("error", str(err))
         return
-    run_graph, split, target, key = goat.graph_, None, None, f"run:{upload.name}"
-    candidates = [(ex.graph, ex.graph_key)] + [(cache.bundled_graph("lesmis"), "lesmis")]
-    for full, full_key in candidates:
-        if full.fingerprint() == run_graph.fingerprint():
-            target, key = full, full_key
-            break
-        split = explore.recover_split(full, run_graph, goat.seed)
-        if split is not None:
-            target, key = full, full_key
-            break
-    if target is None:
-        target = run_graph
-    if target is not ex.graph:
-        state.set_graph(ex, target, key)
-    holdout = 0.0 if split is None else 1.0 - split.train.num_edges / target.num_edges
+    candidates = [(ex.graph, ex.graph_key), (cache.bundled_graph("lesmis"), "lesmis")]
+    match = explore.match_run(goat.graph_, goat.seed, candidates, own_key=f"run:{upload.name}")
+    if match.graph is not ex.graph:
+        state.set_graph(ex, match.graph, match.key)
     ex.runs[ex.graph_fp] = RunRecord(
         key=f"upload:{cache.digest(raw)}", goat=goat, graph_fp=ex.graph_fp, params=goat.get_params(),
-        holdout=holdout, split=split, seconds=0.0, origin="upload", history=list(goat.history_))
-    where = "its held-out edges were found again" if split is not None else "no held-out edges known"
+        holdout=match.holdout, split=match.split, seconds=0.0, origin="upload", history=list(goat.history_))
+    where = "its held-out edges were found again" if match.split is not None else "no held-out edges known"
     ex.message = ("success", f"Loaded run {upload.name} on {parts.graph_title(ex)} ({where}).")
 
 
@@ -84,7 +73,7 @@ with st.expander("What the parameters mean, and why the app's defaults are not t
         "uniform (normalised entropy ≈ 0.93) and validation AUC ≈ 0.78. The app's default — d = 64, "
         "lr = 0.01, 40 epochs, batch 64, dropout 0.3 — trains in about 2 s on a laptop CPU, reaches "
         "validation AUC ≈ 0.91, and gives a stable, peaked attention view. On larger graphs "
-        f"(over {state.SMALL_GRAPH_EDGES:,} edges, e.g. Email) the default samples N = 30 neighbors, "
+        f"(over {presets.SMALL_GRAPH_EDGES:,} edges, e.g. Email) the default samples N = 30 neighbors, "
         "uses batch 512 and 5 epochs to stay under a minute. **Paper (Table 2)** restores the "
         "paper's configuration: expect many more epochs before the attention becomes sharp.")
 
@@ -93,25 +82,28 @@ for name in FIELDS:
     st.session_state.setdefault(f"train_{name}", values[name])
 c1, c2, _ = st.columns([1, 1, 2])
 c1.button("Fast (app default)", key="preset_fast", on_click=apply_preset,
-          args=(state.fast_preset(graph.num_edges),), help="A stable attention view in seconds.")
+          args=(presets.fast(graph.num_edges),), help="A stable attention view in seconds.")
 c2.button("Paper (Table 2)", key="preset_paper", on_click=apply_preset,
-          args=(state.paper_preset(ex.graph_key),),
+          args=(presets.paper(ex.graph_key if ex.bundled else "other"),),
           help="d = 200, lr = 1e-4, the paper's dropout and N for this dataset.")
 
 with st.form("train_form"):
     a, b, c = st.columns(3)
-    a.number_input("Embedding dimension d", 1, 1024, step=8, key="train_dim", help=HELP["dim"])
-    a.number_input("Neighborhood size N", 1, 1000, step=10, key="train_neighborhood",
+    limit = state.FORM_LIMITS
+    a.number_input("Embedding dimension d", *limit["dim"], step=8, key="train_dim", help=HELP["dim"])
+    a.number_input("Neighborhood size N", *limit["neighborhood"], step=10, key="train_neighborhood",
                    help=HELP["neighborhood"])
-    a.slider("Dropout", 0.0, 0.95, step=0.05, key="train_dropout", help=HELP["dropout"])
-    b.number_input("Learning rate", 1e-6, 1.0, step=1e-4, format="%.5f", key="train_lr", help=HELP["lr"])
-    b.number_input("Epochs", 1, 5000, key="train_epochs", help=HELP["epochs"])
-    b.number_input("Batch size", 1, 8192, step=32, key="train_batch_size", help=HELP["batch_size"])
-    c.number_input("Negatives per edge", 0, 20, key="train_negatives", help=HELP["negatives"])
+    a.slider("Dropout", *limit["dropout"], step=0.05, key="train_dropout", help=HELP["dropout"])
+    b.number_input("Learning rate", *limit["lr"], step=1e-4, format="%.5f", key="train_lr", help=HELP["lr"])
+    b.number_input("Epochs", *limit["epochs"], key="train_epochs", help=HELP["epochs"])
+    b.number_input("Batch size", *limit["batch_size"], step=32, key="train_batch_size",
+                   help=HELP["batch_size"])
+    c.number_input("Negatives per edge", *limit["negatives"], key="train_negatives", help=HELP["negatives"])
     c.selectbox("Variant", goat_core.VARIANTS, key="train_variant", help=HELP["variant"])
     c.checkbox("Leave the partner out of its neighborhood", key="train_exclude_partner",
                help=HELP["exclude_partner"])
-    c.slider("Hold out for validation", 0.0, 0.5, step=0.05, key="train_holdout", help=HELP["holdout"])
+    c.slider("Hold out for validation", *limit["holdout"], step=0.05, key="train_holdout",
+             help=HELP["holdout"])
     submitted = st.form_submit_button("Train", type="primary", key="train_submit")
 st.caption(f"Seed {state.seed()} (sidebar). Same graph + parameters + seed = the same run, fetched from "
            "the cache instead of trained again.")
@@ -126,7 +118,7 @@ if submitted:
         with st.status(f"Training GOAT on {md(parts.graph_title(ex))}…", expanded=True) as status:
             record = training.train(graph, ex.graph_fp, params, float(values["holdout"]), status)
             status.update(label="Training done", state="complete")
-    except (ValueError, RuntimeError, goat_core.TrainingCancelled) as err:
+    except goat_core.GoatError as err:  # the user's input; anything else is a bug and shows its traceback
         st.error(md(str(err).splitlines()[0] if str(err) else type(err).__name__))
         st.caption("The previous run, if any, is kept.")
     else:

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from goat_core import Goat
+from goat_core.attribution import shared_mass, total_variation
 
 from .common import Timer, dataset, untrained, write_json
 
@@ -34,9 +35,10 @@ def _compare(p: dict, q: dict) -> dict:
     ca, cb = np.array([p[n] for n in common]), np.array([q[n] for n in common])
     ca, cb = ca / ca.sum(), cb / cb.sum()
     return {
-        "total_variation": float(0.5 * np.abs(a - b).sum()),
+        "total_variation": total_variation(p, q),
         "js_divergence_bits": 0.5 * kl(a, m) + 0.5 * kl(b, m),
-        "total_variation_common": float(0.5 * np.abs(ca - cb).sum()),
+        "total_variation_common": total_variation(dict(zip(common, ca, strict=True)),
+                                                  dict(zip(common, cb, strict=True))),
         "spearman_common": float(_spearman(ca, cb)),
         "common_neighbors": len(common),
     }
@@ -50,7 +52,8 @@ def _spearman(x, y) -> float:
 def _gossip(goat: Goat, partner: str) -> dict:
     att = goat.attention(MARIUS, partner)
     dist = _dist(att)
-    shared = set(att.shared)
+    mass = shared_mass(att.source_names, att.source_attention, att.target_names, att.target_attention,
+                       att.shared)
     top = sorted(dist.items(), key=lambda kv: -kv[1])
     partner_top = sorted(zip(att.target_names, att.target_attention.tolist()), key=lambda kv: -kv[1])
     return {
@@ -59,11 +62,9 @@ def _gossip(goat: Goat, partner: str) -> dict:
         "marius_attention": dist,
         "marius_top5": top[:5],
         "partner_top5": partner_top[:5],
-        "shared_neighbors": sorted(shared),
-        "marius_mass_on_shared": float(sum(w for n, w in dist.items() if n in shared)),
-        "partner_mass_on_shared": float(
-            sum(w for n, w in zip(att.target_names, att.target_attention) if n in shared)
-        ),
+        "shared_neighbors": sorted(att.shared),
+        "marius_mass_on_shared": mass.source,
+        "partner_mass_on_shared": mass.target,
         "marius_entropy_bits": float(-sum(w * np.log2(w) for w in dist.values() if w > 0)),
         "marius_neighbors": len(dist),
     }

@@ -99,3 +99,60 @@ def test_cluster_email_defaults_to_departments(data_dir):
     out = json.loads(cli("cluster", "email", "--train-ratio", "0.95", "--epochs", "1", "--dim", "8",
                          "--neighborhood", "10", "--batch-size", "512", "--json").stdout)
     assert out["k"] == 42 and out["labelled_nodes"] == 1005
+
+
+def test_every_parameter_is_an_option_with_its_default():
+    from goat_core import PARAMETERS
+    from goat_core.cli import INVERTED_FLAGS
+
+    usage = cli("train", "--help").stdout
+    for name in PARAMETERS:
+        flag = INVERTED_FLAGS[name][0] if name in INVERTED_FLAGS else "--" + name.replace("_", "-")
+        assert flag in usage, flag
+    assert "--backend {auto,fused,torch,module}" in usage
+
+
+def test_out_naming_a_file_fails_before_training(tmp_path):
+    taken = tmp_path / "taken.txt"
+    taken.write_text("mine")
+    proc = cli("train", "lesmis", "--out", str(taken), "--epochs", "500", check=False)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert f"error: {taken}: exists and is not a directory" in proc.stderr
+    assert taken.read_text() == "mine"
+
+
+def test_a_run_whose_config_is_a_list_is_one_line(tmp_path):
+    run = tmp_path / "run"
+    cli("train", "lesmis", "--out", str(run), *TRAIN)
+    (run / "config.json").write_text("[]")
+    proc = cli("attention", str(run), "Marius", "Thenardier", check=False)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "must each hold a JSON object" in proc.stderr
+
+
+def test_debug_shows_the_traceback_of_an_input_error():
+    proc = cli("--debug", "info", "no-such-graph.txt", check=False)
+    assert proc.returncode == 1 and "Traceback" in proc.stderr and "GraphFormatError" in proc.stderr
+    quiet = cli("info", "no-such-graph.txt", check=False)
+    assert quiet.returncode == 2 and "Traceback" not in quiet.stderr
+
+
+def test_a_bug_is_not_hidden_as_an_input_error(monkeypatch, capsys):
+    """Only the project's own errors become one-line messages; anything else keeps its traceback."""
+    from goat_core import cli as cli_module
+
+    def broken(args):
+        raise KeyError("a bug, not the user's input")
+
+    parser = cli_module.build_parser
+    monkeypatch.setattr(cli_module, "build_parser", lambda: _with_command(parser(), broken))
+    with pytest.raises(KeyError):
+        cli_module.main(["info", "lesmis"])
+
+
+def _with_command(parser, run):
+    parser.set_defaults(run=run)
+    for action in parser._subparsers._group_actions:
+        for sub in action.choices.values():
+            sub.set_defaults(run=run)
+    return parser

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
 
 import numpy as np
 import streamlit as st
@@ -20,7 +19,7 @@ from goat_core import explore, views
 from goat_core.evaluation import cluster_embeddings, contingency
 from goat_core.projection import project
 
-from .state import RunRecord
+from .runs import RunStore
 
 
 @st.cache_resource(show_spinner=False)
@@ -142,49 +141,12 @@ def clustering(run_key: str, kind: str, seed: int, _embedding: np.ndarray,
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def link_prediction(run_key: str, _goat: goat_core.Goat, _split: goat_core.EdgeSplit) -> dict:
-    result = goat_core.evaluate_link_prediction(_goat, _split, curves=True)
-    pairs = np.concatenate([_split.test_pos, _split.test_neg])
-    truth = np.concatenate([np.ones(len(_split.test_pos)), np.zeros(len(_split.test_neg))])
-    from sklearn.metrics import precision_recall_curve, roc_curve
-
-    glob = _goat.global_scores(pairs)
-    result["global_roc"] = roc_curve(truth, glob)
-    result["global_pr"] = precision_recall_curve(truth, glob)
-    return result
+    return goat_core.evaluate_link_prediction(_goat, _split, curves=True)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def run_zip(run_key: str, _goat: goat_core.Goat) -> bytes:
     return explore.run_to_zip(_goat)
-
-
-class RunStore:
-    """Trained runs by run key, shared by sessions (same graph + parameters + seed = same run).
-
-    A bounded LRU guarded by a lock; records are only read once stored.
-    """
-
-    def __init__(self, capacity: int = 16):
-        self._runs: OrderedDict[str, RunRecord] = OrderedDict()
-        self._lock = threading.Lock()
-        self.capacity = capacity
-
-    def get(self, key: str) -> RunRecord | None:
-        with self._lock:
-            record = self._runs.get(key)
-            if record is not None:
-                self._runs.move_to_end(key)
-            return record
-
-    def put(self, record: RunRecord) -> None:
-        with self._lock:
-            self._runs[record.key] = record
-            self._runs.move_to_end(record.key)
-            while len(self._runs) > self.capacity:
-                self._runs.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._runs)
 
 
 @st.cache_resource(show_spinner=False)

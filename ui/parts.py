@@ -7,7 +7,8 @@ import re
 import streamlit as st
 
 from . import state
-from .state import Explorer, RunRecord
+from .runs import RunRecord
+from .state import Explorer
 
 TRAIN_PAGE = "pages/train.py"
 GRAPH_PAGE = "pages/graph.py"

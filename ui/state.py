@@ -8,13 +8,15 @@ or pair; what sessions share is only the caches in :mod:`ui.cache`, keyed by con
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 import streamlit as st
 
 import goat_core
-from goat_core import explore
+from goat_core import explore, presets
+
+from . import cache
+from .runs import RunRecord, run_key
 
 KEY = "explorer"
 SEED_KEY = "seed"
@@ -22,46 +24,14 @@ PAIR_WIDGETS = ("pair_source", "pair_target")
 # URL parameter -> Goat parameter (short names keep shared links readable).
 URL_PARAMS = {"dim": "dim", "N": "neighborhood", "dropout": "dropout", "lr": "lr", "epochs": "epochs",
               "batch": "batch_size", "neg": "negatives", "variant": "variant", "excl": "exclude_partner"}
-SMALL_GRAPH_EDGES = 2000
-
-
-def fast_preset(num_edges: int) -> dict:
-    """The app's default: a stable attention view in seconds (see the Train page's notes)."""
-    common = dict(dim=64, lr=0.01, dropout=0.3, negatives=1, variant="goat", exclude_partner=True)
-    if num_edges <= SMALL_GRAPH_EDGES:
-        return dict(common, neighborhood=100, epochs=40, batch_size=64, holdout=0.15)
-    return dict(common, neighborhood=30, epochs=5, batch_size=512, holdout=0.15)
-
-
-def paper_preset(graph_key: str) -> dict:
-    """Table 2 of the paper (d = 200, lr = 1e-4, dropout and N per dataset), 20 epochs."""
-    cfg = goat_core.paper_config(graph_key if graph_key in goat_core.BUNDLED else "other")
-    return dict(cfg, epochs=20, batch_size=256, negatives=1, variant="goat", exclude_partner=True,
-                holdout=0.15)
+# The training form's limits: its widgets and the values a shared link may carry.
+FORM_LIMITS = {"dim": (1, 1024), "neighborhood": (1, 1000), "dropout": (0.0, 0.95), "lr": (1e-6, 1.0),
+               "epochs": (1, 5000), "batch_size": (1, 8192), "negatives": (0, 20), "holdout": (0.0, 0.5)}
 
 
 def form_values(ex: Explorer) -> dict:
     """The training form's values for the current graph (the fast preset until changed)."""
-    return ex.forms.setdefault(ex.graph_fp, fast_preset(ex.graph.num_edges))
-
-
-@dataclass
-class RunRecord:
-    """A fitted Goat and how it came to be; ``split`` is None when trained on every edge."""
-
-    key: str
-    goat: goat_core.Goat
-    graph_fp: str
-    params: dict
-    holdout: float
-    split: goat_core.EdgeSplit | None
-    seconds: float
-    origin: str  # "trained", "cache", "upload", "case study"
-    history: list = field(default_factory=list)
-
-    @property
-    def seed(self) -> int:
-        return int(self.params.get("seed", 0))
+    return ex.forms.setdefault(ex.graph_fp, presets.fast(ex.graph.num_edges))
 
 
 @dataclass
@@ -92,11 +62,6 @@ class Explorer:
         return self.graph_key in goat_core.BUNDLED
 
 
-def run_key(graph_fp: str, params: dict, holdout: float) -> str:
-    """The cache key of a training: graph content + every parameter (seed included) + split."""
-    return f"{graph_fp}|{json.dumps(params, sort_keys=True)}|holdout={holdout:.4f}"
-
-
 def seed() -> int:
     return int(st.session_state.get(SEED_KEY, 0))
 
@@ -104,8 +69,6 @@ def seed() -> int:
 def get() -> Explorer:
     """This session's Explorer, created on first use (on Les Misérables, or from the URL)."""
     if KEY not in st.session_state:
-        from . import cache
-
         graph = cache.bundled_graph("lesmis")
         ex = Explorer(graph=graph, graph_key="lesmis", graph_fp=graph.fingerprint(),
                       pair=explore.default_pair(graph))
@@ -209,20 +172,28 @@ def sync_url(ex: Explorer) -> None:
         st.query_params.from_dict(wanted)
 
 
-def _parse(name: str, text: str):
-    if name in ("variant",):
-        return text
+def parse_url_value(name: str, text: str):
+    """A training-form value from a shared link; ValueError when it is not one the form takes
+    (parameters must pass ``goat_core.PARAMETERS``' check and stay inside the form's limits)."""
     if name == "exclude_partner":
-        return text.lower() in ("true", "1", "yes")
-    if name in ("dropout", "lr", "holdout"):
-        return float(text)
-    return int(text)
+        value: object = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}[
+            text.lower()] if text.lower() in ("true", "1", "yes", "false", "0", "no") else None
+    elif name == "variant":
+        value = text
+    elif name in ("dropout", "lr", "holdout"):
+        value = float(text)
+    else:
+        value = int(text)
+    spec = goat_core.PARAMETERS.get(name)
+    low, high = FORM_LIMITS.get(name, (None, None))
+    if value is None or (spec is not None and not spec.check(value)) or (
+            low is not None and not low <= value <= high):  # type: ignore[operator]
+        raise ValueError(f"{name} {text!r} is out of range")
+    return value
 
 
 def restore_from_url(ex: Explorer) -> None:
     """Rebuild a shared view: graph, seed, training form, pair, and the run when cached."""
-    from . import cache
-
     query = st.query_params.to_dict()
     if not query:
         return
@@ -241,11 +212,12 @@ def restore_from_url(ex: Explorer) -> None:
     for short, name in list(URL_PARAMS.items()) + [("holdout", "holdout")]:
         if short in query:
             try:
-                form[name] = _parse(name, query[short])
+                form[name] = parse_url_value(name, query[short])
             except ValueError:
-                ex.message = ("warning", f"ignored URL parameter {short}={query[short]!r}")
+                ex.message = ("warning", f"ignored URL parameter {short}={query[short]!r} (not a value the "
+                                         "training form takes)")
     if form:
-        values = ex.forms[ex.graph_fp] = dict(fast_preset(ex.graph.num_edges), **form)
+        values = ex.forms[ex.graph_fp] = dict(presets.fast(ex.graph.num_edges), **form)
         params = {k: v for k, v in values.items() if k != "holdout"}
         params["seed"] = seed()
         record = cache.run_store().get(run_key(ex.graph_fp, params, float(values["holdout"])))

@@ -10,7 +10,7 @@ import goat_core
 from goat_core import views
 
 from . import cache
-from .state import RunRecord, run_key
+from .runs import RunRecord, run_key
 
 PROGRESS_KEY = "training_progress"  # (epoch, epochs) of the training under way, for "cancelled at"
 

@@ -1,0 +1,75 @@
+"""Where a pair's score and attention come from: the maths behind the attention views.
+
+Views draw what these functions compute; they take a pair's arrays (as in
+:class:`~.estimator.PairAttention`), never a model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def score_contributions(alignment: np.ndarray, source_attention: np.ndarray,
+                        target_attention: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Split the pair's score r_s·r_t over s's neighbors and over t's neighbors.
+
+    With A = S Tᵀ (max-pooling GOAT), r_s·r_t = Σ_ij p_s[i] p_t[j] A[i, j], so neighbor i of s
+    contributes p_s[i] (A p_t)[i] and neighbor j of t contributes p_t[j] (Aᵀ p_s)[j]; each
+    vector sums to the score. (For the mean-pool variant A is tanh'd: an approximation.)
+    """
+    A = np.asarray(alignment, dtype=float)
+    p_s, p_t = np.asarray(source_attention, dtype=float), np.asarray(target_attention, dtype=float)
+    return p_s * (A @ p_t), p_t * (A.T @ p_s)
+
+
+def neighbor_drivers(source_names: Sequence[str], target_names: Sequence[str], source_contrib: np.ndarray,
+                     target_contrib: np.ndarray) -> list[tuple[str, float]]:
+    """Each neighbor's share of the score, averaged over the two sides (sums to the score),
+    largest magnitude first."""
+    total: dict[str, float] = {}
+    for names, contrib in ((source_names, source_contrib), (target_names, target_contrib)):
+        for name, c in zip(names, contrib, strict=True):
+            total[name] = total.get(name, 0.0) + float(c) / 2.0
+    return sorted(total.items(), key=lambda kv: -abs(kv[1]))
+
+
+def max_pool_cells(alignment: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(row argmax for each row, column argmax for each column) of the alignment matrix.
+
+    Row i's maximum is a_s[i] (the source neighbor's unnormalised attention, Eq. 3 of the
+    paper); column j's maximum is a_t[j] (Eq. 4).
+    """
+    alignment = np.asarray(alignment, dtype=float)
+    return alignment.argmax(axis=1), alignment.argmax(axis=0)
+
+
+def total_variation(p: Mapping[str, float], q: Mapping[str, float]) -> float:
+    """Total variation distance between two attention distributions keyed by neighbor (a
+    neighbor missing from one side has weight 0 there): 0 = the same, 1 = disjoint."""
+    keys = dict.fromkeys([*p, *q])  # a fixed order (not a set's): the same float sum every run
+    return 0.5 * sum(abs(p.get(k, 0.0) - q.get(k, 0.0)) for k in keys)
+
+
+@dataclass(frozen=True)
+class SharedMass:
+    """How much attention each side of a pair puts on the neighbors both sides share, and what
+    uniform attention over the same neighbors would put there (the baseline to beat)."""
+
+    source: float
+    source_uniform: float
+    target: float
+    target_uniform: float
+
+
+def shared_mass(source_names: Sequence[str], source_attention: np.ndarray, target_names: Sequence[str],
+                target_attention: np.ndarray, shared: Sequence[str]) -> SharedMass:
+    """Attention mass on the shared neighbors, per side, beside its uniform baseline."""
+    shared_set = set(shared)
+    on_s = np.array([n in shared_set for n in source_names], dtype=bool)
+    on_t = np.array([n in shared_set for n in target_names], dtype=bool)
+    uniform = lambda on: float(on.mean()) if len(on) else 0.0  # noqa: E731
+    return SharedMass(float(np.asarray(source_attention)[on_s].sum()), uniform(on_s),
+                      float(np.asarray(target_attention)[on_t].sum()), uniform(on_t))
