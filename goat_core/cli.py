@@ -12,6 +12,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TextIO
 
 from .datasets import BUNDLED, load_graph
 from .errors import GoatError
@@ -64,7 +65,7 @@ def goat_from_args(args: argparse.Namespace) -> Goat:
 class TerminalProgress:
     """A one-line progress bar on stderr, only when stderr is a terminal."""
 
-    def __init__(self, stream=sys.stderr):
+    def __init__(self, stream: TextIO=sys.stderr) -> None:
         self.stream = stream
         self.active = stream.isatty()
 
@@ -93,7 +94,7 @@ def emit(result: dict, as_json: bool) -> None:
         print(f"{key}: {value}")
 
 
-def cmd_info(args) -> None:
+def cmd_info(args: argparse.Namespace) -> None:
     graph = load_graph(args.graph, directed=args.directed)
     info = graph.summary()
     if graph.labels is not None:
@@ -101,7 +102,7 @@ def cmd_info(args) -> None:
     emit(info, args.json)
 
 
-def cmd_train(args) -> None:
+def cmd_train(args: argparse.Namespace) -> None:
     if args.out.exists() and not args.out.is_dir():  # found before training, not after
         raise CliError(f"{args.out}: exists and is not a directory; --out names the run directory to write")
     graph = load_graph(args.graph, directed=args.directed)
@@ -117,7 +118,7 @@ def cmd_train(args) -> None:
     }, args.json)
 
 
-def cmd_attention(args) -> None:
+def cmd_attention(args: argparse.Namespace) -> None:
     goat = Goat.load(args.run_dir, device=args.device)
     pair = goat.attention(args.source, args.target)
     result = pair.to_dict()
@@ -135,7 +136,7 @@ def cmd_attention(args) -> None:
             print(f"  {row['weight']:.3f}  {row['node']}")
 
 
-def cmd_linkpred(args) -> None:
+def cmd_linkpred(args: argparse.Namespace) -> None:
     graph = load_graph(args.graph, directed=args.directed)
     split = split_edges(graph, args.train_ratio, args.seed)
     goat = goat_from_args(args)
@@ -147,7 +148,7 @@ def cmd_linkpred(args) -> None:
     emit(result, args.json)
 
 
-def cmd_cluster(args) -> None:
+def cmd_cluster(args: argparse.Namespace) -> None:
     graph = load_graph(args.graph, directed=args.directed)
     if args.labels:
         labels = read_labels(args.labels, graph)

@@ -25,11 +25,13 @@ from torch.nn.parallel import DistributedDataParallel
 
 from .cli import add_training_options, emit, goat_from_args, use_small_machine_threads
 from .datasets import load_graph
+from .estimator import Goat
 from .evaluation import evaluate_link_prediction
+from .graph import Graph
 from .sampling import split_edges
 
 
-def fit_data_parallel(goat, graph, rank: int, world: int):
+def fit_data_parallel(goat: Goat, graph: Graph, rank: int, world: int) -> Goat:
     """``goat.fit(graph)`` with this process's shard of every batch (world == 1: plain fit)."""
     device = goat.resolved_device()
     if device.type == "cuda" and world > 1:

@@ -10,7 +10,7 @@ and leaves learned attributes ending in ``_``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from numbers import Integral, Real
 from pathlib import Path
@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import torch
+from numpy.typing import ArrayLike
 
 from . import model as modules
 from . import persistence
@@ -209,6 +210,8 @@ class Goat:
         self.inference_draws = inference_draws
         self.backend = backend
 
+    run_info_: dict  # set by Goat.load: the metadata saved with the run
+
     # ------------------------------------------------------------------ parameters
     def get_params(self) -> dict:
         return {name: getattr(self, name) for name in PARAMETERS}
@@ -240,7 +243,8 @@ class Goat:
         return f"Goat({args})"
 
     # ------------------------------------------------------------------ fitting
-    def _build_module(self, num_nodes: int, generator: torch.Generator | None) -> torch.nn.Module:
+    def _build_module(self, num_nodes: int,
+                      generator: torch.Generator | None) -> modules.Goat | modules.GoatGlobal:
         if self.variant == "global":
             return modules.GoatGlobal(num_nodes, self.dim, self.dropout, generator)
         pooling = "mean" if self.variant == "mean-pool" else "max"
@@ -328,8 +332,8 @@ class Goat:
         state = replace(self.state(), graph=graph, neighborhoods=self.inference_neighborhoods(graph))
         return Goat.from_state(self.get_params(), state, device=str(self.device_))
 
-    def _set_learned(self, graph: Graph, model: torch.nn.Module, hood: Neighborhoods, history: list,
-                     device: torch.device, backend: str) -> None:
+    def _set_learned(self, graph: Graph, model: modules.Goat | modules.GoatGlobal, hood: Neighborhoods,
+                     history: list, device: torch.device, backend: str) -> None:
         model.eval()
         self.graph_ = graph
         self.model_ = model
@@ -347,21 +351,24 @@ class Goat:
             raise NotFittedError("this Goat is not fitted yet: call fit(graph) or Goat.load(run_dir)")
 
     # ------------------------------------------------------------------ answers
-    def _node(self, node) -> int:
+    def _node(self, node: int | str) -> int:
         if isinstance(node, Integral) and not isinstance(node, bool):
-            if not 0 <= node < self.graph_.num_nodes:
+            if not 0 <= int(node) < self.graph_.num_nodes:
                 raise UnknownNodeError(f"node index {node} is out of range 0..{self.graph_.num_nodes - 1}")
             return int(node)
         return self.graph_.index_of(node)
 
-    def decision_function(self, pairs) -> np.ndarray:
+    def decision_function(self, pairs: ArrayLike) -> np.ndarray:
         """Scores (logits) of (s, t) pairs given as an (k, 2) array of node indices: the mean over
         ``inference_draws`` neighborhood draws, the first of which is ``neighborhoods_``."""
         self._check_fitted()
         hoods = self._draws() if self.variant != "global" else [self.neighborhoods_]
+        pairs = np.asarray(pairs)
         scores = [score_pairs(self.model_, pairs, hood, self.exclude_partner, self.device_, self.backend_,
                               self._gram) for hood in hoods]
-        return scores[0] if len(scores) == 1 else np.mean(scores, axis=0, dtype=np.float64).astype(np.float32)
+        if len(scores) == 1:
+            return scores[0]
+        return np.asarray(np.mean(scores, axis=0, dtype=np.float64), dtype=np.float32)
 
     def _draws(self) -> list[Neighborhoods]:
         """``neighborhoods_`` and inference_draws - 1 more draws from the training graph, each
@@ -376,18 +383,18 @@ class Goat:
             self.__dict__["_draws_cache"] = cached
         return cached[:self.inference_draws]
 
-    def predict_proba(self, pairs) -> np.ndarray:
+    def predict_proba(self, pairs: ArrayLike) -> np.ndarray:
         """Edge probabilities sigmoid(r_s · r_t) of (s, t) pairs."""
         return 1.0 / (1.0 + np.exp(-self.decision_function(pairs)))
 
-    def global_scores(self, pairs) -> np.ndarray:
+    def global_scores(self, pairs: ArrayLike) -> np.ndarray:
         """E_s · E_t with the global embeddings (GoatGlobal-style scoring of this model)."""
         self._check_fitted()
         pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
         return np.einsum("ij,ij->i", self.embedding_[pairs[:, 0]], self.embedding_[pairs[:, 1]])
 
     @torch.no_grad()
-    def attention(self, source, target) -> PairAttention:
+    def attention(self, source: int | str, target: int | str) -> PairAttention:
         """The mutual attention of one pair, adjacent or not."""
         self._check_fitted()
         s, t = self._node(source), self._node(target)
@@ -415,15 +422,15 @@ class Goat:
         )
 
     @torch.no_grad()
-    def context_representations(self, node, partners=None) -> tuple[np.ndarray, np.ndarray]:
+    def context_representations(self, node: int | str,
+                                partners: Sequence[int | str] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """r_node for each partner (default: its neighbors): one representation per partner."""
         self._check_fitted()
         u = self._node(node)
-        if partners is None:
-            partners = Adjacency.from_graph(self.graph_).neighbors(u)
-        partners = np.array([self._node(p) for p in partners], dtype=np.int64)
-        partners = partners[partners != u]
-        return partners, self._representations(np.full(len(partners), u), partners)
+        given = Adjacency.from_graph(self.graph_).neighbors(u).tolist() if partners is None else partners
+        ids = np.array([self._node(p) for p in given], dtype=np.int64)
+        ids = ids[ids != u]
+        return ids, self._representations(np.full(len(ids), u), ids)
 
     def _representations(self, nodes: np.ndarray, partners: np.ndarray, batch_size=4096) -> np.ndarray:
         """r_node (gossiping with partner) for aligned arrays of nodes and partners."""
@@ -465,7 +472,8 @@ class Goat:
         mean[lonely] = self.embedding_[lonely]
         return mean.astype(np.float32)
 
-    def top_partners(self, node, k: int = 10, exclude_neighbors: bool = False) -> list[tuple[str, float]]:
+    def top_partners(self, node: int | str, k: int = 10,
+                     exclude_neighbors: bool = False) -> list[tuple[str, float]]:
         """The k most likely gossip partners of ``node`` by edge probability."""
         self._check_fitted()
         u = self._node(node)

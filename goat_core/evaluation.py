@@ -6,9 +6,15 @@ so every CLI call, ``info`` included) would otherwise pay.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .graph import NodeLabels
+
+if TYPE_CHECKING:  # annotations only: evaluation needs no estimator at run time
+    from .estimator import Goat
+    from .sampling import EdgeSplit
 
 
 def link_scores(labels: np.ndarray, scores: np.ndarray) -> dict:
@@ -17,7 +23,7 @@ def link_scores(labels: np.ndarray, scores: np.ndarray) -> dict:
     return {"auc": float(roc_auc_score(labels, scores)), "ap": float(average_precision_score(labels, scores))}
 
 
-def evaluate_link_prediction(goat, split, curves: bool = False) -> dict:
+def evaluate_link_prediction(goat: Goat, split: EdgeSplit, curves: bool = False) -> dict:
     """Score held-out edges vs verified non-edges with a Goat fitted on ``split.train``.
 
     Reports the model's own score (context-sensitive r_s·r_t for GOAT) and, alongside, the

@@ -122,7 +122,7 @@ def ego_subgraph(graph: Graph, center: int, limit: int = 300) -> tuple[np.ndarra
     return nodes, ls, ld
 
 
-def recover_split(full: Graph, train: Graph, seed: int):
+def recover_split(full: Graph, train: Graph, seed: int) -> EdgeSplit | None:
     """The EdgeSplit that turned ``full`` into ``train``, if ``split_edges(full, r, seed)`` made it.
 
     A saved run keeps only its training graph; when that graph is ``full`` minus a seeded
@@ -224,7 +224,7 @@ class ContextShift:
         return to_a, to_b
 
 
-def context_shift(goat, node, partner_a, partner_b) -> ContextShift:
+def context_shift(goat: Goat, node: int | str, partner_a: int | str, partner_b: int | str) -> ContextShift:
     """Compare ``node``'s attention (and r_node) while gossiping with two partners."""
     a = goat.attention(node, partner_a)
     b = goat.attention(node, partner_b)
@@ -239,7 +239,7 @@ def context_shift(goat, node, partner_a, partner_b) -> ContextShift:
     )
 
 
-def contrasting_partner(goat, node: int, partner: int, limit: int = 50) -> int | None:
+def contrasting_partner(goat: Goat, node: int, partner: int, limit: int = 50) -> int | None:
     """The neighbor of ``node`` (other than ``partner``) under which its attention differs most
     from its attention with ``partner``: a good second partner for a context-shift view.
 
@@ -266,7 +266,7 @@ def contrasting_partner(goat, node: int, partner: int, limit: int = 50) -> int |
 # --------------------------------------------------------------------------- runs as archives
 
 
-def run_to_zip(goat) -> bytes:
+def run_to_zip(goat: Goat) -> bytes:
     """A fitted Goat as a zip of its run directory (config.json, nodes.json, weights.pt)."""
     with tempfile.TemporaryDirectory() as tmp:
         goat.save(tmp)
@@ -289,7 +289,7 @@ def _member_problem(info: zipfile.ZipInfo) -> str | None:
     return None
 
 
-def run_from_zip(raw: bytes, file: str = "<upload>", max_bytes: int = MAX_RUN_ARCHIVE_BYTES):
+def run_from_zip(raw: bytes, file: str = "<upload>", max_bytes: int = MAX_RUN_ARCHIVE_BYTES) -> Goat:
     """Load a Goat from a zipped run directory without trusting the archive.
 
     Only ``config.json``, ``nodes.json`` and ``weights.pt`` are read (at the top or inside one

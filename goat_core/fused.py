@@ -25,6 +25,7 @@ pair so that nothing is ever materialised for a whole batch:
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from contextlib import contextmanager
 from functools import partial
 
@@ -280,7 +281,7 @@ def _segments(len_s: np.ndarray, len_t: np.ndarray, d: int) -> list[tuple[int, i
     return list(zip(bounds[:-1], bounds[1:]))
 
 
-_blas = {"libraries": None, "users": 0, "before": []}
+_blas: dict = {"libraries": None, "users": 0, "before": []}
 _blas_lock = threading.Lock()
 
 
@@ -320,7 +321,9 @@ class FusedPairScores(torch.autograd.Function):
     """logits (B,) of max-pooling GOAT on CPU; see the module docstring."""
 
     @staticmethod
-    def forward(ctx, weight, ids_s, ids_t, len_s, len_t, key, threshold, s2, run):
+    def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
+                len_t: torch.Tensor, key: np.uint64, threshold: int, s2: float,
+                run: Callable[[list], list]) -> torch.Tensor:
         w = weight.detach().numpy()
         B, Ls, Lt, d = ids_s.shape[0], ids_s.shape[1], ids_t.shape[1], w.shape[1]
         ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
@@ -338,7 +341,7 @@ class FusedPairScores(torch.autograd.Function):
         return torch.from_numpy(logits)
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx, grad: torch.Tensor) -> tuple:
         w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, saved, segs, run = ctx.state
         ctx.state = None
         g = grad.detach().to(torch.from_numpy(w).dtype).contiguous().numpy()
@@ -348,7 +351,8 @@ class FusedPairScores(torch.autograd.Function):
         fresh = [np.full(w.shape[0], 2 if k == 0 else 1, np.uint8) for k in range(len(segs))]
         bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
         with _one_blas_thread():
-            run([partial(backward_pairs, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,
+            backward: Callable[..., None] = backward_pairs  # a numba dispatcher: its stub takes no args
+            run([partial(backward, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,
                          bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
         rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
         for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
@@ -358,7 +362,7 @@ class FusedPairScores(torch.autograd.Function):
 
 
 def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
-                 len_t: torch.Tensor, keep: float, key: int, run) -> torch.Tensor:
+                 len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list]) -> torch.Tensor:
     """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1 and
     widths len (B,) (1 + index of the last real slot). ``keep`` < 1 applies dropout masks drawn
     from ``key``; ``run`` runs a list of callables (on threads or in order)."""

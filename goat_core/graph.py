@@ -14,6 +14,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -241,7 +242,7 @@ def _looks_like_header(tokens: list[str], rest: list[list[str]]) -> bool:
     return bool(ids_numeric) and not (_is_number(tokens[0]) or _is_number(tokens[1]))
 
 
-def _parse_weight(token: str, file: str, line: int) -> float:
+def _parse_weight(token: str, file: str, line: int | None) -> float:
     try:
         value = float(token)
     except ValueError:
@@ -344,7 +345,7 @@ def normalise(
 # --------------------------------------------------------------------------- other formats
 
 
-def from_networkx(nx_graph, source: str = "<networkx>", weight: str = "weight",
+def from_networkx(nx_graph: Any, source: str = "<networkx>", weight: str = "weight",
                   directed: bool | None = None) -> Graph:
     """Build a Graph from a networkx graph; node keys become display names."""
     directed = nx_graph.is_directed() if directed is None else directed

@@ -100,6 +100,20 @@ class _Chunk:
 
     __slots__ = ("idx", "ids", "Ls", "Lt", "noise", "keep", "X", "A", "a_s", "a_t", "p_s", "p_t",
                  "r_s", "r_t")
+    idx: torch.Tensor  # (n,) pairs of the batch in this chunk
+    ids: torch.Tensor  # (n, Ls + Lt) neighbor ids, pads = n
+    Ls: int
+    Lt: int
+    noise: torch.Tensor | None  # (n, Ls + Lt, d) uniforms for the dropout mask
+    keep: torch.Tensor | None  # (n, Ls + Lt, d) 0/1 mask
+    X: torch.Tensor  # (n, Ls + Lt, d)
+    A: torch.Tensor  # (n, Ls, Lt)
+    a_s: torch.Tensor  # (n, Ls)
+    a_t: torch.Tensor  # (n, Lt)
+    p_s: torch.Tensor  # (n, Ls)
+    p_t: torch.Tensor  # (n, Lt)
+    r_s: torch.Tensor  # (n, d)
+    r_t: torch.Tensor  # (n, d)
 
 
 def _draw_noise(chunks, d: int, generator, device) -> None:
@@ -230,7 +244,9 @@ class PairScores(torch.autograd.Function):
     """logits (B,) of the paper's mutual attention; see the module docstring."""
 
     @staticmethod
-    def forward(ctx, weight, nbr_s, nbr_t, mask_s, mask_t, dropout, generator, masks, options):
+    def forward(ctx, weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
+                mask_t: torch.Tensor, dropout: float, generator: torch.Generator | None, masks: tuple | None,
+                options: KernelOptions) -> torch.Tensor:
         device, pad = weight.device, weight.shape[0] - 1
         ids_s = torch.where(mask_s, nbr_s, pad)  # (B, Ls) masked slots become the zero pad row
         ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
@@ -254,7 +270,7 @@ class PairScores(torch.autograd.Function):
         return logits
 
     @staticmethod
-    def backward(ctx, grad):
+    def backward(ctx, grad: torch.Tensor) -> tuple:
         grad_weight = torch.zeros(ctx.weight_shape, dtype=grad.dtype, device=grad.device)  # (n+1, d)
         done = [threading.Event() for _ in ctx.chunks]
         _run([partial(_backward_chunk, c, grad, ctx.s2, grad_weight, (done[k], done[k - 1] if k else None))
@@ -266,7 +282,7 @@ class PairScores(torch.autograd.Function):
 
 def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
                 mask_t: torch.Tensor, dropout: float = 0.0, generator: torch.Generator | None = None,
-                masks=None, *, backend: str = "torch",
+                masks: tuple[torch.Tensor, torch.Tensor, float] | None = None, *, backend: str = "torch",
                 options: KernelOptions = DEFAULT_OPTIONS) -> torch.Tensor:
     """Logits (B,) of ``model.Goat`` (max pooling) for a batch; ``weight`` (n+1, d), row n = pad.
 

@@ -25,7 +25,8 @@ def threshold_for(keep: float) -> tuple[int, float]:
     return t, t / 2**MASK_BITS
 
 
-def draw_noise(sizes: list[int], generator: torch.Generator | None, device) -> list[torch.Tensor]:
+def draw_noise(sizes: list[int], generator: torch.Generator | None,
+               device: torch.device | str) -> list[torch.Tensor]:
     """One flat tensor of uniforms per size, drawn in one call (in order, so that what each part
     gets does not depend on how the parts are later scheduled): int16 on CPU, floats elsewhere."""
     if torch.device(device).type != "cpu":
@@ -53,7 +54,7 @@ def keep_from_noise(noise: torch.Tensor, keep: float) -> tuple[torch.Tensor, flo
 
 
 def keep_mask(shape: tuple[int, ...], keep: float, generator: torch.Generator | None,
-              device) -> tuple[torch.Tensor, float]:
+              device: torch.device | str) -> tuple[torch.Tensor, float]:
     """A float 0/1 mask of ``shape`` and the exact keep probability it was drawn with."""
     numel = 1
     for size in shape:

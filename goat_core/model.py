@@ -37,7 +37,8 @@ class MutualAttention(nn.Module):
             raise ValueError(f"pooling must be one of {POOLINGS}, got {pooling!r}")
         self.pooling = pooling
 
-    def forward(self, S, T, mask_s, mask_t):
+    def forward(self, S: torch.Tensor, T: torch.Tensor, mask_s: torch.Tensor,
+                mask_t: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         A = torch.bmm(S, T.transpose(1, 2))  # (B, Ls, Lt)
         if self.pooling == "max":
             real = mask_s.unsqueeze(2) & mask_t.unsqueeze(1)  # (B, Ls, Lt)
@@ -65,11 +66,13 @@ class Goat(nn.Module):
         self.attention = MutualAttention(pooling)
         self.dropout = dropout
 
-    def gather(self, ids, generator=None):
+    def gather(self, ids: torch.Tensor, generator: torch.Generator | None = None) -> torch.Tensor:
         E = self.embedding(ids)  # (B, L, d)
         return dropout(E, self.dropout, generator) if self.training else E
 
-    def forward(self, src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=None):
+    def forward(self, src: torch.Tensor, dst: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor,
+                mask_s: torch.Tensor, mask_t: torch.Tensor,
+                generator: torch.Generator | None = None) -> tuple[torch.Tensor, tuple]:
         S = self.gather(nbr_s, generator)  # (B, Ls, d)
         T = self.gather(nbr_t, generator)  # (B, Lt, d)
         p_s, p_t, A = self.attention(S, T, mask_s, mask_t)  # (B, Ls), (B, Lt), (B, Ls, Lt)
@@ -89,7 +92,10 @@ class GoatGlobal(nn.Module):
             nn.init.xavier_uniform_(self.embedding.weight[:num_nodes], generator=generator)
         self.dropout = dropout
 
-    def forward(self, src, dst, nbr_s=None, nbr_t=None, mask_s=None, mask_t=None, generator=None):
+    def forward(self, src: torch.Tensor, dst: torch.Tensor, nbr_s: torch.Tensor | None = None,
+                nbr_t: torch.Tensor | None = None, mask_s: torch.Tensor | None = None,
+                mask_t: torch.Tensor | None = None,
+                generator: torch.Generator | None = None) -> tuple[torch.Tensor, tuple]:
         e_s = self.embedding(src)  # (B, d)
         e_t = self.embedding(dst)  # (B, d)
         if self.training:
@@ -111,7 +117,7 @@ class PairScorer(nn.Module):
         fast = isinstance(model, Goat) and model.attention.pooling == "max"
         if backend in kernels.KERNEL_BACKENDS and not fast:
             raise ValueError(f"backend {backend!r} computes max-pooling GOAT only; use 'module'")
-        self.model = model
+        self.model: Goat | GoatGlobal = model  # type: ignore[assignment]  # checked by the caller's backend
         self.backend = backend
         self.options = options
 
@@ -119,10 +125,12 @@ class PairScorer(nn.Module):
     def fast(self) -> bool:
         return self.backend in kernels.KERNEL_BACKENDS
 
-    def forward(self, src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=None):
+    def forward(self, src: torch.Tensor, dst: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor,
+                mask_s: torch.Tensor, mask_t: torch.Tensor,
+                generator: torch.Generator | None = None) -> torch.Tensor:
         if self.fast:
             return kernels.goat_logits(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t,
-                                       self.model.dropout if self.training else 0.0, generator,
+                                       float(self.model.dropout) if self.training else 0.0, generator,
                                        backend=self.backend, options=self.options)  # (B,)
         logits, _ = self.model(src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=generator)
         return logits  # (B,)

@@ -50,7 +50,7 @@ class Neighborhoods:
     table: torch.Tensor  # (n, N) int64
     length: torch.Tensor  # (n,) int64
 
-    def to(self, device) -> Neighborhoods:
+    def to(self, device: torch.device | str) -> Neighborhoods:
         return Neighborhoods(self.table.to(device), self.length.to(device))
 
 
@@ -131,8 +131,8 @@ def sample_non_edges(graph: Graph, count: int, rng: np.random.Generator,
         raise ParameterError(f"{graph.source}: the graph has only {possible} non-edges, {count} needed")
     chosen: dict[int, tuple[int, int]] = {}
     while len(chosen) < count:
-        u = rng.integers(0, n, size=2 * (count - len(chosen)) + 16)
-        v = rng.integers(0, n, size=u.shape[0])
+        u = np.asarray(rng.integers(0, n, size=2 * (count - len(chosen)) + 16))
+        v = np.asarray(rng.integers(0, n, size=u.shape[0]))
         keys = graph._keys(u, v)
         for a, b, key in zip(u.tolist(), v.tolist(), keys.tolist()):
             if a != b and key not in edges and key not in chosen:

@@ -19,8 +19,9 @@ import torch.nn.functional as F
 
 from . import kernels
 from .errors import TrainingCancelled
+from .graph import Graph
 from .kernels import DEFAULT_OPTIONS, GramCache, KernelOptions
-from .model import PairScorer
+from .model import Goat, GoatGlobal, PairScorer
 from .sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
 
 BUCKET_GROUP = 32  # batches sorted together by size; larger = less padding, less randomness
@@ -53,7 +54,7 @@ class PairBatch:
     mask_s: torch.Tensor  # (B, Ls) bool
     mask_t: torch.Tensor  # (B, Lt) bool
 
-    def args(self):
+    def args(self) -> tuple[torch.Tensor, ...]:
         return self.src, self.dst, self.nbr_s, self.nbr_t, self.mask_s, self.mask_t
 
 
@@ -72,7 +73,7 @@ def _side(nodes, partners, hood: Neighborhoods, exclude_partner: bool):
     return nbr, mask
 
 
-def make_batch(src, dst, hood: Neighborhoods, exclude_partner: bool) -> PairBatch:
+def make_batch(src: torch.Tensor, dst: torch.Tensor, hood: Neighborhoods, exclude_partner: bool) -> PairBatch:
     nbr_s, mask_s = _side(src, dst, hood, exclude_partner)
     nbr_t, mask_t = _side(dst, src, hood, exclude_partner)
     return PairBatch(src, dst, nbr_s, nbr_t, mask_s, mask_t)
@@ -93,8 +94,9 @@ def plan_batches(len_s: torch.Tensor, len_t: torch.Tensor, batch_size: int,
     return [batches[i] for i in shuffle]
 
 
-def epoch_pairs(graph_src, graph_dst, weight, directed: bool, negatives: int, noise,
-                generator: torch.Generator):
+def epoch_pairs(graph_src: torch.Tensor, graph_dst: torch.Tensor, weight: torch.Tensor, directed: bool,
+                negatives: int, noise: torch.Tensor,
+                generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """Positive edges (randomly oriented if undirected) and ``negatives`` corruptions each."""
     src, dst = graph_src, graph_dst
     if not directed:
@@ -117,11 +119,10 @@ def small_machine_threads() -> int | None:
     return 1 if (os.cpu_count() or 1) <= DEFAULT_OPTIONS.workers else None
 
 
-def run_training(model, graph, *, epochs: int, batch_size: int, lr: float, negatives: int,
-                 neighborhood: int, exclude_partner: bool, generator: torch.Generator,
+def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_size: int, lr: float,
+                 negatives: int, neighborhood: int, exclude_partner: bool, generator: torch.Generator,
                  device: torch.device, backend: str, options: KernelOptions = DEFAULT_OPTIONS,
-                 callback: Callable | None = None,
-                 validation: tuple[np.ndarray, np.ndarray] | None = None,
+                 callback: Callable | None = None, validation: tuple[np.ndarray, np.ndarray] | None = None,
                  inference_hood: Neighborhoods | None = None, bucket: bool = True,
                  shard: tuple[int, int] = (0, 1),
                  wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None) -> list[dict]:
@@ -206,7 +207,7 @@ def _notify(callback, progress: Progress) -> None:
 
 
 @torch.no_grad()
-def score_pairs(model, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: bool,
+def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: bool,
                 device: torch.device, backend: str = "module", gram: GramCache | None = None,
                 batch_size: int = 4096) -> np.ndarray:
     """Logits r_s·r_t (or E_s·E_t for GoatGlobal) of many pairs, in size-sorted batches.
@@ -217,20 +218,20 @@ def score_pairs(model, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: 
     logits up to float rounding.
     """
     model.eval()
-    pairs = torch.as_tensor(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))
-    out = torch.empty(pairs.shape[0])
-    if pairs.shape[0] == 0:
+    ids = torch.as_tensor(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))  # (P, 2)
+    out = torch.empty(ids.shape[0])
+    if ids.shape[0] == 0:
         return out.numpy()
     hood_dev = hood.to(device)
-    key = torch.maximum(hood.length[pairs[:, 0]], hood.length[pairs[:, 1]])
+    key = torch.maximum(hood.length[ids[:, 0]], hood.length[ids[:, 1]])
     order = torch.argsort(key, stable=True)
     scorer = PairScorer(model, backend).eval()
-    use_gram = (gram is not None and scorer.fast and len(pairs) >= 64
+    use_gram = (gram is not None and scorer.fast and len(ids) >= 64
                 and model.embedding.weight.shape[0] <= kernels.GRAM_MAX_NODES + 1)
     for idx in order.split(batch_size):
-        chunk = pairs[idx].to(device)
+        chunk = ids[idx].to(device)
         batch = make_batch(chunk[:, 0], chunk[:, 1], hood_dev, exclude_partner)
-        if use_gram:  # no dropout at inference: alignments are blocks of the cached E Eᵀ
+        if use_gram and gram is not None:  # no dropout at inference: alignments are blocks of E Eᵀ
             logits = kernels.gram_logits(model.embedding.weight, batch.nbr_s, batch.nbr_t, batch.mask_s,
                                          batch.mask_t, gram)
         else:
@@ -239,7 +240,7 @@ def score_pairs(model, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: 
     return out.numpy()
 
 
-def validation_auc(model, validation: tuple[np.ndarray, np.ndarray], hood: Neighborhoods,
+def validation_auc(model: Goat | GoatGlobal, validation: tuple[np.ndarray, np.ndarray], hood: Neighborhoods,
                    exclude_partner: bool, device: torch.device, backend: str = "module",
                    gram: GramCache | None = None) -> float:
     from sklearn.metrics import roc_auc_score

@@ -50,16 +50,6 @@ def test_alignment_heatmap_keeps_the_most_attended_when_large():
     assert "top 40×40 of 60×50" in fig.layout.title.text
 
 
-def test_score_contributions_add_up_to_the_score(goat):
-    att = goat.attention("Marius", "Thenardier")
-    c_s, c_t = views.score_contributions(att.alignment, att.source_attention, att.target_attention)
-    assert c_s.sum() == pytest.approx(att.score, abs=1e-4)
-    assert c_t.sum() == pytest.approx(att.score, abs=1e-4)
-    drivers = views.neighbor_drivers(att.source_names, att.target_names, c_s, c_t)
-    assert sum(c for _, c in drivers) == pytest.approx(att.score, abs=1e-4)
-    assert abs(drivers[0][1]) == max(abs(c) for _, c in drivers)
-
-
 def test_network_figure_carries_ids_and_highlights():
     pos = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], dtype=float)
     fig = views.network_figure(pos, np.array([0, 1, 2]), np.array([1, 2, 3]), ["a", "b", "c", EVIL],

@@ -1,0 +1,69 @@
+"""Figures for GOAT Explorer: arrays and node names in, Plotly figures or HTML out.
+
+Like BertViz's views, nothing here takes a model: every function receives plain arrays (an
+attention vector, an alignment matrix, 2-D coordinates) with the names of the nodes they
+describe, so the same views work for any source of numbers. No Streamlit here either: the
+app's pages call these and render what they return.
+
+Conventions: node ids travel in ``customdata`` as ``[id, name]`` (a click on a point tells the
+app which node it was); shared neighbors of a gossip pair are marked with a star; colours
+are mid-tone so that they read on light and dark backgrounds; no font colour is fixed.
+
+One module per kind of figure: :mod:`.network`, :mod:`.attention`, :mod:`.embeddings`,
+:mod:`.metrics`; :mod:`.style` holds the shared look. The maths they draw lives in the
+library (:mod:`goat_core.attribution`).
+"""
+
+from .attention import (
+    PARTNER_KINDS,
+    alignment_heatmap,
+    attention_bars,
+    context_shift_bars,
+    drivers_bar,
+    partners_bar,
+)
+from .embeddings import embedding_scatter, persona_scatter
+from .metrics import clustering_bars, contingency_heatmap, pr_figure, roc_figure, training_curve
+from .network import degree_histogram, ego_figure, network_figure, pyvis_html
+from .style import (
+    EDGE_COLOR,
+    MAX_MATRIX_SIDE,
+    PALETTE,
+    PENDING_COLOR,
+    ROLE_COLORS,
+    SHARED_COLOR,
+    SOURCE_COLOR,
+    STAR,
+    TARGET_COLOR,
+    group_color,
+)
+
+__all__ = [
+    "EDGE_COLOR",
+    "MAX_MATRIX_SIDE",
+    "PALETTE",
+    "PARTNER_KINDS",
+    "PENDING_COLOR",
+    "ROLE_COLORS",
+    "SHARED_COLOR",
+    "SOURCE_COLOR",
+    "STAR",
+    "TARGET_COLOR",
+    "alignment_heatmap",
+    "attention_bars",
+    "clustering_bars",
+    "context_shift_bars",
+    "contingency_heatmap",
+    "degree_histogram",
+    "drivers_bar",
+    "ego_figure",
+    "embedding_scatter",
+    "group_color",
+    "network_figure",
+    "partners_bar",
+    "persona_scatter",
+    "pr_figure",
+    "pyvis_html",
+    "roc_figure",
+    "training_curve",
+]

@@ -1,0 +1,88 @@
+"""Point clouds of embeddings: whole-graph projections and one node's personas."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from numpy.typing import ArrayLike
+
+from .style import (
+    PALETTE,
+    ROLE_COLORS,
+    SHARED_COLOR,
+    _blank_axes,
+    _continuous_trace,
+    _customdata,
+    _e,
+    _fmt,
+    _group_label,
+    _grouped_traces,
+    _highlight_trace,
+    group_color,
+)
+
+
+def embedding_scatter(coords: ArrayLike, names: Sequence[str], *, groups: ArrayLike | None = None,
+                      group_names: Sequence[str] = (), values: ArrayLike | None = None,
+                      value_title: str = "degree", highlight: Mapping[int, str] | None = None,
+                      title: str = "", height: int = 600) -> go.Figure:
+    """2-D projection of node embeddings; colour by group code or a continuous value."""
+    coords = np.asarray(coords, dtype=float)
+    ids = np.arange(len(names))
+    sizes = np.full(len(names), 9.0)
+    fig = go.Figure()
+    if groups is not None:
+        codes = np.asarray(groups)
+        hover = [f"{_e(names[i])}<br>{_e(_group_label(codes[i], group_names))}" for i in range(len(names))]
+        _grouped_traces(fig, coords[:, 0], coords[:, 1], ids, names, hover, sizes, codes, group_names)
+    else:
+        vals = np.asarray(values)
+        hover = [f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])}" for i in range(len(names))]
+        _continuous_trace(fig, coords[:, 0], coords[:, 1], ids, names, hover, sizes, vals, value_title)
+    if highlight:
+        _highlight_trace(fig, coords[:, 0], coords[:, 1], names, highlight, sizes)
+    fig.update_layout(title=_e(title) or None, height=height, margin=dict(l=10, r=10, t=40, b=10),
+                      legend=dict(itemsizing="constant"), hovermode="closest", clickmode="event+select")
+    return _blank_axes(fig, equal=False)
+
+
+def persona_scatter(coords: ArrayLike, partner_ids: ArrayLike, names: Sequence[str], *, node: str,
+                    groups: ArrayLike | None = None, group_names: Sequence[str] = (),
+                    highlight: Mapping[int, str] | None = None, height: int = 560) -> go.Figure:
+    """All context-sensitive representations of one node (one per partner), projected.
+
+    Point k is r_node while gossiping with partner ``partner_ids[k]`` (``names`` are all
+    node names); it is coloured by the partner's group and hovers the partner's name.
+    """
+    coords = np.asarray(coords, dtype=float)
+    partner_ids = np.asarray(partner_ids, dtype=np.int64)
+    fig = go.Figure()
+    codes = np.full(len(partner_ids), -1) if groups is None else np.asarray(groups)[partner_ids]
+    for code in sorted(set(codes.tolist()), key=lambda c: (c < 0, c)):
+        idx = np.flatnonzero(codes == code)
+        label = "partners" if groups is None else _group_label(code, group_names)
+        fig.add_trace(go.Scatter(
+            x=coords[idx, 0], y=coords[idx, 1], mode="markers", name=_e(label),
+            marker=dict(size=11, color=group_color(code) if groups is not None else PALETTE[0],
+                        line=dict(width=0.5, color="rgba(60,60,60,0.6)")),
+            customdata=_customdata(partner_ids[idx], names),
+            hovertext=[f"{_e(node)} gossiping with {_e(names[p])}" for p in partner_ids[idx]],
+            hoverinfo="text",
+        ))
+    for role, pid in ((r, p) for p, r in (highlight or {}).items()):
+        k = np.flatnonzero(partner_ids == pid)
+        if len(k):
+            fig.add_trace(go.Scatter(
+                x=coords[k, 0], y=coords[k, 1], mode="markers+text", name=f"with {_e(names[pid])}",
+                text=[f"with {_e(names[pid])}"], textposition="top center",
+                textfont=dict(color=ROLE_COLORS.get(role, SHARED_COLOR)),
+                marker=dict(size=22, color="rgba(0,0,0,0)",
+                            line=dict(width=3, color=ROLE_COLORS.get(role, SHARED_COLOR))),
+                customdata=_customdata(partner_ids[k], names), hoverinfo="skip",
+            ))
+    fig.update_layout(title=f"Personas of {_e(node)}",
+                      height=height, margin=dict(l=10, r=10, t=40, b=10),
+                      legend=dict(title="partner's group"))
+    return _blank_axes(fig, equal=False)

@@ -1,0 +1,220 @@
+"""Whole-graph and ego-network figures: Plotly networks, the pyvis physics view, degree histogram."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from numpy.typing import ArrayLike
+
+from .style import (
+    EDGE_COLOR,
+    PALETTE,
+    ROLE_COLORS,
+    SHARED_COLOR,
+    SOURCE_COLOR,
+    STAR,
+    TARGET_COLOR,
+    _blank_axes,
+    _continuous_trace,
+    _e,
+    _edge_segments,
+    _fmt,
+    _group_label,
+    _grouped_traces,
+    _highlight_trace,
+    _node_sizes,
+    group_color,
+)
+
+
+def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequence[str], degrees: ArrayLike,
+                   *, groups: ArrayLike | None = None, group_names: Sequence[str] = (),
+                   values: ArrayLike | None = None, value_title: str = "degree",
+                   highlight: Mapping[int, str] | None = None, max_edges: int = 6000, seed: int = 0,
+                   height: int = 600, title: str | None = None) -> go.Figure:
+    """The whole graph: node size by degree, colour by group code (or a continuous value).
+
+    ``pos`` (n, 2) coordinates; ``src``/``dst`` edge endpoints; ``highlight`` maps node ids
+    to a role ("source", "target", "pending", "search") drawn as a coloured ring with its
+    name. Above ``max_edges`` edges a seeded sample is drawn (the title says so).
+    """
+    pos = np.asarray(pos, dtype=float)
+    src, dst = np.asarray(src), np.asarray(dst)
+    n = len(names)
+    shown = np.arange(len(src))
+    if len(src) > max_edges:
+        shown = np.sort(np.random.default_rng(seed).choice(len(src), max_edges, replace=False))
+    ex, ey = _edge_segments(pos, src[shown], dst[shown])
+    fig = go.Figure(go.Scatter(x=ex, y=ey, mode="lines", line=dict(width=0.6, color=EDGE_COLOR),
+                               hoverinfo="skip", showlegend=False, name="edges"))
+    degree = np.asarray(degrees)
+    sizes = _node_sizes(degree)
+    ids = np.arange(n)
+    if groups is not None:
+        codes = np.asarray(groups)
+        hover = [f"{_e(names[i])}<br>{_e(_group_label(codes[i], group_names))} · degree {degree[i]}"
+                 for i in range(n)]
+        _grouped_traces(fig, pos[:, 0], pos[:, 1], ids, names, hover, sizes, codes, group_names)
+    else:
+        vals = degree if values is None else np.asarray(values)
+        hover = [f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])} · degree {degree[i]}" for i in range(n)]
+        _continuous_trace(fig, pos[:, 0], pos[:, 1], ids, names, hover, sizes, vals, value_title)
+    if highlight:
+        _highlight_trace(fig, pos[:, 0], pos[:, 1], names, highlight, sizes)
+    note = f" (showing {max_edges:,} of {len(src):,} edges)" if len(src) > max_edges else ""
+    fig.update_layout(
+        title=_e(title or "") + note or None, height=height, margin=dict(l=10, r=10, t=40, b=10),
+        legend=dict(itemsizing="constant", title="colour"), hovermode="closest",
+        clickmode="event+select", dragmode="pan",
+    )
+    return _blank_axes(fig)
+
+
+def degree_histogram(degrees: ArrayLike, log_y: bool = False) -> go.Figure:
+    """How many nodes have each degree."""
+    degrees = np.asarray(degrees, dtype=np.int64)
+    values, counts = np.unique(degrees, return_counts=True)
+    fig = go.Figure(go.Bar(x=values, y=counts, marker_color=PALETTE[0],
+                           hovertemplate="degree %{x}: %{y} nodes<extra></extra>"))
+    fig.update_layout(title="Degree distribution", xaxis_title="degree", yaxis_title="nodes",
+                      height=320, margin=dict(l=10, r=10, t=40, b=10), bargap=0.1)
+    if log_y:
+        fig.update_yaxes(type="log")
+    return fig
+
+
+def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: ArrayLike, *,
+               groups: ArrayLike | None = None, group_names: Sequence[str] = (), directed: bool = False,
+               highlight: Mapping[int, str] | None = None, height: int = 560) -> str:
+    """A self-contained pyvis (vis-network) page with physics, for ``st.iframe``.
+
+    Works offline: vis-network is inlined (``cdn_resources="in_line"``) and pyvis' remote
+    Bootstrap links, which it adds to every page, are removed. Labels and tooltips are
+    HTML-escaped: the page runs in an iframe that can reach the app's origin, and pyvis
+    writes tooltips with ``innerHTML``.
+    """
+    from pyvis.network import Network
+
+    net = Network(height=f"{height}px", width="100%", directed=directed, cdn_resources="in_line",
+                  bgcolor="#ffffff", font_color="#222222")
+    degree = np.asarray(degrees)
+    codes = None if groups is None else np.asarray(groups)
+    sizes = _node_sizes(degree, 8, 30)
+    highlight = highlight or {}
+    for i, name in enumerate(names):
+        code = -1 if codes is None else int(codes[i])
+        tip = f"{name} | degree {degree[i]}"
+        if groups is not None:
+            tip += f" | {_group_label(code, group_names)}"
+        role = highlight.get(i)
+        options = dict(size=float(sizes[i]), title=html.escape(tip), color=group_color(code))
+        if role:
+            options.update(borderWidth=5, color={"background": group_color(code),
+                                                 "border": ROLE_COLORS.get(role, SHARED_COLOR)})
+        net.add_node(i, label=html.escape(str(name)), **options)
+    for s, d in zip(np.asarray(src).tolist(), np.asarray(dst).tolist(), strict=True):
+        net.add_edge(int(s), int(d), color="#b0b0b0")
+    net.barnes_hut(gravity=-3000, spring_length=120)
+    net.options.edges.smooth.enabled = False  # straight edges: lighter and easier to read
+    page = net.generate_html()
+    return _strip_remote(page).replace("</body>", _REFIT + "</body>", 1)
+
+
+_REMOTE = re.compile(r"<(link|script)\b[^>]*https?://[^>]*>(\s*</script>)?", re.IGNORECASE)
+
+
+# Fit the view whenever the frame changes size: a page drawn inside a hidden tab starts at
+# zero size and would otherwise stay zoomed in on a corner.
+_REFIT = """<script>
+(function () {
+  var box = document.getElementById("mynetwork");
+  if (!box || !window.ResizeObserver) { return; }
+  new ResizeObserver(function () {
+    if (typeof network !== "undefined" && network) { network.redraw(); network.fit(); }
+  }).observe(box);
+})();
+</script>
+"""
+
+
+def _strip_remote(page: str) -> str:
+    """Drop tags that would fetch from the network (pyvis' Bootstrap CSS/JS)."""
+    return _REMOTE.sub("", page)
+
+
+def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: ArrayLike,
+               source_names: Sequence[str], target_names: Sequence[str], source_attention: ArrayLike,
+               target_attention: ArrayLike, *, source_id: int = -1, target_id: int = -2,
+               height: int = 520) -> go.Figure:
+    """Both neighborhoods around the pair: s on the left, t on the right, shared in between.
+
+    A neighbor's size and colour show its attention (the larger of its two weights when it
+    is shared); the width of the line to s (or t) shows s's (t's) attention to it.
+    """
+    sid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(source_ids).tolist(), source_names,
+                                                    np.asarray(source_attention).tolist(), strict=True)}
+    tid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(target_ids).tolist(), target_names,
+                                                    np.asarray(target_attention).tolist(), strict=True)}
+    centers = {int(source_id): (-1.0, 0.0), int(target_id): (1.0, 0.0)}
+    shared = [i for i in sid if i in tid and i not in centers]
+    only_s = [i for i in sid if i not in tid and i not in centers]
+    only_t = [i for i in tid if i not in sid and i not in centers]
+    pos: dict[int, tuple[float, float]] = {}
+    pos.update(_arc(sorted(only_s, key=lambda i: -sid[i][1]), (-1.0, 0.0), 100, 260))
+    pos.update(_arc(sorted(only_t, key=lambda i: -tid[i][1]), (1.0, 0.0), -80, 80))
+    for k, i in enumerate(sorted(shared, key=lambda i: -(sid[i][1] + tid[i][1]))):
+        y = 0.0 if len(shared) == 1 else 0.9 - 1.8 * k / (len(shared) - 1)
+        pos[i] = (0.0, y)
+    pos.update(centers)
+    top = max([w for _, w in sid.values()] + [w for _, w in tid.values()] + [1e-9])
+    fig = go.Figure()
+    for table, center, color in ((sid, source_id, SOURCE_COLOR), (tid, target_id, TARGET_COLOR)):
+        cx, cy = pos[int(center)]
+        for i, (_, w) in table.items():
+            x, y = pos[i]
+            fig.add_trace(go.Scatter(x=[cx, x], y=[cy, y], mode="lines", hoverinfo="skip",
+                                     showlegend=False, line=dict(color=color, width=0.5 + 8 * w / top)))
+    nbrs = [i for i in pos if i not in centers]
+    weight = [max(sid.get(i, ("", 0.0))[1], tid.get(i, ("", 0.0))[1]) for i in nbrs]
+    names = [sid[i][0] if i in sid else tid[i][0] for i in nbrs]
+    hover = []
+    for i, name in zip(nbrs, names, strict=True):
+        parts = [_e(name)]
+        if i in sid:
+            parts.append(f"{_e(source)}'s attention {sid[i][1]:.3f}")
+        if i in tid:
+            parts.append(f"{_e(target)}'s attention {tid[i][1]:.3f}")
+        hover.append("<br>".join(parts))
+    fig.add_trace(go.Scatter(
+        x=[pos[i][0] for i in nbrs], y=[pos[i][1] for i in nbrs], mode="markers+text",
+        text=[_e((STAR + n) if i in shared else n) for i, n in zip(nbrs, names, strict=True)],
+        textposition="middle right", hovertext=hover, hoverinfo="text", showlegend=False,
+        marker=dict(size=[8 + 30 * w / top for w in weight], color=weight, colorscale="Viridis",
+                    cmin=0, cmax=top, showscale=True, colorbar=dict(title="attention", thickness=12),
+                    line=dict(width=[3 if i in shared else 0.5 for i in nbrs],
+                              color=[SHARED_COLOR if i in shared else "rgba(60,60,60,0.6)"
+                                     for i in nbrs])),
+        customdata=[[i, n] for i, n in zip(nbrs, names, strict=True)],
+    ))
+    for label, center, color in ((source, source_id, SOURCE_COLOR), (target, target_id, TARGET_COLOR)):
+        x, y = pos[int(center)]
+        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers+text", text=[_e(label)], name=_e(label),
+                                 textposition="bottom center", textfont=dict(size=16, color=color),
+                                 marker=dict(size=34, color=color, symbol="diamond"),
+                                 customdata=[[int(center), label]], hovertext=[_e(label)], hoverinfo="text"))
+    fig.update_layout(title=f"Ego view: {_e(source)} (left) ↔ {_e(target)} (right); shared in the middle",
+                      height=height, margin=dict(l=10, r=10, t=40, b=10), showlegend=False)
+    return _blank_axes(fig)
+
+
+def _arc(ids: list[int], center: tuple[float, float], start_deg: float, end_deg: float,
+         radius: float = 0.8) -> dict[int, tuple[float, float]]:
+    if not ids:
+        return {}
+    angles = np.radians(np.linspace(start_deg, end_deg, len(ids) + 2)[1:-1])
+    return {i: (center[0] + radius * np.cos(a), center[1] + radius * np.sin(a))
+            for i, a in zip(ids, angles, strict=True)}

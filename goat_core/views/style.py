@@ -1,0 +1,130 @@
+"""Shared look of every figure: palette, roles' colours, escaping, node markers and traces."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+# Mid-tone qualitative palette (readable on white and on near-black backgrounds).
+PALETTE = (
+    "#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#EECA3B", "#9D755D",
+    "#FF9DA6", "#BAB0AC", "#439894", "#D67195", "#88D27A", "#8F6D31", "#79706E", "#B6992D",
+)
+
+
+SOURCE_COLOR = "#2E86DE"  # the gossip pair's source s
+
+
+TARGET_COLOR = "#F39C12"  # its target t
+
+
+SHARED_COLOR = "#8E44AD"  # neighbors of both
+
+
+PENDING_COLOR = "#27AE60"  # a first click waiting for its partner
+
+
+EDGE_COLOR = "rgba(140, 140, 140, 0.35)"
+
+
+STAR = "★ "
+
+
+ROLE_COLORS = {"source": SOURCE_COLOR, "target": TARGET_COLOR, "pending": PENDING_COLOR,
+               "search": SHARED_COLOR, "focus": PENDING_COLOR, "partner A": SOURCE_COLOR,
+               "partner B": TARGET_COLOR}
+
+
+MAX_MATRIX_SIDE = 40  # the alignment heatmap shows at most this many neighbors per side
+
+
+def _e(text) -> str:
+    """Escape user-supplied text for Plotly, whose labels accept a subset of HTML."""
+    return html.escape(str(text), quote=False)
+
+
+def group_color(code: int) -> str:
+    return "#9E9E9E" if code < 0 else PALETTE[code % len(PALETTE)]
+
+
+def _node_sizes(degrees: np.ndarray, low: float = 6.0, high: float = 26.0) -> np.ndarray:
+    degrees = np.asarray(degrees, dtype=float)
+    top = degrees.max() if len(degrees) and degrees.max() > 0 else 1.0
+    return low + (high - low) * np.sqrt(degrees / top)
+
+
+def _blank_axes(fig: go.Figure, equal: bool = True) -> go.Figure:
+    fig.update_xaxes(visible=False, showgrid=False, zeroline=False)
+    fig.update_yaxes(visible=False, showgrid=False, zeroline=False)
+    if equal:
+        fig.update_yaxes(scaleanchor="x", scaleratio=1)
+    return fig
+
+
+def _customdata(ids: np.ndarray, names: Sequence[str]) -> list[list]:
+    return [[int(i), names[int(i)]] for i in ids]
+
+
+def _grouped_traces(fig, x, y, ids, names, hover, sizes, groups, group_names, symbol="circle", legend=True):
+    """One scatter trace per group (legend entries); ``groups`` codes, -1 = unlabelled."""
+    codes = np.asarray(groups)
+    for code in sorted(set(codes.tolist()), key=lambda c: (c < 0, c)):
+        idx = np.flatnonzero(codes == code)
+        label = "unlabelled" if code < 0 else str(group_names[code])
+        fig.add_trace(go.Scatter(
+            x=x[idx], y=y[idx], mode="markers", name=_e(label), showlegend=legend,
+            marker=dict(size=sizes[idx], color=group_color(code), symbol=symbol,
+                        line=dict(width=0.5, color="rgba(60,60,60,0.6)")),
+            customdata=_customdata(ids[idx], names), hovertext=[hover[i] for i in idx],
+            hoverinfo="text",
+        ))
+
+
+def _continuous_trace(fig, x, y, ids, names, hover, sizes, values, title):
+    fig.add_trace(go.Scatter(
+        x=x, y=y, mode="markers", name=title, showlegend=False,
+        marker=dict(size=sizes, color=values, colorscale="Viridis", showscale=True,
+                    colorbar=dict(title=title, thickness=12),
+                    line=dict(width=0.5, color="rgba(60,60,60,0.6)")),
+        customdata=_customdata(ids, names), hovertext=hover, hoverinfo="text",
+    ))
+
+
+def _highlight_trace(fig, x, y, names, highlight: Mapping[int, str], base_sizes):
+    """Rings and name labels over highlighted nodes (pair, pending click, search hit)."""
+    for role in ("search", "pending", "focus", "source", "target", "partner A", "partner B"):
+        ids = [i for i, r in highlight.items() if r == role]
+        if not ids:
+            continue
+        ids_arr = np.asarray(ids, dtype=np.int64)
+        fig.add_trace(go.Scatter(
+            x=x[ids_arr], y=y[ids_arr], mode="markers+text", name=role,
+            text=[_e(names[i]) for i in ids_arr], textposition="top center",
+            textfont=dict(size=14, color=ROLE_COLORS[role]),
+            marker=dict(size=np.asarray(base_sizes)[ids_arr] + 10, color="rgba(0,0,0,0)",
+                        line=dict(width=4, color=ROLE_COLORS[role])),
+            customdata=_customdata(ids_arr, names),
+            hovertext=[f"{_e(names[i])} ({role})" for i in ids_arr], hoverinfo="text",
+        ))
+
+
+def _edge_segments(pos: np.ndarray, src: np.ndarray, dst: np.ndarray):
+    xs = np.column_stack([pos[src, 0], pos[dst, 0], np.full(len(src), np.nan)]).ravel()
+    ys = np.column_stack([pos[src, 1], pos[dst, 1], np.full(len(src), np.nan)]).ravel()
+    return xs, ys
+
+
+def _group_label(code, group_names) -> str:
+    return "unlabelled" if code < 0 else str(group_names[code])
+
+
+def _fmt(value) -> str:
+    value = float(value)
+    return f"{value:.0f}" if value.is_integer() else f"{value:.3g}"
+
+
+def _mark(names: Sequence[str], shared: set[str]) -> list[str]:
+    return [(STAR + n) if n in shared else n for n in names]
