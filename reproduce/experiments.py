@@ -14,7 +14,7 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 
-from goat_core import Goat, evaluate_clustering, evaluate_link_prediction
+from goat_core import Goat, evaluate_clustering, evaluate_link_prediction, paper_config
 from goat_core.evaluation import link_scores
 from goat_core.sampling import split_edges
 
@@ -25,14 +25,7 @@ CLUSTER_RATIOS = (0.35, 0.55, 0.75, 0.95)
 SEEDS = (0, 1, 2)
 VARIANTS = ("goat", "global", "mean-pool")
 
-# Paper Table 2 (d, N, dropout) + our validation-chosen optimiser settings (see RESULTS.md, tuning).
-PAPER = {
-    "email": dict(dropout=0.8, neighborhood=100),
-    "cora": dict(dropout=0.5, neighborhood=100),
-    "cora2": dict(dropout=0.5, neighborhood=100),
-    "citeseer": dict(dropout=0.5, neighborhood=100),
-    "zhihu": dict(dropout=0.65, neighborhood=250),
-}
+# Table 2 (d, N, dropout: goat_core.paper) + our validation-chosen optimiser settings.
 OPTIM = {  # variant -> lr, batch size, negatives (chosen on Email validation splits, RESULTS.md section 7)
     "goat": dict(lr=3e-3, batch_size=256, negatives=1),
     "mean-pool": dict(lr=3e-3, batch_size=256, negatives=1),
@@ -80,7 +73,8 @@ def epochs_for(variant: str, ratio: float, data: str = "email") -> int:
 
 
 def params_for(data: str, variant: str, ratio: float, **overrides) -> dict:
-    p = dict(dim=200, **PAPER[data])
+    table2 = paper_config(data)
+    p = dict(dim=table2["dim"], dropout=table2["dropout"], neighborhood=table2["neighborhood"])
     p.update(OPTIM[variant], variant=variant, device="cpu", epochs=epochs_for(variant, ratio, data))
     p.update(overrides)
     return p

@@ -52,6 +52,7 @@ def test_tables_have_paper_rows_and_ratio_columns(quick_out):
     assert float(ours[5].split(" ± ")[0]) > 50
     md = (out / "RESULTS.md").read_text()
     assert "Quick mode" in md and "## 2. Email node clustering" in md
+    assert "${" not in md  # every field of the notes' template is filled (or said not run)
 
 
 def test_tuned_runs_report_one_draw_beside_their_draws(quick_out):
