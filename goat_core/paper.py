@@ -19,7 +19,6 @@ TABLE2 = {  # dataset -> what differs from the defaults above
 # The case study (section 5), in Newman's lesmis numbering 0..76 (networkx keys the same
 # graph by name): Marius gossiping with Thenardier and with Gavroche.
 MARIUS, THENARDIER, GAVROCHE = 55, 25, 48
-CASE_STUDY_PAIRS = ((MARIUS, THENARDIER), (MARIUS, GAVROCHE))
 
 
 def paper_config(dataset: str) -> dict:

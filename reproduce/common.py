@@ -15,7 +15,6 @@ from goat_core.graph import Graph
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
-DATASETS = ("email", "cora", "cora2", "citeseer", "zhihu")
 
 
 def data_dir() -> Path:

@@ -11,7 +11,6 @@ from .runs import RunRecord
 from .state import Explorer
 
 TRAIN_PAGE = "pages/train.py"
-GRAPH_PAGE = "pages/graph.py"
 GOSSIP_PAGE = "pages/gossip.py"
 
 
