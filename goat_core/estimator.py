@@ -114,19 +114,20 @@ def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
     """The compute path ``fit`` takes: ``backend`` with "auto" resolved, checked against the
     variant and the device.
 
-    Only max-pooling GOAT has fast kernels (its max has a one-hot gradient). For mean-pool
-    and GoatGlobal the module is the fastest correct path: mean pooling's gradient is dense
-    over the alignment, which autograd's two bmm already compute on batches trimmed to their
-    widest neighborhood, and GoatGlobal is one dot product per pair.
+    On CPU the compiled per-pair loop computes both poolings, the fastest path of each
+    (``bench/variants.py``, Email 55 %: goat 55k pairs/s fused, 14k torch, 4.9k module;
+    mean-pool 21k fused, 5.1k module). On CUDA the torch chunks compute max pooling and
+    mean-pool takes the module. GoatGlobal is one dot product per pair: the module is its
+    fastest path (288k pairs/s).
     """
-    fast_variant = variant == "goat"
     if backend == "auto":
-        if not fast_variant:
+        if variant == "global" or (variant == "mean-pool" and device.type != "cpu"):
             return "module"
         return "fused" if device.type == "cpu" else "torch"
-    if backend in ("fused", "torch") and not fast_variant:
-        raise ParameterError(f"backend={backend!r} computes variant 'goat' only (max pooling); "
-                             f"use backend='module' or 'auto' for variant {variant!r}")
+    computes = {"fused": ("goat", "mean-pool"), "torch": ("goat",), "module": VARIANTS}[backend]
+    if variant not in computes:
+        raise ParameterError(f"backend={backend!r} computes variant {' and '.join(map(repr, computes))} "
+                             f"only; use backend='module' or 'auto' for variant {variant!r}")
     if backend == "fused" and device.type != "cpu":
         raise ParameterError(f"backend='fused' runs on CPU only, but the device is {device}; "
                              "use backend='torch' or 'auto'")

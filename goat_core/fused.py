@@ -1,4 +1,6 @@
-"""GOAT's max-pooling score fused into one compiled loop per pair (CPU, numba).
+"""GOAT's score fused into one compiled loop per pair (CPU, numba): max pooling (the paper)
+and, in :func:`forward_mean_pairs` / :func:`backward_mean_pairs`, the authors' tanh + mean
+pooling, whose gradient reaches every entry of the alignment (two sgemms per pair).
 
 The same function as ``model.Goat`` (``pooling="max"``) and :mod:`.kernels`, computed pair by
 pair so that nothing is ever materialised for a whole batch:
@@ -193,6 +195,90 @@ def backward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, 
 
 
 @nb.njit(inline="always")
+def _mean_pool(A, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t):
+    """The authors' pooling: H = tanh(s2·A) over real entries (0 elsewhere, kept in A), a_s[i] =
+    mean of row i over real columns, a_t[j] = mean of column j over real rows; -inf on pads."""
+    n_s, n_t = 0, 0
+    for i in range(ls):
+        if ids_s[i] != pad:
+            n_s += 1
+    for j in range(lt):
+        a_t[j] = 0.0
+        if ids_t[j] != pad:
+            n_t += 1
+    for i in range(ls):
+        a_s[i] = 0.0
+        for j in range(lt):
+            real = ids_s[i] != pad and ids_t[j] != pad
+            h = np.tanh(A[i, j] * s2) if real else 0.0
+            A[i, j] = h
+            a_s[i] += h
+            a_t[j] += h
+    for i in range(ls):
+        a_s[i] = a_s[i] / n_t if ids_s[i] != pad else -np.inf
+    for j in range(lt):
+        a_t[j] = a_t[j] / n_s if ids_t[j] != pad else -np.inf
+    return n_s, n_t
+
+
+@nb.njit(nogil=True, fastmath=_FAST, cache=True)
+def forward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi,
+                       logits, p_s, p_t, arg_s, arg_t, r_s, r_t):
+    """``forward_pairs`` for the mean-pool variant (the authors' code): tanh of the alignment,
+    mean pooling over real neighbors. ``arg_s``/``arg_t`` are unused (same signature)."""
+    S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
+    a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
+    for b in range(lo, hi):
+        ls, lt = len_s[b], len_t[b]
+        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words,
+                     False)
+        A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) unscaled; s2·A is the dropout-scaled alignment
+        _mean_pool(A, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t)
+        _softmax(a_s, ls, 1.0, p_s[b])
+        _softmax(a_t, lt, 1.0, p_t[b])
+        _weighted_sum(S, p_s[b], ls, r_s[b])
+        _weighted_sum(T, p_t[b], lt, r_t[b])
+        logits[b] = _dot(r_s[b], r_t[b]) * s2
+
+
+@nb.njit(nogil=True, fastmath=_FAST, cache=True)
+def backward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi,
+                        grad, p_s, p_t, arg_s, arg_t, r_s, r_t, out, fresh):
+    """``backward_pairs`` for mean pooling: the gradient of a mean reaches every real entry of
+    the alignment, so dS = p ⊗ dr + dA T and dT = p ⊗ dr + dAᵀ S by two sgemms per pair."""
+    d = weight.shape[1]
+    S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
+    dS, dT = np.empty_like(S), np.empty_like(T)
+    a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
+    c_s, c_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
+    dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
+    for b in range(lo, hi):
+        ls, lt = len_s[b], len_t[b]
+        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
+        H = np.dot(S[:ls], T[:lt].T)  # (ls, lt), tanh'd in place below
+        n_s, n_t = _mean_pool(H, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t)
+        g = grad[b] * s2  # on the unscaled r's
+        for k in range(d):
+            dr_s[k] = r_t[b, k] * g
+            dr_t[k] = r_s[b, k] * g
+        _softmax_backward(S, dr_s, p_s[b], ls, 1.0, c_s)  # d logit / d a_s
+        _softmax_backward(T, dr_t, p_t[b], lt, 1.0, c_t)
+        for i in range(ls):  # dA = (c_s/n_t + c_t/n_s) · (1 - H²) · s2 on real entries
+            for j in range(lt):
+                real = ids_s[b, i] != pad and ids_t[b, j] != pad
+                h = H[i, j]
+                H[i, j] = (c_s[i] / n_t + c_t[j] / n_s) * (1.0 - h * h) * s2 if real else 0.0
+        dS[:ls] = np.dot(H, T[:lt])  # (ls, d)
+        dT[:lt] = np.dot(H.T, S[:ls])  # (lt, d)
+        for i in range(ls):
+            _axpy(dS[i], p_s[b, i], dr_s)
+        for j in range(lt):
+            _axpy(dT[j], p_t[b, j], dr_t)
+        _scatter(out, fresh, ids_s[b], ls, pad, dS, keep_s)
+        _scatter(out, fresh, ids_t[b], lt, pad, dT, keep_t)
+
+
+@nb.njit(inline="always")
 def _dot(a, b):
     total = a[0] * b[0]  # in the arrays' precision
     for k in range(1, a.shape[0]):
@@ -317,13 +403,21 @@ def _buffer(k: int, shape, dtype) -> np.ndarray:
     return buf
 
 
+def _loops(pooling: str) -> tuple[Callable[..., None], Callable[..., None]]:
+    """The (forward, backward) loops of a pooling, looked up when called (benchmarks swap them)."""
+    if pooling == "max":
+        return forward_pairs, backward_pairs
+    return forward_mean_pairs, backward_mean_pairs
+
+
 class FusedPairScores(torch.autograd.Function):
-    """logits (B,) of max-pooling GOAT on CPU; see the module docstring."""
+    """logits (B,) of GOAT on CPU, max pooling (the paper) or mean pooling (the authors' code);
+    see the module docstring."""
 
     @staticmethod
     def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                 len_t: torch.Tensor, key: np.uint64, threshold: int, s2: float,
-                run: Callable[[list], list]) -> torch.Tensor:
+                run: Callable[[list], list], pooling: str) -> torch.Tensor:
         w = weight.detach().numpy()
         B, Ls, Lt, d = ids_s.shape[0], ids_s.shape[1], ids_t.shape[1], w.shape[1]
         ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
@@ -332,17 +426,18 @@ class FusedPairScores(torch.autograd.Function):
                  np.zeros((B, Lt), np.int32), np.empty((B, d), w.dtype), np.empty((B, d), w.dtype))
         pad = w.shape[0] - 1
         segs = _segments(ls, lt, d)
+        forward, _ = _loops(pooling)
         with _one_blas_thread():
-            run([partial(forward_pairs, w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, lo, hi,
+            run([partial(forward, w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, lo, hi,
                          logits, *saved) for lo, hi in segs])
         # w is the live table: the backward gathers S and T from it again, so it must not change
         # between forward and backward (it does not in a training step: the optimizer runs after).
-        ctx.state = (w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, saved, segs, run)
+        ctx.state = (w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, saved, segs, run, pooling)
         return torch.from_numpy(logits)
 
     @staticmethod
     def backward(ctx, grad: torch.Tensor) -> tuple:
-        w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, saved, segs, run = ctx.state
+        w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, saved, segs, run, pooling = ctx.state
         ctx.state = None
         g = grad.detach().to(torch.from_numpy(w).dtype).contiguous().numpy()
         out = np.zeros_like(w)
@@ -351,23 +446,25 @@ class FusedPairScores(torch.autograd.Function):
         fresh = [np.full(w.shape[0], 2 if k == 0 else 1, np.uint8) for k in range(len(segs))]
         bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
         with _one_blas_thread():
-            backward: Callable[..., None] = backward_pairs  # a numba dispatcher: its stub takes no args
+            _, backward = _loops(pooling)
             run([partial(backward, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,
                          bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
         rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
         for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
             run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
         out[pad] = 0.0  # padding_idx: the pad row stays zero
-        return torch.from_numpy(out), None, None, None, None, None, None, None, None
+        return torch.from_numpy(out), None, None, None, None, None, None, None, None, None
 
 
 def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
-                 len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list]) -> torch.Tensor:
+                 len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list],
+                 pooling: str = "max") -> torch.Tensor:
     """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1 and
     widths len (B,) (1 + index of the last real slot). ``keep`` < 1 applies dropout masks drawn
-    from ``key``; ``run`` runs a list of callables (on threads or in order)."""
+    from ``key``; ``run`` runs a list of callables (on threads or in order); ``pooling`` is
+    "max" (the paper) or "mean" (tanh + mean pooling, the authors' code)."""
     threshold, exact = threshold_for(keep) if keep < 1.0 else (1 << MASK_BITS, 1.0)
     s2 = 1.0 / (exact * exact)
     ids_s, ids_t = ids_s.contiguous(), ids_t.contiguous()
     return FusedPairScores.apply(weight, ids_s, ids_t, len_s.contiguous(), len_t.contiguous(),
-                                 np.uint64(key), threshold, s2, run)
+                                 np.uint64(key), threshold, s2, run, pooling)

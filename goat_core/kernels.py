@@ -283,26 +283,29 @@ class PairScores(torch.autograd.Function):
 def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
                 mask_t: torch.Tensor, dropout: float = 0.0, generator: torch.Generator | None = None,
                 masks: tuple[torch.Tensor, torch.Tensor, float] | None = None, *, backend: str = "torch",
-                options: KernelOptions = DEFAULT_OPTIONS) -> torch.Tensor:
+                options: KernelOptions = DEFAULT_OPTIONS, pooling: str = "max") -> torch.Tensor:
     """Logits (B,) of ``model.Goat`` (max pooling) for a batch; ``weight`` (n+1, d), row n = pad.
 
     ``backend``: ``"fused"`` (the compiled CPU loop of :mod:`.fused`) or ``"torch"`` (the chunks
     above; any device). ``dropout`` > 0 draws fresh per-pair masks from ``generator``
     (training). ``masks`` = (keep_s (B, Ls, d), keep_t (B, Lt, d), keep probability) applies
     given 0/1 masks instead (S = E[nbr_s]·keep_s / keep, as ``model.dropout`` does; torch
-    backend only). Differentiable in ``weight`` only.
+    backend only). ``pooling="mean"`` (tanh + mean pooling, the authors' code) is computed by
+    the fused backend only. Differentiable in ``weight`` only.
     """
     if backend == "fused":
         if weight.device.type != "cpu" or masks is not None:
             raise ValueError("the fused backend runs on CPU and draws its own dropout masks")
-        return _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, options)
-    if backend != "torch":
-        raise ValueError(f"backend must be one of {KERNEL_BACKENDS}, got {backend!r}")
+        return _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, options,
+                             pooling)
+    if backend != "torch" or pooling != "max":
+        raise ValueError(f"backend must be one of {KERNEL_BACKENDS} (torch: max pooling only), "
+                         f"got {backend!r}")
     return PairScores.apply(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, masks, options)
 
 
 def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator,
-                  options: KernelOptions) -> torch.Tensor:
+                  options: KernelOptions, pooling: str) -> torch.Tensor:
     from . import fused  # numba: compiled (or loaded from its cache) on first use
 
     pad = weight.shape[0] - 1
@@ -310,7 +313,8 @@ def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generato
     ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
     key = int(torch.randint(0, 2**62, (1,), generator=generator)) if dropout > 0.0 else 0
     run: Callable[[list], list] = partial(_run, device=weight.device, workers=options.workers)
-    return fused.fused_logits(weight, ids_s, ids_t, _widths(mask_s), _widths(mask_t), 1.0 - dropout, key, run)
+    return fused.fused_logits(weight, ids_s, ids_t, _widths(mask_s), _widths(mask_t), 1.0 - dropout, key, run,
+                              pooling)
 
 
 # ---------------------------------------------------------------------------------------------

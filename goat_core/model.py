@@ -106,17 +106,19 @@ class GoatGlobal(nn.Module):
 class PairScorer(nn.Module):
     """What a training step differentiates: logits (B,) of a batch of pairs.
 
-    ``backend`` "fused" or "torch" runs :func:`kernels.goat_logits` (max-pooling ``Goat`` only:
-    the same function, a sparse backward); "module" the wrapped model's own forward. A module
-    so that ``DistributedDataParallel`` can wrap it.
+    ``backend`` "fused" or "torch" runs :func:`kernels.goat_logits` (the same function with less
+    work: "fused" computes both poolings of ``Goat``, "torch" max pooling); "module" the
+    wrapped model's own forward. A module so that ``DistributedDataParallel`` can wrap it.
     """
 
     def __init__(self, model: nn.Module, backend: str = "module",
                  options: kernels.KernelOptions = kernels.DEFAULT_OPTIONS):
         super().__init__()
-        fast = isinstance(model, Goat) and model.attention.pooling == "max"
-        if backend in kernels.KERNEL_BACKENDS and not fast:
-            raise ValueError(f"backend {backend!r} computes max-pooling GOAT only; use 'module'")
+        pooling = model.attention.pooling if isinstance(model, Goat) else None
+        if (backend == "fused" and pooling is None) or (backend == "torch" and pooling != "max"):
+            raise ValueError(f"backend {backend!r} does not compute this model ({type(model).__name__}, "
+                             f"pooling {pooling}); use 'module'")
+        self.pooling = pooling
         self.model: Goat | GoatGlobal = model  # type: ignore[assignment]  # checked by the caller's backend
         self.backend = backend
         self.options = options
@@ -131,6 +133,7 @@ class PairScorer(nn.Module):
         if self.fast:
             return kernels.goat_logits(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t,
                                        float(self.model.dropout) if self.training else 0.0, generator,
-                                       backend=self.backend, options=self.options)  # (B,)
+                                       backend=self.backend, options=self.options,
+                                       pooling=self.pooling or "max")  # (B,)
         logits, _ = self.model(src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=generator)
         return logits  # (B,)

@@ -226,7 +226,7 @@ def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods
     key = torch.maximum(hood.length[ids[:, 0]], hood.length[ids[:, 1]])
     order = torch.argsort(key, stable=True)
     scorer = PairScorer(model, backend).eval()
-    use_gram = (gram is not None and scorer.fast and len(ids) >= 64
+    use_gram = (gram is not None and scorer.fast and scorer.pooling == "max" and len(ids) >= 64
                 and model.embedding.weight.shape[0] <= kernels.GRAM_MAX_NODES + 1)
     for idx in order.split(batch_size):
         chunk = ids[idx].to(device)
