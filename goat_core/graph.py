@@ -26,6 +26,7 @@ HEADER_WORDS = {
     "id2", "weight", "value", "head", "tail", "node", "source_id", "target_id", "from_id", "to_id",
 }
 MAX_BINARY_SNIFF = 8192
+FLOAT32_MAX = float(np.finfo(np.float32).max)  # the largest weight training can represent
 
 
 @dataclass(frozen=True)
@@ -111,12 +112,19 @@ class Graph:
         return keys // self.num_nodes, keys % self.num_nodes
 
     def fingerprint(self) -> str:
-        """A content hash (names, edges, weights, direction): the key for caches."""
+        """A content hash of everything that shapes a result (names, edges, weights, direction,
+        labels, node attributes): the key for caches shared by sessions."""
         h = hashlib.sha256()
         h.update(b"directed" if self.directed else b"undirected")
         h.update("\x00".join(self.names).encode())
         for arr in (self.src, self.dst, self.weight):
             h.update(np.ascontiguousarray(arr).tobytes())
+        if self.labels is not None:
+            h.update(b"labels\x00" + "\x00".join(self.labels.classes).encode())
+            h.update(np.ascontiguousarray(self.labels.codes, dtype=np.int64).tobytes())
+        for name in sorted(self.node_attrs):
+            h.update(f"attr\x00{name}".encode())
+            h.update(np.ascontiguousarray(self.node_attrs[name]).tobytes())
         return h.hexdigest()[:16]
 
     def has_edge(self, u: int, v: int) -> bool:
@@ -251,6 +259,9 @@ def _parse_weight(token: str, file: str, line: int | None) -> float:
         raise GraphFormatError(file, "weight is NaN; weights must be positive finite numbers", line)
     if math.isinf(value):
         raise GraphFormatError(file, "weight is infinite; weights must be positive finite numbers", line)
+    if value > FLOAT32_MAX:  # training computes in float32, where 1e39 is inf
+        raise GraphFormatError(file, f"weight {token} is too large; weights must be positive numbers up to "
+                                     f"{FLOAT32_MAX:.3g}", line)
     if value <= 0:
         raise GraphFormatError(file, f"weight {token} is not positive; weights must be > 0", line)
     return value
@@ -327,6 +338,12 @@ def normalise(
     merged = np.bincount(inverse, weights=weight, minlength=len(unique)) if weighted else np.ones(len(unique))
     rule = "weights summed" if weighted else "unweighted: kept once"
     src_u, dst_u = unique // n, unique % n
+    too_large = np.flatnonzero(~np.isfinite(merged) | (merged > FLOAT32_MAX))
+    if len(too_large):
+        k = int(too_large[0])
+        edge = f"{names[src_u[k]]} {names[dst_u[k]]}"
+        raise GraphFormatError(file, f"the duplicates of edge {edge} sum to a weight over {FLOAT32_MAX:.3g}; "
+                                     "weights must stay below it")
     if len(unique) == 0:
         raise GraphFormatError(file, "no edges left after dropping self-loops")
     deg = np.bincount(np.concatenate([src_u, dst_u]), minlength=n)

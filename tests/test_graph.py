@@ -68,6 +68,7 @@ def test_isolated_nodes_are_reported():
     (b"a b 1\nb c 0\n", 2, "not positive"),
     (b"a b 1\nb c nan\n", 2, "NaN"),
     (b"a b 1\nb c inf\n", 2, "infinite"),
+    (b"a b 1\nb c 1e39\n", 2, "weight 1e39 is too large"),  # finite in float64, inf in float32
     (b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR", None, "binary"),
     (b"a b\n\xff\xfe bad\n", 2, "UTF-8"),
     (b"a a\nb b\n", None, "no edges left"),
@@ -198,3 +199,22 @@ def test_email_downloads_into_the_cache_and_verifies(tmp_path, monkeypatch, data
     (tmp_path / "goat-explorer" / "email" / "graph.txt").unlink()
     with pytest.raises(GraphFormatError, match="does not match the expected SHA-256"):
         datasets.email(download=True)
+
+
+def test_duplicates_whose_summed_weight_overflows_are_an_error():
+    message = r"g.txt: the duplicates of edge a b sum to a weight over 3.4e"
+    with pytest.raises(GraphFormatError, match=message):
+        parse_edge_list(b"a b 1e38\nb a 3e38\nb c 1\n", file="g.txt")
+
+
+def test_labels_are_part_of_the_fingerprint():
+    """Caches are keyed by the fingerprint: the same edges with other labels are another graph."""
+    from dataclasses import replace
+
+    graph = parse_edge_list(b"a b\nb c\nc a\n", file="g.txt")
+    one = replace(graph, labels=parse_labels(b"a x\nb x\nc y\n", graph))
+    other = replace(graph, labels=parse_labels(b"a x\nb y\nc y\n", graph))
+    renamed = replace(graph, labels=parse_labels(b"a u\nb u\nc v\n", graph))
+    prints = {g.fingerprint() for g in (graph, one, other, renamed)}
+    assert len(prints) == 4
+    assert one.fingerprint() == replace(graph, labels=parse_labels(b"a x\nb x\nc y\n", graph)).fingerprint()

@@ -123,3 +123,23 @@ def test_scatter_views_carry_node_ids():
 def test_contingency_rows_by_class_size():
     fig = views.contingency_heatmap(np.array([[1, 0], [5, 5]]), ["small", "big"])
     assert list(fig.data[0].y) == ["big", "small"]
+
+
+@pytest.mark.parametrize("figure", ["attention", "drivers", "partners", "shift"])
+def test_integer_ids_stay_names_and_long_names_are_shortened(figure):
+    """Edge lists with integer ids ("0".."1004") must not land on a numeric axis."""
+    names = ["100", "7", "800", "Ünïcödé " + "x" * 40]
+    weights = np.array([0.1, 0.2, 0.3, 0.4])
+    fig = {
+        "attention": lambda: views.attention_bars(names, weights, node="0", partner="1"),
+        "drivers": lambda: views.drivers_bar(list(zip(names, weights, strict=True))),
+        "partners": lambda: views.partners_bar(names, weights, ["new"] * 4, node="0"),
+        "shift": lambda: views.context_shift_bars(names, weights, weights[::-1], node="0", partner_a="1",
+                                                  partner_b="2"),
+    }[figure]()
+    axis = fig.layout.yaxis
+    assert axis.type == "category"
+    assert set(axis.tickvals) == set(fig.data[0].y)
+    longest = max(axis.ticktext, key=len)
+    assert len(longest) <= views.style.AXIS_LABEL_CHARS and longest.endswith("…")
+    assert any("x" * 40 in y for y in fig.data[0].y)  # the whole name stays for the hover

@@ -19,6 +19,7 @@ from .style import (
     TARGET_COLOR,
     _e,
     _mark,
+    names_axis,
 )
 
 
@@ -43,6 +44,7 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
     fig.update_layout(title=title, height=max(220, 22 * len(order) + 80),
                       margin=dict(l=10, r=10, t=40, b=10), xaxis_title="attention weight")
     fig.update_yaxes(autorange="reversed", automargin=True)
+    names_axis(fig, fig.data[0].y)
     return fig
 
 
@@ -113,6 +115,7 @@ def drivers_bar(drivers: Sequence[tuple[str, float]], shared: Sequence[str] = ()
     fig.update_layout(title=title, height=max(240, 22 * len(rows) + 80), margin=dict(l=10, r=10, t=40, b=10),
                       xaxis_title="contribution to r_s·r_t")
     fig.update_yaxes(autorange="reversed", automargin=True)
+    names_axis(fig, fig.data[0].y)
     return fig
 
 
@@ -136,6 +139,7 @@ def partners_bar(names: Sequence[str], probabilities: ArrayLike, kinds: Sequence
                       height=max(220, 22 * len(names) + 80), margin=dict(l=10, r=10, t=40, b=10),
                       xaxis=dict(title="edge probability", range=[0, 1]))
     fig.update_yaxes(autorange="reversed", automargin=True)
+    names_axis(fig, fig.data[0].y)
     return fig
 
 
@@ -161,4 +165,5 @@ def context_shift_bars(names: Sequence[str], weights_a: ArrayLike, weights_b: Ar
                       height=max(280, 30 * len(order) + 100), margin=dict(l=10, r=10, t=40, b=10),
                       xaxis_title="attention weight", legend=dict(orientation="h", y=-0.12))
     fig.update_yaxes(autorange="reversed", automargin=True)
+    names_axis(fig, fig.data[0].y)
     return fig

@@ -128,3 +128,20 @@ def _fmt(value) -> str:
 
 def _mark(names: Sequence[str], shared: set[str]) -> list[str]:
     return [(STAR + n) if n in shared else n for n in names]
+
+
+AXIS_LABEL_CHARS = 24  # longer node names are shortened on axes (the hover shows them whole)
+
+
+def short(label: str, limit: int = AXIS_LABEL_CHARS) -> str:
+    """``label`` cut to ``limit`` characters with an ellipsis."""
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def names_axis(fig: go.Figure, labels: Sequence[str], axis: str = "y") -> go.Figure:
+    """Node names as categories on ``axis``: integer ids ("0", "1004") stay names instead of
+    positions on a numeric axis, and long names are shortened on the ticks."""
+    labels = list(dict.fromkeys(labels))
+    update = fig.update_yaxes if axis == "y" else fig.update_xaxes
+    update(type="category", tickmode="array", tickvals=labels, ticktext=[short(x) for x in labels])
+    return fig
