@@ -80,8 +80,14 @@ def test_pyvis_page_is_offline_and_escaped():
     page = views.pyvis_html(["a", EVIL], np.array([0]), np.array([1]), np.array([1, 1]))
     assert not re.search(r"""(src|href)\s*=\s*["']https?://""", page)
     nodes = json.loads(re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);", page, re.S).group(1))
-    assert [n["label"] for n in nodes] == ["a", html.escape(EVIL)]
-    assert all("<" not in n["title"] for n in nodes)
+    # vis-network draws labels as text: the user's name itself, not its HTML escape ...
+    assert [n["label"] for n in nodes] == ["a", EVIL]
+    # ... and it cannot close the page's script: the JSON carries < and > as \u003c / \u003e
+    assert EVIL not in page and "</script>" not in page.split("nodes = new vis.DataSet(")[1].split(");")[0]
+    assert all("<" not in n["title"] for n in nodes)  # tooltips are written as HTML: escaped
+    closer = "</script><script>alert(1)</script>"
+    page = views.pyvis_html(["a", closer], np.array([0]), np.array([1]), np.array([1, 1]))
+    assert closer not in page
 
 
 def test_ego_view_puts_shared_neighbors_between_the_pair():

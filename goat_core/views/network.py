@@ -93,9 +93,10 @@ def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: Ar
     """A self-contained pyvis (vis-network) page with physics, for ``st.iframe``.
 
     Works offline: vis-network is inlined (``cdn_resources="in_line"``) and pyvis' remote
-    Bootstrap links, which it adds to every page, are removed. Labels and tooltips are
-    HTML-escaped: the page runs in an iframe that can reach the app's origin, and pyvis
-    writes tooltips with ``innerHTML``.
+    Bootstrap links, which it adds to every page, are removed. Tooltips are HTML-escaped (the
+    page runs in an iframe that can reach the app's origin, and pyvis writes tooltips with
+    ``innerHTML``); labels are not, because vis-network draws them as text, and the page's JSON
+    (Jinja's ``tojson``) already writes < > & ' as escapes that cannot close its script.
     """
     from pyvis.network import Network
 
@@ -115,7 +116,7 @@ def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: Ar
         if role:
             options.update(borderWidth=5, color={"background": group_color(code),
                                                  "border": ROLE_COLORS.get(role, SHARED_COLOR)})
-        net.add_node(i, label=html.escape(str(name)), **options)
+        net.add_node(i, label=str(name), **options)
     for s, d in zip(np.asarray(src).tolist(), np.asarray(dst).tolist(), strict=True):
         net.add_edge(int(s), int(d), color="#b0b0b0")
     net.barnes_hut(gravity=-3000, spring_length=120)
