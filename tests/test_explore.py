@@ -136,3 +136,17 @@ def test_recover_split(lesmis):
     assert found is not None and np.array_equal(found.test_neg, split.test_neg)
     assert explore.recover_split(lesmis, split.train, 10) is None  # other seed, other split
     assert explore.recover_split(lesmis, lesmis, 9) is None
+
+
+def test_large_layouts_are_seeded_without_touching_global_random_state():
+    import random
+
+    from .conftest import planted_graph
+
+    graph = planted_graph(groups=10, size=30, p_in=0.2, p_out=0.01, seed=3)  # 300 nodes: igraph's layout
+    before = random.getstate()
+    first = explore.layout(graph, 7)
+    assert random.getstate() == before
+    random.seed(12345)  # whatever the global state, the same seed gives the same picture
+    assert np.array_equal(first, explore.layout(graph, 7))
+    assert np.abs(first).max() == pytest.approx(1.0)
