@@ -10,6 +10,7 @@ from .errors import (
     NotFittedError,
     ParameterError,
     TrainingCancelled,
+    TrainingDiverged,
     UnknownNodeError,
 )
 from .estimator import BACKENDS, PARAMETERS, VARIANTS, Goat, PairAttention, load_run, save_run
@@ -36,6 +37,7 @@ __all__ = [
     "ParameterError",
     "Progress",
     "TrainingCancelled",
+    "TrainingDiverged",
     "UnknownNodeError",
     "VARIANTS",
     "evaluate_clustering",

@@ -112,7 +112,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     goat.save(args.out)
     emit({
         "run_dir": str(args.out), "nodes": graph.num_nodes, "edges": graph.num_edges,
-        "epochs": goat.epochs, "final_loss": goat.history_[-1]["loss"],
+        "epochs": goat.epochs, "final_loss": goat.history_[-1]["loss"] if goat.history_ else None,
         "elapsed": time.perf_counter() - start, "device": str(goat.device_), "backend": goat.backend_,
         "params": goat.get_params(), "history": goat.history_,
     }, args.json)

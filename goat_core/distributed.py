@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             result = evaluate_link_prediction(goat, split)
             result.update({"world_size": world, "backend": dist.get_backend() if world > 1 else None,
                            "train_ratio": args.train_ratio, "seed": args.seed, "elapsed": elapsed,
-                           "final_loss": goat.history_[-1]["loss"],
+                           "final_loss": goat.history_[-1]["loss"] if goat.history_ else None,
                            "embedding_norm": float(np.linalg.norm(goat.embedding_)),
                            "params": goat.get_params()})
             emit(result, args.json)

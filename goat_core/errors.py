@@ -47,3 +47,7 @@ class NotFittedError(GoatError, RuntimeError):
 
 class TrainingCancelled(GoatError):
     """Raised by a callback (or returned False from it) to stop training early."""
+
+
+class TrainingDiverged(GoatError, FloatingPointError):
+    """The loss stopped being a finite number: the model's numbers are no longer usable."""

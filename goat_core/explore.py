@@ -313,6 +313,11 @@ def _member_problem(info: zipfile.ZipInfo) -> str | None:
         return f"member {name!r} points outside the archive"
     if (info.external_attr >> 16) & 0o170000 == 0o120000:
         return f"member {name!r} is a symbolic link"
+    if info.flag_bits & 0x1:
+        return f"member {name!r} is encrypted: save the run again without a password"
+    readable = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+    if info.compress_type not in readable:
+        return f"member {name!r} uses compression method {info.compress_type}, which cannot be read"
     return None
 
 

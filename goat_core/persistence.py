@@ -89,6 +89,10 @@ def read_run(path: str | Path) -> tuple[dict, GoatState, dict]:
 
 def _unpack(config: dict, nodes: dict, tensors: dict) -> tuple[dict, GoatState, dict]:
     names = tuple(nodes["names"])
+    _check_names(names)
+    _check_history(config["history"])
+    if not isinstance(config["params"], dict):
+        raise ValueError("params must be a JSON object")
     labels = None
     if "labels" in nodes:
         info = nodes["labels"]
@@ -104,9 +108,53 @@ def _unpack(config: dict, nodes: dict, tensors: dict) -> tuple[dict, GoatState, 
         source=meta["source"], labels=labels,
         node_attrs={key[5:]: t.numpy() for key, t in tensors.items() if key.startswith("attr_")},
     )
-    if graph.num_edges and int(max(graph.src.max(), graph.dst.max())) >= len(names):
-        raise ValueError("an edge names a node index outside the node list")
+    _check_tensors(graph, tensors)
     state = GoatState(graph=graph, embedding=tensors["embedding"],
                       neighborhoods=Neighborhoods(tensors["hood_table"], tensors["hood_length"]),
                       history=config["history"], backend=config.get("backend", ""))
     return dict(config["params"]), state, config.get("extra", {})
+
+
+def _check_names(names: tuple) -> None:
+    if not all(isinstance(name, str) for name in names):
+        raise ValueError("node names must be strings")
+    if len(set(names)) != len(names):
+        raise ValueError("node names must be distinct")
+
+
+def _check_history(history: object) -> None:
+    """One row per epoch, each with a numeric epoch and loss (the app draws them)."""
+    rows = history if isinstance(history, list) else None
+    if rows is None or not all(isinstance(r, dict) and _number(r.get("epoch")) and _number(r.get("loss"))
+                               for r in rows):
+        raise ValueError("history must be a list of {epoch, loss, ...} rows")
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_tensors(graph: Graph, tensors: dict) -> None:
+    """Ids inside the node list, finite numbers: a loaded run must not crash a page later."""
+    n = graph.num_nodes
+    for name in ("src", "dst"):
+        ids = graph.src if name == "src" else graph.dst
+        if ids.dtype.kind not in "iu" or (len(ids) and (ids.min() < 0 or ids.max() >= n)):
+            raise ValueError(f"{name} holds node ids outside 0..{n - 1}")
+    if len(graph.weight) != len(graph.src) or len(graph.dst) != len(graph.src):
+        raise ValueError("src, dst and weight differ in length")
+    if len(graph.weight) and not (np.isfinite(graph.weight).all() and (graph.weight > 0).all()):
+        raise ValueError("edge weights must be positive finite numbers")
+    if not bool(torch.isfinite(tensors["embedding"]).all()):
+        raise ValueError("the embedding holds NaN or infinite values")
+    table, length = tensors["hood_table"], tensors["hood_length"]
+    if table.dim() != 2 or table.shape[0] != n or tuple(length.shape) != (n,):
+        raise ValueError(f"the neighborhood table has shape {tuple(table.shape)}, expected ({n}, N)")
+    if table.numel() and (int(table.min()) < 0 or int(table.max()) > n):  # n: the pad id
+        raise ValueError(f"the neighborhood table holds ids outside 0..{n}")
+    if length.numel() and (int(length.min()) < 0 or int(length.max()) > table.shape[1]):
+        raise ValueError("neighborhood lengths are outside 0..N")
+    if graph.labels is not None:
+        codes = graph.labels.codes
+        if len(codes) != n or (len(codes) and (codes.min() < -1 or codes.max() >= len(graph.labels.classes))):
+            raise ValueError("label codes do not match the nodes and classes")

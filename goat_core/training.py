@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 from . import kernels
-from .errors import TrainingCancelled
+from .errors import TrainingCancelled, TrainingDiverged
 from .graph import Graph
 from .kernels import DEFAULT_OPTIONS, GramCache, KernelOptions
 from .model import Goat, GoatGlobal, PairScorer
@@ -167,7 +167,12 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-            total += float(loss.detach()) * len(idx)
+            value = float(loss.detach())
+            if not math.isfinite(value):  # stop at once: a NaN would spread into every answer
+                raise TrainingDiverged(f"training diverged at epoch {epoch}, step {step}: the loss is "
+                                       f"{value}; try a smaller learning rate (lr={lr:g}) or check the "
+                                       "edge weights")
+            total += value * len(idx)
             seen += len(idx)
             _notify(callback, Progress(epoch, epochs, step, len(batches), total / seen,
                                        time.perf_counter() - start))

@@ -156,3 +156,10 @@ def _with_command(parser, run):
         for sub in action.choices.values():
             sub.set_defaults(run=run)
     return parser
+
+
+def test_train_with_zero_epochs_saves_the_untrained_reference(tmp_path):
+    """epochs=0 is a valid parameter (the untrained reference); its empty history once crashed."""
+    out = json.loads(cli("train", "lesmis", "--out", str(tmp_path / "run"), "--epochs", "0", "--dim", "8",
+                         "--json").stdout)
+    assert out["final_loss"] is None and out["history"] == []

@@ -174,3 +174,14 @@ def test_impossible_compute_paths_are_actionable_errors(triangle_tail, params, w
 
     with pytest.raises(ParameterError, match=words):
         Goat(**FAST, **params).fit(triangle_tail)
+
+
+def test_a_diverging_training_stops_with_one_clear_error():
+    """An infinite weight (which the parsers now refuse, but a Graph can still be built with)
+    once turned the loss into NaN and ended in a ZeroDivisionError far from the cause."""
+    from goat_core import Graph, TrainingDiverged
+
+    graph = Graph(names=("a", "b", "c", "d"), src=np.array([0, 1, 2]), dst=np.array([1, 2, 3]),
+                  weight=np.array([1.0, np.inf, 1.0]), source="inf.txt")
+    with pytest.raises(TrainingDiverged, match=r"training diverged at epoch 1, step 1: the loss is nan"):
+        Goat(**FAST).fit(graph)

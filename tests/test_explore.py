@@ -150,3 +150,77 @@ def test_large_layouts_are_seeded_without_touching_global_random_state():
     random.seed(12345)  # whatever the global state, the same seed gives the same picture
     assert np.array_equal(first, explore.layout(graph, 7))
     assert np.abs(first).max() == pytest.approx(1.0)
+
+
+def _tampered(goat, config=None, nodes=None, tensors=None) -> bytes:
+    """The goat's run zip with config.json / nodes.json / weights.pt changed by the callbacks."""
+    import json
+
+    import torch
+
+    members = _members(goat)
+    for name, change in (("config.json", config), ("nodes.json", nodes)):
+        if change is not None:
+            data = json.loads(members[name])
+            change(data)
+            members[name] = json.dumps(data).encode()
+    if tensors is not None:
+        data = torch.load(io.BytesIO(members["weights.pt"]), weights_only=True)
+        change_tensors = tensors
+        change_tensors(data)
+        buffer = io.BytesIO()
+        torch.save(data, buffer)
+        members["weights.pt"] = buffer.getvalue()
+    return _zip(members)
+
+
+def _set(data, key, value):
+    data[key] = value
+
+
+def _patch_header(raw: bytes, member: str, local: int, central: int, value: int, bits: bool = False) -> bytes:
+    """Rewrite a 2-byte field of a member's local and central headers (set ``value``'s bits with
+    ``bits``): zipfile itself would not write an encrypted flag or an unknown method."""
+    out = bytearray(raw)
+    name = member.encode()
+    for signature, field, name_at in ((b"PK\x03\x04", local, 30), (b"PK\x01\x02", central, 46)):
+        start = 0
+        while (start := out.find(signature, start)) != -1:
+            if out[start + name_at:start + name_at + len(name)] == name:
+                old = int.from_bytes(out[start + field:start + field + 2], "little")
+                new = (old | value) if bits else value
+                out[start + field:start + field + 2] = new.to_bytes(2, "little")
+            start += 4
+    return bytes(out)
+
+
+@pytest.mark.parametrize("case, problem", [
+    ("names as ints", "node names must be strings"),
+    ("negative src", "src holds node ids outside"),
+    ("neighborhood ids", "the neighborhood table holds ids outside"),
+    ("NaN embedding", "NaN or infinite"),
+    ("malformed history", "history must be a list"),
+    ("encrypted", "is encrypted"),
+    ("compression", "compression method 99"),
+])
+def test_tampered_runs_are_one_line_errors(goat, case, problem):
+    """Each of these once loaded and then crashed a page (or escaped the error handling)."""
+    n = goat.graph_.num_nodes
+    if case == "encrypted":  # general-purpose flag bit 0
+        raw = _patch_header(_zip(_members(goat)), "weights.pt", 6, 8, 0x1, bits=True)
+    elif case == "compression":
+        raw = _patch_header(_zip(_members(goat)), "nodes.json", 8, 10, 99)
+    else:
+        raw = {
+            "names as ints": lambda: _tampered(goat, nodes=lambda d: _set(d, "names", list(range(n)))),
+            "negative src": lambda: _tampered(goat, tensors=lambda t: t["src"].__setitem__(0, -5)),
+            "neighborhood ids": lambda: _tampered(goat, tensors=lambda t: t["hood_table"].__setitem__(
+                (0, 0), n + 7)),
+            "NaN embedding": lambda: _tampered(goat, tensors=lambda t: t["embedding"].__setitem__(
+                (0, 0), float("nan"))),
+            "malformed history": lambda: _tampered(goat, config=lambda d: _set(d, "history",
+                                                                                 [{"loss": "x"}])),
+        }[case]()
+    with pytest.raises(GraphFormatError) as err:
+        explore.run_from_zip(raw, file="up.zip")
+    assert str(err.value).startswith("up.zip: ") and problem in str(err.value) and "\n" not in str(err.value)
