@@ -140,3 +140,57 @@ def test_cancel_while_another_session_keeps_working(server, new_page):
     assert trainer.get_by_text("No trained model").is_visible()  # nothing half-trained was kept
     go(other, "Graph")
     assert metric(other, "Nodes") == "1,005"  # each session kept its own graph
+
+
+def ba_edge_list(path, nodes: int, m: int) -> None:
+    """A Barabási–Albert edge list with sparse integer ids (7919·i + 13), as real exports have."""
+    import networkx as nx
+
+    graph = nx.barabasi_albert_graph(nodes, m, seed=0)
+    path.write_text("".join(f"{7919 * u + 13} {7919 * v + 13}\n" for u, v in graph.edges()))
+
+
+def upload_and_train(page, server, path) -> None:
+    open_app(page, server)
+    page.get_by_text("Upload an edge list").click()
+    settle(page)
+    choose_file(page, path)
+    page.get_by_role("button", name="Load graph").click()
+    settle(page)
+    page.get_by_text(f"Loaded {path.name}").wait_for()
+    go(page, "Train")
+    epochs = page.locator(".st-key-train_epochs input")
+    epochs.fill("2")
+    epochs.press("Tab")
+    settle(page)
+    page.get_by_role("button", name="Train", exact=True).click()
+    page.get_by_text("Current run").wait_for()
+    settle(page)
+
+
+def test_integer_ids_click_and_read_as_names(server, new_page, tmp_path):
+    page = new_page()
+    path = tmp_path / "ints.txt"
+    ba_edge_list(path, 150, 2)
+    upload_and_train(page, server, path)
+    go(page, "Gossip & attend")
+    click_node(page, "13")  # node 0
+    click_node(page, "7932")  # node 1: an edge of every BA graph with m >= 1
+    page.get_by_role("heading", name="13 ↔ 7932").wait_for()
+    axes = page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')]
+        .filter(gd => gd.data.length && gd.data[0].type === 'bar').map(gd => gd.layout.yaxis.type)""")
+    assert axes and set(axes) == {"category"}  # ids are names on the attention bars, not positions
+    shot(page, "7-integer-ids")
+    assert not page.get_by_test_id("stException").count()
+
+
+def test_a_10k_node_upload_opens_every_page(server, new_page, tmp_path):
+    page = new_page()
+    path = tmp_path / "ba10k.txt"
+    ba_edge_list(path, 10_000, 2)
+    upload_and_train(page, server, path)
+    for title in ("Graph", "Gossip & attend", "Embeddings", "Scores"):
+        go(page, title)
+        assert not page.get_by_test_id("stException").count(), title
+        assert not page.get_by_test_id("stAlertContentError").count(), title
+    shot(page, "8-10k-nodes")

@@ -1,0 +1,43 @@
+"""The graphs people bring, through every page: integer ids (sparse ones, as in real edge
+lists) and a 10,000-node graph. The pages must complete without an exception or an error, and
+integer ids must stay names. Timing belongs in bench/app_scale.py, not here."""
+
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+import pytest
+
+from .conftest import explorer, goto, new_app, train
+from .test_graph_page import upload
+
+PAGES = ("graph", "gossip", "embeddings", "scores", "case_study")
+
+
+def edge_list(nodes: int, m: int, seed: int = 0) -> bytes:
+    """A Barabási–Albert edge list whose ids are sparse integers (7919·i + 13)."""
+    graph = nx.barabasi_albert_graph(nodes, m, seed=seed)
+    return "".join(f"{7919 * u + 13} {7919 * v + 13}\n" for u, v in graph.edges()).encode()
+
+
+@pytest.mark.parametrize("nodes, m", [(800, 3), (10_000, 2)], ids=["integer-ids", "10k-nodes"])
+def test_every_page_completes_on_an_uploaded_graph(nodes, m):
+    at = new_app()
+    upload(at, edge_list(nodes, m), name=f"ba{nodes}.txt")
+    assert explorer(at).graph.num_nodes == nodes
+    train(at, epochs=1, dim=8, neighborhood=10, batch_size=512)
+    assert explorer(at).run is not None and not at.error
+    for page in PAGES:
+        goto(at, page)
+        assert not at.error, (page, [e.value for e in at.error])
+    goto(at, "gossip")
+    s, t = explorer(at).pair
+    names = explorer(at).names
+    assert at.header[0].value.replace("\\", "") == f"{names[s]} ↔ {names[t]}"
+    bars = [json.loads(c.proto.spec) for c in at.get("plotly_chart")
+            if json.loads(c.proto.spec)["data"][0].get("type") == "bar"]
+    assert bars, "the attention bars are drawn"
+    for spec in bars:
+        assert spec["layout"]["yaxis"]["type"] == "category"  # "7932" is a name, not a position
+        assert all(str(y).lstrip("★ ").isdigit() for y in spec["data"][0]["y"])
