@@ -218,3 +218,56 @@ def test_labels_are_part_of_the_fingerprint():
     prints = {g.fingerprint() for g in (graph, one, other, renamed)}
     assert len(prints) == 4
     assert one.fingerprint() == replace(graph, labels=parse_labels(b"a x\nb x\nc y\n", graph)).fingerprint()
+
+
+def _ba_lines(n: int = 300, m: int = 3, seed: int = 0) -> list[tuple[int, int]]:
+    import networkx as nx
+
+    return list(nx.barabasi_albert_graph(n, m, seed=seed).edges())
+
+
+@pytest.mark.parametrize("case", ["plain", "weights", "header", "comma", "crlf", "bom", "sparse", "negative",
+                                  "self-loops-and-duplicates", "directed"])
+def test_the_columnar_path_gives_the_line_parsers_graph(case):
+    """Integer-id files take the columnar path; it must build exactly the graph the line
+    parser builds (names in the same order, same edges, weights and report)."""
+    from goat_core import graph as graph_module
+
+    edges = _ba_lines()
+    ids = {"sparse": lambda v: 7919 * v + 13, "negative": lambda v: v - 150}.get(case, int)
+    rows = [f"{ids(u)} {ids(v)}" for u, v in edges]
+    if case == "weights":
+        rows = [f"{r} {1 + i % 7}.5" for i, r in enumerate(rows)]
+    if case == "self-loops-and-duplicates":
+        rows += ["5 5", f"{ids(edges[0][1])} {ids(edges[0][0])}", rows[3]]
+    text = "\n".join(rows) + "\n"
+    if case == "header":
+        text = "source target\n" + text
+    if case == "comma":
+        text = text.replace(" ", ",")
+    if case == "crlf":
+        text = text.replace("\n", "\r\n")
+    raw = text.encode("utf-8-sig" if case == "bom" else "utf-8")
+    directed = case == "directed"
+    fast = graph_module._parse_integer_columns(raw, "g.txt", directed)
+    assert fast is not None, "this file should take the columnar path"
+    slow = graph_module._parse_lines(raw, "g.txt", directed)
+    assert fast.names == slow.names and fast.directed == slow.directed and fast.weighted == slow.weighted
+    assert np.array_equal(fast.src, slow.src) and np.array_equal(fast.dst, slow.dst)
+    assert np.array_equal(fast.weight, slow.weight) and fast.report == slow.report
+    assert fast.fingerprint() == slow.fingerprint()
+
+
+@pytest.mark.parametrize("raw", [
+    b"007 1\n7 2\n",  # "007" and "7" are different names: the columnar path would merge them
+    b"+7 1\n7 2\n",
+    b"-0 1\n0 2\n",
+    b"1 2\n# a comment\n2 3\n",
+    b"a 1\n1 2\n",  # text ids
+    b"1 2\n2 3 1.5\n",  # ragged
+    b"1 2 0\n2 3 1\n",  # a bad weight
+])
+def test_files_the_columnar_path_cannot_vouch_for_take_the_line_parser(raw):
+    from goat_core import graph as graph_module
+
+    assert graph_module._parse_integer_columns(raw, "g.txt", False) is None

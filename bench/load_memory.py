@@ -1,0 +1,70 @@
+"""Memory and time to load an edge list: the columnar path against the line parser.
+
+    .venv/bin/python bench/load_memory.py [--edges 100000 1000000 5000000]
+
+Barabási–Albert edge lists with integer ids (as ``bench/app_scale.py`` uploads them) are
+written to /tmp. Each (size, path) is measured in a fresh Python process: the peak resident
+memory (``ru_maxrss``) above what the process held after its imports (pandas included: the
+app has it loaded), and the wall time of
+``goat_core.parse_edge_list`` on the file's bytes (the columnar path) or of the line parser
+the library falls back to (how every file was read before). Target (issue "Training at
+scale"): loading at most 10x the file's size. Writes bench/results/load_memory.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CHILD = """
+import resource, sys, time
+sys.path.insert(0, {root!r})
+import pandas  # noqa: F401 - imported before the baseline: the app and the CLI have it loaded
+from goat_core import graph as g
+raw = open({path!r}, "rb").read()
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+t0 = time.perf_counter()
+parse = g.parse_edge_list if {columnar!r} else (lambda raw, file: g._parse_lines(raw, file, False))
+parsed = parse(raw, "ba.txt")
+seconds = time.perf_counter() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(seconds, (peak - base) / 1024, parsed.num_nodes, parsed.num_edges)
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edges", type=int, nargs="+", default=[100_000, 1_000_000, 5_000_000])
+    parser.add_argument("--data", type=Path, default=Path("/tmp/goat-app-scale"))
+    args = parser.parse_args()
+    from bench.app_scale import write_edge_list
+
+    args.data.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for edges in args.edges:
+        path = write_edge_list(edges, args.data)
+        file_mb = path.stat().st_size / 2**20
+        for kind in ("line parser (before)", "columnar"):
+            code = CHILD.format(root=str(ROOT), path=str(path), columnar=kind == "columnar")
+            out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+            seconds, peak_mb, nodes, kept = out.stdout.split()
+            rows.append({"edges": edges, "file_mb": file_mb, "path": kind, "seconds": float(seconds),
+                         "peak_mb_above_imports": float(peak_mb), "times_file": float(peak_mb) / file_mb,
+                         "nodes": int(nodes), "edges_kept": int(kept)})
+            print(rows[-1], flush=True)
+    (ROOT / "bench" / "results").mkdir(parents=True, exist_ok=True)
+    (ROOT / "bench" / "results" / "load_memory.json").write_text(json.dumps(rows, indent=2))
+    print("| edges | file | path | time | peak memory above imports | × file |\n|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['edges']:,} | {r['file_mb']:.1f} MB | {r['path']} | {r['seconds']:.2f} s | "
+              f"{r['peak_mb_above_imports']:.0f} MB | {r['times_file']:.1f}× |")
+
+
+if __name__ == "__main__":
+    main()
