@@ -71,21 +71,26 @@ def test_the_path_under_test_is_the_compiled_loop(monkeypatch):
     assert calls
 
 
-@pytest.mark.parametrize("keep", [0.2, 0.65])
-def test_with_its_dropout_masks_it_matches_the_plain_model(keep):
-    weight, nbr_s, nbr_t, mask_s, mask_t = random_batch(torch.Generator().manual_seed(3))
+def matches_the_plain_model(pooling: str, keep: float, seed: int = 3, key: int = 987654321) -> None:
+    """The compiled loop against the dense module in float64: logits and gradients, padding on
+    both sides, partner holes, and dropout masks rebuilt from the loop's own hash."""
+    weight, nbr_s, nbr_t, mask_s, mask_t = random_batch(torch.Generator().manual_seed(seed))
     ids_s, ids_t, len_s, len_t = ids_and_widths(weight, nbr_s, nbr_t, mask_s, mask_t)
-    key = 987654321
-    keep_s, keep_t, exact = masks_for(key, keep, weight, ids_s, ids_t, len_s, len_t)
+    masks = masks_for(key, keep, weight, ids_s, ids_t, len_s, len_t) if keep < 1.0 else ()
     w_ref, w_fast = weight.clone().requires_grad_(), weight.clone().requires_grad_()
-    y_ref = reference_logits(w_ref, nbr_s, nbr_t, mask_s, mask_t, keep_s, keep_t, exact)
-    y_fast = fused.fused_logits(w_fast, ids_s, ids_t, len_s, len_t, keep, key, sequential)
+    y_ref = reference_logits(w_ref, nbr_s, nbr_t, mask_s, mask_t, *masks, pooling=pooling)
+    y_fast = fused.fused_logits(w_fast, ids_s, ids_t, len_s, len_t, keep, key, sequential, pooling=pooling)
     upstream = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
     (y_ref * upstream).sum().backward()
     (y_fast * upstream).sum().backward()
     assert torch.allclose(y_fast, y_ref, atol=1e-9, rtol=1e-7)
     assert torch.allclose(w_fast.grad, w_ref.grad, atol=1e-9 * w_ref.grad.abs().max().item(), rtol=1e-7)
     assert (w_fast.grad[-1] == 0).all()
+
+
+@pytest.mark.parametrize("keep", [0.2, 0.65])
+def test_with_its_dropout_masks_it_matches_the_plain_model(keep):
+    matches_the_plain_model("max", keep)
 
 
 def test_dropout_masks_rate_seeding_and_padding():
@@ -183,37 +188,11 @@ def test_two_trainings_side_by_side_give_what_each_gives_alone():
     assert torch.equal(together[0], alone[0]) and torch.equal(together[1], alone[1])
 
 
-def mean_pool_reference(weight, nbr_s, nbr_t, mask_s, mask_t, keep_s=None, keep_t=None, keep=1.0):
-    """model.Goat(pooling="mean").forward written out: tanh of the alignment, mean pooling."""
-    from goat_core.model import MutualAttention
-
-    S, T = weight[nbr_s], weight[nbr_t]  # (B, Ls, d), (B, Lt, d)
-    if keep_s is not None:
-        S, T = S * keep_s / keep, T * keep_t / keep
-    p_s, p_t, _ = MutualAttention("mean")(S, T, mask_s, mask_t)
-    r_s = torch.bmm(p_s.unsqueeze(1), S).squeeze(1)
-    r_t = torch.bmm(p_t.unsqueeze(1), T).squeeze(1)
-    return (r_s * r_t).sum(-1)
-
-
 @pytest.mark.parametrize("keep", [1.0, 0.2, 0.65])
 @pytest.mark.parametrize("seed", [3, 4])
 def test_mean_pooling_matches_the_plain_model(keep, seed):
-    """The authors' variant through the compiled loop: pads on both sides, partner holes,
-    dropout masks from the same hash; logits and gradients in float64."""
-    weight, nbr_s, nbr_t, mask_s, mask_t = random_batch(torch.Generator().manual_seed(seed))
-    ids_s, ids_t, len_s, len_t = ids_and_widths(weight, nbr_s, nbr_t, mask_s, mask_t)
-    key = 424242
-    masks = masks_for(key, keep, weight, ids_s, ids_t, len_s, len_t) if keep < 1.0 else ()
-    w_ref, w_fast = weight.clone().requires_grad_(), weight.clone().requires_grad_()
-    y_ref = mean_pool_reference(w_ref, nbr_s, nbr_t, mask_s, mask_t, *masks)
-    y_fast = fused.fused_logits(w_fast, ids_s, ids_t, len_s, len_t, keep, key, sequential, pooling="mean")
-    upstream = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
-    (y_ref * upstream).sum().backward()
-    (y_fast * upstream).sum().backward()
-    assert torch.allclose(y_fast, y_ref, atol=1e-9, rtol=1e-7)
-    assert torch.allclose(w_fast.grad, w_ref.grad, atol=1e-9 * w_ref.grad.abs().max().item(), rtol=1e-7)
-    assert (w_fast.grad[-1] == 0).all()
+    """The authors' variant through the compiled loop."""
+    matches_the_plain_model("mean", keep, seed, key=424242)
 
 
 def test_mean_pooling_padding_takes_no_part():
@@ -223,4 +202,5 @@ def test_mean_pooling_padding_takes_no_part():
     mask_s, mask_t = torch.tensor([[True, True, False]]), torch.tensor([[True, False, False]])
     ids_s, ids_t, len_s, len_t = ids_and_widths(weight, nbr_s, nbr_t, mask_s, mask_t)
     y = fused.fused_logits(weight.clone(), ids_s, ids_t, len_s, len_t, 1.0, 0, sequential, pooling="mean")
-    assert torch.allclose(y, mean_pool_reference(weight, nbr_s, nbr_t, mask_s, mask_t), atol=1e-12)
+    expected = reference_logits(weight, nbr_s, nbr_t, mask_s, mask_t, pooling="mean")
+    assert torch.allclose(y, expected, atol=1e-12)

@@ -38,12 +38,13 @@ def backend(request) -> str:
     return getattr(request.module, "BACKEND", "torch")
 
 
-def reference_logits(weight, nbr_s, nbr_t, mask_s, mask_t, keep_s=None, keep_t=None, keep=1.0):
-    """The plain dense computation of model.Goat.forward, with given dropout masks."""
+def reference_logits(weight, nbr_s, nbr_t, mask_s, mask_t, keep_s=None, keep_t=None, keep=1.0, pooling="max"):
+    """The plain dense computation of model.Goat.forward (max pooling, or the authors' tanh +
+    mean pooling), with given dropout masks."""
     S, T = weight[nbr_s], weight[nbr_t]  # (B, Ls, d), (B, Lt, d)
     if keep_s is not None:
         S, T = S * keep_s / keep, T * keep_t / keep
-    p_s, p_t, _ = MutualAttention("max")(S, T, mask_s, mask_t)
+    p_s, p_t, _ = MutualAttention(pooling)(S, T, mask_s, mask_t)
     r_s = torch.bmm(p_s.unsqueeze(1), S).squeeze(1)
     r_t = torch.bmm(p_t.unsqueeze(1), T).squeeze(1)
     return (r_s * r_t).sum(-1)
