@@ -65,7 +65,7 @@ def goat_from_args(args: argparse.Namespace) -> Goat:
 class TerminalProgress:
     """A one-line progress bar on stderr, only when stderr is a terminal."""
 
-    def __init__(self, stream: TextIO=sys.stderr) -> None:
+    def __init__(self, stream: TextIO = sys.stderr) -> None:
         self.stream = stream
         self.active = stream.isatty()
 

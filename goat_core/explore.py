@@ -187,8 +187,9 @@ def match_run(run_graph: Graph, seed: int, candidates: Sequence[tuple[Graph, str
     """Attach a loaded run (trained on ``run_graph`` with ``seed``) to the first candidate graph
     it was trained on: the same graph, or the graph minus a seeded hold-out (whose test edges
     are then found again). A run that matches none stands on its own graph under ``own_key``."""
+    run_fp = run_graph.fingerprint()  # hashes every array: once, not per candidate
     for full, key in candidates:
-        if full.fingerprint() == run_graph.fingerprint():
+        if full.fingerprint() == run_fp:
             return RunMatch(full, key, None)
         split = recover_split(full, run_graph, seed)
         if split is not None:
@@ -196,20 +197,25 @@ def match_run(run_graph: Graph, seed: int, candidates: Sequence[tuple[Graph, str
     return RunMatch(run_graph, own_key, None)
 
 
-def edge_status(full: Graph, train: Graph, s: int, t: int) -> str:
-    """"edge", "edge, held out from training" or "no edge": (s, t) in the graph shown and in the
-    graph a model trained on (the same graph unless edges were held out)."""
+def _edge_kind(full: Graph, train: Graph, s: int, t: int) -> str:
+    """"trained", "held out" or "none": (s, t) in the graph shown, and whether the graph a model
+    trained on (the same graph unless edges were held out) had it."""
     if not full.has_edge(s, t):
-        return "no edge"
+        return "none"
     seen = train.has_edge(s, t) if train.num_nodes == full.num_nodes else True
-    return "edge" if seen else "edge, held out from training"
+    return "trained" if seen else "held out"
+
+
+def edge_status(full: Graph, train: Graph, s: int, t: int) -> str:
+    """The pair's status for the Gossip page: "edge", "edge, held out from training" or "no edge"."""
+    return {"trained": "edge", "held out": "edge, held out from training", "none": "no edge"}[
+        _edge_kind(full, train, s, t)]
 
 
 def partner_kind(full: Graph, train: Graph, u: int, v: int) -> str:
     """For a predicted partner v of u: "neighbor" (trained on), "held out" (an edge the model
     never saw) or "new" (no edge in the graph)."""
-    return {"edge": "neighbor", "edge, held out from training": "held out", "no edge": "new"}[
-        edge_status(full, train, u, v)]
+    return {"trained": "neighbor", "held out": "held out", "none": "new"}[_edge_kind(full, train, u, v)]
 
 
 # --------------------------------------------------------------------------- one node, two partners

@@ -320,6 +320,7 @@ def _parse_lines(raw: bytes, file: str, directed: bool) -> Graph:
 # keeps them as distinct names; the columnar path would merge them).
 _NOT_CANONICAL = re.compile(rb"(?:^|[\s,])(?:\+|-?0\d|-0(?![\d.]))")
 _HEAD_LINES = 21  # what header detection looks at
+_INTEGER = re.compile(r"-?\d+")
 
 
 def _parse_integer_columns(raw: bytes, file: str, directed: bool) -> Graph | None:
@@ -337,9 +338,10 @@ def _parse_integer_columns(raw: bytes, file: str, directed: bool) -> Graph | Non
     comma = "," in head[0]
     tokens = [[t.strip() for t in line.split(",")] if comma else line.split() for line in head]
     header = _looks_like_header(tokens[0], tokens[1:])
-    width = len(tokens[1 if header else 0]) if len(tokens) > int(header) else 0
-    if width not in (2, 3):
-        return None
+    first = tokens[int(header)] if len(tokens) > int(header) else []
+    if len(first) not in (2, 3) or not all(_INTEGER.fullmatch(t) for t in first[:2]):
+        return None  # text ids (or a malformed first line): no point parsing a whole chunk first
+    width = len(first)
     try:  # in chunks: the parser's token buffer stays the size of one chunk, not of the file
         chunks = pd.read_csv(io.BytesIO(raw), sep="," if comma else r"\s+", header=None,
                              skiprows=int(header), names=list(range(width)),

@@ -172,12 +172,15 @@ def sync_url(ex: Explorer) -> None:
         st.query_params.from_dict(wanted)
 
 
-def parse_url_value(name: str, text: str):
+BOOLEAN_WORDS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+def parse_url_value(name: str, text: str) -> object:
     """A training-form value from a shared link; ValueError when it is not one the form takes
     (parameters must pass ``goat_core.PARAMETERS``' check and stay inside the form's limits)."""
+    value: object
     if name == "exclude_partner":
-        value: object = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}[
-            text.lower()] if text.lower() in ("true", "1", "yes", "false", "0", "no") else None
+        value = BOOLEAN_WORDS.get(text.lower())
     elif name == "variant":
         value = text
     elif name in ("dropout", "lr", "holdout"):
