@@ -475,12 +475,16 @@ class Goat:
 
     def top_partners(self, node: int | str, k: int = 10,
                      exclude_neighbors: bool = False) -> list[tuple[str, float]]:
-        """The k most likely gossip partners of ``node`` by edge probability."""
+        """The k most likely gossip partners of ``node`` by edge probability (one score per
+        other node: n pairs, never an n x n matrix)."""
         self._check_fitted()
         u = self._node(node)
-        others = np.array([v for v in range(self.graph_.num_nodes) if v != u], dtype=np.int64)
-        if exclude_neighbors:
-            others = np.array([v for v in others if not self.graph_.has_edge(u, v)], dtype=np.int64)
+        others = np.arange(self.graph_.num_nodes, dtype=np.int64)
+        others = others[others != u]
+        if exclude_neighbors:  # the edges u -> v (either direction when undirected)
+            src, dst = self.graph_.src, self.graph_.dst
+            linked = dst[src == u] if self.graph_.directed else np.concatenate([dst[src == u], src[dst == u]])
+            others = others[~np.isin(others, linked)]
         probs = self.predict_proba(np.stack([np.full(len(others), u), others], axis=1))
         best = np.argsort(-probs, kind="stable")[:k]
         return [(self.graph_.names[others[i]], float(probs[i])) for i in best]

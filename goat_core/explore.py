@@ -59,24 +59,64 @@ def layout(graph: Graph, seed: int = 0) -> np.ndarray:
             pos = nx.kamada_kawai_layout(g, pos=start, weight=None)
             coords = np.array([pos[i] for i in range(graph.num_nodes)], dtype=float).reshape(-1, 2)
             return _unit_box(coords)
-    return _unit_box(_force_layout(graph, seed))
+    src, dst = graph.undirected_pairs()
+    return layout_edges(graph.num_nodes, src, dst, seed)
 
 
-def _force_layout(graph: Graph, seed: int) -> np.ndarray:
+def layout_edges(num_nodes: int, src: np.ndarray, dst: np.ndarray, seed: int = 0) -> np.ndarray:
+    """(num_nodes, 2) Fruchterman-Reingold coordinates in [-1, 1] of the graph ``src``-``dst``."""
     import random
 
     import igraph
 
-    src, dst = graph.undirected_pairs()
-    g = igraph.Graph(n=graph.num_nodes, edges=np.stack([src, dst], axis=1).tolist())
-    iterations = 500 if graph.num_nodes <= 50_000 else 200  # 200k nodes: 15 s at 500
+    g = igraph.Graph(n=num_nodes, edges=np.stack([np.asarray(src), np.asarray(dst)], axis=1).tolist())
+    iterations = 500 if num_nodes <= 50_000 else 200  # 200k nodes: 15 s at 500
     with _IGRAPH_RNG:
         igraph.set_random_number_generator(random.Random(seed))  # seeded here, not globally
         try:
             coords = g.layout_fruchterman_reingold(niter=iterations, grid="auto").coords
         finally:
             igraph.set_random_number_generator(random)
-    return np.asarray(coords, dtype=float).reshape(-1, 2)
+    return _unit_box(np.asarray(coords, dtype=float).reshape(-1, 2))
+
+
+@dataclass(frozen=True)
+class Overview:
+    """The part of a graph a whole-graph view draws: ``nodes`` (graph ids; all of them up to
+    the limit, else the highest-degree ones plus any the caller must show) and the edges among
+    them as ``src``/``dst`` indexing into ``nodes``."""
+
+    nodes: np.ndarray
+    src: np.ndarray
+    dst: np.ndarray
+    total_nodes: int
+    total_edges: int
+
+    @property
+    def complete(self) -> bool:
+        return len(self.nodes) == self.total_nodes
+
+
+def overview(graph: Graph, max_nodes: int, keep: Sequence[int] = ()) -> Overview:
+    """At most ``max_nodes`` nodes (plus ``keep``) for a whole-graph view: every node of a graph
+    that small, else the highest-degree ones (ties by id), so that the hubs and their links stay."""
+    if graph.num_nodes <= max_nodes:
+        nodes = np.arange(graph.num_nodes, dtype=np.int64)
+    else:
+        top = np.argsort(-graph.degrees(), kind="stable")[:max_nodes]
+        nodes = np.unique(np.concatenate([top, np.asarray(keep, dtype=np.int64)])).astype(np.int64)
+    src, dst = _induced_edges(graph, nodes)
+    return Overview(nodes, src, dst, graph.num_nodes, graph.num_edges)
+
+
+def _induced_edges(graph: Graph, nodes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The undirected edges among ``nodes``, as positions in ``nodes``."""
+    local = np.full(graph.num_nodes, -1, dtype=np.int64)
+    local[nodes] = np.arange(len(nodes))
+    src, dst = graph.undirected_pairs()
+    ls, ld = local[src], local[dst]
+    inside = (ls >= 0) & (ld >= 0)
+    return ls[inside], ld[inside]
 
 
 def _unit_box(coords: np.ndarray) -> np.ndarray:
@@ -140,13 +180,27 @@ def ego_subgraph(graph: Graph, center: int, limit: int = 300) -> tuple[np.ndarra
     nbrs = neighbors(graph, center)
     nbrs = nbrs[np.argsort(-deg[nbrs], kind="stable")][: max(limit - 1, 0)]
     nodes = np.concatenate([[center], nbrs]).astype(np.int64)
-    local = {int(v): k for k, v in enumerate(nodes)}
-    src, dst = graph.undirected_pairs()
-    keep = np.array([s in local and d in local for s, d in zip(src.tolist(), dst.tolist(), strict=True)],
-                    dtype=bool)
-    ls = np.array([local[s] for s in src[keep].tolist()], dtype=np.int64)
-    ld = np.array([local[d] for d in dst[keep].tolist()], dtype=np.int64)
-    return nodes, ls, ld
+    src, dst = _induced_edges(graph, nodes)
+    return nodes, src, dst
+
+
+def find_nodes(graph: Graph, query: str, limit: int = 20) -> list[int]:
+    """Nodes whose name matches ``query``, best first: the exact name, then names equal to it
+    ignoring case, then names starting with it, then names containing it (``limit`` at most).
+    Integer-id graphs are searched by id this way, since their names are the ids."""
+    query = query.strip()
+    if not query:
+        return []
+    folded = query.casefold()
+    ranked: list[tuple[int, int, int]] = []
+    for i, name in enumerate(graph.names):
+        if folded not in name.casefold():
+            continue
+        low = name.casefold()
+        rank = 0 if name == query else 1 if low == folded else 2 if low.startswith(folded) else 3
+        ranked.append((rank, len(name), i))
+    ranked.sort()
+    return [i for _, _, i in ranked[:limit]]
 
 
 def recover_split(full: Graph, train: Graph, seed: int) -> EdgeSplit | None:

@@ -11,14 +11,18 @@ from __future__ import annotations
 from .paper import paper_config
 
 SMALL_GRAPH_EDGES = 2000  # above this, the fast preset samples fewer neighbors and trains fewer epochs
+LARGE_GRAPH_EDGES = 200_000  # above this, one epoch of 20 neighbors: about a minute at 1.5M edges
 
 
 def fast(num_edges: int) -> dict:
-    """The app's default for a graph with ``num_edges`` edges."""
+    """The app's default for a graph with ``num_edges`` edges: training stays near a minute or
+    less on a 2-core machine (BENCHMARKS.md, app at scale)."""
     common = dict(dim=64, lr=0.01, dropout=0.3, negatives=1, variant="goat", exclude_partner=True)
     if num_edges <= SMALL_GRAPH_EDGES:
         return dict(common, neighborhood=100, epochs=40, batch_size=64, holdout=0.15)
-    return dict(common, neighborhood=30, epochs=5, batch_size=512, holdout=0.15)
+    if num_edges <= LARGE_GRAPH_EDGES:
+        return dict(common, neighborhood=30, epochs=5, batch_size=512, holdout=0.15)
+    return dict(common, neighborhood=20, epochs=1, batch_size=1024, holdout=0.05)
 
 
 def paper(dataset: str) -> dict:

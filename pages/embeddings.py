@@ -9,9 +9,7 @@ from ui.parts import md
 
 CHART, PERSONA_CHART = "emb_scatter", "persona_scatter"
 KINDS = {"context": "GOAT: mean context representation", "global": "Global embedding E"}
-METHODS = {"pca": "PCA (instant)", "umap": "UMAP (slow first time)"}
-UMAP_NOTE = ("Computing UMAP… the first projection in a fresh server compiles numba code (about 30 s); "
-             "every later one is faster, and each result is cached.")
+METHODS = {"pca": "PCA (instant)", "umap": "UMAP (with progress; cached)"}
 
 ex = state.get()
 run = parts.require_run(ex)
@@ -51,26 +49,58 @@ colour = c[2].selectbox("Colour by", cache.colour_modes(graph, with_kmeans=True)
 c[3].radio("A click on a point sets the pair's", ["source", "target"], key="emb_slot")
 
 emb = cache.embeddings(run.key, kind, goat)
-with st.spinner(UMAP_NOTE if method == "umap" else "Projecting…"):
-    coords = cache.projection(f"{run.key}|{kind}", method, seed, emb)
 groups, group_names, values, value_title = cache.colouring(ex, colour, seed, embedding=emb,
                                                            run_key=f"{run.key}|{kind}")
 s, t = ex.pair
-fig = views.embedding_scatter(coords, names, groups=groups, group_names=group_names, values=values,
-                              value_title=value_title, highlight={s: "source", t: "target"},
-                              title=f"{KINDS[kind]} · {method.upper()} · seed {seed}")
-st.plotly_chart(fig, key=state.chart_key(ex, CHART), on_select="rerun", selection_mode="points")
+
+
+def scatter(coords, method: str):
+    return views.embedding_scatter(coords, names, groups=groups, group_names=group_names, values=values,
+                                   value_title=value_title, highlight={s: "source", t: "target"},
+                                   title=f"{KINDS[kind]} · {method.upper()} · seed {seed}")
+
+
+def projected(key: str, method: str, points, preview=None):
+    """The projection, from the cache or computed now; a UMAP not cached yet shows the PCA
+    (``preview``, drawn at once) and a progress bar while it runs."""
+    coords = cache.cached_projection(key, method, seed)
+    if coords is not None or method != "umap":
+        return coords if coords is not None else cache.projection(key, method, seed, points)
+    holder = st.empty()
+    with holder.container():
+        if preview is not None:
+            st.plotly_chart(preview(cache.projection(key, "pca", seed, points)), key=f"{key}_preview")
+        bar = st.progress(0.0, text=f"UMAP of {len(points):,} points: starting…")
+
+    def report(fraction: float, stage: str) -> None:
+        bar.progress(min(max(fraction, 0.0), 1.0), text=f"UMAP of {len(points):,} points: {stage}")
+
+    coords = cache.projection(key, method, seed, points, progress=report)
+    holder.empty()
+    return coords
+
+
+coords = projected(f"{run.key}|{kind}", method, emb, preview=lambda c: scatter(c, "pca (while UMAP runs)"))
+st.plotly_chart(scatter(coords, method), key=state.chart_key(ex, CHART), on_select="rerun",
+                selection_mode="points")
 st.caption("Mean context representation: the average of r_u over u's gossip partners (its neighbors). "
            "Hover for names; click a point to put that node in the gossip pair.")
-frame = pd.DataFrame(emb, columns=[f"e{j}" for j in range(emb.shape[1])])
-frame.insert(0, "y", coords[:, 1])
-frame.insert(0, "x", coords[:, 0])
-frame.insert(0, "degree", graph.degrees())
-if graph.labels is not None:
-    frame.insert(0, "label", [graph.labels.classes[c] if c >= 0 else "" for c in graph.labels.codes])
-frame.insert(0, "node", names)
-st.download_button("Download embeddings (CSV)", frame.to_csv(index=False), file_name=f"embeddings-{kind}.csv",
-                   mime="text/csv", key="emb_csv")
+
+
+def embeddings_csv() -> str:
+    """Built only when the button is clicked: at 200k nodes the CSV takes seconds."""
+    frame = pd.DataFrame(emb, columns=[f"e{j}" for j in range(emb.shape[1])])
+    frame.insert(0, "y", coords[:, 1])
+    frame.insert(0, "x", coords[:, 0])
+    frame.insert(0, "degree", graph.degrees())
+    if graph.labels is not None:
+        frame.insert(0, "label", [graph.labels.classes[c] if c >= 0 else "" for c in graph.labels.codes])
+    frame.insert(0, "node", names)
+    return frame.to_csv(index=False)
+
+
+st.download_button("Download embeddings (CSV)", embeddings_csv, file_name=f"embeddings-{kind}.csv",
+                   mime="text/csv", key="emb_csv", on_click="ignore")
 
 st.header("Personas")
 st.markdown("GOAT gives a node **one representation per gossip partner**. Here are all of them for one node, "
@@ -87,8 +117,7 @@ if len(partner_ids) < 3:
     st.info(f"{md(names[node])} has {len(partner_ids)} gossip partner(s): too few to project. "
             "Choose 'every node' as partners, or another node.")
 else:
-    with st.spinner(UMAP_NOTE if p_method == "umap" else "Projecting…"):
-        p_coords = cache.projection(f"{run.key}|personas|{node}|{everyone}", p_method, seed, reps)
+    p_coords = projected(f"{run.key}|personas|{node}|{everyone}", p_method, reps)
     p_mode = "labels" if graph.labels is not None else "communities"
     p_groups, p_names, _, _ = cache.colouring(ex, p_mode, seed)
     other = t if node == s else (s if node == t else None)

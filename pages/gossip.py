@@ -9,8 +9,11 @@ from goat_core import attribution, explore, views
 from ui import cache, parts, state
 from ui.parts import md
 
-CHART = "gossip_graph"
-TABS = ["Attention", "Alignment matrix", "Ego view", "Context shift", "Drivers & top partners"]
+CHART, EGO_CHART = "gossip_graph", "gossip_ego"
+TABS = ["Attention", "Alignment matrix", "Context shift", "Drivers & top partners"]
+VIEWS = {"ego": "Around the pair", "whole": "The whole graph"}
+WHOLE_GRAPH_NODES = 2000  # above this the whole graph is a hairball to click in: the pair's view only
+DEFAULT_WHOLE_NODES = 300  # up to this the page opens on the whole graph
 
 ex = state.get()
 run = parts.require_run(ex)
@@ -19,8 +22,9 @@ goat, graph = run.goat, ex.graph
 names = list(ex.names)
 index = {name: i for i, name in enumerate(names)}
 
-# Clicks on the graph arrive before anything is drawn, so the pickers below show the new pair.
-clicked = state.take_chart_clicks(ex, CHART)
+# Clicks on the charts arrive before anything is drawn, so the pickers below show the new pair.
+state.take_chart_clicks(ex, CHART)
+state.take_partner_click(ex, EGO_CHART)
 s_name, t_name = parts.pair_names(ex)
 for key, value in zip(state.PAIR_WIDGETS, (s_name, t_name), strict=True):
     if st.session_state.get(key) != value:
@@ -31,6 +35,17 @@ def picked() -> None:
     s, t = index[st.session_state["pair_source"]], index[st.session_state["pair_target"]]
     if not state.set_pair(ex, s, t):
         ex.message = ("warning", "A node cannot gossip with itself: pick two different nodes.")
+
+
+def found_as(slot: str) -> None:
+    node = st.session_state.get("pair_found")
+    if node is None:
+        ex.message = ("warning", "Search a node first.")
+        return
+    s, t = ex.pair
+    ok = state.set_pair(ex, node, t) if slot == "source" else state.set_pair(ex, s, node)
+    if not ok:
+        ex.message = ("warning", f"{names[node]} is already the other node of the pair.")
 
 
 def swap() -> None:
@@ -45,18 +60,33 @@ def random_pair(edge: bool) -> None:
         ex.message = ("warning", str(err))
 
 
-st.title("Gossip & attend")
-parts.show_message(ex)
-c = st.columns([2, 2, 4], vertical_alignment="bottom")
-c[0].selectbox("Source s", names, key="pair_source", on_change=picked)
-c[1].selectbox("Target t", names, key="pair_target", on_change=picked)
-with c[2]:
+def pair_buttons() -> None:
     with st.container(horizontal=True):
         st.button("Swap", key="pair_swap", on_click=swap, icon=":material/swap_horiz:")
         st.button("Random edge", key="pair_random_edge", on_click=random_pair, args=(True,),
                   icon=":material/shuffle:")
         st.button("Random non-edge", key="pair_random_non_edge", on_click=random_pair, args=(False,),
                   icon=":material/shuffle:")
+
+
+st.title("Gossip & attend")
+parts.show_message(ex)
+if graph.num_nodes <= parts.PICKER_NODES:  # a list that searches as you type
+    c = st.columns([2, 2, 4], vertical_alignment="bottom")
+    c[0].selectbox("Source s", names, key="pair_source", on_change=picked)
+    c[1].selectbox("Target t", names, key="pair_target", on_change=picked)
+    with c[2]:
+        pair_buttons()
+else:  # too many nodes to list: search by name or id
+    c = st.columns([3, 3, 3], vertical_alignment="bottom")
+    with c[0]:
+        parts.node_search(graph, "pair_found", "Find a node by name or id")
+    with c[1]:
+        with st.container(horizontal=True):
+            st.button("Make it s", key="pair_found_source", on_click=found_as, args=("source",))
+            st.button("Make it t", key="pair_found_target", on_click=found_as, args=("target",))
+    with c[2]:
+        pair_buttons()
 
 s, t = ex.pair
 seed = state.seed()
@@ -65,24 +95,50 @@ for key in ("shift_keep", "topk_node"):  # radios over the pair: forget a choice
         st.session_state.pop(key, None)
 mode = "labels" if graph.labels is not None else "communities"
 groups, group_names, values, value_title = cache.colouring(ex, mode, seed)
-highlight = {s: "source", t: "target"}
-if ex.pending is not None:
-    highlight[ex.pending] = "pending"
-with st.expander("The graph: click a node, then its partner", expanded=True):
+att = goat.attention(s, t)
+shared = att.shared
+status = explore.edge_status(graph, goat.graph_, s, t)
+
+views_offered = list(VIEWS) if graph.num_nodes <= WHOLE_GRAPH_NODES else ["ego"]
+st.session_state.setdefault("gossip_view", "whole" if graph.num_nodes <= DEFAULT_WHOLE_NODES else "ego")
+if st.session_state["gossip_view"] not in views_offered:
+    st.session_state["gossip_view"] = "ego"
+view = st.segmented_control("Choose the pair on", views_offered, format_func=VIEWS.get, key="gossip_view",
+                            required=True)
+
+
+def ego_view() -> None:
+    st.markdown("Both sampled neighborhoods: **click a neighbor to make it the partner** (a neighbor of "
+                f"{md(att.source)} gossips with {md(att.source)}, one of {md(att.target)} only with "
+                f"{md(att.target)}); click s or t to swap them.")
+    fig = views.ego_figure(att.source, att.target, att.source_neighbors, att.target_neighbors,
+                           att.source_names, att.target_names, att.source_attention, att.target_attention,
+                           source_id=s, target_id=t)
+    st.plotly_chart(fig, key=state.chart_key(ex, EGO_CHART), on_select="rerun", selection_mode="points")
+    st.caption("Left: s and its sampled neighbors; right: t and its; middle: neighbors of both (★). A "
+               "neighbor's size and colour show its attention; a line's width, how much s (or t) attends "
+               "to it.")
+
+
+def whole_view() -> None:
     if ex.pending is not None:  # one line either way, so that the chart never jumps between clicks
         st.markdown(f":green[**First node: {md(names[ex.pending])}.**] Now click its gossip partner.")
     else:
         st.markdown("Click a node, then its partner, to choose a new gossip pair.")
+    highlight = {s: "source", t: "target"}
+    if ex.pending is not None:
+        highlight[ex.pending] = "pending"
     fig = views.network_figure(cache.layout(ex.graph_fp, seed, graph), graph.src, graph.dst, names,
                                graph.degrees(), groups=groups, group_names=group_names, values=values,
                                value_title=value_title, highlight=highlight, seed=seed, height=520)
     st.plotly_chart(fig, key=state.chart_key(ex, CHART), on_select="rerun", selection_mode="points")
+    parts.edges_drawn_caption(graph.num_edges)
     st.caption("Click one node, then another: they become the gossip pair (shift-click two nodes works "
                "too). Blue ring: source s; orange: target t; green: a first click waiting for its partner.")
 
-att = goat.attention(s, t)
-shared = att.shared
-status = explore.edge_status(graph, goat.graph_, s, t)
+
+with st.container(border=True):
+    (ego_view if view == "ego" else whole_view)()
 
 st.header(f"{md(att.source)} ↔ {md(att.target)}", anchor="attention-panel")
 m = st.columns(4)
@@ -118,12 +174,6 @@ def alignment_tab() -> None:
     st.caption("Each cell is E_u · E_v for a neighbor u of s (row) and v of t (column). Blue outline: the "
                "maximum of each row, i.e. s's unnormalised attention to u (column-wise max pooling, the "
                "paper's green box); orange: the maximum of each column, t's attention (the blue box).")
-
-
-def ego_tab() -> None:
-    st.plotly_chart(views.ego_figure(att.source, att.target, att.source_neighbors, att.target_neighbors,
-                                     att.source_names, att.target_names, att.source_attention,
-                                     att.target_attention, source_id=s, target_id=t), key="att_ego")
 
 
 def shift_tab() -> None:
@@ -185,7 +235,7 @@ def drivers_tab() -> None:
 
 # Tabs compute and draw only when open (the context shift alone runs dozens of attentions).
 tabs = st.tabs(TABS, key="gossip_tabs", on_change="rerun")
-for tab, draw in zip(tabs, (attention_tab, alignment_tab, ego_tab, shift_tab, drivers_tab), strict=True):
+for tab, draw in zip(tabs, (attention_tab, alignment_tab, shift_tab, drivers_tab), strict=True):
     if tab.open:
         with tab:
             draw()

@@ -1,5 +1,6 @@
 """1 · Graph: pick a bundled graph or upload an edge list; look at it."""
 
+import numpy as np
 import streamlit as st
 
 import goat_core
@@ -98,9 +99,8 @@ c1, c2 = st.columns([1, 2])
 colour = c1.selectbox("Colour nodes by", modes, key="graph_colour",
                       help="labels: the graph's ground truth (Les Misérables: greedy-modularity communities; "
                            "Email: departments) · communities: Louvain (seeded) · degree")
-found = c2.selectbox("Search a node", list(graph.names), index=None, key="graph_search",
-                     placeholder="type a name…")
-found_id = graph.names.index(found) if found is not None else None
+with c2:
+    found_id = parts.node_search(graph, "graph_search", "Search a node by name or id")
 groups, group_names, values, value_title = cache.colouring(ex, colour, seed)
 
 # Tabs draw only when open: the physics view alone is ~700 KB of page and a simulation.
@@ -109,12 +109,20 @@ tab_net, tab_physics, tab_degree = st.tabs(["Network", "Physics view (pyvis)", "
 if tab_net.open:
     with tab_net:
         with st.spinner("Laying the graph out (cached after the first time)…"):
-            pos = cache.layout(ex.graph_fp, seed, graph)
-        highlight = {found_id: "search"} if found_id is not None else None
-        fig = views.network_figure(pos, graph.src, graph.dst, graph.names, graph.degrees(), groups=groups,
-                                   group_names=group_names, values=values, value_title=value_title,
+            shown, pos = cache.overview_layout(ex.graph_fp, seed, graph)
+        local = {int(v): k for k, v in enumerate(shown.nodes)}
+        highlight = {local[found_id]: "search"} if found_id in local else None
+        pick = (lambda a: None if a is None else np.asarray(a)[shown.nodes])
+        fig = views.network_figure(pos, shown.src, shown.dst, [graph.names[i] for i in shown.nodes],
+                                   graph.degrees()[shown.nodes], groups=pick(groups),
+                                   group_names=group_names, values=pick(values), value_title=value_title,
                                    highlight=highlight, seed=seed)
         st.plotly_chart(fig, key="graph_network")
+        if not shown.complete:
+            st.caption(f"Nodes drawn: the {len(shown.nodes):,} of highest degree among {graph.num_nodes:,} "
+                       "(the hubs and the links among them); the searched node is ringed when it is "
+                       "among them, and the Gossip page shows any node's neighborhood.")
+        parts.edges_drawn_caption(len(shown.src))
         st.caption("Node size: degree. Hover a node for its name; scroll to zoom, drag to pan.")
 if tab_physics.open:
     with tab_physics:
@@ -130,7 +138,7 @@ if tab_degree.open:
                         key="graph_degree")
 if found_id is not None:
     nbrs = explore.neighbors(graph, found_id)
-    st.markdown(f"**{md(found)}**: degree {len(nbrs)}; neighbors: "
+    st.markdown(f"**{md(graph.names[found_id])}**: degree {len(nbrs)}; neighbors: "
                 + md(", ".join(graph.names[i] for i in nbrs[:60])) + (" …" if len(nbrs) > 60 else ""))
 
 st.page_link(parts.TRAIN_PAGE, label="Next: train GOAT on this graph", icon=":material/arrow_forward:")

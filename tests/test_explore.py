@@ -9,7 +9,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from goat_core import Goat, GraphFormatError, explore, load_graph, split_edges
+from goat_core import Goat, GraphFormatError, explore, load_graph, parse_edge_list, split_edges
 
 from .conftest import FAST, planted_graph
 
@@ -224,3 +224,39 @@ def test_tampered_runs_are_one_line_errors(goat, case, problem):
     with pytest.raises(GraphFormatError) as err:
         explore.run_from_zip(raw, file="up.zip")
     assert str(err.value).startswith("up.zip: ") and problem in str(err.value) and "\n" not in str(err.value)
+
+
+def test_find_nodes_ranks_exact_then_case_then_prefix_then_substring():
+    graph = parse_edge_list(b"Anna anna\nannabel Hanna\n17 170\n170 1\n", file="<find>")
+    names = graph.names
+    found = [names[i] for i in explore.find_nodes(graph, "anna")]
+    assert found == ["anna", "Anna", "annabel", "Hanna"]
+    assert [names[i] for i in explore.find_nodes(graph, "17")] == ["17", "170"]  # ids are names
+    assert explore.find_nodes(graph, "  ") == [] and explore.find_nodes(graph, "zzz") == []
+    assert len(explore.find_nodes(graph, "a", limit=2)) == 2
+
+
+def test_overview_keeps_every_node_up_to_the_limit_else_the_hubs():
+    star = b"".join(f"hub {i}\n".encode() for i in range(30)) + b"0 1\n1 2\n"
+    graph = parse_edge_list(star, file="<star>")
+    whole = explore.overview(graph, 100)
+    assert whole.complete and len(whole.src) == graph.num_edges
+    part = explore.overview(graph, 3)
+    assert not part.complete and len(part.nodes) == 3
+    assert graph.index_of("hub") in part.nodes.tolist()  # the highest degree stays
+    kept = set(part.nodes.tolist())
+    for a, b in zip(part.src.tolist(), part.dst.tolist(), strict=True):  # only edges among drawn nodes
+        u, v = int(part.nodes[a]), int(part.nodes[b])
+        assert u in kept and v in kept and graph.has_edge(u, v)
+    pos = explore.layout_edges(len(part.nodes), part.src, part.dst, seed=1)
+    assert pos.shape == (3, 2) and np.abs(pos).max() <= 1.0 + 1e-9
+    assert np.array_equal(pos, explore.layout_edges(len(part.nodes), part.src, part.dst, seed=1))
+
+
+def test_ego_subgraph_is_the_center_and_its_top_neighbors_with_their_edges():
+    graph = parse_edge_list(b"a b\na c\na d\nb c\nc d\nd e\n", file="<ego>")
+    nodes, src, dst = explore.ego_subgraph(graph, graph.index_of("a"), limit=3)
+    names = [graph.names[i] for i in nodes]
+    assert names[0] == "a" and len(names) == 3 and "e" not in names
+    edges = {frozenset((names[s], names[d])) for s, d in zip(src.tolist(), dst.tolist(), strict=True)}
+    assert all(graph.has_edge(graph.index_of(x), graph.index_of(y)) for x, y in map(tuple, edges))

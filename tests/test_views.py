@@ -76,6 +76,24 @@ def test_network_figure_samples_edges_by_seed():
     assert len(a.data[0].x) == 3 * 100 and "100 of 400 edges" in a.layout.title.text
 
 
+@pytest.mark.parametrize("n, webgl", [(views.WEBGL_POINTS, False), (views.WEBGL_POINTS + 1, True)])
+def test_large_point_sets_are_drawn_with_webgl(n, webgl):
+    rng = np.random.default_rng(0)
+    pos, names = rng.normal(size=(n, 2)), [str(i) for i in range(n)]
+    src, dst = rng.integers(0, n, 3 * n), rng.integers(0, n, 3 * n)
+    kinds = {"scattergl" if webgl else "scatter"}
+    for fig in (views.network_figure(pos, src, dst, names, np.ones(n), groups=np.arange(n) % 3,
+                                     group_names=("a", "b", "c"), highlight={0: "source"}),
+                views.network_figure(pos, src, dst, names, np.arange(n)),
+                views.embedding_scatter(pos, names, groups=np.arange(n) % 3, group_names=("a", "b", "c"),
+                                        highlight={1: "target"}),
+                views.persona_scatter(pos, np.arange(n), names, node="0", groups=np.arange(n) % 3,
+                                      group_names=("a", "b", "c"), highlight={2: "partner A"})):
+        assert {trace.type for trace in fig.data} == kinds
+        ids = sorted(c[0] for t in fig.data if t.mode == "markers" for c in t.customdata)
+        assert ids == list(range(n))  # clicks still name their node
+
+
 def test_pyvis_page_is_offline_and_escaped():
     page = views.pyvis_html(["a", EVIL], np.array([0]), np.array([1]), np.array([1, 1]))
     assert not re.search(r"""(src|href)\s*=\s*["']https?://""", page)
@@ -98,6 +116,9 @@ def test_ego_view_puts_shared_neighbors_between_the_pair():
     assert x["n3"] == 0.0 and x["n1"] < 0 < x["n4"]
     sizes = dict(zip([c[1] for c in nodes.customdata], nodes.marker.size, strict=True))
     assert sizes["n4"] > sizes["n1"] > sizes["n2"]  # size follows attention
+    partner = {c[1]: c[2] for t in fig.data if t.customdata for c in t.customdata}
+    # a click proposes (partner, node): neighbors of s (shared too) pair with s, t's own with t
+    assert partner == {"n1": 0, "n2": 0, "n3": 0, "n4": 5, "s": 5, "t": 0}
 
 
 def test_partner_kinds_and_context_shift_bars():

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import OrderedDict
 
 import numpy as np
 import streamlit as st
 
 import goat_core
 from goat_core import explore, views
+from goat_core import projection as projections
 from goat_core.evaluation import cluster_embeddings, contingency
-from goat_core.projection import project
+from goat_core.projection import Progress, project
 
 from .runs import RunStore
 
@@ -46,6 +48,19 @@ def uploaded_graph(edges_digest: str, file: str, directed: bool, labels_digest: 
 @st.cache_data(show_spinner=False, max_entries=32)
 def layout(graph_fp: str, seed: int, _graph: goat_core.Graph) -> np.ndarray:
     return explore.layout(_graph, seed)
+
+
+OVERVIEW_NODES = 20_000  # the Graph page's whole-graph view draws at most this many nodes (WebGL)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def overview_layout(graph_fp: str, seed: int, _graph: goat_core.Graph) -> tuple[explore.Overview, np.ndarray]:
+    """What the whole-graph view draws (every node up to OVERVIEW_NODES, else the hubs) and its
+    layout: the full graph's cached layout when every node is drawn."""
+    shown = explore.overview(_graph, OVERVIEW_NODES)
+    if shown.complete:
+        return shown, layout(graph_fp, seed, _graph)
+    return shown, explore.layout_edges(len(shown.nodes), shown.src, shown.dst, seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -112,10 +127,48 @@ def embeddings(run_key: str, kind: str, _goat: goat_core.Goat) -> np.ndarray:
     return _goat.node_embeddings(kind)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def projection(key: str, method: str, seed: int, _points: np.ndarray) -> np.ndarray:
-    """2-D projection of any point set named by ``key`` (PCA instant, UMAP slow first)."""
-    return project(_points, method, seed)
+class ProjectionStore:
+    """2-D projections shared by all sessions, keyed by (point set key, method, seed).
+
+    Not ``st.cache_data``: a UMAP reports its progress to a bar drawn by the page, and Streamlit
+    would record and replay element calls made inside a cached function."""
+
+    def __init__(self, max_entries: int = 64):
+        self.max_entries = max_entries
+        self.items: OrderedDict[tuple[str, str, int], np.ndarray] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, int]) -> np.ndarray | None:
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return None if found is None else found.copy()
+
+    def put(self, key: tuple[str, str, int], coords: np.ndarray) -> None:
+        with self.lock:
+            self.items[key] = coords.copy()
+            while len(self.items) > self.max_entries:
+                self.items.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def projection_store() -> ProjectionStore:
+    return ProjectionStore()
+
+
+def cached_projection(key: str, method: str, seed: int) -> np.ndarray | None:
+    return projection_store().get((key, method, seed))
+
+
+def projection(key: str, method: str, seed: int, points: np.ndarray,
+               progress: Progress | None = None) -> np.ndarray:
+    """2-D projection of any point set named by ``key`` (PCA instant, UMAP with ``progress``)."""
+    coords = cached_projection(key, method, seed)
+    if coords is None:
+        coords = project(points, method, seed, progress=progress)
+        projection_store().put((key, method, seed), coords)
+    return coords
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -158,10 +211,12 @@ def run_store() -> RunStore:
 def warm_up() -> threading.Thread:
     """Once per server, in the background: a tiny training, so that the modules torch loads
     lazily on a first fit (about 2 s here) and the compiled training loop (numba; seconds on a
-    fresh checkout, then cached on disk) are loaded before the first Train click."""
+    fresh checkout, then cached on disk) are loaded before the first Train click; then a tiny
+    UMAP, whose numba code takes about 15 s to load even from the disk cache."""
     def tiny_fit() -> None:
         graph = goat_core.parse_edge_list(b"a b\nb c\nc a\nc d\n", file="<warm-up>")
         goat_core.Goat(dim=4, neighborhood=2, epochs=1, batch_size=4, seed=0).fit(graph)
+        projections.warm_up()
 
     thread = threading.Thread(target=tiny_fit, name="goat-warm-up", daemon=True)
     thread.start()

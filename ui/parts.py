@@ -6,12 +6,16 @@ import re
 
 import streamlit as st
 
+import goat_core
+from goat_core import explore, views
+
 from . import state
 from .runs import RunRecord
 from .state import Explorer
 
 TRAIN_PAGE = "pages/train.py"
 GOSSIP_PAGE = "pages/gossip.py"
+PICKER_NODES = 2000  # up to this many nodes a picker lists them all; above, it searches
 
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
@@ -104,3 +108,33 @@ def finish(ex: Explorer) -> None:
     lines.append(f"**Gossip pair:** {md(s)} ↔ {md(t)}")
     st.sidebar.caption("  \n".join(lines))
     state.sync_url(ex)
+
+
+def node_search(graph: goat_core.Graph, key: str, label: str) -> int | None:
+    """A node chosen by name or id, or None; its id is also ``st.session_state[key]``.
+
+    Up to PICKER_NODES nodes: one list that searches as you type. Above, listing every name
+    would send megabytes to the browser on each run: a search box, then its best matches.
+    """
+    names = graph.names
+    if graph.num_nodes <= PICKER_NODES:
+        options = list(range(graph.num_nodes))
+        return st.selectbox(label, options, format_func=names.__getitem__, index=None, key=key,
+                            placeholder="type a name or id…")
+    query = st.text_input(label, key=f"{key}_query", placeholder="type a name or id…")
+    matches = explore.find_nodes(graph, query, limit=50)
+    if query.strip() and not matches:
+        st.caption(f"No node name contains {md(query.strip())}.")
+    if st.session_state.get(key) not in matches:
+        st.session_state[key] = matches[0] if matches else None
+    if not matches:
+        return None
+    return st.selectbox(f"{len(matches)} match{'es' if len(matches) > 1 else ''} (best first)", matches,
+                        format_func=names.__getitem__, key=key)
+
+
+def edges_drawn_caption(num_edges: int, max_edges: int = views.MAX_NETWORK_EDGES) -> None:
+    """Say so when the whole-graph view draws a sample of the edges."""
+    if num_edges > max_edges:
+        st.caption(f"Edges drawn: a seeded sample of {max_edges:,} of {num_edges:,} (all nodes are drawn; "
+                   "drawing every edge would hide them).")

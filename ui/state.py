@@ -145,6 +145,25 @@ def take_chart_clicks(ex: Explorer, prefix: str) -> str | None:
     return click(ex, nodes[0])
 
 
+def take_partner_click(ex: Explorer, prefix: str) -> bool:
+    """Read a click on the pair's ego view (``customdata = [id, name, partner]``): a click on s
+    or t swaps the pair, one on a neighbor makes the pair (partner, id). True when it changed."""
+    event = st.session_state.get(chart_key(ex, prefix))
+    try:
+        points = event["selection"]["points"] if event else []
+    except (KeyError, TypeError):
+        return False
+    for point in points:
+        data = point.get("customdata") if isinstance(point, dict) else None
+        if isinstance(data, (list, tuple)) and len(data) >= 3:
+            ex.click_round += 1
+            node = int(data[0])
+            if node in ex.pair:
+                return set_pair(ex, ex.pair[1], ex.pair[0])
+            return set_pair(ex, int(data[2]), node)
+    return False
+
+
 def chart_key(ex: Explorer, prefix: str) -> str:
     return f"{prefix}_{ex.click_round}"
 

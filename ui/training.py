@@ -47,13 +47,22 @@ class LiveProgress:
             auc = f" · validation AUC {self.val_auc:.3f}" if self.val_auc is not None else ""
             self.bar.progress(min(progress.fraction, 1.0), text=(
                 f"epoch {progress.epoch}/{progress.epochs} · step {progress.step}/{progress.steps_per_epoch}"
-                f" · loss {progress.loss:.4f}{auc} · {progress.elapsed:.1f} s"))
+                f" · loss {progress.loss:.4f}{auc} · {progress.elapsed:.1f} s{eta(progress)}"))
             self.last = now
         if progress.epoch_end and (now - self.last_chart >= self.chart_every or last_epoch):
             self.chart.plotly_chart(views.training_curve(self.history),
                                     key=f"{self.prefix}_curve_{progress.epoch}")
             self.last_chart = now
         return True
+
+
+def eta(progress: goat_core.Progress) -> str:
+    """" · about N s left", from the pace so far (nothing until 2% is done: too noisy before)."""
+    fraction = min(progress.fraction, 1.0)
+    if fraction < 0.02 or fraction >= 1.0:
+        return ""
+    left = progress.elapsed * (1.0 - fraction) / fraction
+    return f" · about {left:.0f} s left" if left < 120 else f" · about {left / 60:.0f} min left"
 
 
 def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, area,

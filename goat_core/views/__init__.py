@@ -24,7 +24,7 @@ from .attention import (
 )
 from .embeddings import embedding_scatter, persona_scatter
 from .metrics import clustering_bars, contingency_heatmap, pr_figure, roc_figure, training_curve
-from .network import degree_histogram, ego_figure, network_figure, pyvis_html
+from .network import MAX_NETWORK_EDGES, degree_histogram, ego_figure, network_figure, pyvis_html
 from .style import (
     EDGE_COLOR,
     MAX_MATRIX_SIDE,
@@ -35,12 +35,15 @@ from .style import (
     SOURCE_COLOR,
     STAR,
     TARGET_COLOR,
+    WEBGL_POINTS,
     group_color,
+    scatter_trace,
 )
 
 __all__ = [
     "EDGE_COLOR",
     "MAX_MATRIX_SIDE",
+    "MAX_NETWORK_EDGES",
     "PALETTE",
     "PARTNER_KINDS",
     "PENDING_COLOR",
@@ -49,6 +52,7 @@ __all__ = [
     "SOURCE_COLOR",
     "STAR",
     "TARGET_COLOR",
+    "WEBGL_POINTS",
     "alignment_heatmap",
     "attention_bars",
     "clustering_bars",
@@ -65,5 +69,6 @@ __all__ = [
     "pr_figure",
     "pyvis_html",
     "roc_figure",
+    "scatter_trace",
     "training_curve",
 ]

@@ -21,6 +21,7 @@ from .style import (
     _grouped_traces,
     _highlight_trace,
     group_color,
+    scatter_trace,
 )
 
 
@@ -60,10 +61,11 @@ def persona_scatter(coords: ArrayLike, partner_ids: ArrayLike, names: Sequence[s
     partner_ids = np.asarray(partner_ids, dtype=np.int64)
     fig = go.Figure()
     codes = np.full(len(partner_ids), -1) if groups is None else np.asarray(groups)[partner_ids]
+    trace = scatter_trace(len(partner_ids))
     for code in sorted(set(codes.tolist()), key=lambda c: (c < 0, c)):
         idx = np.flatnonzero(codes == code)
         label = "partners" if groups is None else _group_label(code, group_names)
-        fig.add_trace(go.Scatter(
+        fig.add_trace(trace(
             x=coords[idx, 0], y=coords[idx, 1], mode="markers", name=_e(label),
             marker=dict(size=11, color=group_color(code) if groups is not None else PALETTE[0],
                         line=dict(width=0.5, color="rgba(60,60,60,0.6)")),
@@ -74,7 +76,7 @@ def persona_scatter(coords: ArrayLike, partner_ids: ArrayLike, names: Sequence[s
     for role, pid in ((r, p) for p, r in (highlight or {}).items()):
         k = np.flatnonzero(partner_ids == pid)
         if len(k):
-            fig.add_trace(go.Scatter(
+            fig.add_trace(trace(
                 x=coords[k, 0], y=coords[k, 1], mode="markers+text", name=f"with {_e(names[pid])}",
                 text=[f"with {_e(names[pid])}"], textposition="top center",
                 textfont=dict(color=ROLE_COLORS.get(role, SHARED_COLOR)),

@@ -28,19 +28,23 @@ from .style import (
     _highlight_trace,
     _node_sizes,
     group_color,
+    scatter_trace,
 )
+
+MAX_NETWORK_EDGES = 6000  # the whole-graph view draws a seeded sample of this many edges above it
 
 
 def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequence[str], degrees: ArrayLike,
                    *, groups: ArrayLike | None = None, group_names: Sequence[str] = (),
                    values: ArrayLike | None = None, value_title: str = "degree",
-                   highlight: Mapping[int, str] | None = None, max_edges: int = 6000, seed: int = 0,
-                   height: int = 600, title: str | None = None) -> go.Figure:
+                   highlight: Mapping[int, str] | None = None, max_edges: int = MAX_NETWORK_EDGES,
+                   seed: int = 0, height: int = 600, title: str | None = None) -> go.Figure:
     """The whole graph: node size by degree, colour by group code (or a continuous value).
 
     ``pos`` (n, 2) coordinates; ``src``/``dst`` edge endpoints; ``highlight`` maps node ids
     to a role ("source", "target", "pending", "search") drawn as a coloured ring with its
-    name. Above ``max_edges`` edges a seeded sample is drawn (the title says so).
+    name. Above ``max_edges`` edges a seeded sample is drawn (the title says so). Above
+    ``WEBGL_POINTS`` nodes everything is drawn with WebGL.
     """
     pos = np.asarray(pos, dtype=float)
     src, dst = np.asarray(src), np.asarray(dst)
@@ -49,7 +53,7 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
     if len(src) > max_edges:
         shown = np.sort(np.random.default_rng(seed).choice(len(src), max_edges, replace=False))
     ex, ey = _edge_segments(pos, src[shown], dst[shown])
-    fig = go.Figure(go.Scatter(x=ex, y=ey, mode="lines", line=dict(width=0.6, color=EDGE_COLOR),
+    fig = go.Figure(scatter_trace(n)(x=ex, y=ey, mode="lines", line=dict(width=0.6, color=EDGE_COLOR),
                                hoverinfo="skip", showlegend=False, name="edges"))
     degree = np.asarray(degrees)
     sizes = _node_sizes(degree)
@@ -155,6 +159,10 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
 
     A neighbor's size and colour show its attention (the larger of its two weights when it
     is shared); the width of the line to s (or t) shows s's (t's) attention to it.
+
+    ``customdata`` is ``[id, name, partner]``, the partner a click on a neighbor proposes: s
+    for its neighbors (shared ones included), t for the neighbors of t only; s and t carry each
+    other.
     """
     sid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(source_ids).tolist(), source_names,
                                                     np.asarray(source_attention).tolist(), strict=True)}
@@ -199,16 +207,20 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
                     line=dict(width=[3 if i in shared else 0.5 for i in nbrs],
                               color=[SHARED_COLOR if i in shared else "rgba(60,60,60,0.6)"
                                      for i in nbrs])),
-        customdata=[[i, n] for i, n in zip(nbrs, names, strict=True)],
+        customdata=[[i, n, int(source_id) if i in sid else int(target_id)]
+                    for i, n in zip(nbrs, names, strict=True)],
     ))
-    for label, center, color in ((source, source_id, SOURCE_COLOR), (target, target_id, TARGET_COLOR)):
+    for label, center, other, color in ((source, source_id, target_id, SOURCE_COLOR),
+                                        (target, target_id, source_id, TARGET_COLOR)):
         x, y = pos[int(center)]
         fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers+text", text=[_e(label)], name=_e(label),
                                  textposition="bottom center", textfont=dict(size=16, color=color),
                                  marker=dict(size=34, color=color, symbol="diamond"),
-                                 customdata=[[int(center), label]], hovertext=[_e(label)], hoverinfo="text"))
+                                 customdata=[[int(center), label, int(other)]], hovertext=[_e(label)],
+                                 hoverinfo="text"))
     fig.update_layout(title=f"Ego view: {_e(source)} (left) ↔ {_e(target)} (right); shared in the middle",
-                      height=height, margin=dict(l=10, r=10, t=40, b=10), showlegend=False)
+                      height=height, margin=dict(l=10, r=10, t=40, b=10), showlegend=False,
+                      hovermode="closest", clickmode="event+select", dragmode="pan")
     return _blank_axes(fig)
 
 

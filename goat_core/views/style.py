@@ -41,6 +41,16 @@ ROLE_COLORS = {"source": SOURCE_COLOR, "target": TARGET_COLOR, "pending": PENDIN
 MAX_MATRIX_SIDE = 40  # the alignment heatmap shows at most this many neighbors per side
 
 
+# Above this many points a scatter is drawn with WebGL (one canvas) instead of SVG (one DOM node a
+# point): Plotly Express' own threshold. SVG at 20k points takes seconds to draw and to pan.
+WEBGL_POINTS = 1000
+
+
+def scatter_trace(num_points: int):
+    """The scatter trace class for ``num_points`` points: ``go.Scattergl`` above WEBGL_POINTS."""
+    return go.Scattergl if num_points > WEBGL_POINTS else go.Scatter
+
+
 def _e(text) -> str:
     """Escape user-supplied text for Plotly, whose labels accept a subset of HTML."""
     return html.escape(str(text), quote=False)
@@ -71,10 +81,11 @@ def _customdata(ids: np.ndarray, names: Sequence[str]) -> list[list]:
 def _grouped_traces(fig, x, y, ids, names, hover, sizes, groups, group_names, symbol="circle", legend=True):
     """One scatter trace per group (legend entries); ``groups`` codes, -1 = unlabelled."""
     codes = np.asarray(groups)
+    trace = scatter_trace(len(codes))
     for code in sorted(set(codes.tolist()), key=lambda c: (c < 0, c)):
         idx = np.flatnonzero(codes == code)
         label = "unlabelled" if code < 0 else str(group_names[code])
-        fig.add_trace(go.Scatter(
+        fig.add_trace(trace(
             x=x[idx], y=y[idx], mode="markers", name=_e(label), showlegend=legend,
             marker=dict(size=sizes[idx], color=group_color(code), symbol=symbol,
                         line=dict(width=0.5, color="rgba(60,60,60,0.6)")),
@@ -84,7 +95,7 @@ def _grouped_traces(fig, x, y, ids, names, hover, sizes, groups, group_names, sy
 
 
 def _continuous_trace(fig, x, y, ids, names, hover, sizes, values, title):
-    fig.add_trace(go.Scatter(
+    fig.add_trace(scatter_trace(len(ids))(
         x=x, y=y, mode="markers", name=title, showlegend=False,
         marker=dict(size=sizes, color=values, colorscale="Viridis", showscale=True,
                     colorbar=dict(title=title, thickness=12),
@@ -100,7 +111,7 @@ def _highlight_trace(fig, x, y, names, highlight: Mapping[int, str], base_sizes)
         if not ids:
             continue
         ids_arr = np.asarray(ids, dtype=np.int64)
-        fig.add_trace(go.Scatter(
+        fig.add_trace(scatter_trace(len(x))(  # WebGL over WebGL: an SVG ring could hide under it
             x=x[ids_arr], y=y[ids_arr], mode="markers+text", name=role,
             text=[_e(names[i]) for i in ids_arr], textposition="top center",
             textfont=dict(size=14, color=ROLE_COLORS[role]),

@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
@@ -96,7 +97,16 @@ def downloads(monkeypatch) -> dict[str, bytes]:
             seen[filename] = path_or_data.encode() if isinstance(path_or_data, str) else path_or_data
         return original(self, path_or_data, mimetype, kind, filename)
 
+    def record_deferred(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        # a button whose data is made on click: make it now, as the click would
+        if file_name is not None:
+            data = data_callable()
+            seen[file_name] = data.encode() if isinstance(data, str) else data
+        return original_deferred(self, data_callable, mimetype, coordinates, file_name, **kwargs)
+
+    original_deferred = MediaFileManager.add_deferred
     monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", record)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", record_deferred)
     return seen
 
 

@@ -6,7 +6,7 @@ import json
 
 from .conftest import button, click_nodes, explorer, goto, new_app, open_tab, texts, train
 
-CHART = "gossip_graph"
+CHART, EGO = "gossip_graph", "gossip_ego"
 MARIUS, THENARDIER, GAVROCHE, VALJEAN, JAVERT = 55, 25, 48, 11, 27
 
 
@@ -51,6 +51,35 @@ def test_click_one_node_then_another(app):
     spec = json.loads(app.get("plotly_chart")[0].proto.spec)
     rings = {t["name"]: t["text"] for t in spec["data"] if t.get("name") in ("source", "target")}
     assert rings == {"source": ["Valjean"], "target": ["Javert"]}
+
+
+def click_ego(at, node: int):
+    """A click on a point of the pair's ego view: its customdata is [id, name, partner]."""
+    ex = explorer(at)
+    chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"{EGO}_{ex.click_round}"))
+    fig = json.loads(chart.proto.spec)
+    data = next(d for trace in fig["data"] for d in trace.get("customdata") or [] if d[0] == node)
+    at.session_state[f"{EGO}_{ex.click_round}"] = {"selection": {"points": [{"customdata": data}]}}
+    return at.run()
+
+
+def test_ego_view_click_makes_a_neighbor_the_partner(app):
+    trained(app)
+    app.session_state["gossip_view"] = "ego"
+    app.run()
+    assert any(f"{EGO}_" in c.proto.id for c in app.get("plotly_chart"))
+    ex = explorer(app)
+    att = ex.run.goat.attention(MARIUS, THENARDIER)
+    only_t = next(int(v) for v in att.target_neighbors if v not in set(att.source_neighbors.tolist())
+                  and v not in (MARIUS, THENARDIER))
+    click_ego(app, only_t)  # a neighbor of t only: it gossips with t
+    assert explorer(app).pair == (THENARDIER, only_t)
+    assert panel_title(app) == f"Thenardier ↔ {ex.names[only_t]}"
+    click_ego(app, only_t)  # now it is t: a click on t swaps the pair
+    assert explorer(app).pair == (only_t, THENARDIER)
+    nbr = int(ex.run.goat.attention(only_t, THENARDIER).source_neighbors[0])
+    click_ego(app, nbr)  # a neighbor of s gossips with s
+    assert explorer(app).pair == (only_t, nbr) and not app.exception
 
 
 def test_shift_click_of_two_nodes(app):
@@ -101,7 +130,7 @@ def test_every_tab_renders_only_when_open(app, downloads):
     sides = [line.split(",")[0] for line in csv[1:]]
     assert {"source", "target"} == set(sides)
     assert abs(sum(float(line.split(",")[4]) for line in csv[1:] if line.startswith("source")) - 1) < 1e-5
-    for label, keys in [("Alignment matrix", {"att_alignment"}), ("Ego view", {"att_ego"}),
+    for label, keys in [("Alignment matrix", {"att_alignment"}),
                         ("Context shift", {"shift_bars", "shift_personas"}),
                         ("Drivers & top partners", {"att_drivers", "topk_chart"})]:
         open_tab(app, "gossip_tabs", label)

@@ -106,7 +106,7 @@ def test_user_labels_are_escaped_in_both_views(app):
 
 
 def test_search_highlights_a_node(app):
-    app.selectbox(key="graph_search").set_value("Marius").run()
+    app.selectbox(key="graph_search").set_value(55).run()  # options are node ids, shown by name
     spec = json.loads(app.get("plotly_chart")[0].proto.spec)
     assert any(t.get("name") == "search" and t["text"] == ["Marius"] for t in spec["data"])
     assert any("**Marius**: degree 19" in m for m in texts(app.markdown))

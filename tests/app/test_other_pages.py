@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from goat_core import explore
-from ui import state
+from ui import cache, state
 
 from .conftest import APP, click_nodes, explorer, goto, new_app, texts, train
 from .test_graph_page import GOOD_EDGES, upload
@@ -36,6 +36,24 @@ def test_embeddings_pca_colours_and_csv(app, downloads):
     rows = downloads["embeddings-global.csv"].decode().splitlines()
     assert rows[0].startswith("node,label,degree,x,y,e0,") and len(rows) == 78
     assert rows[1 + MARIUS].startswith("Marius,")
+
+
+def test_embeddings_umap_is_drawn_and_cached_for_every_session(app):
+    train(app)
+    goto(app, "embeddings")
+    app.radio(key="emb_method").set_value("umap").run()
+    assert not app.exception
+    charts = [json.loads(c.proto.spec) for c in app.get("plotly_chart")]
+    assert any("UMAP" in (spec["layout"].get("title") or {}).get("text", "") for spec in charts)
+    assert not any("while UMAP runs" in json.dumps(spec["layout"]) for spec in charts)  # preview gone
+    run = explorer(app).run
+    coords = cache.cached_projection(f"{run.key}|context", "umap", 0)
+    assert coords is not None and coords.shape == (77, 2)
+    other = new_app()  # another session with the same run finds the projection in the shared store
+    train(other)
+    goto(other, "embeddings")
+    other.radio(key="emb_method").set_value("umap").run()
+    assert not other.get("progress") and not other.exception
 
 
 def test_embeddings_click_puts_node_in_the_pair(app):
@@ -132,7 +150,7 @@ def test_every_page_survives_a_tiny_graph(app, edges):
     for page in ("gossip", "embeddings", "scores", "graph"):
         goto(app, page)
     goto(app, "gossip")
-    for tab in ("Alignment matrix", "Ego view", "Context shift", "Drivers & top partners"):
+    for tab in ("Alignment matrix", "Context shift", "Drivers & top partners"):
         app.session_state["gossip_tabs"] = tab
         app.run()
         assert not app.exception, (tab, app.exception)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import io
 import zipfile
+from dataclasses import replace
 
+import goat_core
 from goat_core import explore
+from ui.training import eta
 
 from .conftest import button, explorer, goto, new_app, texts, train, zip_names
 from .test_graph_page import upload
@@ -84,3 +87,11 @@ def test_run_archive_round_trip_without_the_app(app):
     goat = explorer(app).run.goat
     again = explore.run_from_zip(explore.run_to_zip(goat), file="x.zip")
     assert again.attention(55, 48).to_dict() == goat.attention(55, 48).to_dict()
+
+
+def test_training_progress_says_how_long_is_left():
+    done_a_quarter = goat_core.Progress(epoch=1, epochs=2, step=5, steps_per_epoch=10, loss=0.5, elapsed=10.0)
+    assert eta(done_a_quarter) == " · about 30 s left"  # at the pace so far
+    assert eta(replace(done_a_quarter, elapsed=100.0)) == " · about 5 min left"
+    assert eta(replace(done_a_quarter, step=0)) == ""  # no pace to go by yet
+    assert eta(replace(done_a_quarter, epoch=2, step=10)) == ""  # finished

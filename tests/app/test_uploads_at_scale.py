@@ -41,3 +41,24 @@ def test_every_page_completes_on_an_uploaded_graph(nodes, m):
     for spec in bars:
         assert spec["layout"]["yaxis"]["type"] == "category"  # "7932" is a name, not a position
         assert all(str(y).lstrip("★ ").isdigit() for y in spec["data"][0]["y"])
+
+
+def test_a_large_graph_is_searched_by_id_and_explored_around_the_pair():
+    at = new_app()
+    upload(at, edge_list(3_000, 2), name="ba3000.txt")
+    train(at, epochs=1, dim=8, neighborhood=10, batch_size=512)
+    goto(at, "gossip")
+    assert "pair_source" not in [box.key for box in at.selectbox]  # no list of 3,000 names
+    assert at.session_state["gossip_view"] == "ego"  # the whole graph is not offered: a hairball
+    wanted = str(7919 * 42 + 13)
+    at.text_input(key="pair_found_query").input(wanted).run()
+    assert at.selectbox(key="pair_found").value == explorer(at).graph.index_of(wanted)  # exact id first
+    next(b for b in at.button if b.key == "pair_found_source").click().run()
+    ex = explorer(at)
+    assert ex.names[ex.pair[0]] == wanted and not at.exception
+    assert any(c.proto.id.endswith(f"gossip_ego_{ex.click_round}") for c in at.get("plotly_chart"))
+    at.text_input(key="pair_found_query").input("no such node").run()
+    assert any("No node name contains" in c.value for c in at.caption)
+    goto(at, "graph")
+    at.text_input(key="graph_search_query").input(wanted).run()
+    assert any(f"**{wanted}**: degree" in m.value for m in at.markdown)
