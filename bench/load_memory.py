@@ -1,11 +1,11 @@
 """Memory and time to load an edge list: the columnar path against the line parser.
 
-    .venv/bin/python bench/load_memory.py [--edges 100000 1000000 5000000]
+    .venv/bin/python bench/load_memory.py [--edges 100000 1000000 5000000] [--ids integer text]
 
-Barabási–Albert edge lists with integer ids (as ``bench/app_scale.py`` uploads them) are
-written to /tmp. Each (size, path) is measured in a fresh Python process: the peak resident
-memory (``ru_maxrss``) above what the process held after its imports (pandas included: the
-app has it loaded), and the wall time of
+Barabási–Albert edge lists with integer ids (as ``bench/app_scale.py`` uploads them), and the
+same graphs with text ids ("n17"), are written to /tmp. Each (size, ids, path) is measured in a
+fresh Python process: the peak resident memory (``ru_maxrss``) above what the process held
+after its imports (pandas included: the app has it loaded), and the wall time of
 ``goat_core.parse_edge_list`` on the file's bytes (the columnar path) or of the line parser
 the library falls back to (how every file was read before). Target (issue "Training at
 scale"): loading at most 10x the file's size. Writes bench/results/load_memory.json.
@@ -38,32 +38,47 @@ print(seconds, (peak - base) / 1024, parsed.num_nodes, parsed.num_edges)
 """
 
 
+def text_ids(path: Path) -> Path:
+    """The same edge list with text ids: "n17" for 17."""
+    out = path.with_name(path.stem + "_text.txt")
+    if not out.exists():
+        with open(path) as src, open(out, "w") as dst:
+            for line in src:
+                u, v = line.split()
+                dst.write(f"n{u} n{v}\n")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edges", type=int, nargs="+", default=[100_000, 1_000_000, 5_000_000])
     parser.add_argument("--data", type=Path, default=Path("/tmp/goat-app-scale"))
+    parser.add_argument("--ids", nargs="+", choices=("integer", "text"), default=["integer", "text"])
     args = parser.parse_args()
     from bench.app_scale import write_edge_list
 
     args.data.mkdir(parents=True, exist_ok=True)
     rows = []
-    for edges in args.edges:
+    for edges, ids in ((e, i) for e in args.edges for i in args.ids):
         path = write_edge_list(edges, args.data)
+        if ids == "text":
+            path = text_ids(path)
         file_mb = path.stat().st_size / 2**20
         for kind in ("line parser (before)", "columnar"):
             code = CHILD.format(root=str(ROOT), path=str(path), columnar=kind == "columnar")
             out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
             seconds, peak_mb, nodes, kept = out.stdout.split()
-            rows.append({"edges": edges, "file_mb": file_mb, "path": kind, "seconds": float(seconds),
-                         "peak_mb_above_imports": float(peak_mb), "times_file": float(peak_mb) / file_mb,
+            rows.append({"edges": edges, "ids": ids, "file_mb": file_mb, "path": kind,
+                         "seconds": float(seconds), "peak_mb_above_imports": float(peak_mb),
+                         "times_file": float(peak_mb) / file_mb,
                          "nodes": int(nodes), "edges_kept": int(kept)})
             print(rows[-1], flush=True)
     (ROOT / "bench" / "results").mkdir(parents=True, exist_ok=True)
     (ROOT / "bench" / "results" / "load_memory.json").write_text(json.dumps(rows, indent=2))
-    print("| edges | file | path | time | peak memory above imports | × file |\n|---|---|---|---|---|---|")
+    print("| edges | ids | file | path | time | peak memory above imports | × file |\n" + "|---" * 7 + "|")
     for r in rows:
-        print(f"| {r['edges']:,} | {r['file_mb']:.1f} MB | {r['path']} | {r['seconds']:.2f} s | "
-              f"{r['peak_mb_above_imports']:.0f} MB | {r['times_file']:.1f}× |")
+        print(f"| {r['edges']:,} | {r['ids']} | {r['file_mb']:.1f} MB | {r['path']} | {r['seconds']:.2f} s "
+              f"| {r['peak_mb_above_imports']:.0f} MB | {r['times_file']:.1f}× |")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from .graph import Graph, NodeLabels, parse_edge_list, parse_labels, read_labels
 from .paper import paper_config
 from .sampling import EdgeSplit, split_edges
 from .state import GoatState
-from .training import Progress
+from .training import PADDINGS, Progress
 
 __all__ = [
     "BACKENDS",
@@ -39,6 +39,7 @@ __all__ = [
     "TrainingCancelled",
     "TrainingDiverged",
     "UnknownNodeError",
+    "PADDINGS",
     "VARIANTS",
     "evaluate_clustering",
     "evaluate_link_prediction",

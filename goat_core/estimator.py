@@ -28,7 +28,7 @@ from .graph import Graph
 from .kernels import GramCache
 from .sampling import Adjacency, Neighborhoods, sample_neighborhoods
 from .state import GoatState
-from .training import make_batch, run_training, score_pairs
+from .training import PADDINGS, make_batch, run_training, score_pairs
 
 VARIANTS = ("goat", "global", "mean-pool")
 # How a score is computed; every choice computes the same function (tests/test_kernels.py,
@@ -99,6 +99,9 @@ PARAMETERS: dict[str, Parameter] = {
                       "(tanh + mean pooling); global = GoatGlobal ablation"),
     "exclude_partner": _param(True, _choice((True, False)), "leave the gossip partner out of each "
                               "other's neighborhood (the 'remainder' of the neighborhood, as at test time)"),
+    "padding": _param("mask", _choice(PADDINGS), "neighborhoods smaller than N: zero = the paper's zero "
+                      "padding (N slots, pads are zero vectors that take part in the max and take "
+                      "softmax mass); mask = pads left out of the max and the softmax"),
     "device": _param("auto", (_device, "'auto', 'cpu', 'cuda' or 'cuda:N'"), "where to train"),
     "seed": _param(0, _int(0, 2**63 - 1), "seed for every random draw"),
     "inference_draws": _param(1, _int(1, 1024), "neighborhood draws whose logits are averaged when "
@@ -147,13 +150,15 @@ class PairAttention:
     source_names: list[str]
     target_names: list[str]
     alignment: np.ndarray  # (Ls, Lt) A = S Tᵀ (tanh'd for mean-pool)
-    source_attention: np.ndarray  # (Ls,) sums to 1
-    target_attention: np.ndarray  # (Lt,) sums to 1
+    source_attention: np.ndarray  # (Ls,) sums to 1 - source_padding
+    target_attention: np.ndarray  # (Lt,) sums to 1 - target_padding
     r_source: np.ndarray  # (d,)
     r_target: np.ndarray  # (d,)
     score: float  # r_s · r_t
     probability: float  # sigmoid(score)
     is_edge: bool
+    source_padding: float = 0.0  # attention mass on zero pads (padding="zero"), shown as "(padding)"
+    target_padding: float = 0.0
 
     @property
     def shared(self) -> list[str]:
@@ -175,6 +180,7 @@ class PairAttention:
             "source_attention": rows(self.source_names, self.source_attention),
             "target_attention": rows(self.target_names, self.target_attention),
             "shared_neighbors": self.shared,
+            "source_padding": self.source_padding, "target_padding": self.target_padding,
         }
 
 
@@ -183,8 +189,8 @@ class Goat:
 
     Parameters (defaults are the paper's where it states them): dim=200, neighborhood=100,
     dropout=0.5, lr=1e-4, epochs=20, batch_size=256, negatives=1, variant="goat",
-    exclude_partner=True, device="auto", seed=0, inference_draws=1, backend="auto". See
-    :data:`PARAMETERS` for their meaning.
+    exclude_partner=True, device="auto", seed=0, inference_draws=1, backend="auto",
+    padding="mask". See :data:`PARAMETERS` for their meaning.
 
     Learned attributes: ``graph_`` (the training graph), ``model_`` (the nn.Module),
     ``embedding_`` (global embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw:
@@ -196,7 +202,7 @@ class Goat:
     def __init__(self, dim: int = 200, neighborhood: int = 100, dropout: float = 0.5, lr: float = 1e-4,
                  epochs: int = 20, batch_size: int = 256, negatives: int = 1, variant: str = "goat",
                  exclude_partner: bool = True, device: str = "auto", seed: int = 0, inference_draws: int = 1,
-                 backend: str = "auto"):
+                 backend: str = "auto", padding: str = "mask"):
         self.dim = dim
         self.neighborhood = neighborhood
         self.dropout = dropout
@@ -210,6 +216,7 @@ class Goat:
         self.seed = seed
         self.inference_draws = inference_draws
         self.backend = backend
+        self.padding = padding
 
     run_info_: dict  # set by Goat.load: the metadata saved with the run
 
@@ -281,7 +288,8 @@ class Goat:
             model, graph, epochs=self.epochs, batch_size=self.batch_size, lr=self.lr,
             negatives=self.negatives, neighborhood=self.neighborhood,
             exclude_partner=self.exclude_partner, generator=generator, device=device, backend=backend,
-            callback=callback, validation=validation, inference_hood=hood, shard=(rank, world), wrap=wrap,
+            padding=self.padding, callback=callback, validation=validation, inference_hood=hood,
+            shard=(rank, world), wrap=wrap,
         )
         self._set_learned(graph, model, hood, history, device, backend)
         return self
@@ -366,7 +374,7 @@ class Goat:
         hoods = self._draws() if self.variant != "global" else [self.neighborhoods_]
         pairs = np.asarray(pairs)
         scores = [score_pairs(self.model_, pairs, hood, self.exclude_partner, self.device_, self.backend_,
-                              self._gram) for hood in hoods]
+                              self._gram, padding=self.padding) for hood in hoods]
         if len(scores) == 1:
             return scores[0]
         return np.asarray(np.mean(scores, axis=0, dtype=np.float64), dtype=np.float32)
@@ -405,10 +413,13 @@ class Goat:
             raise ParameterError("GoatGlobal has no attention: train variant 'goat' or 'mean-pool'")
         device = self.device_
         batch = make_batch(torch.tensor([s], device=device), torch.tensor([t], device=device),
-                           self.neighborhoods_.to(device), self.exclude_partner)
+                           self.neighborhoods_.to(device), self.exclude_partner, self.padding)
         logit, (r_s, r_t, p_s, p_t, A) = self.model_(*batch.args())
-        ms, mt = batch.mask_s[0].cpu().numpy(), batch.mask_t[0].cpu().numpy()
+        pad = self.graph_.num_nodes  # zero padding: slots holding the pad id are zero vectors
+        ms = batch.mask_s[0].cpu().numpy() & (batch.nbr_s[0].cpu().numpy() != pad)  # real neighbors
+        mt = batch.mask_t[0].cpu().numpy() & (batch.nbr_t[0].cpu().numpy() != pad)
         ids_s, ids_t = batch.nbr_s[0].cpu().numpy()[ms], batch.nbr_t[0].cpu().numpy()[mt]
+        weights_s, weights_t = p_s[0].cpu().numpy(), p_t[0].cpu().numpy()
         names = self.graph_.names
         score = float(logit[0])
         return PairAttention(
@@ -416,7 +427,8 @@ class Goat:
             source_neighbors=ids_s, target_neighbors=ids_t,
             source_names=[names[i] for i in ids_s], target_names=[names[i] for i in ids_t],
             alignment=A[0].cpu().numpy()[np.ix_(ms, mt)],
-            source_attention=p_s[0].cpu().numpy()[ms], target_attention=p_t[0].cpu().numpy()[mt],
+            source_attention=weights_s[ms], target_attention=weights_t[mt],
+            source_padding=float(weights_s[~ms].sum()), target_padding=float(weights_t[~mt].sum()),
             r_source=r_s[0].cpu().numpy(), r_target=r_t[0].cpu().numpy(),
             score=score, probability=float(1.0 / (1.0 + np.exp(-score))),
             is_edge=self.graph_.has_edge(s, t),
@@ -443,7 +455,7 @@ class Goat:
         for start in range(0, len(nodes), batch_size):
             s = torch.as_tensor(nodes[start:start + batch_size], device=self.device_)
             t = torch.as_tensor(partners[start:start + batch_size], device=self.device_)
-            _, (r_s, *_rest) = self.model_(*make_batch(s, t, hood, self.exclude_partner).args())
+            _, (r_s, *_rest) = self.model_(*make_batch(s, t, hood, self.exclude_partner, self.padding).args())
             out[start:start + len(s)] = r_s.float().cpu().numpy()
         return out
 

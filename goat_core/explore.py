@@ -12,7 +12,8 @@ import io
 import tempfile
 import threading
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -65,19 +66,28 @@ def layout(graph: Graph, seed: int = 0) -> np.ndarray:
 
 def layout_edges(num_nodes: int, src: np.ndarray, dst: np.ndarray, seed: int = 0) -> np.ndarray:
     """(num_nodes, 2) Fruchterman-Reingold coordinates in [-1, 1] of the graph ``src``-``dst``."""
-    import random
-
     import igraph
 
     g = igraph.Graph(n=num_nodes, edges=np.stack([np.asarray(src), np.asarray(dst)], axis=1).tolist())
     iterations = 500 if num_nodes <= 50_000 else 200  # 200k nodes: 15 s at 500
+    with _seeded_igraph(seed):
+        coords = g.layout_fruchterman_reingold(niter=iterations, grid="auto").coords
+    return _unit_box(np.asarray(coords, dtype=float).reshape(-1, 2))
+
+
+@contextmanager
+def _seeded_igraph(seed: int) -> Iterator[None]:
+    """igraph's random generator is process-wide: seed it for one call, one call at a time."""
+    import random
+
+    import igraph
+
     with _IGRAPH_RNG:
-        igraph.set_random_number_generator(random.Random(seed))  # seeded here, not globally
+        igraph.set_random_number_generator(random.Random(seed))
         try:
-            coords = g.layout_fruchterman_reingold(niter=iterations, grid="auto").coords
+            yield
         finally:
             igraph.set_random_number_generator(random)
-    return _unit_box(np.asarray(coords, dtype=float).reshape(-1, 2))
 
 
 @dataclass(frozen=True)
@@ -126,16 +136,27 @@ def _unit_box(coords: np.ndarray) -> np.ndarray:
 
 
 def communities(graph: Graph, seed: int = 0) -> NodeLabels:
-    """Louvain communities (networkx), largest first, as labels "community 0", "community 1", ..."""
-    import networkx as nx
+    """Leiden communities (modularity), largest first, as labels "community 0", "community 1", ...
 
-    found = nx.community.louvain_communities(_nx_graph(graph), seed=seed)
-    found = sorted(found, key=lambda c: (-len(c), min(c)))
-    codes = np.full(graph.num_nodes, -1, dtype=np.int64)
-    for code, members in enumerate(found):
-        codes[list(members)] = code
-    return NodeLabels(codes=codes, classes=tuple(f"community {c}" for c in range(len(found))),
-                      source=f"Louvain communities (seed {seed})")
+    igraph's Leiden in C, two iterations, chosen by measurement on Barabási–Albert uploads:
+    0.35 s at 100k edges and 8.4 s at 1M, where networkx's Louvain took 34 s at 100k and
+    igraph's multilevel Louvain 174 s at 1M; modularity as high or higher (Les Misérables 0.560
+    as networkx's Louvain; BA 100k 0.299 against 0.284)."""
+    import igraph
+
+    src, dst = graph.undirected_pairs()
+    g = igraph.Graph(n=graph.num_nodes, edges=np.stack([src, dst], axis=1).tolist())
+    with _seeded_igraph(seed):
+        found = g.community_leiden(objective_function="modularity", n_iterations=2)
+        membership = np.asarray(found.membership, dtype=np.int64)
+    sizes = np.bincount(membership)
+    first = np.full(len(sizes), graph.num_nodes)
+    np.minimum.at(first, membership, np.arange(graph.num_nodes))
+    order = sorted(range(len(sizes)), key=lambda c: (-sizes[c], first[c]))  # largest first, then by id
+    rank = np.empty(len(sizes), dtype=np.int64)
+    rank[order] = np.arange(len(sizes))
+    return NodeLabels(codes=rank[membership], classes=tuple(f"community {c}" for c in range(len(sizes))),
+                      source=f"Leiden communities (seed {seed})")
 
 
 def default_pair(graph: Graph) -> tuple[int, int]:

@@ -417,14 +417,14 @@ class FusedPairScores(torch.autograd.Function):
     @staticmethod
     def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                 len_t: torch.Tensor, key: np.uint64, threshold: int, s2: float,
-                run: Callable[[list], list], pooling: str) -> torch.Tensor:
+                run: Callable[[list], list], pooling: str, excluded: int) -> torch.Tensor:
         w = weight.detach().numpy()
         B, Ls, Lt, d = ids_s.shape[0], ids_s.shape[1], ids_t.shape[1], w.shape[1]
         ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
         logits = np.empty(B, w.dtype)
         saved = (np.zeros((B, Ls), w.dtype), np.zeros((B, Lt), w.dtype), np.zeros((B, Ls), np.int32),
                  np.zeros((B, Lt), np.int32), np.empty((B, d), w.dtype), np.empty((B, d), w.dtype))
-        pad = w.shape[0] - 1
+        pad = excluded  # the id the loops leave out (-1: none, zero pads take part)
         segs = _segments(ls, lt, d)
         forward, _ = _loops(pooling)
         with _one_blas_thread():
@@ -452,19 +452,22 @@ class FusedPairScores(torch.autograd.Function):
         rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
         for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
             run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
-        out[pad] = 0.0  # padding_idx: the pad row stays zero
-        return torch.from_numpy(out), None, None, None, None, None, None, None, None, None
+        out[w.shape[0] - 1] = 0.0  # padding_idx: the pad row stays zero
+        return torch.from_numpy(out), None, None, None, None, None, None, None, None, None, None
 
 
 def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                  len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list],
-                 pooling: str = "max") -> torch.Tensor:
+                 pooling: str = "max", zero_pads: bool = False) -> torch.Tensor:
     """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1 and
     widths len (B,) (1 + index of the last real slot). ``keep`` < 1 applies dropout masks drawn
     from ``key``; ``run`` runs a list of callables (on threads or in order); ``pooling`` is
-    "max" (the paper) or "mean" (tanh + mean pooling, the authors' code)."""
+    "max" (the paper) or "mean" (tanh + mean pooling, the authors' code). With ``zero_pads``
+    the pad slots are not left out: they are zero vectors (row n) that take part in the
+    pooling and the softmax, the paper's zero padding."""
     threshold, exact = threshold_for(keep) if keep < 1.0 else (1 << MASK_BITS, 1.0)
     s2 = 1.0 / (exact * exact)
     ids_s, ids_t = ids_s.contiguous(), ids_t.contiguous()
+    excluded = -1 if zero_pads else weight.shape[0] - 1
     return FusedPairScores.apply(weight, ids_s, ids_t, len_s.contiguous(), len_t.contiguous(),
-                                 np.uint64(key), threshold, s2, run, pooling)
+                                 np.uint64(key), threshold, s2, run, pooling, excluded)

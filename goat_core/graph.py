@@ -8,6 +8,7 @@ user gives us passes through :func:`read_edge_list`, :func:`read_networkx_file` 
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import io
 import math
@@ -276,7 +277,7 @@ def parse_edge_list(raw: bytes, file: str = "<upload>", directed: bool = False) 
     and any file that path finds fault with, goes through the line-by-line parser, which
     names the file, line and problem; both give the same graph.
     """
-    fast = _parse_integer_columns(raw, file, directed)
+    fast = _parse_columns(raw, file, directed)
     return fast if fast is not None else _parse_lines(raw, file, directed)
 
 
@@ -323,8 +324,16 @@ _HEAD_LINES = 21  # what header detection looks at
 _INTEGER = re.compile(r"-?\d+")
 
 
-def _parse_integer_columns(raw: bytes, file: str, directed: bool) -> Graph | None:
-    """The columnar path of :func:`parse_edge_list`, or None when the line parser must decide."""
+# Text ids the line parser would read differently from pandas' C parser: quotes (pandas would
+# unquote them) and blanks around a comma or at a line's ends (the line parser strips them).
+_TEXT_NEEDS_LINES = re.compile(rb"[\"']|[ \t],|,[ \t]|(?:^|\n)[ \t]|[ \t]\r?(?:\n|$)")
+
+
+def _parse_columns(raw: bytes, file: str, directed: bool) -> Graph | None:
+    """The columnar path of :func:`parse_edge_list`, or None when the line parser must decide.
+
+    Integer ids are read as int64 columns; text ids as string columns whose names are numbered
+    in first-seen order (``pandas.factorize``), as the line parser numbers them."""
     import pandas as pd
 
     if b"#" in raw or b"%" in raw or b";" in raw or b"\x00" in raw[:MAX_BINARY_SNIFF]:
@@ -339,18 +348,23 @@ def _parse_integer_columns(raw: bytes, file: str, directed: bool) -> Graph | Non
     tokens = [[t.strip() for t in line.split(",")] if comma else line.split() for line in head]
     header = _looks_like_header(tokens[0], tokens[1:])
     first = tokens[int(header)] if len(tokens) > int(header) else []
-    if len(first) not in (2, 3) or not all(_INTEGER.fullmatch(t) for t in first[:2]):
-        return None  # text ids (or a malformed first line): no point parsing a whole chunk first
+    if len(first) not in (2, 3):
+        return None
+    integer_ids = all(_INTEGER.fullmatch(t) for t in first[:2])
+    if not integer_ids and _TEXT_NEEDS_LINES.search(raw):
+        return None
     width = len(first)
+    id_type = np.int64 if integer_ids else str
     try:  # in chunks: the parser's token buffer stays the size of one chunk, not of the file
         chunks = pd.read_csv(io.BytesIO(raw), sep="," if comma else r"\s+", header=None,
                              skiprows=int(header), names=list(range(width)),
-                             dtype={0: np.int64, 1: np.int64, 2: np.float64}, engine="c",
-                             encoding="utf-8-sig", skip_blank_lines=True, chunksize=1 << 20)
+                             dtype={0: id_type, 1: id_type, 2: np.float64}, engine="c",
+                             encoding="utf-8-sig", skip_blank_lines=True, chunksize=1 << 20,
+                             na_filter=integer_ids, quoting=csv.QUOTE_NONE)  # 'NA' is a name
         columns: list[list[np.ndarray]] = [[], [], []]
         for chunk in chunks:
-            if chunk.shape[1] != width:
-                return None
+            if chunk.shape[1] != width or chunk.isna().to_numpy().any():
+                return None  # a missing field: ragged rows, which the line parser names
             for k in range(width):
                 columns[k].append(chunk[k].to_numpy())
     except (ValueError, pd.errors.ParserError, UnicodeDecodeError, OverflowError):
@@ -363,11 +377,24 @@ def _parse_integer_columns(raw: bytes, file: str, directed: bool) -> Graph | Non
     if weights is not None and not (np.isfinite(weights).all() and (weights > 0).all()
                                     and (weights <= FLOAT32_MAX).all()):
         return None
-    nodes = np.unique(np.concatenate([src_ids, dst_ids]))  # sorted numerically, as _node_order does
-    src, dst = np.searchsorted(nodes, src_ids), np.searchsorted(nodes, dst_ids)
+    w = weights if weights is not None else np.ones(len(src_ids))
+    if integer_ids:
+        nodes = np.unique(np.concatenate([src_ids, dst_ids]))  # sorted numerically, as _node_order does
+        src, dst = np.searchsorted(nodes, src_ids), np.searchsorted(nodes, dst_ids)
+        del src_ids, dst_ids
+        return normalise([str(v) for v in nodes.tolist()], src, dst, w, directed, width == 3, file, header)
+    if (src_ids == "").any() or (dst_ids == "").any():
+        return None  # an empty id: the line parser names the line
+    interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: the line parser's order
+    interleaved[0::2], interleaved[1::2] = src_ids, dst_ids
     del src_ids, dst_ids
-    w = weights if weights is not None else np.ones(len(src))
-    return normalise([str(v) for v in nodes.tolist()], src, dst, w, directed, width == 3, file, header)
+    codes, uniques = pd.factorize(interleaved, sort=False)
+    del interleaved
+    names = uniques.tolist()
+    if all(_INTEGER.fullmatch(name) for name in names):
+        return None  # integer ids after all (a text header guessed wrong): the line parser decides
+    return normalise(names, codes[0::2].astype(np.int64), codes[1::2].astype(np.int64), w, directed,
+                     width == 3, file, header)
 
 
 def _node_order(ids: list[str]) -> list[str]:

@@ -124,9 +124,11 @@ def _draw_noise(chunks, d: int, generator, device) -> None:
         c.noise = noise.view(len(c.idx), c.Ls + c.Lt, d)
 
 
-def _forward_chunk(c: _Chunk, weight, ids_s, ids_t, masks, keep_prob: float, logits, save: bool) -> float:
-    """Fills logits[c.idx]; returns s2 = (1/keep)², the factor the unscaled X's products miss."""
-    device, d, pad = weight.device, weight.shape[1], weight.shape[0] - 1
+def _forward_chunk(c: _Chunk, weight, ids_s, ids_t, masks, keep_prob: float, logits, save: bool,
+                   excluded: int) -> float:
+    """Fills logits[c.idx]; returns s2 = (1/keep)², the factor the unscaled X's products miss.
+    Slots holding the id ``excluded`` are left out (-1: none)."""
+    device, d = weight.device, weight.shape[1]
     n, Ls, Lt = len(c.idx), c.Ls, c.Lt
     L = Ls + Lt
     c.ids = torch.cat([ids_s[c.idx, :Ls], ids_t[c.idx, :Lt]], dim=1)  # (n, L)
@@ -142,7 +144,7 @@ def _forward_chunk(c: _Chunk, weight, ids_s, ids_t, masks, keep_prob: float, log
     if c.keep is not None:
         X.mul_(c.keep)
     S, T = X[:, :Ls], X[:, Ls:]  # (n, Ls, d), (n, Lt, d)
-    real = c.ids != pad  # (n, L)
+    real = c.ids != excluded  # (n, L)
     if bool((~real).any()):
         bias = torch.zeros((n, L), dtype=X.dtype, device=device).masked_fill_(~real, float("-inf"))
         A = torch.add(bias[:, :Ls].unsqueeze(2), bias[:, Ls:].unsqueeze(1))  # (n, Ls, Lt)
@@ -260,8 +262,9 @@ class PairScores(torch.autograd.Function):
             _draw_noise(chunks, weight.shape[1], generator, device)
         logits = torch.empty(nbr_s.shape[0], dtype=weight.dtype, device=device)
         save = ctx.needs_input_grad[0]
-        s2 = _run([partial(_forward_chunk, c, weight, ids_s, ids_t, masks, 1.0 - dropout, logits, save)
-                   for c in chunks], device, options.workers)
+        excluded = -1 if zero_padded(mask_s, mask_t) else pad  # -1: zero pads take part
+        s2 = _run([partial(_forward_chunk, c, weight, ids_s, ids_t, masks, 1.0 - dropout, logits, save,
+                           excluded) for c in chunks], device, options.workers)
         ctx.chunks = chunks if save else None
         ctx.workers = options.workers
         ctx.s2 = s2[0] if s2 else 1.0
@@ -304,6 +307,13 @@ def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, 
     return PairScores.apply(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, masks, options)
 
 
+def zero_padded(mask_s: torch.Tensor, mask_t: torch.Tensor) -> bool:
+    """True when no slot is left out (``training.make_batch`` with ``padding="zero"``): any pad
+    id then stands for a zero vector that takes part. With ``padding="mask"`` a batch without a
+    masked slot holds no pad id, so the answer changes nothing there."""
+    return bool(mask_s.all()) and bool(mask_t.all())
+
+
 def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator,
                   options: KernelOptions, pooling: str) -> torch.Tensor:
     from . import fused  # numba: compiled (or loaded from its cache) on first use
@@ -314,7 +324,7 @@ def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generato
     key = int(torch.randint(0, 2**62, (1,), generator=generator)) if dropout > 0.0 else 0
     run: Callable[[list], list] = partial(_run, device=weight.device, workers=options.workers)
     return fused.fused_logits(weight, ids_s, ids_t, _widths(mask_s), _widths(mask_t), 1.0 - dropout, key, run,
-                              pooling)
+                              pooling, zero_padded(mask_s, mask_t))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -361,6 +371,7 @@ def gram_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, 
                 mask_t: torch.Tensor, cache: GramCache) -> torch.Tensor:
     """Logits (B,) of ``model.Goat`` (max pooling, eval mode) from the Gram matrix in ``cache``."""
     gram, pad = cache.table(weight), weight.shape[0] - 1
+    zero_pads = zero_padded(mask_s, mask_t)
     ids_s = torch.where(mask_s, nbr_s, pad)  # (B, Ls)
     ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
     ws, wt = _widths(mask_s).cpu().numpy(), _widths(mask_t).cpu().numpy()
@@ -373,6 +384,8 @@ def gram_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, 
         Ls, Lt = int(ws[order[p:p + size]].max()), int(wt[order[p:p + size]].max())
         flat = (ids_s[idx, :Ls] * gram.shape[1]).unsqueeze(2) + ids_t[idx, :Lt].unsqueeze(1)  # (n, Ls, Lt)
         A = gram.view(-1).index_select(0, flat.view(-1)).view(flat.shape)  # blocks of G
+        if zero_pads:  # the pad row of G is -1e30 (left out); a zero pad's alignments are 0
+            A.masked_fill_(A == _PAD_SCORE, 0.0)
         p_s = torch.softmax(A.amax(2), dim=1)  # (n, Ls)
         p_t = torch.softmax(A.amax(1), dim=1)  # (n, Lt)
         logits[idx] = torch.bmm(torch.bmm(p_s.unsqueeze(1), A), p_t.unsqueeze(2)).view(-1)

@@ -112,7 +112,9 @@ def _unpack(config: dict, nodes: dict, tensors: dict) -> tuple[dict, GoatState, 
     state = GoatState(graph=graph, embedding=tensors["embedding"],
                       neighborhoods=Neighborhoods(tensors["hood_table"], tensors["hood_length"]),
                       history=config["history"], backend=config.get("backend", ""))
-    return dict(config["params"]), state, config.get("extra", {})
+    params = dict(config["params"])
+    params.setdefault("padding", "mask")  # runs saved before padding was a parameter were masked
+    return params, state, config.get("extra", {})
 
 
 def _check_names(names: tuple) -> None:

@@ -17,7 +17,8 @@ LARGE_GRAPH_EDGES = 200_000  # above this, one epoch of 20 neighbors: about a mi
 def fast(num_edges: int) -> dict:
     """The app's default for a graph with ``num_edges`` edges: training stays near a minute or
     less on a 2-core machine (BENCHMARKS.md, app at scale)."""
-    common = dict(dim=64, lr=0.01, dropout=0.3, negatives=1, variant="goat", exclude_partner=True)
+    common = dict(dim=64, lr=0.01, dropout=0.3, negatives=1, variant="goat", exclude_partner=True,
+                  padding="mask")
     if num_edges <= SMALL_GRAPH_EDGES:
         return dict(common, neighborhood=100, epochs=40, batch_size=64, holdout=0.15)
     if num_edges <= LARGE_GRAPH_EDGES:
@@ -28,7 +29,7 @@ def fast(num_edges: int) -> dict:
 def paper(dataset: str) -> dict:
     """Table 2 of the paper (d = 200, lr = 1e-4, dropout and N per dataset), 20 epochs."""
     return dict(paper_config(dataset), epochs=20, batch_size=256, negatives=1, variant="goat",
-                exclude_partner=True, holdout=0.15)
+                exclude_partner=True, padding="zero", holdout=0.15)
 
 
 def case_study(num_edges: int) -> dict:

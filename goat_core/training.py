@@ -58,14 +58,26 @@ class PairBatch:
         return self.src, self.dst, self.nbr_s, self.nbr_t, self.mask_s, self.mask_t
 
 
-def _side(nodes, partners, hood: Neighborhoods, exclude_partner: bool):
-    width = max(int(hood.length[nodes].max()), 1)
-    nbr = hood.table[nodes, :width]  # (B, L)
-    mask = torch.arange(width, device=nbr.device) < hood.length[nodes].unsqueeze(1)  # (B, L)
-    if exclude_partner:
-        mask &= nbr != partners.unsqueeze(1)
+PADDINGS = ("mask", "zero")
+
+
+def _side(nodes, partners, hood: Neighborhoods, exclude_partner: bool, padding: str):
+    pad = hood.table.shape[0]  # the pad id n: row n of the embedding table, zero
+    if padding == "zero":  # the paper: N slots each, pads (and a left-out partner) are zero vectors
+        nbr = hood.table[nodes]  # (B, N)
+        if exclude_partner:
+            nbr = torch.where(nbr == partners.unsqueeze(1), pad, nbr)
+        real = nbr != pad  # (B, N)
+        mask = torch.ones_like(real)  # every slot takes part
+    else:
+        width = max(int(hood.length[nodes].max()), 1)
+        nbr = hood.table[nodes, :width]  # (B, L)
+        mask = torch.arange(width, device=nbr.device) < hood.length[nodes].unsqueeze(1)  # (B, L)
+        if exclude_partner:
+            mask &= nbr != partners.unsqueeze(1)
+        real = mask
     # A node with no (other) neighbor speaks for itself rather than for nobody.
-    empty = ~mask.any(1)
+    empty = ~real.any(1)
     if bool(empty.any()):
         nbr = nbr.clone()
         nbr[empty, 0] = nodes[empty]
@@ -73,9 +85,14 @@ def _side(nodes, partners, hood: Neighborhoods, exclude_partner: bool):
     return nbr, mask
 
 
-def make_batch(src: torch.Tensor, dst: torch.Tensor, hood: Neighborhoods, exclude_partner: bool) -> PairBatch:
-    nbr_s, mask_s = _side(src, dst, hood, exclude_partner)
-    nbr_t, mask_t = _side(dst, src, hood, exclude_partner)
+def make_batch(src: torch.Tensor, dst: torch.Tensor, hood: Neighborhoods, exclude_partner: bool,
+               padding: str = "mask") -> PairBatch:
+    """Both sides' neighborhoods of pairs (src, dst). A slot whose mask is False is left out of
+    the max and the softmax (``padding="mask"``: pads and a left-out partner); a slot whose mask
+    is True but holds the pad id is a zero vector that takes part (``padding="zero"``, the
+    paper's zero padding: every side N slots wide). The kernels read the padding from this."""
+    nbr_s, mask_s = _side(src, dst, hood, exclude_partner, padding)
+    nbr_t, mask_t = _side(dst, src, hood, exclude_partner, padding)
     return PairBatch(src, dst, nbr_s, nbr_t, mask_s, mask_t)
 
 
@@ -122,7 +139,8 @@ def small_machine_threads() -> int | None:
 def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_size: int, lr: float,
                  negatives: int, neighborhood: int, exclude_partner: bool, generator: torch.Generator,
                  device: torch.device, backend: str, options: KernelOptions = DEFAULT_OPTIONS,
-                 callback: Callable | None = None, validation: tuple[np.ndarray, np.ndarray] | None = None,
+                 padding: str = "mask", callback: Callable | None = None,
+                 validation: tuple[np.ndarray, np.ndarray] | None = None,
                  inference_hood: Neighborhoods | None = None, bucket: bool = True,
                  shard: tuple[int, int] = (0, 1),
                  wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None) -> list[dict]:
@@ -160,7 +178,7 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
         total, seen = 0.0, 0
         for step, idx in enumerate(batches, start=1):
             idx = idx[rank::world] if world > 1 else idx
-            batch = make_batch(ps[idx].to(device), pd[idx].to(device), hood_dev, exclude_partner)
+            batch = make_batch(ps[idx].to(device), pd[idx].to(device), hood_dev, exclude_partner, padding)
             logits = step_module(*batch.args(), generator=drop_gen)
             loss = F.binary_cross_entropy_with_logits(
                 logits, labels[idx].to(device), weight=w[idx].to(device), reduction="mean")
@@ -179,7 +197,7 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
         row = {"epoch": epoch, "loss": total / seen, "elapsed": time.perf_counter() - start}
         if validation is not None and inference_hood is not None:
             row["val_auc"] = validation_auc(model, validation, inference_hood, exclude_partner, device,
-                                            backend, gram)
+                                            padding, backend, gram)
         history.append(row)
         _notify(callback, Progress(epoch, epochs, len(batches), len(batches), row["loss"],
                                    row["elapsed"], row.get("val_auc"), epoch_end=True))
@@ -214,7 +232,7 @@ def _notify(callback, progress: Progress) -> None:
 @torch.no_grad()
 def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: bool,
                 device: torch.device, backend: str = "module", gram: GramCache | None = None,
-                batch_size: int = 4096) -> np.ndarray:
+                batch_size: int = 4096, padding: str = "mask") -> np.ndarray:
     """Logits r_s·r_t (or E_s·E_t for GoatGlobal) of many pairs, in size-sorted batches.
 
     On a fast ``backend``, max-pooling GOAT on graphs of up to ``kernels.GRAM_MAX_NODES`` nodes
@@ -235,7 +253,7 @@ def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods
                 and model.embedding.weight.shape[0] <= kernels.GRAM_MAX_NODES + 1)
     for idx in order.split(batch_size):
         chunk = ids[idx].to(device)
-        batch = make_batch(chunk[:, 0], chunk[:, 1], hood_dev, exclude_partner)
+        batch = make_batch(chunk[:, 0], chunk[:, 1], hood_dev, exclude_partner, padding)
         if use_gram and gram is not None:  # no dropout at inference: alignments are blocks of E Eᵀ
             logits = kernels.gram_logits(model.embedding.weight, batch.nbr_s, batch.nbr_t, batch.mask_s,
                                          batch.mask_t, gram)
@@ -246,11 +264,12 @@ def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods
 
 
 def validation_auc(model: Goat | GoatGlobal, validation: tuple[np.ndarray, np.ndarray], hood: Neighborhoods,
-                   exclude_partner: bool, device: torch.device, backend: str = "module",
-                   gram: GramCache | None = None) -> float:
+                   exclude_partner: bool, device: torch.device, padding: str = "mask",
+                   backend: str = "module", gram: GramCache | None = None) -> float:
     from sklearn.metrics import roc_auc_score
 
     pos, neg = validation
-    scores = score_pairs(model, np.concatenate([pos, neg]), hood, exclude_partner, device, backend, gram)
+    scores = score_pairs(model, np.concatenate([pos, neg]), hood, exclude_partner, device, backend, gram,
+                         padding=padding)
     labels = np.concatenate([np.ones(len(pos)), np.zeros(len(neg))])
     return float(roc_auc_score(labels, scores)) if len(pos) and len(neg) else math.nan

@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from goat_core import views
+from goat_core import presets, views
 from ui import cache, parts, state
 from ui.parts import md
 
@@ -41,14 +41,22 @@ for partner in clicked(PERSONA_CHART)[:1]:  # a persona point: (node, that partn
 st.title("Embeddings")
 parts.show_message(ex)
 seed = state.seed()
+large = graph.num_edges > presets.LARGE_GRAPH_EDGES
+# The mean context representation needs one attention per edge end (2M at 1M edges, about half
+# a minute here): large graphs open on the global embedding, which is instant.
+st.session_state.setdefault("emb_kind", "global" if large else "context")
 c = st.columns(4)
-kind = c[0].radio("Embedding", list(KINDS), format_func=KINDS.get, key="emb_kind")
+kind = c[0].radio("Embedding", list(KINDS), format_func=KINDS.get, key="emb_kind",
+                  help=f"On graphs over {presets.LARGE_GRAPH_EDGES:,} edges the page opens on E: the mean context representation "
+                       "needs one attention per edge end.")
 method = c[1].radio("Projection", list(METHODS), format_func=METHODS.get, key="emb_method")
 colour = c[2].selectbox("Colour by", cache.colour_modes(graph, with_kmeans=True), key="emb_colour",
                         help="k-means runs on the embedding itself (k = number of labels, else 8).")
 c[3].radio("A click on a point sets the pair's", ["source", "target"], key="emb_slot")
 
-emb = cache.embeddings(run.key, kind, goat)
+with st.spinner(f"Mean context representations: {2 * graph.num_edges:,} attentions (cached after the "
+                "first time)…" if kind == "context" and large else "Embeddings…"):
+    emb = cache.embeddings(run.key, kind, goat)
 groups, group_names, values, value_title = cache.colouring(ex, colour, seed, embedding=emb,
                                                            run_key=f"{run.key}|{kind}")
 s, t = ex.pair

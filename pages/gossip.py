@@ -152,17 +152,27 @@ m[3].metric("Shared neighbors", len(shared))
 def attention_tab() -> None:
     a, b = st.columns(2)
     a.plotly_chart(views.attention_bars(att.source_names, att.source_attention, shared, node=att.source,
-                                        partner=att.target, color=views.SOURCE_COLOR), key="att_source")
+                                        partner=att.target, color=views.SOURCE_COLOR,
+                                        padding=att.source_padding), key="att_source")
     b.plotly_chart(views.attention_bars(att.target_names, att.target_attention, shared, node=att.target,
-                                        partner=att.source, color=views.TARGET_COLOR), key="att_target")
+                                        partner=att.source, color=views.TARGET_COLOR,
+                                        padding=att.target_padding), key="att_target")
+    pads = (" Zero padding: a neighborhood smaller than N is filled with zero vectors, which take part "
+            "in the max and the softmax; their share is the grey bar '(padding)'."
+            if goat.padding == "zero" else "")
     st.caption(f"{views.STAR}= a neighbor of both (shared). Each node's attention sums to 1 over its sampled "
-               "neighborhood; the partner itself is left out of it when the run says so.")
+               f"neighborhood; the partner itself is left out of it when the run says so.{pads}")
     rows = [{"side": side, "node": node, "partner": partner, "neighbor": n, "attention": float(w),
              "shared": n in shared}
             for side, node, partner, nbrs, weights in (
                 ("source", att.source, att.target, att.source_names, att.source_attention),
                 ("target", att.target, att.source, att.target_names, att.target_attention))
             for n, w in zip(nbrs, weights, strict=True)]
+    rows += [{"side": side, "node": node, "partner": partner, "neighbor": views.PADDING_LABEL,
+              "attention": mass, "shared": False}
+             for side, node, partner, mass in (("source", att.source, att.target, att.source_padding),
+                                               ("target", att.target, att.source, att.target_padding))
+             if mass > 0.0]
     st.download_button("Download attention (CSV)", pd.DataFrame(rows).to_csv(index=False),
                        file_name="attention.csv", mime="text/csv", key="att_csv")
 

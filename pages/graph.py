@@ -98,7 +98,7 @@ modes = cache.colour_modes(graph)
 c1, c2 = st.columns([1, 2])
 colour = c1.selectbox("Colour nodes by", modes, key="graph_colour",
                       help="labels: the graph's ground truth (Les Misérables: greedy-modularity communities; "
-                           "Email: departments) · communities: Louvain (seeded) · degree")
+                           "Email: departments) · communities: Leiden (seeded) · degree")
 with c2:
     found_id = parts.node_search(graph, "graph_search", "Search a node by name or id")
 groups, group_names, values, value_title = cache.colouring(ex, colour, seed)

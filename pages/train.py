@@ -10,7 +10,7 @@ from ui.runs import RunRecord
 
 MAX_RUN_MB = 50
 FIELDS = ("dim", "neighborhood", "dropout", "lr", "epochs", "batch_size", "negatives", "variant",
-          "exclude_partner", "holdout")
+          "padding", "exclude_partner", "holdout")
 HELP = {name: spec.meaning for name, spec in goat_core.PARAMETERS.items()}
 HELP["holdout"] = ("share of edges hidden from training: they give the live validation AUC and the "
                    "Scores page's link prediction (0 = train on every edge, no validation AUC)")
@@ -102,6 +102,8 @@ with st.form("train_form"):
                    help=HELP["batch_size"])
     c.number_input("Negatives per edge", *limit["negatives"], key="train_negatives", help=HELP["negatives"])
     c.selectbox("Variant", goat_core.VARIANTS, key="train_variant", help=HELP["variant"])
+    c.selectbox("Padding of small neighborhoods", goat_core.PADDINGS, key="train_padding",
+                help=HELP["padding"])
     c.checkbox("Leave the partner out of its neighborhood", key="train_exclude_partner",
                help=HELP["exclude_partner"])
     c.slider("Hold out for validation", *limit["holdout"], step=0.05, key="train_holdout",

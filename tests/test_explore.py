@@ -40,6 +40,14 @@ def test_communities_cover_every_node(lesmis):
     assert list(sizes) == sorted(sizes, reverse=True)
 
 
+def test_communities_find_planted_groups():
+    from sklearn.metrics import normalized_mutual_info_score
+
+    graph = planted_graph(groups=4, size=40, p_in=0.3, p_out=0.005)
+    found = explore.communities(graph, seed=3)
+    assert normalized_mutual_info_score(graph.labels.codes, found.codes) > 0.9
+
+
 def test_default_pair(lesmis):
     assert explore.default_pair(lesmis) == (55, 25)  # Marius, Thenardier
     g = planted_graph()

@@ -249,7 +249,7 @@ def test_the_columnar_path_gives_the_line_parsers_graph(case):
         text = text.replace("\n", "\r\n")
     raw = text.encode("utf-8-sig" if case == "bom" else "utf-8")
     directed = case == "directed"
-    fast = graph_module._parse_integer_columns(raw, "g.txt", directed)
+    fast = graph_module._parse_columns(raw, "g.txt", directed)
     assert fast is not None, "this file should take the columnar path"
     slow = graph_module._parse_lines(raw, "g.txt", directed)
     assert fast.names == slow.names and fast.directed == slow.directed and fast.weighted == slow.weighted
@@ -258,16 +258,41 @@ def test_the_columnar_path_gives_the_line_parsers_graph(case):
     assert fast.fingerprint() == slow.fingerprint()
 
 
+@pytest.mark.parametrize("case", ["words", "unicode", "comma-header", "weights", "na-names", "mixed", "tabs",
+                                  "directed"])
+def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case):
+    """Text ids take the columnar path too: names numbered in first-seen order, as the line
+    parser numbers them, and every other detail of the graph the same."""
+    from goat_core import graph as graph_module
+
+    name = {"unicode": lambda v: f"Zoë-{v}-東京", "na-names": lambda v: ["NA", "null", "nan"][v] if v < 3
+            else f"n{v}", "mixed": lambda v: str(v) if v % 2 else f"n{v}"}.get(case, lambda v: f"node{v}")
+    sep = {"comma-header": ",", "tabs": "\t"}.get(case, " ")
+    rows = [f"{name(u)}{sep}{name(v)}" for u, v in _ba_lines()]
+    if case == "weights":
+        rows = [f"{r} {1 + i % 7}.5" for i, r in enumerate(rows)]
+    text = ("source,target\n" if case == "comma-header" else "") + "\n".join(rows) + "\n"
+    raw, directed = text.encode(), case == "directed"
+    fast = graph_module._parse_columns(raw, "g.txt", directed)
+    assert fast is not None, "this file should take the columnar path"
+    slow = graph_module._parse_lines(raw, "g.txt", directed)
+    assert fast.names == slow.names and fast.weighted == slow.weighted and fast.report == slow.report
+    assert fast.fingerprint() == slow.fingerprint()
+
+
 @pytest.mark.parametrize("raw", [
     b"007 1\n7 2\n",  # "007" and "7" are different names: the columnar path would merge them
     b"+7 1\n7 2\n",
     b"-0 1\n0 2\n",
     b"1 2\n# a comment\n2 3\n",
-    b"a 1\n1 2\n",  # text ids
+    b'"a b" c\nc d\n',  # quotes: pandas would unquote them
+    b"a, b\nb, c\n",  # blanks around a comma: the line parser strips them
+    b"a b\nb \n",  # a missing id
+    b"a b\nb c d\n",  # ragged text rows
     b"1 2\n2 3 1.5\n",  # ragged
     b"1 2 0\n2 3 1\n",  # a bad weight
 ])
 def test_files_the_columnar_path_cannot_vouch_for_take_the_line_parser(raw):
     from goat_core import graph as graph_module
 
-    assert graph_module._parse_integer_columns(raw, "g.txt", False) is None
+    assert graph_module._parse_columns(raw, "g.txt", False) is None

@@ -71,7 +71,7 @@ def communities(graph_fp: str, seed: int, _graph: goat_core.Graph) -> goat_core.
 def colouring(ex, mode: str, seed: int, embedding: np.ndarray | None = None, run_key: str = ""):
     """(group codes, group names, continuous values, title) for a colour mode.
 
-    ``labels`` = the graph's ground truth, ``communities`` = Louvain, ``k-means`` = clusters of
+    ``labels`` = the graph's ground truth, ``communities`` = Leiden, ``k-means`` = clusters of
     ``embedding`` (k = number of labels, else 8), ``degree`` = continuous.
     """
     graph = ex.graph

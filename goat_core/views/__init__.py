@@ -15,6 +15,7 @@ library (:mod:`goat_core.attribution`).
 """
 
 from .attention import (
+    PADDING_LABEL,
     PARTNER_KINDS,
     alignment_heatmap,
     attention_bars,
@@ -44,6 +45,7 @@ __all__ = [
     "EDGE_COLOR",
     "MAX_MATRIX_SIDE",
     "MAX_NETWORK_EDGES",
+    "PADDING_LABEL",
     "PALETTE",
     "PARTNER_KINDS",
     "PENDING_COLOR",

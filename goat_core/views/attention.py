@@ -22,12 +22,18 @@ from .style import (
     names_axis,
 )
 
+PADDING_LABEL = "(padding)"  # the zero pads' share of attention (padding="zero")
+PADDING_COLOR = "#BDBDBD"
+
 
 def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[str] = (), *, node: str = "",
-                   partner: str = "", color: str = SOURCE_COLOR, top: int | None = None) -> go.Figure:
+                   partner: str = "", color: str = SOURCE_COLOR, top: int | None = None,
+                   padding: float = 0.0) -> go.Figure:
     """``node``'s attention over its neighbors while gossiping with ``partner``, sorted.
 
-    Shared neighbors (of both gossipers) are starred and drawn in the shared colour.
+    Shared neighbors (of both gossipers) are starred and drawn in the shared colour. Under
+    zero padding, ``padding`` (the mass the pads take) is one grey bar, "(padding)", last: with
+    it the bars sum to 1.
     """
     weights = np.asarray(weights, dtype=float)
     order = np.argsort(-weights, kind="stable")
@@ -36,12 +42,16 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
     shared_set = set(shared)
     labels = [_e(x) for x in _mark([names[i] for i in order], shared_set)]
     colors = [SHARED_COLOR if names[i] in shared_set else color for i in order]
+    values = weights[order]
+    if padding > 0.0:
+        labels, colors = labels + [PADDING_LABEL], colors + [PADDING_COLOR]
+        values = np.append(values, padding)
     fig = go.Figure(go.Bar(
-        x=weights[order], y=labels, orientation="h", marker_color=colors,
+        x=values, y=labels, orientation="h", marker_color=colors,
         hovertemplate="%{y}: %{x:.3f}<extra></extra>",
     ))
     title = f"{_e(node)} attends to … (partner: {_e(partner)})" if node else "attention"
-    fig.update_layout(title=title, height=max(220, 22 * len(order) + 80),
+    fig.update_layout(title=title, height=max(220, 22 * len(labels) + 80),
                       margin=dict(l=10, r=10, t=40, b=10), xaxis_title="attention weight")
     fig.update_yaxes(autorange="reversed", automargin=True)
     names_axis(fig, fig.data[0].y)

@@ -25,18 +25,19 @@ LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backgro
 VIEWPORT = {"width": 1400, "height": 1800}
 TIMEOUT_MS = 90_000
 
-# Centre of a node's point on the first Plotly chart that has it (customdata = [id, name]).
-# Plotly's drag layer sits over the points, so the test clicks the page at these coordinates.
+# Centre of a node's point on the first Plotly chart that has it (customdata = [id, name]),
+# from the chart's own axes: the same for SVG points and for WebGL ones, which have no DOM
+# node each. Plotly's drag layer sits over the points, so the test clicks the page there.
 FIND_NODE = """(name) => {
   for (const gd of document.querySelectorAll('.js-plotly-plot')) {
-    const groups = gd.querySelectorAll('.scatterlayer .trace');
-    for (let i = 0; i < gd.data.length; i++) {
-      const trace = gd.data[i], cd = trace.customdata;
+    const box = gd.getBoundingClientRect(), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+    if (!xa || !ya) continue;
+    for (const trace of gd.data) {
+      const cd = trace.customdata;
       if (!cd || !(trace.mode || '').includes('markers')) continue;
       for (let j = 0; j < cd.length; j++) {
         if (cd[j][1] === name) {
-          const r = groups[i].querySelectorAll('.point')[j].getBoundingClientRect();
-          return [r.x + r.width / 2, r.y + r.height / 2];
+          return [box.left + xa._offset + xa.l2p(trace.x[j]), box.top + ya._offset + ya.l2p(trace.y[j])];
         }
       }
     }
@@ -162,7 +163,7 @@ def go(page, title: str) -> None:
 
 
 def click_node(page, name: str) -> None:
-    page.wait_for_selector(".js-plotly-plot .scatterlayer .point")
+    page.wait_for_selector(".js-plotly-plot .scatterlayer .point, .js-plotly-plot .gl-canvas")
     xy = page.evaluate(FIND_NODE, name)
     assert xy is not None, f"node {name!r} is not on any chart"
     page.mouse.click(*xy)

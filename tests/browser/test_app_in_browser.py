@@ -184,6 +184,17 @@ def test_integer_ids_click_and_read_as_names(server, new_page, tmp_path):
     assert not page.get_by_test_id("stException").count()
 
 
+EGO_NEIGHBOR = """() => {
+  for (const gd of document.querySelectorAll('.js-plotly-plot')) {
+    if (!((gd.layout.title || {}).text || '').startsWith('Ego view')) continue;
+    for (const trace of gd.data) {
+      if (trace.customdata && trace.customdata.length > 1) return trace.customdata[0][1];
+    }
+  }
+  return null;
+}"""
+
+
 def test_a_10k_node_upload_opens_every_page(server, new_page, tmp_path):
     page = new_page()
     path = tmp_path / "ba10k.txt"
@@ -193,4 +204,15 @@ def test_a_10k_node_upload_opens_every_page(server, new_page, tmp_path):
         go(page, title)
         assert not page.get_by_test_id("stException").count(), title
         assert not page.get_by_test_id("stAlertContentError").count(), title
+        if title == "Graph":  # 10,000 nodes: drawn with WebGL, not one SVG element each
+            assert page.locator(".js-plotly-plot .gl-canvas").count()
+            assert not page.locator(".js-plotly-plot .scatterlayer .point").count()
+        if title == "Gossip & attend":  # around the pair: a click on a neighbor makes it the partner
+            neighbor = page.evaluate(EGO_NEIGHBOR)
+            assert neighbor is not None
+            click_node(page, neighbor)
+            page.get_by_role("heading", name=re.compile(f"↔ {neighbor}$")).wait_for()
+        if title == "Embeddings":  # a click on a WebGL point still reaches the app
+            click_node(page, "13")
+            page.get_by_text(re.compile(r"is now the source of the gossip pair")).wait_for()
     shot(page, "8-10k-nodes")
