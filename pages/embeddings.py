@@ -47,8 +47,8 @@ large = graph.num_edges > presets.LARGE_GRAPH_EDGES
 st.session_state.setdefault("emb_kind", "global" if large else "context")
 c = st.columns(4)
 kind = c[0].radio("Embedding", list(KINDS), format_func=KINDS.get, key="emb_kind",
-                  help=f"On graphs over {presets.LARGE_GRAPH_EDGES:,} edges the page opens on E: the mean context representation "
-                       "needs one attention per edge end.")
+                  help=f"On graphs over {presets.LARGE_GRAPH_EDGES:,} edges the page opens on E: the mean "
+                       "context representation needs one attention per edge end.")
 method = c[1].radio("Projection", list(METHODS), format_func=METHODS.get, key="emb_method")
 colour = c[2].selectbox("Colour by", cache.colour_modes(graph, with_kmeans=True), key="emb_colour",
                         help="k-means runs on the embedding itself (k = number of labels, else 8).")
@@ -65,7 +65,7 @@ s, t = ex.pair
 def scatter(coords, method: str):
     return views.embedding_scatter(coords, names, groups=groups, group_names=group_names, values=values,
                                    value_title=value_title, highlight={s: "source", t: "target"},
-                                   title=f"{KINDS[kind]} · {method.upper()} · seed {seed}")
+                                   title=f"{KINDS[kind]} · {method.upper()} · seed {seed}", seed=seed)
 
 
 def projected(key: str, method: str, points, preview=None):
@@ -93,6 +93,9 @@ st.plotly_chart(scatter(coords, method), key=state.chart_key(ex, CHART), on_sele
                 selection_mode="points")
 st.caption("Mean context representation: the average of r_u over u's gossip partners (its neighbors). "
            "Hover for names; click a point to put that node in the gossip pair.")
+if graph.num_nodes > views.MAX_SCATTER_POINTS:
+    st.caption(f"Points drawn: a seeded sample of {views.MAX_SCATTER_POINTS:,} of {graph.num_nodes:,} nodes "
+               "(the pair always); the projection and the CSV below cover every node.")
 
 
 def embeddings_csv() -> str:

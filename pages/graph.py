@@ -66,8 +66,9 @@ if st.session_state["graph_source"] == "upload":
         st.markdown(
             f"An **edge list**: one edge per line, `source target` or `source target weight`, separated by "
             f"spaces, tabs, commas or semicolons; `#`/`%` comments and a header line are fine (up to "
-            f"{MAX_EDGES_MB} MB). Optional **labels**: `node label` per line (up to {MAX_LABELS_MB} MB), "
-            "used to colour nodes and to score clusterings.")
+            f"{MAX_EDGES_MB} MB: about 1.5 million edges with integer ids). Optional **labels**: "
+            f"`node label` per line (up to {MAX_LABELS_MB} MB), used to colour nodes and to score "
+            "clusterings.")
         c1, c2 = st.columns(2)
         chosen = c1.file_uploader(f"Edge list (≤ {MAX_EDGES_MB} MB)", type=EDGE_TYPES, key="upload_edges",
                                   max_upload_size=MAX_EDGES_MB)

@@ -149,15 +149,16 @@ def test_the_compute_path_is_resolved_in_fit_and_recorded(triangle_tail, variant
     assert goat.backend == "auto" and goat.backend_ == expected
 
 
+@pytest.mark.parametrize("padding", ["mask", "zero"])
 @pytest.mark.parametrize("variant, backends", [("goat", ("fused", "torch", "module")),
                                                ("mean-pool", ("fused", "module"))])
-def test_every_backend_computes_the_same_model(planted, variant, backends):
+def test_every_backend_computes_the_same_model(planted, variant, backends, padding):
     """The backends train the same function: without dropout (the masks are drawn differently)
-    the same seed gives the same model up to float rounding."""
+    the same seed gives the same model up to float rounding, with either padding."""
     pairs = np.array([[0, 1], [0, 40], [5, 6], [22, 70], [41, 42], [10, 60]])
     scores = {}
     for backend in backends:
-        goat = Goat(**FAST, variant=variant, backend=backend, seed=3).fit(planted)
+        goat = Goat(**FAST, variant=variant, backend=backend, seed=3, padding=padding).fit(planted)
         assert goat.backend_ == backend
         scores[backend] = goat.decision_function(pairs)
     for backend in backends[1:]:
@@ -185,3 +186,37 @@ def test_a_diverging_training_stops_with_one_clear_error():
                   weight=np.array([1.0, np.inf, 1.0]), source="inf.txt")
     with pytest.raises(TrainingDiverged, match=r"training diverged at epoch 1, step 1: the loss is nan"):
         Goat(**FAST).fit(graph)
+
+
+def test_zero_padding_is_another_model_and_its_pads_take_attention(planted):
+    """padding="zero" (the paper): a neighborhood smaller than N is filled with zero vectors that
+    take part in the max and the softmax; their share of attention is reported, not hidden."""
+    params = dict(FAST, dropout=0.0, seed=1)
+    params["neighborhood"] = 40  # more than any planted node's degree: every side has pads
+    masked = Goat(**params).fit(planted)
+    zero = Goat(**params, padding="zero").fit(planted)
+    pairs = np.array([[0, 1], [5, 6], [22, 70]])
+    assert not np.allclose(masked.decision_function(pairs), zero.decision_function(pairs))
+    att = zero.attention(0, 1)
+    assert att.source_padding > 0.0 and att.target_padding > 0.0
+    for weights, pad in ((att.source_attention, att.source_padding),
+                         (att.target_attention, att.target_padding)):
+        assert abs(weights.sum() + pad - 1.0) < 1e-5
+    assert zero.graph_.num_nodes not in att.source_neighbors  # pads are not neighbors
+    assert masked.attention(0, 1).source_padding == 0.0
+    assert att.to_dict()["source_padding"] == att.source_padding
+
+
+def test_padding_is_saved_and_old_runs_load_masked(planted, tmp_path):
+    import json
+
+    goat = Goat(**FAST, padding="zero").fit(planted)
+    again = Goat.load(goat.save(tmp_path / "run"))
+    assert again.padding == "zero"
+    assert np.allclose(again.decision_function([[0, 1]]), goat.decision_function([[0, 1]]))
+    config = json.loads((tmp_path / "run" / "config.json").read_text())
+    del config["params"]["padding"]  # a run saved before padding was a parameter
+    (tmp_path / "run" / "config.json").write_text(json.dumps(config))
+    assert Goat.load(tmp_path / "run").padding == "mask"
+    with pytest.raises(ValueError, match="padding must be one of"):
+        Goat(padding="zeros").fit(planted)

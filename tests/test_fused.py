@@ -26,8 +26,11 @@ from .test_kernels import (  # noqa: F401 - fixtures, helpers, and path-agnostic
     one_thread,
     random_batch,
     reference_logits,
+    test_a_left_out_slot_never_wins_a_max_on_either_side,
     test_float32_matches_within_float_rounding,
     test_padding_never_wins_a_max_even_when_every_real_entry_is_negative,
+    test_zero_padding_matches_the_plain_model_with_pads_on_both_sides,
+    test_zero_pads_win_the_max_when_every_real_entry_is_negative,
 )
 from .test_kernels import compare as compare_with
 

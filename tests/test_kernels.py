@@ -62,9 +62,11 @@ def random_batch(gen, n=60, d=24, B=48, Ls=11, Lt=7, dtype=torch.float64, holes=
     mask_t[0] = True
     nbr_s[~mask_s] = n
     nbr_t[~mask_t] = n
-    if holes:  # an excluded partner: a real id inside the neighborhood, masked out
+    if holes:  # an excluded partner: a real id inside the neighborhood, masked out, on either side
         hole = (torch.arange(B) % 3 == 1) & (mask_s.sum(1) >= 2)
         mask_s[hole, 0] = False
+        hole_t = (torch.arange(B) % 3 != 0) & (mask_t.sum(1) >= 2)
+        mask_t[hole_t, 0] = False
     return weight, nbr_s, nbr_t, mask_s, mask_t
 
 
@@ -121,6 +123,18 @@ def test_padding_never_wins_a_max_even_when_every_real_entry_is_negative(backend
     nbr_s, nbr_t = torch.tensor([[0, 1, 4]]), torch.tensor([[2, 3, 4]])
     mask_s = mask_t = torch.tensor([[True, True, False]])
     compare(weight, nbr_s, nbr_t, mask_s, mask_t, backend=backend)
+
+
+def test_a_left_out_slot_never_wins_a_max_on_either_side(backend):
+    # Holes (a left-out partner) inside both neighborhoods, all real alignments negative: the
+    # hole is a zero row (A = 0 there) inside the width, so only the masks keep it out of the max.
+    weight = torch.tensor([[1.0, 0.0], [2.0, 0.0], [-1.0, 0.0], [-3.0, 0.0], [0.0, 0.0]],
+                          dtype=torch.float64)
+    nbr_s, nbr_t = torch.tensor([[0, 3, 1], [2, 0, 3]]), torch.tensor([[2, 1, 3], [0, 3, 1]])
+    mask_s = torch.tensor([[True, False, True], [True, True, True]])
+    mask_t = torch.tensor([[True, False, True], [True, False, True]])
+    compare(weight, nbr_s, nbr_t, mask_s, mask_t, backend=backend)
+    compare(weight, nbr_t, nbr_s, mask_t, mask_s, backend=backend)  # the other way round
 
 
 def test_single_neighbor_sides_and_no_padding():
@@ -211,3 +225,53 @@ def test_score_pairs_matches_the_module(through_gram):
         plain, _ = model(*make_batch(pairs[:, 0], pairs[:, 1], hood, True).args())
     scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), "torch", gram, batch_size=64)
     assert np.allclose(scores, plain.numpy(), atol=1e-5)
+
+
+def compare_zero_padded(weight, nbr_s, nbr_t, backend: str, atol: float = 1e-9) -> None:
+    """padding="zero": every slot takes part and a pad slot (id n) is the zero row. The plain
+    model with all-true masks is the reference; the pad row's gradient stays zero."""
+    full_s, full_t = torch.ones_like(nbr_s, dtype=torch.bool), torch.ones_like(nbr_t, dtype=torch.bool)
+    w_ref, w_fast = weight.clone().requires_grad_(), weight.clone().requires_grad_()
+    y_ref = reference_logits(w_ref, nbr_s, nbr_t, full_s, full_t)
+    y_fast = kernels.goat_logits(w_fast, nbr_s, nbr_t, full_s, full_t, backend=backend)
+    upstream = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
+    (y_ref * upstream).sum().backward()
+    (y_fast * upstream).sum().backward()
+    assert torch.allclose(y_fast, y_ref, atol=atol, rtol=1e-7), (y_fast - y_ref).abs().max()
+    assert torch.allclose(w_fast.grad[:-1], w_ref.grad[:-1], atol=atol, rtol=1e-7)
+    assert (w_fast.grad[-1] == 0).all()
+
+
+def test_zero_pads_win_the_max_when_every_real_entry_is_negative(backend):
+    # The case above under zero padding: the pads' alignment 0 beats every real one, on both sides.
+    weight = torch.tensor([[1.0, 0.0], [2.0, 0.0], [-1.0, 0.0], [-3.0, 0.0], [0.0, 0.0]],
+                          dtype=torch.float64)
+    nbr_s, nbr_t = torch.tensor([[0, 1, 4]]), torch.tensor([[2, 3, 4]])
+    compare_zero_padded(weight, nbr_s, nbr_t, backend)
+    masked = kernels.goat_logits(weight, nbr_s, nbr_t, nbr_s != 4, nbr_t != 4, backend=backend)
+    zero = kernels.goat_logits(weight, nbr_s, nbr_t, torch.ones_like(nbr_s, dtype=torch.bool),
+                               torch.ones_like(nbr_t, dtype=torch.bool), backend=backend)
+    assert not torch.allclose(masked, zero)  # the pads changed the answer: they took part
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_zero_padding_matches_the_plain_model_with_pads_on_both_sides(backend, seed):
+    weight, nbr_s, nbr_t, mask_s, mask_t = random_batch(torch.Generator().manual_seed(seed))
+    pad = weight.shape[0] - 1
+    nbr_s, nbr_t = torch.where(mask_s, nbr_s, pad), torch.where(mask_t, nbr_t, pad)  # holes too
+    assert bool((nbr_s == pad).any()) and bool((nbr_t == pad).any())
+    compare_zero_padded(weight, nbr_s, nbr_t, backend)
+
+
+def test_make_batch_zero_padding_fills_every_side_to_n():
+    graph = planted_graph(groups=2, size=6, p_in=0.6, p_out=0.1)
+    adj = Adjacency.from_graph(graph)
+    hood = sample_neighborhoods(adj, 9, torch.Generator().manual_seed(0))
+    src, dst = torch.tensor([0, 1, 2]), torch.tensor([1, 7, 3])
+    zero = make_batch(src, dst, hood, exclude_partner=True, padding="zero")
+    assert zero.nbr_s.shape == (3, 9) and bool(zero.mask_s.all()) and bool(zero.mask_t.all())
+    pad = graph.num_nodes
+    assert not (zero.nbr_s == dst.unsqueeze(1)).any()  # the left-out partner is a zero pad
+    assert ((zero.nbr_s != pad).sum(1) <= hood.length[src]).all()
+    masked = make_batch(src, dst, hood, exclude_partner=True)
+    assert masked.nbr_s.shape[1] <= 9 and not bool(masked.mask_s.all())

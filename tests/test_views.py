@@ -170,3 +170,21 @@ def test_integer_ids_stay_names_and_long_names_are_shortened(figure):
     longest = max(axis.ticktext, key=len)
     assert len(longest) <= views.style.AXIS_LABEL_CHARS and longest.endswith("…")
     assert any("x" * 40 in y for y in fig.data[0].y)  # the whole name stays for the hover
+
+
+def test_large_embedding_scatters_draw_a_seeded_sample_that_keeps_the_pair():
+    n = 1200
+    pos, names = np.random.default_rng(0).normal(size=(n, 2)), [f"v{i}" for i in range(n)]
+    kwargs = dict(groups=np.arange(n) % 4, group_names=("a", "b", "c", "d"),
+                  highlight={7: "source", 1100: "target"}, title="E", max_points=500, seed=2)
+    fig = views.embedding_scatter(pos, names, **kwargs)
+    drawn = sorted(c[0] for t in fig.data if t.mode == "markers" for c in t.customdata)
+    assert len(drawn) == len(set(drawn)) and 500 <= len(drawn) <= 502 and {7, 1100} <= set(drawn)
+    for trace in fig.data:  # every drawn point sits where its node was projected
+        for (node, name), x in zip(trace.customdata, trace.x, strict=True):
+            assert name == names[node] and x == pos[node, 0]
+    assert "showing a sample of" in fig.layout.title.text
+    again = views.embedding_scatter(pos, names, **kwargs)
+    assert drawn == sorted(c[0] for t in again.data if t.mode == "markers" for c in t.customdata)
+    whole = views.embedding_scatter(pos[:400], names[:400], groups=np.zeros(400, int), group_names=("a",))
+    assert sorted(c[0] for t in whole.data for c in t.customdata) == list(range(400))

@@ -23,7 +23,7 @@ from .attention import (
     drivers_bar,
     partners_bar,
 )
-from .embeddings import embedding_scatter, persona_scatter
+from .embeddings import MAX_SCATTER_POINTS, embedding_scatter, persona_scatter, scatter_sample
 from .metrics import clustering_bars, contingency_heatmap, pr_figure, roc_figure, training_curve
 from .network import MAX_NETWORK_EDGES, degree_histogram, ego_figure, network_figure, pyvis_html
 from .style import (
@@ -45,6 +45,7 @@ __all__ = [
     "EDGE_COLOR",
     "MAX_MATRIX_SIDE",
     "MAX_NETWORK_EDGES",
+    "MAX_SCATTER_POINTS",
     "PADDING_LABEL",
     "PALETTE",
     "PARTNER_KINDS",
@@ -71,6 +72,7 @@ __all__ = [
     "pr_figure",
     "pyvis_html",
     "roc_figure",
+    "scatter_sample",
     "scatter_trace",
     "training_curve",
 ]

@@ -24,26 +24,46 @@ from .style import (
     scatter_trace,
 )
 
+MAX_SCATTER_POINTS = 50_000  # above, a seeded sample is drawn: 200k points are ~25 MB of figure
+
+
+def scatter_sample(n: int, max_points: int = MAX_SCATTER_POINTS, seed: int = 0,
+                   keep: Sequence[int] = ()) -> np.ndarray:
+    """Sorted ids of the points to draw: all of them up to ``max_points``, else a seeded sample
+    that always contains ``keep`` (e.g. the gossip pair)."""
+    if n <= max_points:
+        return np.arange(n)
+    chosen = np.random.default_rng(seed).choice(n, max_points, replace=False)
+    return np.unique(np.concatenate([chosen, np.asarray(keep, dtype=np.int64)]))
+
 
 def embedding_scatter(coords: ArrayLike, names: Sequence[str], *, groups: ArrayLike | None = None,
                       group_names: Sequence[str] = (), values: ArrayLike | None = None,
                       value_title: str = "degree", highlight: Mapping[int, str] | None = None,
-                      title: str = "", height: int = 600) -> go.Figure:
-    """2-D projection of node embeddings; colour by group code or a continuous value."""
+                      title: str = "", height: int = 600, max_points: int = MAX_SCATTER_POINTS,
+                      seed: int = 0) -> go.Figure:
+    """2-D projection of node embeddings; colour by group code or a continuous value. Above
+    ``max_points`` nodes a seeded sample is drawn (the highlighted ones always; the title says
+    so); points keep their node ids in ``customdata``."""
     coords = np.asarray(coords, dtype=float)
-    ids = np.arange(len(names))
+    ids = scatter_sample(len(names), max_points, seed, list(highlight or ()))
+    x, y = np.full(len(names), np.nan), np.full(len(names), np.nan)
+    x[ids], y[ids] = coords[ids, 0], coords[ids, 1]
     sizes = np.full(len(names), 9.0)
     fig = go.Figure()
     if groups is not None:
         codes = np.asarray(groups)
-        hover = [f"{_e(names[i])}<br>{_e(_group_label(codes[i], group_names))}" for i in range(len(names))]
-        _grouped_traces(fig, coords[:, 0], coords[:, 1], ids, names, hover, sizes, codes, group_names)
+        hover = {i: f"{_e(names[i])}<br>{_e(_group_label(codes[i], group_names))}" for i in ids.tolist()}
+        _grouped_traces(fig, x, y, np.arange(len(names)), names, hover, sizes, codes, group_names, subset=ids)
     else:
         vals = np.asarray(values)
-        hover = [f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])}" for i in range(len(names))]
-        _continuous_trace(fig, coords[:, 0], coords[:, 1], ids, names, hover, sizes, vals, value_title)
+        hover = {i: f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])}" for i in ids.tolist()}
+        _continuous_trace(fig, x[ids], y[ids], ids, names, [hover[i] for i in ids.tolist()], sizes[ids],
+                          vals[ids], value_title)
     if highlight:
-        _highlight_trace(fig, coords[:, 0], coords[:, 1], names, highlight, sizes)
+        _highlight_trace(fig, x, y, names, highlight, sizes)
+    if len(ids) < len(names):
+        title = f"{title} (showing a sample of {len(ids):,} of {len(names):,} nodes)"
     fig.update_layout(title=_e(title) or None, height=height, margin=dict(l=10, r=10, t=40, b=10),
                       legend=dict(itemsizing="constant"), hovermode="closest", clickmode="event+select")
     return _blank_axes(fig, equal=False)

@@ -78,12 +78,16 @@ def _customdata(ids: np.ndarray, names: Sequence[str]) -> list[list]:
     return [[int(i), names[int(i)]] for i in ids]
 
 
-def _grouped_traces(fig, x, y, ids, names, hover, sizes, groups, group_names, symbol="circle", legend=True):
-    """One scatter trace per group (legend entries); ``groups`` codes, -1 = unlabelled."""
+def _grouped_traces(fig, x, y, ids, names, hover, sizes, groups, group_names, symbol="circle", legend=True,
+                    subset: np.ndarray | None = None):
+    """One scatter trace per group (legend entries); ``groups`` codes, -1 = unlabelled. With
+    ``subset`` only those points (ids into x, y, groups; ``hover`` is then indexable by id)."""
     codes = np.asarray(groups)
-    trace = scatter_trace(len(codes))
-    for code in sorted(set(codes.tolist()), key=lambda c: (c < 0, c)):
-        idx = np.flatnonzero(codes == code)
+    shown = np.zeros(len(codes), dtype=bool)
+    shown[np.arange(len(codes)) if subset is None else subset] = True
+    trace = scatter_trace(int(shown.sum()))
+    for code in sorted(set(codes[shown].tolist()), key=lambda c: (c < 0, c)):
+        idx = np.flatnonzero((codes == code) & shown)
         label = "unlabelled" if code < 0 else str(group_names[code])
         fig.add_trace(trace(
             x=x[idx], y=y[idx], mode="markers", name=_e(label), showlegend=legend,
