@@ -113,7 +113,9 @@ def test_float32_matches_within_float_rounding(backend):
     w32 = weight.float()
     y_ref = reference_logits(w32, *rest)
     y_fast = kernels.goat_logits(w32, *rest, backend=backend)
-    assert torch.allclose(y_fast, y_ref, rtol=1e-5, atol=1e-3)
+    # d = 200 float32 dot products summed in another order: ~1e-5 relative, and a near-tie of
+    # two maxima may pick the other cell (logits up to ~250 here)
+    assert torch.allclose(y_fast, y_ref, rtol=3e-5, atol=1e-3)
 
 
 def test_padding_never_wins_a_max_even_when_every_real_entry_is_negative(backend):
