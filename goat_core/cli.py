@@ -134,6 +134,8 @@ def cmd_attention(args: argparse.Namespace) -> None:
         print(f"{result[side]}'s attention:")
         for row in result[f"{side}_attention"][:10]:
             print(f"  {row['weight']:.3f}  {row['node']}")
+        if result[f"{side}_padding"] > 0.0:  # padding="zero": the pads' share, so that it sums to 1
+            print(f"  {result[f'{side}_padding']:.3f}  (padding)")
 
 
 def cmd_linkpred(args: argparse.Namespace) -> None:

@@ -71,6 +71,18 @@ def test_train_then_attention(tmp_path):
     assert proc.returncode == 2 and "Nobody" in proc.stderr and proc.stderr.count("\n") == 1
 
 
+def test_train_with_zero_padding_reports_the_pads_share(tmp_path):
+    run = tmp_path / "run"
+    cli("train", "lesmis", "--out", str(run), *TRAIN, "--neighborhood", "30", "--padding", "zero")
+    assert json.loads((run / "config.json").read_text())["params"]["padding"] == "zero"
+    out = json.loads(cli("attention", str(run), "Marius", "Thenardier", "--json").stdout)
+    # N = 30 slots: Thenardier's 16 neighbors (Marius left out) and 15 zero pads
+    total = sum(row["weight"] for row in out["target_attention"]) + out["target_padding"]
+    assert abs(total - 1) < 1e-4 and out["target_padding"] > 0.0
+    text = cli("attention", str(run), "Marius", "Thenardier").stdout
+    assert "(padding)" in text
+
+
 def test_linkpred_json():
     proc = cli("linkpred", "lesmis", "--train-ratio", "0.8", *TRAIN, "--seed", "1", "--json")
     out = json.loads(proc.stdout)

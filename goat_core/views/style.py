@@ -46,7 +46,7 @@ MAX_MATRIX_SIDE = 40  # the alignment heatmap shows at most this many neighbors 
 WEBGL_POINTS = 1000
 
 
-def scatter_trace(num_points: int):
+def scatter_trace(num_points: int) -> type[go.Scatter] | type[go.Scattergl]:
     """The scatter trace class for ``num_points`` points: ``go.Scattergl`` above WEBGL_POINTS."""
     return go.Scattergl if num_points > WEBGL_POINTS else go.Scatter
 

@@ -10,7 +10,7 @@ from string import Template
 
 from ..common import read_json, write_json
 from ..experiments import RATIOS, SEEDS
-from ..tune import DRAW_TOLERANCE, summarise
+from ..tune import DRAW_TOLERANCE, padding_markdown, summarise
 from .plots import plots
 from .runs import load_runs
 from .tables import (
@@ -142,6 +142,9 @@ def render(tables, tuning, case, state, out: Path, md: Path) -> str:
         "\n",
         notes,
     ]
+    padding = padding_markdown(out)  # the padding stage's table, once it has run
+    if padding:
+        parts.append(padding)
     return "\n".join(parts)
 
 

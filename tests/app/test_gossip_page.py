@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
+
+import numpy as np
 
 from .conftest import button, click_nodes, explorer, goto, new_app, open_tab, texts, train
 
@@ -158,3 +161,18 @@ def test_top_partners_unseen_only(app):
     for label in held_out:  # a held-out edge is in the graph but not in what the model saw
         v = graph.names.index(label.removesuffix(" (held out)"))
         assert graph.has_edge(MARIUS, v) and not goat.graph_.has_edge(MARIUS, v)
+
+
+def test_zero_padding_shows_the_pads_share_as_its_own_bar(app, downloads):
+    train(app, padding="zero", neighborhood=30)
+    goto(app, "gossip")
+    bars = [json.loads(c.proto.spec) for c in app.get("plotly_chart")
+            if c.proto.id.endswith(("att_source", "att_target"))]
+    assert len(bars) == 2
+    for spec in bars:
+        labels, widths = spec["data"][0]["y"], spec["data"][0]["x"]
+        if isinstance(widths, dict):  # plotly sends numeric arrays as base64
+            widths = np.frombuffer(base64.b64decode(widths["bdata"]), dtype=widths["dtype"])
+        assert labels[-1] == "(padding)" and abs(sum(widths) - 1.0) < 1e-4  # with the pads: sums to 1
+    assert any("'(padding)'" in c for c in texts(app.caption))
+    assert "(padding)" in downloads["attention.csv"].decode()
