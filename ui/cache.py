@@ -18,6 +18,7 @@ import streamlit as st
 import goat_core
 from goat_core import explore, views
 from goat_core import projection as projections
+from goat_core.baselines import evaluate_heuristics
 from goat_core.evaluation import cluster_embeddings, contingency
 from goat_core.projection import Progress, project
 
@@ -195,6 +196,12 @@ def clustering(run_key: str, kind: str, seed: int, _embedding: np.ndarray,
 @st.cache_data(show_spinner=False, max_entries=16)
 def link_prediction(run_key: str, _goat: goat_core.Goat, _split: goat_core.EdgeSplit) -> dict:
     return goat_core.evaluate_link_prediction(_goat, _split, curves=True)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def heuristics(run_key: str, _split: goat_core.EdgeSplit) -> dict:
+    """Common neighbors, Adamic-Adar and preferential attachment on the run's held-out edges."""
+    return evaluate_heuristics(_split, curves=True)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

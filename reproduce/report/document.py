@@ -10,6 +10,7 @@ from string import Template
 
 from ..common import read_json, write_json
 from ..experiments import RATIOS, SEEDS
+from ..heuristics import markdown as heuristics_markdown
 from ..tune import DRAW_TOLERANCE, padding_markdown, summarise
 from .plots import plots
 from .runs import load_runs
@@ -142,9 +143,9 @@ def render(tables, tuning, case, state, out: Path, md: Path) -> str:
         "\n",
         notes,
     ]
-    padding = padding_markdown(out)  # the padding stage's table, once it has run
-    if padding:
-        parts.append(padding)
+    for extra in (heuristics_markdown(out), padding_markdown(out)):  # once their scripts have run
+        if extra:
+            parts.append(extra)
     return "\n".join(parts)
 
 

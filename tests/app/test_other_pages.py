@@ -88,6 +88,12 @@ def test_scores_clustering_and_link_prediction(app):
     assert np.all((table["NMI"] >= 0) & (table["NMI"] <= 1))
     app.radio(key="scores_contingency").set_value("Global E").run()
     assert not app.exception
+    lp = app.dataframe[1].value  # GOAT beside the heuristics, on the same held-out edges
+    assert list(lp["method"]) == ["GOAT", "global E", "common neighbors", "Adamic-Adar",
+                                  "preferential attachment"]
+    assert lp["AUC"].between(0, 1).all() and lp["AP"].between(0, 1).all()
+    roc = json.loads(next(c for c in app.get("plotly_chart") if c.proto.id.endswith("scores_roc")).proto.spec)
+    assert len(roc["data"]) == 6  # chance + five methods
 
 
 def test_scores_without_holdout_or_labels(app):
