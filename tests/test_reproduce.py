@@ -35,7 +35,7 @@ def test_goat_beats_its_untrained_self(quick_out):
     out, jobs = quick_out
     run = read_json(out / "raw" / "runs" / f"{next(j for j in jobs if j.variant == 'goat').key}.json")
     assert 0.5 < run["untrained_lp"]["auc"] < run["lp"]["auc"] <= 1.0
-    assert set(run["baselines"]) == {"common_neighbors", "adamic_adar"}
+    assert set(run["baselines"]) == {"common_neighbors", "adamic_adar", "preferential_attachment"}
     assert {"context", "global"} <= set(run["cluster"])
     assert 0.0 <= run["cluster"]["context"]["nmi"] <= 1.0
 
