@@ -32,7 +32,7 @@ FIND_NODE = """(name) => {
   for (const gd of document.querySelectorAll('.js-plotly-plot')) {
     const box = gd.getBoundingClientRect(), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
     if (!xa || !ya) continue;
-    for (const trace of gd.data) {
+    for (const trace of gd._fullData) {  // decoded arrays (gd.data may hold base64 specs)
       const cd = trace.customdata;
       if (!cd || !(trace.mode || '').includes('markers')) continue;
       for (let j = 0; j < cd.length; j++) {
