@@ -83,7 +83,7 @@ def email_run(args) -> dict:
 
     goat = Goat(dim=200, neighborhood=100, dropout=0.8, lr=args.lr, epochs=args.max_epochs,
                 batch_size=args.batch_size, seed=args.seed, device="cpu",
-                padding="mask")  # as its recorded numbers (BENCHMARKS.md) were taken
+                padding="mask", validation_fraction=0.0)  # as its recorded numbers were taken
     try:
         goat.fit(split.train, callback=callback, validation=test)
     except Exception as err:  # TrainingCancelled once the target is reached

@@ -44,6 +44,7 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
                   "nodes": graph.num_nodes, "edges": graph.num_edges,
                   "fingerprint": graph.fingerprint()},
         "history": state.history,
+        "early_stopping": state.early_stopping,
         "extra": extra or {},
     }
     nodes: dict = {"names": list(graph.names)}
@@ -111,9 +112,12 @@ def _unpack(config: dict, nodes: dict, tensors: dict) -> tuple[dict, GoatState, 
     _check_tensors(graph, tensors)
     state = GoatState(graph=graph, embedding=tensors["embedding"],
                       neighborhoods=Neighborhoods(tensors["hood_table"], tensors["hood_length"]),
-                      history=config["history"], backend=config.get("backend", ""))
+                      history=config["history"], backend=config.get("backend", ""),
+                      early_stopping=_checked_stopping(config.get("early_stopping")))
     params = dict(config["params"])
     params.setdefault("padding", "mask")  # runs saved before padding was a parameter were masked
+    params.setdefault("validation_fraction", 0.0)  # and before early stopping, trained `epochs` epochs
+    params.setdefault("patience", 10)
     return params, state, config.get("extra", {})
 
 
@@ -130,6 +134,18 @@ def _check_history(history: object) -> None:
     if rows is None or not all(isinstance(r, dict) and _number(r.get("epoch")) and _number(r.get("loss"))
                                for r in rows):
         raise ValueError("history must be a list of {epoch, loss, ...} rows")
+
+
+def _checked_stopping(stopping: object) -> dict | None:
+    """Early stopping's record: None, or a best epoch among the validation AUCs of the epochs tried."""
+    if stopping is None:
+        return None
+    aucs = stopping.get("val_auc") if isinstance(stopping, dict) else None
+    best = stopping.get("best_epoch") if isinstance(stopping, dict) else None
+    if not (isinstance(aucs, list) and all(_number(a) for a in aucs) and isinstance(best, int)
+            and 1 <= best <= max(len(aucs), 1)):
+        raise ValueError("early_stopping must hold best_epoch among its val_auc list")
+    return stopping
 
 
 def _number(value: object) -> bool:

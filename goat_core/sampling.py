@@ -145,6 +145,9 @@ def sample_non_edges(graph: Graph, count: int, rng: np.random.Generator,
 def validation_split(train: Graph, fraction: float, seed: int, full: Graph | None = None) -> EdgeSplit:
     """Carve a validation set from training edges, for tuning without touching test edges.
 
-    Pass the ``full`` graph so that validation negatives are never held-out test edges.
+    Validation negatives are non-edges of ``train``: a held-out test edge may be drawn as one,
+    as it would be by anyone who cannot see the test set. Passing the ``full`` graph excludes
+    every full-graph edge instead, which tells the choice which test pairs are edges: leave it
+    out for model selection.
     """
     return split_edges(train, 1.0 - fraction, seed, full=full)

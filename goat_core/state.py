@@ -21,3 +21,4 @@ class GoatState:
     neighborhoods: Neighborhoods  # the fixed inference draw
     history: list  # one row per epoch: loss, elapsed, val_auc
     backend: str = ""  # the compute path training took ("" when unknown, e.g. an older run)
+    early_stopping: dict | None = None  # how the epoch count was chosen (Goat.early_stopping_)

@@ -39,6 +39,7 @@ class Progress:
     elapsed: float  # seconds since training began
     val_auc: float | None = None  # at epoch ends, when validation pairs were given
     epoch_end: bool = False
+    stage: str = "train"  # "select": early stopping's run on the carve-out; "train": the model kept
 
     @property
     def fraction(self) -> float:
@@ -143,7 +144,8 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
                  validation: tuple[np.ndarray, np.ndarray] | None = None,
                  inference_hood: Neighborhoods | None = None, bucket: bool = True,
                  shard: tuple[int, int] = (0, 1),
-                 wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None) -> list[dict]:
+                 wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None,
+                 patience: int | None = None, stage: str = "train") -> list[dict]:
     """Train ``model`` in place on ``graph``'s edges; returns one history row per epoch.
 
     ``backend`` is the compute path (see ``Goat(backend=...)``): "fused" or "torch" train
@@ -152,6 +154,8 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
     makes this process train on every world-th pair of each batch (all processes draw the
     same neighborhoods, pairs and batches from the same seed), and ``wrap`` wraps the step
     module, e.g. in ``DistributedDataParallel``, which averages the gradients of the shards.
+    With ``validation`` and ``patience``, training stops once ``patience`` epochs in a row have
+    not beaten the best validation AUC (early stopping); ``stage`` labels the progress reports.
     """
     adj = Adjacency.from_graph(graph)
     noise = noise_distribution(adj)
@@ -193,15 +197,23 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
             total += value * len(idx)
             seen += len(idx)
             _notify(callback, Progress(epoch, epochs, step, len(batches), total / seen,
-                                       time.perf_counter() - start))
+                                       time.perf_counter() - start, stage=stage))
         row = {"epoch": epoch, "loss": total / seen, "elapsed": time.perf_counter() - start}
         if validation is not None and inference_hood is not None:
             row["val_auc"] = validation_auc(model, validation, inference_hood, exclude_partner, device,
                                             padding, backend, gram)
         history.append(row)
         _notify(callback, Progress(epoch, epochs, len(batches), len(batches), row["loss"],
-                                   row["elapsed"], row.get("val_auc"), epoch_end=True))
+                                   row["elapsed"], row.get("val_auc"), epoch_end=True, stage=stage))
+        if patience is not None and "val_auc" in row and epoch - best_epoch(history) >= patience:
+            break
     return history
+
+
+def best_epoch(history: list[dict]) -> int:
+    """The first epoch with the highest validation AUC (NaN counts as lowest)."""
+    scores = [row["val_auc"] if math.isfinite(row["val_auc"]) else -math.inf for row in history]
+    return history[int(np.argmax(scores))]["epoch"]
 
 
 def _adam(params, lr: float, device: torch.device) -> torch.optim.Optimizer:

@@ -75,7 +75,7 @@ def params_for(data: str, variant: str, ratio: float, **overrides) -> dict:
     # padding="mask": every recorded run (RESULTS.md) masked pads; the padding stage of tune.py
     # compares it with the paper's zero padding, Goat's default since
     p.update(OPTIM[variant], variant=variant, device="cpu", epochs=epochs_for(variant, ratio, data),
-             padding="mask")
+             padding="mask", validation_fraction=0.0)  # recorded runs: fixed epochs, no early stopping
     p.update(overrides)
     return p
 

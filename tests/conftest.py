@@ -52,4 +52,5 @@ def triangle_tail() -> Graph:
 
 
 # padding="mask": the cases below test behaviours either padding shares (zero padding has its own)
-FAST = dict(dim=16, epochs=5, lr=0.02, batch_size=32, dropout=0.0, neighborhood=10, padding="mask")
+FAST = dict(dim=16, epochs=5, lr=0.02, batch_size=32, dropout=0.0, neighborhood=10, padding="mask",
+            validation_fraction=0.0)

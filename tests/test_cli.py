@@ -91,6 +91,33 @@ def test_linkpred_json():
     assert out["params"]["inference_draws"] == 1
 
 
+def test_linkpred_defaults_to_the_validated_preset_with_early_stopping():
+    out = json.loads(cli("linkpred", "lesmis", "--train-ratio", "0.8", "--dim", "8", "--epochs", "6",
+                         "--patience", "2", "--json").stdout)
+    params, stop = out["params"], out["early_stopping"]
+    assert (params["lr"], params["dropout"], params["padding"], params["validation_fraction"]) == (
+        3e-3, 0.8, "zero", 0.2)
+    assert 1 <= stop["best_epoch"] <= stop["epochs_tried"] <= 6
+    assert out["epochs_trained"] == stop["best_epoch"]
+
+
+def test_preset_paper_is_table_2_literally_and_options_still_win():
+    out = json.loads(cli("linkpred", "email", "--train-ratio", "0.95", "--preset", "paper", "--epochs", "1",
+                         "--dim", "8", "--json").stdout)
+    params = out["params"]
+    assert (params["lr"], params["dropout"], params["neighborhood"], params["padding"]) == (
+        1e-4, 0.8, 100, "zero")  # Table 2's Email row
+    assert params["validation_fraction"] == 0.0 and out["early_stopping"] is None
+    assert (params["epochs"], params["dim"]) == (1, 8) and out["epochs_trained"] == 1
+    proc = cli("linkpred", "lesmis", "--train-ratio", "0.8", "--preset", "table2", check=False)
+    assert proc.returncode == 2 and "invalid choice: 'table2'" in proc.stderr
+
+
+def test_linkpred_without_seed_splits_the_same_way_twice():
+    args = ("linkpred", "lesmis", "--train-ratio", "0.8", *TRAIN, "--validation-fraction", "0", "--json")
+    assert json.loads(cli(*args).stdout)["auc"] == json.loads(cli(*args).stdout)["auc"]
+
+
 def test_linkpred_averages_inference_draws_when_asked():
     args = ("linkpred", "lesmis", "--train-ratio", "0.8", *TRAIN, "--neighborhood", "2", "--json")
     one = json.loads(cli(*args).stdout)

@@ -26,3 +26,18 @@ def test_fast_preset_does_less_work_per_edge_as_graphs_grow():
 
 def test_case_study_has_no_holdout():
     assert "holdout" not in presets.case_study(254)
+
+
+def test_validated_preset_is_the_library_default_and_paper_is_table_2():
+    defaults = {name: spec.default for name, spec in goat_core.PARAMETERS.items()}
+    validated = presets.validated(254)
+    assert {k: v for k, v in validated.items() if k != "holdout"}.items() <= defaults.items()
+    assert validated["validation_fraction"] > 0  # epochs chosen by early stopping
+    paper = presets.paper("email")
+    assert (paper["lr"], paper["epochs"], paper["dropout"]) == (1e-4, 20, 0.8)
+    assert paper["validation_fraction"] == 0.0
+    for name in presets.PRESETS:
+        params = {k: v for k, v in presets.preset(name, "email", 16_064).items() if k != "holdout"}
+        goat_core.Goat(**params)._validate_params()
+    with pytest.raises(ValueError, match="unknown preset 'table2'"):
+        presets.preset("table2", "email", 100)

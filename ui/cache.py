@@ -222,7 +222,8 @@ def warm_up() -> threading.Thread:
     UMAP, whose numba code takes about 15 s to load even from the disk cache."""
     def tiny_fit() -> None:
         graph = goat_core.parse_edge_list(b"a b\nb c\nc a\nc d\n", file="<warm-up>")
-        goat_core.Goat(dim=4, neighborhood=2, epochs=1, batch_size=4, seed=0).fit(graph)
+        goat_core.Goat(dim=4, neighborhood=2, epochs=1, batch_size=4, seed=0,
+                       validation_fraction=0.0).fit(graph)
         projections.warm_up()
 
     thread = threading.Thread(target=tiny_fit, name="goat-warm-up", daemon=True)

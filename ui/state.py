@@ -24,10 +24,11 @@ PAIR_WIDGETS = ("pair_source", "pair_target")
 # URL parameter -> Goat parameter (short names keep shared links readable).
 URL_PARAMS = {"dim": "dim", "N": "neighborhood", "dropout": "dropout", "lr": "lr", "epochs": "epochs",
               "batch": "batch_size", "neg": "negatives", "variant": "variant", "excl": "exclude_partner",
-              "pad": "padding"}
+              "pad": "padding", "vf": "validation_fraction", "pat": "patience"}
 # The training form's limits: its widgets and the values a shared link may carry.
 FORM_LIMITS = {"dim": (1, 1024), "neighborhood": (1, 1000), "dropout": (0.0, 0.95), "lr": (1e-6, 1.0),
-               "epochs": (1, 5000), "batch_size": (1, 8192), "negatives": (0, 20), "holdout": (0.0, 0.5)}
+               "epochs": (1, 5000), "batch_size": (1, 8192), "negatives": (0, 20), "holdout": (0.0, 0.5),
+               "validation_fraction": (0.0, 0.5), "patience": (1, 100)}
 
 
 def form_values(ex: Explorer) -> dict:
@@ -203,7 +204,7 @@ def parse_url_value(name: str, text: str) -> object:
         value = BOOLEAN_WORDS.get(text.lower())
     elif name in ("variant", "padding"):
         value = text
-    elif name in ("dropout", "lr", "holdout"):
+    elif name in ("dropout", "lr", "holdout", "validation_fraction"):
         value = float(text)
     else:
         value = int(text)

@@ -13,6 +13,8 @@ from . import cache
 from .runs import RunRecord, run_key
 
 PROGRESS_KEY = "training_progress"  # (epoch, epochs) of the training under way, for "cancelled at"
+STAGES = {"select": "choosing the epochs (early stopping on the carve-out; at most) · ",
+          "train": ""}
 
 
 class LiveProgress:
@@ -33,10 +35,13 @@ class LiveProgress:
         self.last_chart = 0.0
         self.history: list[dict] = []
         self.val_auc: float | None = None
+        self.stage = ""
 
     def __call__(self, progress: goat_core.Progress) -> bool:
         now = time.perf_counter()
         st.session_state[PROGRESS_KEY] = (progress.epoch, progress.epochs)
+        if progress.stage != self.stage:  # early stopping's run ends; the kept model's begins
+            self.stage, self.history, self.val_auc = progress.stage, [], None
         if progress.epoch_end:
             row = {"epoch": progress.epoch, "loss": progress.loss}
             if progress.val_auc is not None:
@@ -46,12 +51,13 @@ class LiveProgress:
         if now - self.last >= self.every or last_epoch:
             auc = f" · validation AUC {self.val_auc:.3f}" if self.val_auc is not None else ""
             self.bar.progress(min(progress.fraction, 1.0), text=(
-                f"epoch {progress.epoch}/{progress.epochs} · step {progress.step}/{progress.steps_per_epoch}"
+                f"{STAGES.get(progress.stage, '')}epoch {progress.epoch}/{progress.epochs}"
+                f" · step {progress.step}/{progress.steps_per_epoch}"
                 f" · loss {progress.loss:.4f}{auc} · {progress.elapsed:.1f} s{eta(progress)}"))
             self.last = now
         if progress.epoch_end and (now - self.last_chart >= self.chart_every or last_epoch):
             self.chart.plotly_chart(views.training_curve(self.history),
-                                    key=f"{self.prefix}_curve_{progress.epoch}")
+                                    key=f"{self.prefix}_curve_{progress.stage}_{progress.epoch}")
             self.last_chart = now
         return True
 

@@ -298,6 +298,13 @@ python -m reproduce --quick --out /tmp/goat-quick # CI smoke test, a few minutes
 python -m reproduce --report-only                 # rebuild tables/plots/RESULTS.md from raw JSON
 ```
 
+**Which numbers are leaky.** Every number quoted from the paper (rows marked *paper*) comes from the
+authors' evaluation: GOAT's neighborhoods there contain the test edges (*leaky*), and negatives were
+never checked to be non-edges (its baselines' rows too). Every number marked *ours* was measured
+here, leak-free: neighborhoods from training edges only, test edges scored against verified
+non-edges, choices made on validation carve-outs of the training edges. The two are not the same
+measurement; compare ours with ours.
+
 ## Protocol (leak-free; differs from the paper's)
 
 - **Splits**: `goat_core.sampling.split_edges(graph, ratio, seed)` keeps `ratio` of the undirected edges for

@@ -39,8 +39,23 @@ def test_paper_preset_fills_the_form(app):
     assert app.number_input(key="train_dim").value == 200
     assert app.number_input(key="train_lr").value == 1e-4
     assert app.slider(key="train_dropout").value == 0.5
+    assert app.slider(key="train_validation_fraction").value == 0.0  # Table 2 literally: no early stopping
+    button(app, "Validated (library default)").click().run()
+    assert app.number_input(key="train_lr").value == goat_core.PARAMETERS["lr"].default
+    assert app.slider(key="train_validation_fraction").value == 0.2
+    assert app.number_input(key="train_patience").value == goat_core.PARAMETERS["patience"].default
     button(app, "Fast (app default)").click().run()
     assert app.number_input(key="train_dim").value == 64
+    assert app.slider(key="train_validation_fraction").value == 0.0
+
+
+def test_early_stopping_in_the_app_keeps_the_best_epoch(app):
+    """The form's early stopping: the run's history is the best epoch's length, and the
+    progress chart restarts for the kept model (no duplicate chart keys between the stages)."""
+    ex = explorer(train(app, epochs=8, validation_fraction=0.2, patience=2))
+    stop = ex.run.goat.early_stopping_
+    assert not app.exception and stop is not None
+    assert len(ex.run.history) == stop["best_epoch"] <= stop["epochs_tried"] <= 8
 
 
 def test_failed_training_keeps_the_previous_run(app):
