@@ -23,6 +23,7 @@ pages = [
     st.Page("pages/graph.py", title="Graph", icon=":material/hub:", url_path="graph", default=True),
     st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train"),
     st.Page("pages/gossip.py", title="Gossip & attend", icon=":material/forum:", url_path="gossip"),
+    st.Page("pages/equations.py", title="Equations", icon=":material/function:", url_path="equations"),
     st.Page("pages/embeddings.py", title="Embeddings", icon=":material/scatter_plot:", url_path="embeddings"),
     st.Page("pages/scores.py", title="Scores", icon=":material/leaderboard:", url_path="scores"),
     st.Page("pages/case_study.py", title="Case study", icon=":material/school:", url_path="case-study"),

@@ -24,6 +24,7 @@ from .attention import (
     partners_bar,
 )
 from .embeddings import MAX_SCATTER_POINTS, embedding_scatter, persona_scatter, scatter_sample
+from .equations import STEPS, pooling_figure, vectors_heatmap
 from .metrics import clustering_bars, contingency_heatmap, pr_figure, roc_figure, training_curve
 from .network import MAX_NETWORK_EDGES, degree_histogram, ego_figure, network_figure, pyvis_html
 from .style import (
@@ -54,10 +55,13 @@ __all__ = [
     "SHARED_COLOR",
     "SOURCE_COLOR",
     "STAR",
+    "STEPS",
     "TARGET_COLOR",
     "WEBGL_POINTS",
     "alignment_heatmap",
     "attention_bars",
+    "pooling_figure",
+    "vectors_heatmap",
     "clustering_bars",
     "context_shift_bars",
     "contingency_heatmap",

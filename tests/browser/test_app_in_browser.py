@@ -67,6 +67,14 @@ def test_train_click_two_nodes_and_every_page(server, new_page):
     page.get_by_text(re.compile("Alignment A = S")).first.wait_for()
     shot(page, "3-gossip-alignment")
 
+    go(page, "Equations")
+    page.get_by_role("heading", name="How a score is made").wait_for()
+    page.get_by_test_id("stButtonGroup").get_by_text("softmax", exact=True).click()  # a step
+    settle(page)
+    page.get_by_text(re.compile(r"^p_s = softmax\(a_s\)")).first.wait_for()  # the figure follows the step
+    assert "Valjean" in page.get_by_text(re.compile(r"^The pair")).first.inner_text()
+    shot(page, "3-equations")
+
     pages = [("Embeddings", "Personas", "4-embeddings"),
              ("Scores", "Link prediction on held-out edges", "5-scores"),
              ("Case study", "3 · Marius (55) gossips with Gavroche (48)", "6-case-study")]

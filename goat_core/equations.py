@@ -1,0 +1,177 @@
+"""The paper's equations on one pair, step by step, with the pair's real numbers.
+
+For a pair (s, t): S and T are the global embeddings of the two sampled neighborhoods, the
+alignment is A = S Tᵀ, row-wise max pooling gives s's attention logits and column-wise max
+pooling t's (the authors' code: tanh of A, then row and column means), the softmaxes turn them
+into attention weights, r_s = p_sᵀ S and r_t = p_tᵀ T are the context representations, and the
+pair's score is r_s · r_t. :func:`pair_equations` recomputes every step in float64 from the
+model's embeddings, independently of the training kernels, and checks that it lands on the
+model's own score: what a student reads is what the model computes.
+
+Under ``padding="zero"`` each side also has zero slots: a zero row of A whose maximum is 0,
+a 0 in every column's maximum when the other side has pads, and softmax mass of its own. They
+are counted (``pads_s``, ``pads_t``), not drawn as rows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")  # as the app escapes user text
+SCORE_TOLERANCE = 1e-3  # float32 training kernels against this float64 recomputation
+
+
+@dataclass(frozen=True)
+class PairEquations:
+    """Every intermediate of one pair's score; arrays over real neighbors, pads counted apart."""
+
+    source: str
+    target: str
+    source_names: list[str]
+    target_names: list[str]
+    S: np.ndarray  # (Ls, d) s's neighbors' global embeddings
+    T: np.ndarray  # (Lt, d)
+    pads_s: int  # zero slots on s's side (padding="zero")
+    pads_t: int
+    pooling: str  # "max" (the paper) or "mean" (tanh + mean, the authors' code)
+    A: np.ndarray  # (Ls, Lt) S Tᵀ (tanh'd for mean pooling)
+    a_s: np.ndarray  # (Ls,) pooled logits of s's neighbors
+    a_t: np.ndarray  # (Lt,)
+    pad_logit_s: float  # the pooled logit of each of s's pad slots (0)
+    pad_logit_t: float
+    row_winner: np.ndarray  # (Ls,) the column holding each row's maximum, -1 for a pad (max pooling)
+    col_winner: np.ndarray  # (Lt,) the row holding each column's maximum, -1 for a pad
+    p_s: np.ndarray  # (Ls,) attention on s's neighbors
+    p_t: np.ndarray  # (Lt,)
+    pad_share_s: float  # attention the pads take, all together
+    pad_share_t: float
+    r_s: np.ndarray  # (d,)
+    r_t: np.ndarray  # (d,)
+    score: float  # r_s · r_t
+    model_score: float  # the model's own logit for the pair
+
+    @property
+    def probability(self) -> float:
+        return float(1.0 / (1.0 + np.exp(-self.score)))
+
+    def top_dimensions(self, k: int = 8) -> np.ndarray:
+        """The k dimensions whose products r_s[i]·r_t[i] add most (in absolute value) to the score."""
+        contribution = np.abs(self.r_s * self.r_t)
+        return np.argsort(-contribution, kind="stable")[:k]
+
+
+def pair_equations(goat, source, target) -> PairEquations:
+    """The equations of a fitted ``Goat`` on the pair (source, target), by name or id."""
+    pair = goat.attention(source, target)
+    E = np.asarray(goat.embedding_, dtype=np.float64)
+    S, T = E[pair.source_neighbors], E[pair.target_neighbors]  # (Ls, d), (Lt, d)
+    slots = goat.neighborhoods_.table.shape[1]
+    zero = goat.padding == "zero"
+    pads_s = slots - len(S) if zero else 0
+    pads_t = slots - len(T) if zero else 0
+    pooling = "mean" if goat.variant == "mean-pool" else "max"
+    steps = _steps(S, T, pads_s, pads_t, pooling)
+    eq = PairEquations(source=pair.source, target=pair.target, source_names=list(pair.source_names),
+                       target_names=list(pair.target_names), S=S, T=T, pads_s=pads_s, pads_t=pads_t,
+                       pooling=pooling, model_score=pair.score, **steps)
+    if abs(eq.score - pair.score) > SCORE_TOLERANCE * max(1.0, abs(pair.score)):
+        raise AssertionError(f"the recomputed score {eq.score:.6f} differs from the model's {pair.score:.6f}")
+    return eq
+
+
+def _steps(S: np.ndarray, T: np.ndarray, pads_s: int, pads_t: int, pooling: str) -> dict:
+    A = S @ T.T  # (Ls, Lt)
+    if pooling == "max":
+        a_s, row_winner = _max_with_pads(A, pads_t)  # (Ls,)
+        a_t, col_winner = _max_with_pads(A.T, pads_s)  # (Lt,)
+        pad_s = pad_t = 0.0  # a zero row's maximum over any columns (pads on the other side)
+    else:
+        A = np.tanh(A)
+        a_s = A.sum(1) / (A.shape[1] + pads_t)  # tanh(0) = 0 for the other side's pads
+        a_t = A.sum(0) / (A.shape[0] + pads_s)
+        row_winner = np.full(len(a_s), -1)
+        col_winner = np.full(len(a_t), -1)
+        pad_s = pad_t = 0.0
+    p_s, share_s = _softmax_with_pads(a_s, pad_s, pads_s)
+    p_t, share_t = _softmax_with_pads(a_t, pad_t, pads_t)
+    r_s, r_t = p_s @ S, p_t @ T  # (d,): the pads are zero vectors
+    return dict(A=A, a_s=a_s, a_t=a_t, pad_logit_s=pad_s, pad_logit_t=pad_t, row_winner=row_winner,
+                col_winner=col_winner, p_s=p_s, p_t=p_t, pad_share_s=share_s, pad_share_t=share_t,
+                r_s=r_s, r_t=r_t, score=float(r_s @ r_t))
+
+
+def _max_with_pads(A: np.ndarray, other_pads: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row maxima of A and where they are; a pad column (value 0) wins where every entry is negative."""
+    winner = A.argmax(1) if A.shape[1] else np.zeros(A.shape[0], dtype=np.int64)
+    best = A.max(1) if A.shape[1] else np.full(A.shape[0], -np.inf)
+    if other_pads:
+        pad_wins = best < 0.0
+        best = np.where(pad_wins, 0.0, best)
+        winner = np.where(pad_wins, -1, winner)
+    return best, winner
+
+
+def _softmax_with_pads(logits: np.ndarray, pad_logit: float, pads: int) -> tuple[np.ndarray, float]:
+    top = max(float(logits.max()) if len(logits) else -np.inf, pad_logit if pads else -np.inf)
+    e = np.exp(logits - top)
+    e_pad = pads * np.exp(pad_logit - top) if pads else 0.0
+    total = e.sum() + e_pad
+    return e / total, float(e_pad / total)
+
+
+def step_text(eq: PairEquations, step: str) -> tuple[str, str]:
+    """(LaTeX formula, Markdown with the pair's numbers) for one of ``views.STEPS``'s steps."""
+    i, j = int(np.argmax(eq.p_s)), int(np.argmax(eq.p_t))  # the most attended neighbor of each side
+    u, v = _md(eq.source_names[i]), _md(eq.target_names[j])
+    s, t = _md(eq.source), _md(eq.target)
+    pads = (f" Under zero padding {s} also has {eq.pads_s} zero slot(s) and {t} {eq.pads_t}: a zero row "
+            "scores 0 against anything." if eq.pads_s or eq.pads_t else "")
+    if step == "alignment":
+        return (r"S = E[\mathcal{N}(s)],\quad T = E[\mathcal{N}(t)],\quad A = S\,T^\top" + (
+                    "" if eq.pooling == "max" else r"\ (\tanh\text{'d})"),
+                f"{s} brings {len(eq.S)} neighbors, {t} brings {len(eq.T)}; each cell is the dot product of "
+                f"two neighbors' global embeddings (d = {eq.S.shape[1]}), e.g. A[{u}, {v}] = "
+                f"{eq.A[i, j]:.4f}.{pads}")
+    if step in ("row maxima", "column maxima"):
+        row = step == "row maxima"
+        k, names, logits, winners = (i, eq.source_names, eq.a_s, eq.row_winner) if row else \
+            (j, eq.target_names, eq.a_t, eq.col_winner)
+        formula = r"a_s[i] = \max_j A_{ij}" if row else r"a_t[j] = \max_i A_{ij}"
+        if eq.pooling == "mean":
+            formula = (r"a_s[i] = \operatorname{mean}_j A_{ij}" if row
+                       else r"a_t[j] = \operatorname{mean}_i A_{ij}")
+            return formula, (f"The authors' code averages instead of taking the maximum: "
+                             f"a[{_md(names[k])}] = {logits[k]:.4f}.")
+        other = eq.target_names if row else eq.source_names
+        w = int(winners[k])
+        best = "a zero pad (every real entry is negative)" if w < 0 else _md(other[w])
+        return formula, (f"Each neighbor keeps its best match on the other side: for {_md(names[k])} that is "
+                         f"{best}, so a = {logits[k]:.4f}.")
+    if step == "softmax":
+        share = (f" The {eq.pads_s} pad slot(s) of {s} take {eq.pad_share_s:.3f} together."
+                 if eq.pads_s else "")
+        return (r"p_s = \operatorname{softmax}(a_s),\quad p_t = \operatorname{softmax}(a_t)",
+                f"p_s[{u}] = exp({eq.a_s[i]:.3f}) / Σ_k exp(a_s[k]) = **{eq.p_s[i]:.3f}** (the most "
+                f"attended of {s}'s neighbors); p_t[{v}] = **{eq.p_t[j]:.3f}**. Uniform attention would give "
+                f"{1 / (len(eq.p_s) + eq.pads_s):.3f}.{share}")
+    if step == "representations":
+        return (r"r_s = \sum_i p_s[i]\, S_i,\qquad r_t = \sum_j p_t[j]\, T_j",
+                f"{s}'s representation while gossiping with {t}: {u} contributes {eq.p_s[i]:.0%} of it. "
+                f"|r_s| = {np.linalg.norm(eq.r_s):.4f}, |r_t| = {np.linalg.norm(eq.r_t):.4f}.")
+    if step == "score":
+        dims = eq.top_dimensions(3)
+        parts = " + ".join(f"({eq.r_s[d]:.3f})({eq.r_t[d]:.3f})" for d in dims)
+        formula = (r"\operatorname{score} = r_s \cdot r_t = \sum_k r_s[k]\, r_t[k],"
+                   r"\qquad P = \sigma(\operatorname{score})")
+        return (formula,
+                f"The largest terms: {parts} + … = **{eq.score:.4f}** (the model: {eq.model_score:.4f}); "
+                f"σ(score) = **{eq.probability:.3f}**.")
+    raise ValueError(f"unknown step {step!r}")
+
+
+def _md(text: str) -> str:
+    """A node name safe inside Markdown (user data: no HTML, no emphasis)."""
+    return _MARKDOWN.sub(r"\\\1", str(text))
