@@ -9,6 +9,7 @@ from pathlib import Path
 from string import Template
 
 from ..common import read_json, write_json
+from ..defaults import markdown as defaults_markdown
 from ..experiments import RATIOS, SEEDS
 from ..heuristics import markdown as heuristics_markdown
 from ..tune import DRAW_TOLERANCE, padding_markdown, summarise
@@ -143,7 +144,8 @@ def render(tables, tuning, case, state, out: Path, md: Path) -> str:
         "\n",
         notes,
     ]
-    for extra in (heuristics_markdown(out), padding_markdown(out)):  # once their scripts have run
+    for extra in (heuristics_markdown(out), padding_markdown(out),
+                  defaults_markdown(out)):  # once their scripts have run
         if extra:
             parts.append(extra)
     return "\n".join(parts)
