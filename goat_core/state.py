@@ -9,6 +9,7 @@ import torch
 
 from .graph import Graph
 from .sampling import Neighborhoods
+from .tracking import AttentionHistory
 
 
 @dataclass(frozen=True)
@@ -21,3 +22,4 @@ class GoatState:
     neighborhoods: Neighborhoods  # the fixed inference draw
     history: list  # one row per epoch: loss, elapsed, val_auc
     backend: str = ""  # the compute path training took ("" when unknown, e.g. an older run)
+    tracked: tuple[AttentionHistory, ...] = ()  # attention of pairs tracked during training, per epoch
