@@ -15,12 +15,15 @@ library (:mod:`goat_core.attribution`).
 """
 
 from .attention import (
+    MUTED_SUFFIX,
     PADDING_LABEL,
     PARTNER_KINDS,
     alignment_heatmap,
     attention_bars,
+    attention_replay,
     context_shift_bars,
     drivers_bar,
+    entropy_curve,
     partners_bar,
 )
 from .embeddings import MAX_SCATTER_POINTS, embedding_scatter, persona_scatter, scatter_sample
@@ -46,6 +49,7 @@ __all__ = [
     "MAX_MATRIX_SIDE",
     "MAX_NETWORK_EDGES",
     "MAX_SCATTER_POINTS",
+    "MUTED_SUFFIX",
     "PADDING_LABEL",
     "PALETTE",
     "PARTNER_KINDS",
@@ -58,6 +62,7 @@ __all__ = [
     "WEBGL_POINTS",
     "alignment_heatmap",
     "attention_bars",
+    "attention_replay",
     "clustering_bars",
     "context_shift_bars",
     "contingency_heatmap",
@@ -65,6 +70,7 @@ __all__ = [
     "drivers_bar",
     "ego_figure",
     "embedding_scatter",
+    "entropy_curve",
     "group_color",
     "network_figure",
     "partners_bar",
