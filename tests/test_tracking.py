@@ -183,3 +183,11 @@ def test_uniform_attention_leaves_zero_pads_out(lesmis):
     goat = Goat(**dict(FAST, padding="zero", neighborhood=30)).fit(lesmis)
     att = goat.attention("Marius", "Thenardier", uniform=True)
     assert att.target_padding == 0.0 and att.target_attention.sum() == pytest.approx(1.0)
+
+
+def test_the_run_zip_carries_the_tracked_history(tracked):
+    from goat_core import explore
+
+    again = explore.run_from_zip(explore.run_to_zip(tracked), file="run.zip")
+    assert again.attention_history("Marius", "Thenardier").rows() == \
+        tracked.attention_history("Marius", "Thenardier").rows()
