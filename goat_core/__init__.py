@@ -19,9 +19,11 @@ from .graph import Graph, NodeLabels, parse_edge_list, parse_labels, read_labels
 from .paper import paper_config
 from .sampling import EdgeSplit, split_edges
 from .state import GoatState
+from .tracking import AttentionHistory
 from .training import PADDINGS, Progress
 
 __all__ = [
+    "AttentionHistory",
     "BACKENDS",
     "BUNDLED",
     "EdgeSplit",

@@ -73,3 +73,18 @@ def shared_mass(source_names: Sequence[str], source_attention: np.ndarray, targe
     uniform = lambda on: float(on.mean()) if len(on) else 0.0  # noqa: E731
     return SharedMass(float(np.asarray(source_attention)[on_s].sum()), uniform(on_s),
                       float(np.asarray(target_attention)[on_t].sum()), uniform(on_t))
+
+
+def attention_entropy(weights: np.ndarray) -> np.ndarray:
+    """Normalised entropy H(p) / log L of attention over L neighbors, per row of ``weights``
+    ((..., L)): 1 = uniform, 0 = all on one neighbor (0 when L = 1).
+
+    Each row is renormalised over its neighbors first, so zero padding's pads, which take mass
+    but carry no neighbor, do not count.
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    total = w.sum(axis=-1, keepdims=True)
+    p = w / np.where(total > 0, total, 1.0)
+    plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
+    length = w.shape[-1]
+    return -plogp.sum(axis=-1) / np.log(length) if length > 1 else np.zeros(w.shape[:-1])

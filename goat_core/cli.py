@@ -119,7 +119,7 @@ def cmd_train(args: argparse.Namespace) -> None:
     graph = load_graph(args.graph, directed=args.directed)
     goat = goat_from_args(args)
     start = time.perf_counter()
-    goat.fit(graph, callback=TerminalProgress())
+    goat.fit(graph, callback=TerminalProgress(), track_pairs=args.track_pairs)
     goat.save(args.out)
     emit({
         "run_dir": str(args.out), "nodes": graph.num_nodes, "edges": graph.num_edges,
@@ -127,27 +127,40 @@ def cmd_train(args: argparse.Namespace) -> None:
         "final_loss": goat.history_[-1]["loss"] if goat.history_ else None,
         "elapsed": time.perf_counter() - start, "device": str(goat.device_), "backend": goat.backend_,
         "params": goat.get_params(), "history": goat.history_,
+        "tracked_pairs": [[h.source, h.target] for h in goat.tracked_],
     }, args.json)
 
 
 def cmd_attention(args: argparse.Namespace) -> None:
     goat = Goat.load(args.run_dir, device=args.device)
-    pair = goat.attention(args.source, args.target)
+    pair = goat.attention(args.source, args.target, mute=args.mute, uniform=args.uniform)
+    tracked = goat.attention_history(args.source, args.target)
     result = pair.to_dict()
     if args.top:
         result["source_attention"] = result["source_attention"][: args.top]
         result["target_attention"] = result["target_attention"][: args.top]
+    # the pair's attention after every epoch when it was tracked in training ([] when not)
+    result["history"] = tracked.rows(args.top) if tracked is not None else []
+    result["history_series"] = tracked.series() if tracked is not None else None
     if args.json:
         print(json.dumps(result))
         return
-    print(f"{pair.source} <-> {pair.target}: probability {pair.probability:.4f}"
-          f" ({'edge' if pair.is_edge else 'non-edge'})")
+    what = " with uniform attention" if pair.uniform else ""
+    muted = f", muted: {', '.join(pair.muted)}" if pair.muted else ""
+    print(f"{pair.source} <-> {pair.target}: probability {pair.probability:.4f}{what}"
+          f" ({'edge' if pair.is_edge else 'non-edge'}{muted})")
     for side in ("source", "target"):
         print(f"{result[side]}'s attention:")
         for row in result[f"{side}_attention"][:10]:
             print(f"  {row['weight']:.3f}  {row['node']}")
         if result[f"{side}_padding"] > 0.0:  # padding="zero": the pads' share, so that it sums to 1
             print(f"  {result[f'{side}_padding']:.3f}  (padding)")
+    if tracked is not None:
+        first, last = tracked.epochs[0], tracked.epochs[-1]
+        print(f"over training (epoch {first} -> {last}): probability {tracked.probability[0]:.4f} -> "
+              f"{tracked.probability[-1]:.4f}; attention entropy (1 = uniform) {pair.source} "
+              f"{tracked.source_entropy[0]:.3f} -> {tracked.source_entropy[-1]:.3f}, {pair.target} "
+              f"{tracked.target_entropy[0]:.3f} -> {tracked.target_entropy[-1]:.3f}")
 
 
 def cmd_linkpred(args: argparse.Namespace) -> None:
@@ -203,6 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train", help="train GOAT on every edge and save the run")
     p.add_argument("graph")
     p.add_argument("--out", required=True, type=Path, help="run directory to write")
+    p.add_argument("--track-pair", nargs=2, action="append", metavar=("S", "T"), dest="track_pairs",
+                   help="record this pair's attention (both sides) and probability after every epoch, "
+                        "saved with the run (repeatable)")
     add_training_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_train)
@@ -212,6 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("source")
     p.add_argument("target")
     p.add_argument("--top", type=int, default=0, help="keep only the top K neighbors per side")
+    p.add_argument("--mute", action="append", metavar="NAME",
+                   help="leave this neighbor out of the attention of each side holding it, a "
+                        "counterfactual: the others share its attention (repeatable)")
+    p.add_argument("--uniform", action="store_true",
+                   help="uniform attention over the same neighbors (their mean) instead of the learned one")
     p.add_argument("--device", default="cpu")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_attention)

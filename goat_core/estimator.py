@@ -28,7 +28,8 @@ from .graph import Graph
 from .kernels import GramCache
 from .sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
 from .state import GoatState
-from .training import PADDINGS, best_epoch, make_batch, run_training, score_pairs
+from .tracking import AttentionHistory, AttentionTracker, pair_batch, pair_forward, sigmoid
+from .training import PADDINGS, PairBatch, best_epoch, make_batch, run_training, score_pairs
 
 VARIANTS = ("goat", "global", "mean-pool")
 # How a score is computed; every choice computes the same function (tests/test_kernels.py,
@@ -148,9 +149,24 @@ def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
     return backend
 
 
+def node_index(graph: Graph, node: int | str) -> int:
+    """The index of ``node`` (a name, or an index into the graph's nodes) in ``graph``;
+    UnknownNodeError when it has none."""
+    if isinstance(node, Integral) and not isinstance(node, bool):
+        if not 0 <= int(node) < graph.num_nodes:
+            raise UnknownNodeError(f"node index {node} is out of range 0..{graph.num_nodes - 1}")
+        return int(node)
+    return graph.index_of(node)
+
+
 @dataclass(frozen=True)
 class PairAttention:
-    """Everything GOAT computes for one gossip pair (s, t); arrays cover real neighbors only."""
+    """Everything GOAT computes for one gossip pair (s, t); arrays cover real neighbors only.
+
+    ``muted`` names the neighbors left out of the max and the softmax (``Goat.attention(...,
+    mute=[...])``): they stay in the arrays with attention 0. ``uniform`` is True when the
+    attention is the uniform one over the same (unmuted) neighbors, not the learned one.
+    """
 
     source: str
     target: str
@@ -170,6 +186,8 @@ class PairAttention:
     is_edge: bool
     source_padding: float = 0.0  # attention mass on zero pads (padding="zero"), shown as "(padding)"
     target_padding: float = 0.0
+    muted: tuple[str, ...] = ()  # neighbors left out of the max and the softmax (attention 0)
+    uniform: bool = False  # uniform attention over the same neighbors instead of the learned one
 
     @property
     def shared(self) -> list[str]:
@@ -192,6 +210,7 @@ class PairAttention:
             "target_attention": rows(self.target_names, self.target_attention),
             "shared_neighbors": self.shared,
             "source_padding": self.source_padding, "target_padding": self.target_padding,
+            "muted": list(self.muted), "uniform": self.uniform,
         }
 
 
@@ -212,7 +231,9 @@ class Goat:
     ``history_`` (one row per epoch: loss, elapsed, val_auc), ``device_``, ``backend_`` (the
     compute path: "fused", "torch" or "module"), ``early_stopping_`` (with validation_fraction >
     0: the chosen ``best_epoch``, the carve-out's ``val_auc`` per epoch tried, its size; None
-    otherwise).
+    otherwise), ``tracked_`` (an
+    :class:`AttentionHistory` per pair of ``fit(..., track_pairs=...)``; see
+    :meth:`attention_history`).
     """
 
     def __init__(self, dim: int = 200, neighborhood: int = 100, dropout: float = 0.8, lr: float = 3e-3,
@@ -238,6 +259,7 @@ class Goat:
         self.padding = padding
 
     run_info_: dict  # set by Goat.load: the metadata saved with the run
+    tracked_: tuple[AttentionHistory, ...]  # set by fit (track_pairs) and from_state
 
     # ------------------------------------------------------------------ parameters
     def get_params(self) -> dict:
@@ -278,18 +300,24 @@ class Goat:
         return modules.Goat(num_nodes, self.dim, pooling, self.dropout, generator)
 
     def fit(self, graph: Graph, callback: Callable | None = None,
-            validation: tuple[np.ndarray, np.ndarray] | None = None) -> Goat:
+            validation: tuple[np.ndarray, np.ndarray] | None = None,
+            track_pairs: Sequence[tuple[int | str, int | str]] | None = None) -> Goat:
         """Train on every edge of ``graph``.
 
         ``callback(progress)`` is called after every step; returning False (or raising
         :class:`TrainingCancelled`) stops training. ``validation`` = (pos_pairs, neg_pairs)
         arrays adds a validation AUC to each epoch's progress and history row.
+        ``track_pairs`` = [(s, t), ...] (names or indices) records each pair's attention, both
+        sides, and its score before training (epoch 0) and after every epoch, under the fixed
+        inference draw: :meth:`attention_history` returns it, and it is saved with the run.
+        Tracking changes nothing that training computes (``BENCHMARKS.md``: its cost).
         """
-        return self.fit_shard(graph, callback=callback, validation=validation)
+        return self.fit_shard(graph, callback=callback, validation=validation, track_pairs=track_pairs)
 
     def fit_shard(self, graph: Graph, rank: int = 0, world: int = 1, wrap: Callable | None = None,
                   device: torch.device | None = None, callback: Callable | None = None,
-                  validation: tuple[np.ndarray, np.ndarray] | None = None) -> Goat:
+                  validation: tuple[np.ndarray, np.ndarray] | None = None,
+                  track_pairs: Sequence[tuple[int | str, int | str]] | None = None) -> Goat:
         """``fit`` as process ``rank`` of ``world`` data-parallel processes (see
         :mod:`.distributed`): every process draws the same neighborhoods, pairs and batches from
         the seed and trains on every world-th pair of each batch; ``wrap`` wraps the step module
@@ -300,28 +328,38 @@ class Goat:
             raise ParameterError(f"{graph.source}: the graph has no edges to train on")
         device = device if device is not None else self._resolve_device()
         backend = resolve_backend(self.backend, self.variant, device)
+        pairs = self._tracked_pairs(graph, track_pairs)  # checked before any training
         run = dict(device=device, backend=backend, callback=callback, shard=(rank, world), wrap=wrap)
         stopping = None
         epochs = self.epochs
         if self.validation_fraction > 0 and self.epochs > 0:
             stopping = self._choose_epochs(graph, **run)
             epochs = stopping["best_epoch"]
-        model, hood, history = self._train(graph, epochs, validation=validation, **run)
+        model, hood, history, tracker = self._train(graph, epochs, validation=validation, track=pairs, **run)
         self._set_learned(graph, model, hood, history, device, backend, stopping)
+        self.tracked_ = tracker.histories() if tracker is not None else ()
         return self
 
-    def _train(self, graph: Graph, epochs: int, validation=None, patience=None, stage="train", **run):
-        """A fresh module trained on ``graph`` from the seed: (model, inference draw, history)."""
+    def _train(self, graph: Graph, epochs: int, validation=None, patience=None, stage="train",
+               track: np.ndarray | None = None, **run):
+        """A fresh module trained on ``graph`` from the seed: (model, inference draw, history,
+        the tracker of the pairs ``track`` or None)."""
         generator = torch.Generator().manual_seed(self.seed)
         model = self._build_module(graph.num_nodes, generator).to(run["device"])
         hood = self.inference_neighborhoods(graph)
+        tracker = None
+        if track is not None and len(track):  # records at every epoch end, through the callback
+            tracker = AttentionTracker(model, track, hood, graph.names, self.exclude_partner, self.padding,
+                                       run["device"])
+            tracker.record(0)
+            run = dict(run, callback=tracker.wrap(run["callback"]))
         history = run_training(
             model, graph, epochs=epochs, batch_size=self.batch_size, lr=self.lr,
             negatives=self.negatives, neighborhood=self.neighborhood,
             exclude_partner=self.exclude_partner, generator=generator, padding=self.padding,
             validation=validation, inference_hood=hood, patience=patience, stage=stage, **run,
         )
-        return model, hood, history
+        return model, hood, history, tracker
 
     def _choose_epochs(self, graph: Graph, **run) -> dict:
         """Early stopping: train on (1 - validation_fraction) of ``graph``'s edges, score the
@@ -333,11 +371,29 @@ class Goat:
         except ParameterError as err:
             raise ParameterError(f"early stopping: {err}; train without it with "
                                  "validation_fraction=0") from None
-        _, _, history = self._train(carve.train, self.epochs, validation=(carve.test_pos, carve.test_neg),
-                                    patience=self.patience, stage="select", **run)
+        _, _, history, _ = self._train(carve.train, self.epochs, validation=(carve.test_pos, carve.test_neg),
+                                       patience=self.patience, stage="select", **run)
         return {"best_epoch": best_epoch(history), "epochs_tried": len(history),
                 "val_auc": [row["val_auc"] for row in history],
                 "validation_edges": int(len(carve.test_pos)), "fraction": self.validation_fraction}
+
+    def _tracked_pairs(self, graph: Graph, track_pairs: Sequence | None) -> np.ndarray | None:
+        """``track_pairs`` as (k, 2) node indices, checked (None when there are none)."""
+        if not track_pairs:
+            return None
+        if self.variant == "global":
+            raise ParameterError("track_pairs records attention, which GoatGlobal has not: train variant "
+                                 "'goat' or 'mean-pool'")
+        pairs: list[tuple[int, int]] = []
+        for pair in track_pairs:
+            if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+                raise ParameterError(f"track_pairs holds (source, target) pairs, got {pair!r}")
+            s, t = node_index(graph, pair[0]), node_index(graph, pair[1])
+            if s == t:
+                raise ParameterError(f"track_pairs: a node cannot gossip with itself ({graph.names[s]!r})")
+            if (s, t) not in pairs:
+                pairs.append((s, t))
+        return np.array(pairs)
 
     def resolved_device(self) -> torch.device:
         """The device ``fit`` trains on (``device="auto"`` resolved), after checking every
@@ -357,7 +413,8 @@ class Goat:
         self._check_fitted()
         return GoatState(graph=self.graph_, embedding=self.model_.embedding.weight.detach().cpu(),
                          neighborhoods=self.neighborhoods_, history=list(self.history_),
-                         backend=self.backend_, early_stopping=self.early_stopping_)
+                         backend=self.backend_, early_stopping=self.early_stopping_,
+                         tracked=tuple(self.tracked_))
 
     @classmethod
     def from_state(cls, params: dict, state: GoatState, device: str = "auto") -> Goat:
@@ -378,12 +435,14 @@ class Goat:
         backend = resolve_backend(goat.backend, goat.variant, resolved)
         goat._set_learned(state.graph, model.to(resolved), state.neighborhoods, list(state.history), resolved,
                           backend, state.early_stopping)
+        goat.tracked_ = tuple(state.tracked)
         return goat
 
     def with_inference_graph(self, graph: Graph) -> Goat:
         """This model (same weights) answering with neighborhoods drawn from ``graph`` instead of
         the training graph, e.g. the full graph, to measure what test-edge leakage does."""
-        state = replace(self.state(), graph=graph, neighborhoods=self.inference_neighborhoods(graph))
+        state = replace(self.state(), graph=graph, neighborhoods=self.inference_neighborhoods(graph),
+                        tracked=())  # tracked attention belongs to the training draw
         return Goat.from_state(self.get_params(), state, device=str(self.device_))
 
     def _set_learned(self, graph: Graph, model: modules.Goat | modules.GoatGlobal, hood: Neighborhoods,
@@ -396,6 +455,7 @@ class Goat:
         self.history_ = history
         self.device_ = device
         self.backend_ = backend
+        self.tracked_ = ()
         self.embedding_ = model.embedding.weight[:-1].detach().cpu().numpy().copy()
         self.__dict__.pop("_context_cache", None)
         self.__dict__.pop("_draws_cache", None)
@@ -407,11 +467,7 @@ class Goat:
 
     # ------------------------------------------------------------------ answers
     def _node(self, node: int | str) -> int:
-        if isinstance(node, Integral) and not isinstance(node, bool):
-            if not 0 <= int(node) < self.graph_.num_nodes:
-                raise UnknownNodeError(f"node index {node} is out of range 0..{self.graph_.num_nodes - 1}")
-            return int(node)
-        return self.graph_.index_of(node)
+        return node_index(self.graph_, node)
 
     def decision_function(self, pairs: ArrayLike) -> np.ndarray:
         """Scores (logits) of (s, t) pairs given as an (k, 2) array of node indices: the mean over
@@ -449,8 +505,18 @@ class Goat:
         return np.einsum("ij,ij->i", self.embedding_[pairs[:, 0]], self.embedding_[pairs[:, 1]])
 
     @torch.no_grad()
-    def attention(self, source: int | str, target: int | str) -> PairAttention:
-        """The mutual attention of one pair, adjacent or not."""
+    def attention(self, source: int | str, target: int | str, mute: Sequence[int | str] | None = None,
+                  uniform: bool = False) -> PairAttention:
+        """The mutual attention of one pair, adjacent or not, under the fixed inference draw.
+
+        ``mute`` (names or indices) are counterfactuals: each muted node is left out of the max
+        and the softmax of every side whose sampled message holds it (a shared neighbor on both
+        sides), so the others share its attention and the score changes; it stays in the arrays
+        with attention 0. Muting a node in neither message, or every neighbor of a side, is a
+        ParameterError. ``uniform=True`` replaces the learned attention with uniform attention
+        over the same (unmuted) neighbors, i.e. r = the mean of their embeddings: what the pair
+        would score without attention.
+        """
         self._check_fitted()
         s, t = self._node(source), self._node(target)
         if s == t:
@@ -458,27 +524,65 @@ class Goat:
         if self.variant == "global":
             raise ParameterError("GoatGlobal has no attention: train variant 'goat' or 'mean-pool'")
         device = self.device_
-        batch = make_batch(torch.tensor([s], device=device), torch.tensor([t], device=device),
-                           self.neighborhoods_.to(device), self.exclude_partner, self.padding)
-        logit, (r_s, r_t, p_s, p_t, A) = self.model_(*batch.args())
-        pad = self.graph_.num_nodes  # zero padding: slots holding the pad id are zero vectors
-        ms = batch.mask_s[0].cpu().numpy() & (batch.nbr_s[0].cpu().numpy() != pad)  # real neighbors
-        mt = batch.mask_t[0].cpu().numpy() & (batch.nbr_t[0].cpu().numpy() != pad)
-        ids_s, ids_t = batch.nbr_s[0].cpu().numpy()[ms], batch.nbr_t[0].cpu().numpy()[mt]
-        weights_s, weights_t = p_s[0].cpu().numpy(), p_t[0].cpu().numpy()
+        model = self.model_
+        assert isinstance(model, modules.Goat)  # variant checked above
+        batch, real_s, real_t = pair_batch(model, torch.tensor([s], device=device),
+                                           torch.tensor([t], device=device), self.neighborhoods_.to(device),
+                                           self.exclude_partner, self.padding)
         names = self.graph_.names
-        score = float(logit[0])
+        muted = self._mutes(s, t, mute, batch, real_s, real_t)
+        muted_ids = torch.tensor(muted, dtype=torch.int64, device=device)
+        out = pair_forward(model, batch, real_s, real_t, torch.isin(batch.nbr_s, muted_ids),
+                           torch.isin(batch.nbr_t, muted_ids), uniform=uniform)
+        ms, mt = real_s[0].cpu().numpy(), real_t[0].cpu().numpy()  # real neighbors, muted ones included
+        ids_s, ids_t = batch.nbr_s[0].cpu().numpy()[ms], batch.nbr_t[0].cpu().numpy()[mt]
+        weights_s, weights_t = out.p_s[0].cpu().numpy(), out.p_t[0].cpu().numpy()
+        score = float(out.logits[0])
         return PairAttention(
             source=names[s], target=names[t], source_id=s, target_id=t,
             source_neighbors=ids_s, target_neighbors=ids_t,
             source_names=[names[i] for i in ids_s], target_names=[names[i] for i in ids_t],
-            alignment=A[0].cpu().numpy()[np.ix_(ms, mt)],
+            alignment=out.alignment[0].cpu().numpy()[np.ix_(ms, mt)],
             source_attention=weights_s[ms], target_attention=weights_t[mt],
             source_padding=float(weights_s[~ms].sum()), target_padding=float(weights_t[~mt].sum()),
-            r_source=r_s[0].cpu().numpy(), r_target=r_t[0].cpu().numpy(),
-            score=score, probability=float(1.0 / (1.0 + np.exp(-score))),
-            is_edge=self.graph_.has_edge(s, t),
+            r_source=out.r_s[0].cpu().numpy(), r_target=out.r_t[0].cpu().numpy(),
+            score=score, probability=float(sigmoid(score)),
+            is_edge=self.graph_.has_edge(s, t), muted=tuple(names[i] for i in muted), uniform=bool(uniform),
         )
+
+    def _mutes(self, s: int, t: int, mute: Sequence[int | str] | None, batch: PairBatch, real_s: torch.Tensor,
+               real_t: torch.Tensor) -> list[int]:
+        """``mute`` as node indices (in order, once each), checked against the pair's messages."""
+        if mute is None:
+            return []
+        nodes: list = [mute] if isinstance(mute, (str, Integral)) else list(mute)  # one node on its own
+        names = self.graph_.names
+        ids = list(dict.fromkeys(self._node(node) for node in nodes))
+        side_s = set(batch.nbr_s[0][real_s[0]].tolist())
+        side_t = set(batch.nbr_t[0][real_t[0]].tolist())
+        for v in ids:
+            if v not in side_s and v not in side_t:
+                raise ParameterError(f"{names[v]} is not in the sampled neighborhood of {names[s]} or "
+                                     f"{names[t]}: only a neighbor in either message can be muted")
+        for node, side in ((s, side_s), (t, side_t)):
+            if side and side <= set(ids):
+                muted = ", ".join(names[v] for v in ids if v in side)
+                raise ParameterError(f"muting {muted} leaves {names[node]} no neighbor to attend to: keep at "
+                                     "least one of its neighbors unmuted")
+        return ids
+
+    def attention_history(self, source: int | str, target: int | str) -> AttentionHistory | None:
+        """The attention of a pair tracked during training (``fit(..., track_pairs=...)``), after
+        every epoch (row 0: before training); a pair tracked as (target, source) is returned
+        seen from ``source``. None when the pair was not tracked."""
+        self._check_fitted()
+        s, t = self._node(source), self._node(target)
+        for history in self.tracked_:
+            if (history.source_id, history.target_id) == (s, t):
+                return history
+            if (history.source_id, history.target_id) == (t, s):
+                return history.swapped()
+        return None
 
     @torch.no_grad()
     def context_representations(self, node: int | str,

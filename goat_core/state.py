@@ -9,6 +9,7 @@ import torch
 
 from .graph import Graph
 from .sampling import Neighborhoods
+from .tracking import AttentionHistory
 
 
 @dataclass(frozen=True)
@@ -22,3 +23,4 @@ class GoatState:
     history: list  # one row per epoch: loss, elapsed, val_auc
     backend: str = ""  # the compute path training took ("" when unknown, e.g. an older run)
     early_stopping: dict | None = None  # how the epoch count was chosen (Goat.early_stopping_)
+    tracked: tuple[AttentionHistory, ...] = ()  # attention of pairs tracked during training, per epoch

@@ -37,7 +37,8 @@ params = dict(CASE, seed=seed)
 try:
     if cache.run_store().get(run_key(fp, params, 0.0)) is None:
         with st.status(f"Training GOAT on Les Misérables (seed {seed}, about 2 s)…", expanded=True) as status:
-            record = training.train(graph, fp, params, 0.0, status, prefix="case", origin="case study")
+            record = training.train(graph, fp, params, 0.0, status, prefix="case", origin="case study",
+                                    track=training.CASE_STUDY_PAIRS)
             status.update(label=f"Trained in {record.seconds:.1f} s (seed {seed})", state="complete",
                           expanded=False)
     else:

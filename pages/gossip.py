@@ -1,4 +1,6 @@
-"""3 · Gossip & attend: pick a pair (click two nodes, or the pickers) and watch them attend."""
+"""3 · Gossip & attend: pick a pair (click two nodes, or the pickers) and watch them attend; mute
+neighbors (a click on a bar) or switch to uniform attention to see what attention adds; replay
+how the pair's attention moved over training."""
 
 import numpy as np
 import pandas as pd
@@ -6,11 +8,11 @@ import streamlit as st
 
 import goat_core
 from goat_core import attribution, explore, views
-from ui import cache, parts, state
+from ui import cache, parts, state, training
 from ui.parts import md
 
 CHART, EGO_CHART = "gossip_graph", "gossip_ego"
-TABS = ["Attention", "Alignment matrix", "Context shift", "Drivers & top partners"]
+TABS = ["Attention", "Over training", "Alignment matrix", "Context shift", "Drivers & top partners"]
 VIEWS = {"ego": "Around the pair", "whole": "The whole graph"}
 WHOLE_GRAPH_NODES = 2000  # above this the whole graph is a hairball to click in: the pair's view only
 DEFAULT_WHOLE_NODES = 300  # up to this the page opens on the whole graph
@@ -25,6 +27,16 @@ index = {name: i for i, name in enumerate(names)}
 # Clicks on the charts arrive before anything is drawn, so the pickers below show the new pair.
 state.take_chart_clicks(ex, CHART)
 state.take_partner_click(ex, EGO_CHART)
+clicked_bar = state.take_mute_click(ex)
+if clicked_bar is not None:  # a click on an attention bar mutes that neighbor, a second one unmutes it
+    now = state.mutes(ex)
+    wanted = [v for v in now if v != clicked_bar] if clicked_bar in now else now + [clicked_bar]
+    try:
+        goat.attention(*ex.pair, mute=wanted)  # e.g. the last neighbor of a side cannot be muted
+    except goat_core.GoatError as err:
+        ex.message = ("warning", str(err))
+    else:
+        state.set_mutes(ex, wanted)
 s_name, t_name = parts.pair_names(ex)
 for key, value in zip(state.PAIR_WIDGETS, (s_name, t_name), strict=True):
     if st.session_state.get(key) != value:
@@ -95,7 +107,14 @@ for key in ("shift_keep", "topk_node"):  # radios over the pair: forget a choice
         st.session_state.pop(key, None)
 mode = "labels" if graph.labels is not None else "communities"
 groups, group_names, values, value_title = cache.colouring(ex, mode, seed)
-att = goat.attention(s, t)
+model_att = goat.attention(s, t)  # the model's own answer; ``att`` is the one shown (counterfactual or not)
+try:
+    att = goat.attention(s, t, mute=state.mutes(ex), uniform=bool(st.session_state.get("att_uniform")))
+except goat_core.GoatError as err:  # mutes made for another run of this pair (e.g. another N)
+    state.set_mutes(ex, ())
+    ex.message = ("warning", f"Unmuted every neighbor: {err}")
+    att = goat.attention(s, t, uniform=bool(st.session_state.get("att_uniform")))
+counterfactual = bool(att.muted) or att.uniform
 shared = att.shared
 status = explore.edge_status(graph, goat.graph_, s, t)
 
@@ -140,28 +159,61 @@ def whole_view() -> None:
 with st.container(border=True):
     (ego_view if view == "ego" else whole_view)()
 
+
+def unmute_all() -> None:
+    state.set_mutes(ex, ())
+
+
 st.header(f"{md(att.source)} ↔ {md(att.target)}", anchor="attention-panel")
+with st.container(horizontal=True, vertical_alignment="center"):
+    st.toggle("Uniform attention", key="att_uniform",
+              help="Replace the learned attention with uniform attention over the same neighbors: r_s and "
+                   "r_t become the mean of their neighbors' embeddings. The difference in score is what "
+                   "attention adds.")
+    if att.muted:
+        st.markdown(f"Muted: **{md(', '.join(att.muted))}**")
+        st.button("Unmute all", key="att_unmute", on_click=unmute_all, icon=":material/volume_up:")
 m = st.columns(4)
-m[0].metric("Edge probability σ(r_s·r_t)", f"{att.probability:.3f}")
-m[1].metric("Score r_s·r_t", f"{att.score:.3f}")
+
+
+def delta(now: float, was: float) -> str | None:
+    return f"{now - was:+.3f} vs the model's" if counterfactual else None
+
+
+m[0].metric("Edge probability σ(r_s·r_t)", f"{att.probability:.3f}",
+            delta(att.probability, model_att.probability))
+m[1].metric("Score r_s·r_t", f"{att.score:.3f}", delta(att.score, model_att.score))
 m[2].metric("In the graph", status)
 m[3].metric("Shared neighbors", len(shared))
-
+if counterfactual:
+    what = " and ".join(([f"{md(', '.join(att.muted))} muted"] if att.muted else [])
+                        + (["uniform attention"] if att.uniform else []))
+    st.caption(f"A counterfactual ({what}): the model's own answer is p = {model_att.probability:.3f}, score "
+               f"{model_att.score:.3f}. Outlined bars below show the model's attention.")
+if not att.uniform:
+    flat = goat.attention(s, t, mute=list(att.muted), uniform=True)
+    st.caption(f"With uniform attention over the same neighbors the score would be {flat.score:.3f} "
+               f"(p = {flat.probability:.3f}): attention adds {att.score - flat.score:+.3f} to the score.")
 
 
 def attention_tab() -> None:
     a, b = st.columns(2)
-    a.plotly_chart(views.attention_bars(att.source_names, att.source_attention, shared, node=att.source,
-                                        partner=att.target, color=views.SOURCE_COLOR,
-                                        padding=att.source_padding), key="att_source")
-    b.plotly_chart(views.attention_bars(att.target_names, att.target_attention, shared, node=att.target,
-                                        partner=att.source, color=views.TARGET_COLOR,
-                                        padding=att.target_padding), key="att_target")
+    for column, prefix, side, partner, color in ((a, "att_source", "source", att.target, views.SOURCE_COLOR),
+                                                 (b, "att_target", "target", att.source, views.TARGET_COLOR)):
+        fig = views.attention_bars(
+            getattr(att, f"{side}_names"), getattr(att, f"{side}_attention"), shared, node=getattr(att, side),
+            partner=partner, color=color, padding=getattr(att, f"{side}_padding"),
+            ids=getattr(att, f"{side}_neighbors"), muted=att.muted,
+            baseline=getattr(model_att, f"{side}_attention") if counterfactual else None,
+            baseline_padding=getattr(model_att, f"{side}_padding"))
+        column.plotly_chart(fig, key=state.chart_key(ex, prefix), on_select="rerun", selection_mode="points")
     pads = (" Zero padding: a neighborhood smaller than N is filled with zero vectors, which take part "
             "in the max and the softmax; their share is the grey bar '(padding)'."
             if goat.padding == "zero" else "")
     st.caption(f"{views.STAR}= a neighbor of both (shared). Each node's attention sums to 1 over its sampled "
-               f"neighborhood; the partner itself is left out of it when the run says so.{pads}")
+               f"neighborhood; the partner itself is left out of it when the run says so.{pads} **Click a "
+               "bar to mute that neighbor** (click it again to unmute): it is left out of the max and the "
+               "softmax of each side that sampled it, and the others share its attention.")
     rows = [{"side": side, "node": node, "partner": partner, "neighbor": n, "attention": float(w),
              "shared": n in shared}
             for side, node, partner, nbrs, weights in (
@@ -175,6 +227,63 @@ def attention_tab() -> None:
              if mass > 0.0]
     st.download_button("Download attention (CSV)", pd.DataFrame(rows).to_csv(index=False),
                        file_name="attention.csv", mime="text/csv", key="att_csv")
+
+
+def replay_pair() -> None:
+    """Train the run again with this pair tracked (seeded: the same model), then show it."""
+    try:
+        with st.status(f"Replaying the training with {md(att.source)} ↔ {md(att.target)} tracked…",
+                       expanded=True) as status:
+            record, same = training.replay(run, (s, t), status)
+            status.update(label=f"Replayed in {record.seconds:.1f} s", state="complete", expanded=False)
+    except goat_core.GoatError as err:
+        st.error(md(str(err).splitlines()[0] if str(err) else type(err).__name__))
+        return
+    ex.runs[ex.graph_fp] = record
+    if not same:
+        ex.message = ("warning", "The replayed training gave another model than the run (saved by another "
+                                 "version?): the pages now show the replayed one.")
+    st.rerun()
+
+
+def training_tab() -> None:
+    history = goat.attention_history(s, t)
+    if history is None:
+        st.info("This pair's attention was not recorded while the run trained: the app tracks the pair "
+                "chosen when training started and, on Les Misérables, the case study's pairs.")
+        if st.button("Replay the training with this pair tracked", key="replay_track",
+                     icon=":material/replay:",
+                     help=f"Trains again with the run's seed and settings (it took {run.seconds:.1f} s): the "
+                          "same model, with this pair's attention after every epoch."):
+            replay_pair()
+        return
+    epochs = [int(e) for e in history.epochs]
+    if st.session_state.get("replay_epoch") not in epochs:
+        st.session_state["replay_epoch"] = epochs[-1]
+    epoch = st.select_slider("Epoch (0 = before training)", options=epochs, key="replay_epoch",
+                             help="Drag to scrub through training; ▶ Play on the chart runs every epoch.")
+    k = epochs.index(epoch)
+    h_s, h_t = history.source_entropy, history.target_entropy
+    c = st.columns(4)
+    c[0].metric("Edge probability at this epoch", f"{history.probability[k]:.3f}",
+                f"{history.probability[k] - history.probability[0]:+.3f} since epoch 0" if k else None)
+    c[1].metric(f"Entropy of {md(history.source)}'s attention", f"{h_s[k]:.3f}",
+                help="normalised: 1 = uniform over its neighbors, 0 = all on one neighbor")
+    c[2].metric(f"Entropy of {md(history.target)}'s attention", f"{h_t[k]:.3f}",
+                help="normalised: 1 = uniform over its neighbors, 0 = all on one neighbor")
+    c[3].metric("Uniform attention's p(edge)", f"{history.uniform_probability[k]:.3f}",
+                help="the same neighbors' mean embedding instead of attention, at this epoch")
+    st.plotly_chart(views.attention_replay(
+        history.epochs, history.source_names, history.source_attention, history.target_names,
+        history.target_attention, history.probability, source=history.source, target=history.target,
+        shared=model_att.shared, current=k), key="replay_bars")
+    st.plotly_chart(views.entropy_curve(
+        history.epochs, h_s, h_t, probability=history.probability,
+        uniform_probability=history.uniform_probability, source=history.source, target=history.target,
+        current=epoch), key="replay_entropy")
+    st.caption("Every row is the model after that epoch, on the same sampled neighborhoods as the answers "
+               "above (the last epoch is the model's attention). At epoch 0 the embeddings are random and "
+               "attention is close to uniform (entropy near 1); training makes it peak on a few neighbors.")
 
 
 def alignment_tab() -> None:
@@ -245,7 +354,7 @@ def drivers_tab() -> None:
 
 # Tabs compute and draw only when open (the context shift alone runs dozens of attentions).
 tabs = st.tabs(TABS, key="gossip_tabs", on_change="rerun")
-for tab, draw in zip(tabs, (attention_tab, alignment_tab, shift_tab, drivers_tab), strict=True):
+for tab, draw in zip(tabs, (attention_tab, training_tab, alignment_tab, shift_tab, drivers_tab), strict=True):
     if tab.open:
         with tab:
             draw()

@@ -133,7 +133,8 @@ if submitted:
     st.button("Cancel training", key="train_cancel", on_click=cancelled)
     try:
         with st.status(f"Training GOAT on {md(parts.graph_title(ex))}…", expanded=True) as status:
-            record = training.train(graph, ex.graph_fp, params, float(values["holdout"]), status)
+            record = training.train(graph, ex.graph_fp, params, float(values["holdout"]), status,
+                                    track=training.pairs_to_track(graph, ex.pair))
             status.update(label="Training done", state="complete")
     except goat_core.GoatError as err:  # the user's input; anything else is a bug and shows its traceback
         st.error(md(str(err).splitlines()[0] if str(err) else type(err).__name__))

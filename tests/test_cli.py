@@ -71,6 +71,56 @@ def test_train_then_attention(tmp_path):
     assert proc.returncode == 2 and "Nobody" in proc.stderr and proc.stderr.count("\n") == 1
 
 
+def test_tracked_pairs_history_and_mutes(tmp_path):
+    run = tmp_path / "run"
+    summary = json.loads(cli("train", "lesmis", "--out", str(run), *TRAIN, "--track-pair", "Marius",
+                             "Thenardier", "--track-pair", "55", "48", "--json").stdout)
+    assert summary["tracked_pairs"] == [["Marius", "Thenardier"], ["Marius", "Gavroche"]]
+    out = json.loads(cli("attention", str(run), "Marius", "Thenardier", "--json").stdout)
+    history = out["history"]
+    assert [row["epoch"] for row in history] == [0, 1, 2, 3]  # the untrained start, then every epoch
+    assert all(set(row) == {"epoch", "source_attention", "target_attention", "probability"}
+               for row in history)
+    assert all(set(r) == {"node", "weight"}
+               for row in history for r in row["source_attention"] + row["target_attention"])
+    assert history[-1]["source_attention"] == out["source_attention"]  # the final model's attention
+    assert history[-1]["target_attention"] == out["target_attention"]
+    assert abs(history[-1]["probability"] - out["probability"]) < 1e-6
+    assert len(out["history_series"]["source_entropy"]) == 4
+    assert out["muted"] == [] and out["uniform"] is False
+    swapped = json.loads(cli("attention", str(run), "Gavroche", "Marius", "--json", "--top", "2").stdout)
+    assert len(swapped["history"]) == 4 and len(swapped["history"][0]["source_attention"]) == 2
+    assert json.loads(cli("attention", str(run), "Valjean", "Javert", "--json").stdout)["history"] == []
+
+    top = out["source_attention"][0]["node"]
+    muted = json.loads(cli("attention", str(run), "Marius", "Thenardier", "--mute", top, "--mute", "Cosette",
+                           "--json").stdout)
+    assert muted["muted"] == [top, "Cosette"] and muted["probability"] != out["probability"]
+    weights = {row["node"]: row["weight"] for row in muted["source_attention"]}
+    assert weights[top] == 0.0 and abs(sum(weights.values()) - 1) < 1e-4
+    uniform = json.loads(cli("attention", str(run), "Marius", "Thenardier", "--uniform", "--json").stdout)
+    assert uniform["uniform"] is True and len({row["weight"] for row in uniform["source_attention"]}) == 1
+    text = cli("attention", str(run), "Marius", "Thenardier", "--mute", top).stdout
+    assert f"muted: {top}" in text and "over training (epoch 0 -> 3)" in text
+
+
+@pytest.mark.parametrize("args, words", [
+    (("attention", "RUN", "Marius", "Thenardier", "--mute", "Napoleon"),
+     "Napoleon is not in the sampled neighborhood of Marius or Thenardier"),
+    (("attention", "RUN", "Marius", "Thenardier", "--mute", "Nobody"), "'Nobody' is not in the graph"),
+    (("train", "lesmis", "--out", "NEW", "--track-pair", "Marius", "Nobody"), "'Nobody' is not in the graph"),
+    (("train", "lesmis", "--out", "NEW", "--track-pair", "Marius", "Marius"), "cannot gossip with itself"),
+])
+def test_tracking_and_muting_errors_are_one_line(tmp_path, args, words):
+    run = tmp_path / "run"
+    cli("train", "lesmis", "--out", str(run), *TRAIN)
+    args = tuple(str(run) if a == "RUN" else str(tmp_path / "new") if a == "NEW" else a for a in args)
+    proc = cli(*args, check=False)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    assert words in proc.stderr
+    assert not (tmp_path / "new").exists()  # a bad tracked pair fails before training
+
+
 def test_train_with_zero_padding_reports_the_pads_share(tmp_path):
     run = tmp_path / "run"
     cli("train", "lesmis", "--out", str(run), *TRAIN, "--neighborhood", "30", "--padding", "zero")

@@ -99,3 +99,58 @@ def test_state_round_trips_through_from_state():
     pairs = np.array([[0, 11], [55, 25], [48, 76]])
     assert np.array_equal(again.decision_function(pairs), goat.decision_function(pairs))
     assert again.backend_ == goat.backend_ and again.history_ == goat.history_
+
+
+def test_tracked_attention_round_trips(tmp_path):
+    goat = Goat(**FAST, seed=2).fit(load_graph("lesmis"), track_pairs=[("Marius", "Thenardier"), (11, 27)])
+    again = Goat.load(goat.save(tmp_path / "run"), device="cpu")
+    assert len(again.tracked_) == 2
+    for s, t in (("Marius", "Thenardier"), ("Valjean", "Javert")):
+        before, after = goat.attention_history(s, t), again.attention_history(s, t)
+        assert after.rows() == before.rows()
+        for key, values in before.series().items():  # entropies: the same up to summation order
+            assert np.allclose(after.series()[key], values, rtol=0, atol=1e-12), key
+        assert after.source_names == before.source_names
+        assert np.array_equal(after.source_neighbors, before.source_neighbors)
+    assert again.attention_history("Marius", "Thenardier").rows()[-1]["source_attention"] == \
+        again.attention("Marius", "Thenardier").to_dict()["source_attention"]
+    tensors = torch.load(tmp_path / "run" / "weights.pt", weights_only=True)
+    assert tuple(tensors["tracked_pairs"].shape) == (2, 2)
+    assert tensors["tracked_epochs"].tolist() == list(range(6))
+    state = again.state()
+    assert Goat.from_state(again.get_params(), state).attention_history(25, 55).source == "Thenardier"
+
+
+def test_runs_without_tracked_attention_still_load(tmp_path):
+    Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path)  # as every run saved before tracking
+    tensors = torch.load(tmp_path / "weights.pt", weights_only=True)
+    assert not any(key.startswith("tracked_") for key in tensors)
+    again = Goat.load(tmp_path)
+    assert again.tracked_ == () and again.attention_history("Marius", "Thenardier") is None
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda t: t.update(tracked_0_source_attention=t["tracked_0_source_attention"][:-1]),
+     "source_attention must be finite numbers of shape"),
+    (lambda t: t["tracked_0_target_attention"].__setitem__((0, 0), float("nan")),
+     "target_attention must be finite"),
+    (lambda t: t["tracked_0_source_attention"].mul_(2.0),
+     "source attention must be non-negative and sum to 1"),
+    (lambda t: t.update(tracked_pairs=torch.tensor([[55, 500]])), "tracked_pairs holds ids outside"),
+    (lambda t: t.update(tracked_pairs=torch.tensor([[55, 55]])), "a node paired with itself"),
+    (lambda t: t.update(tracked_epochs=torch.tensor([0, 2, 1, 3, 4, 5])),
+     "tracked_epochs must be increasing"),
+    (lambda t: t.pop("tracked_0_scores"), "KeyError: 'tracked_0_scores'"),
+    (lambda t: t.pop("tracked_pairs"), "tracked attention without tracked_pairs"),
+    (lambda t: t.update(tracked_0_source_neighbors=t["tracked_0_source_neighbors"] + 1000),
+     "source_neighbors must hold node ids"),
+    (lambda t: t.update(tracked_0_padding=[[0.0, 0.0]]), "AttributeError"),  # not a tensor
+])
+def test_malformed_tracked_attention_is_a_clear_error(tmp_path, change, words):
+    Goat(**FAST).fit(load_graph("lesmis"), track_pairs=[("Marius", "Thenardier")]).save(tmp_path)
+    tensors = torch.load(tmp_path / "weights.pt", weights_only=True)
+    change(tensors)
+    torch.save(tensors, tmp_path / "weights.pt")
+    with pytest.raises(GraphFormatError, match="inconsistent run: ") as info:
+        Goat.load(tmp_path)
+    assert words in str(info.value) and "\n" not in str(info.value)

@@ -188,3 +188,40 @@ def test_large_embedding_scatters_draw_a_seeded_sample_that_keeps_the_pair():
     assert drawn == sorted(c[0] for t in again.data if t.mode == "markers" for c in t.customdata)
     whole = views.embedding_scatter(pos[:400], names[:400], groups=np.zeros(400, int), group_names=("a",))
     assert sorted(c[0] for t in whole.data for c in t.customdata) == list(range(400))
+
+
+def test_attention_bars_carry_ids_and_show_muted_beside_the_models_attention():
+    fig = views.attention_bars(["a", "b", "c"], [0.0, 0.7, 0.3], shared=["c"], node="s", partner="t",
+                               ids=[10, 11, 12], muted=["a"], baseline=[0.5, 0.3, 0.2], padding=0.0)
+    bars, model = fig.data
+    assert list(bars.y) == ["a (muted)", "b", views.STAR + "c"]  # the model's order: bars keep their place
+    assert list(bars.x) == [0.0, 0.7, 0.3] and list(model.x) == [0.5, 0.3, 0.2]
+    assert [list(c) for c in bars.customdata] == [[10, "a"], [11, "b"], [12, "c"]]
+    assert list(model.customdata[0]) == [10, "a"]  # a muted bar is clicked through its outline
+    assert fig.layout.barmode == "overlay"
+    padded = views.attention_bars(["a"], [0.6], ids=[3], padding=0.4)
+    assert list(padded.data[0].customdata[-1]) == [-1, views.PADDING_LABEL]
+    assert len(views.attention_bars(["a"], [1.0]).data) == 1  # no counterfactual: one trace, as before
+
+
+def test_attention_replay_has_one_frame_per_epoch_on_a_fixed_axis():
+    epochs = [0, 1, 2]
+    s_w = np.array([[0.5, 0.5], [0.6, 0.4], [0.9, 0.1]])
+    t_w = np.array([[1 / 3] * 3, [0.2, 0.3, 0.5], [0.1, 0.1, 0.8]])
+    fig = views.attention_replay(epochs, ["a", "b"], s_w, ["x", "y", "z"], t_w, [0.5, 0.6, 0.8], source="s",
+                                 target="t", current=0)
+    assert [f.name for f in fig.frames] == ["0", "1", "2"]
+    assert list(fig.data[0].x) == [0.5, 0.5] and list(fig.data[1].y) == ["z", "x", "y"]  # last epoch's order
+    assert list(fig.frames[2].data[1].x) == [0.8, 0.1, 0.1]
+    assert fig.frames[2].layout.title.text == "Epoch 2: p(edge) = 0.800"
+    assert fig.layout.title.text == "Epoch 0: p(edge) = 0.500"
+    assert fig.layout.xaxis.range == fig.layout.xaxis2.range  # one scale for every frame
+    assert [b.label for b in fig.layout.updatemenus[0].buttons] == ["▶ Play", "❚❚ Pause"]
+
+
+def test_entropy_curve_marks_the_current_epoch():
+    fig = views.entropy_curve([0, 1, 2], [1.0, 0.9, 0.8], [1.0, 0.95, 0.7], probability=[0.5, 0.6, 0.7],
+                              uniform_probability=[0.5, 0.55, 0.6], source="s", target="t", current=1)
+    assert [t.name for t in fig.data] == ["entropy of s's attention", "entropy of t's attention", "p(edge)",
+                                          "p(edge), uniform attention"]
+    assert fig.layout.shapes[0].x0 == 1

@@ -50,6 +50,8 @@ class Explorer:
     draws: int = 0  # random pair draws so far (seeded)
     forms: dict[str, dict] = field(default_factory=dict)  # training form values, by graph fingerprint
     message: tuple[str, str] | None = None  # (kind, text) left by a callback for the next run
+    muted: tuple[int, ...] = ()  # neighbors muted in the attention of ``muted_pair`` (counterfactual)
+    muted_pair: tuple[int, int] | None = None
 
     @property
     def run(self) -> RunRecord | None:
@@ -85,6 +87,7 @@ def set_graph(ex: Explorer, graph: goat_core.Graph, key: str) -> None:
     ex.pair = explore.default_pair(graph)
     ex.pending = None
     ex.click_round += 1
+    set_mutes(ex, ())
     forget_pair_widgets()
 
 
@@ -168,6 +171,32 @@ def take_partner_click(ex: Explorer, prefix: str) -> bool:
 
 def chart_key(ex: Explorer, prefix: str) -> str:
     return f"{prefix}_{ex.click_round}"
+
+
+# --------------------------------------------------------------------------- muted neighbors
+
+MUTE_CHARTS = ("att_source", "att_target")  # the attention bars: a click mutes (or unmutes) a neighbor
+
+
+def mutes(ex: Explorer) -> list[int]:
+    """The neighbors muted in the current pair's attention (none once the pair changed)."""
+    return list(ex.muted) if ex.muted_pair == ex.pair else []
+
+
+def set_mutes(ex: Explorer, nodes) -> None:
+    ex.muted, ex.muted_pair = tuple(int(v) for v in nodes), ex.pair
+
+
+def take_mute_click(ex: Explorer) -> int | None:
+    """The neighbor a click on an attention bar named (``customdata = [id, name]``; the padding
+    bar's id is -1 and names none), read before the bars are drawn again; None without a click.
+    Each processed click gives the charts fresh keys, as :func:`take_chart_clicks` does."""
+    for prefix in MUTE_CHARTS:
+        nodes = selected_nodes(st.session_state.get(chart_key(ex, prefix)))
+        if nodes:
+            ex.click_round += 1
+            return nodes[0] if nodes[0] >= 0 else None
+    return None
 
 
 # --------------------------------------------------------------------------- the URL

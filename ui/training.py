@@ -1,13 +1,21 @@
-"""Training with a live progress bar and loss/AUC chart, through the shared run store."""
+"""Training with a live progress bar and loss/AUC chart, through the shared run store.
+
+Every training tracks the attention of a few pairs over the epochs (``Goat.fit(track_pairs=...)``):
+the current gossip pair and, on Les Misérables, the case study's pairs. A pair tracked by no
+run can be added later by replaying the run's training, which is seeded: the same model again.
+"""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
+import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import views
+from goat_core import explore, views
+from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 
 from . import cache
 from .runs import RunRecord, run_key
@@ -71,12 +79,26 @@ def eta(progress: goat_core.Progress) -> str:
     return f" · about {left:.0f} s left" if left < 120 else f" · about {left / 60:.0f} min left"
 
 
+CASE_STUDY_PAIRS = ((MARIUS, THENARDIER), (MARIUS, GAVROCHE))
+
+
+def pairs_to_track(graph: goat_core.Graph, pair: tuple[int, int] | None = None) -> list[tuple[int, int]]:
+    """The pairs a training in the app tracks: ``pair`` (the current gossip pair) and, on the
+    paper's Les Misérables, the case study's Marius–Thenardier and Marius–Gavroche."""
+    pairs = [(int(pair[0]), int(pair[1]))] if pair is not None else []
+    if explore.default_pair(graph) == explore.PAPER_PAIR:  # the paper's numbering of Les Misérables
+        pairs += list(CASE_STUDY_PAIRS)
+    return list(dict.fromkeys(pairs))
+
+
 def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, area,
-          prefix: str = "train", origin: str = "trained") -> RunRecord:
+          prefix: str = "train", origin: str = "trained", track: Sequence[tuple[int, int]] = ()) -> RunRecord:
     """Train (or fetch from the shared store) a Goat on ``graph``; ``params`` include the seed.
 
     With ``holdout > 0`` a seeded share of the edges is held out: the model never sees them,
-    they give the live validation AUC and the Scores page's link prediction.
+    they give the live validation AUC and the Scores page's link prediction. ``track`` are
+    pairs (node ids) whose attention is recorded after every epoch (a run fetched from the
+    store keeps the pairs it was trained with: see :func:`replay`).
     Raises ValueError (bad parameters, too small a graph) or TrainingCancelled.
     """
     key = run_key(graph_fp, params, holdout)
@@ -90,10 +112,32 @@ def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, a
         train_graph, validation = split.train, (split.test_pos, split.test_neg)
     goat = goat_core.Goat(**params)
     started = time.perf_counter()
-    goat.fit(train_graph, callback=LiveProgress(area, prefix), validation=validation)
+    goat.fit(train_graph, callback=LiveProgress(area, prefix), validation=validation, track_pairs=list(track))
     record = RunRecord(key=key, goat=goat, graph_fp=graph_fp, params=dict(params), holdout=holdout,
                        split=split, seconds=time.perf_counter() - started, origin=origin,
                        history=list(goat.history_))
     store.put(record)
     st.session_state.pop(PROGRESS_KEY, None)
     return record
+
+
+def replay(record: RunRecord, pair: tuple[int, int], area) -> tuple[RunRecord, bool]:
+    """Train ``record``'s run again, seeded as it was, tracking ``pair`` besides the pairs it
+    tracked: the same model with that pair's attention over training. Returns the new record
+    (stored in place of the old one) and whether the model came out the same (a run saved by
+    another version of the library may not). Raises TrainingCancelled."""
+    old = record.goat
+    tracked = [(h.source_id, h.target_id) for h in old.tracked_]
+    train_graph = record.split.train if record.split is not None else old.graph_
+    validation = (record.split.test_pos, record.split.test_neg) if record.split is not None else None
+    goat = goat_core.Goat(**old.get_params())
+    started = time.perf_counter()
+    goat.fit(train_graph, callback=LiveProgress(area, "replay"), validation=validation,
+             track_pairs=list(dict.fromkeys(tracked + [(int(pair[0]), int(pair[1]))])))
+    same = bool(np.array_equal(goat.embedding_, old.embedding_))
+    new = RunRecord(**{**record.__dict__, "goat": goat, "history": list(goat.history_),
+                       "seconds": time.perf_counter() - started})
+    if cache.run_store().get(record.key) is not None:
+        cache.run_store().put(new)
+    st.session_state.pop(PROGRESS_KEY, None)
+    return new, same

@@ -15,12 +15,15 @@ library (:mod:`goat_core.attribution`).
 """
 
 from .attention import (
+    MUTED_SUFFIX,
     PADDING_LABEL,
     PARTNER_KINDS,
     alignment_heatmap,
     attention_bars,
+    attention_replay,
     context_shift_bars,
     drivers_bar,
+    entropy_curve,
     partners_bar,
 )
 from .embeddings import MAX_SCATTER_POINTS, embedding_scatter, persona_scatter, scatter_sample
@@ -47,6 +50,7 @@ __all__ = [
     "MAX_MATRIX_SIDE",
     "MAX_NETWORK_EDGES",
     "MAX_SCATTER_POINTS",
+    "MUTED_SUFFIX",
     "PADDING_LABEL",
     "PALETTE",
     "PARTNER_KINDS",
@@ -62,6 +66,7 @@ __all__ = [
     "attention_bars",
     "pooling_figure",
     "vectors_heatmap",
+    "attention_replay",
     "clustering_bars",
     "context_shift_bars",
     "contingency_heatmap",
@@ -69,6 +74,7 @@ __all__ = [
     "drivers_bar",
     "ego_figure",
     "embedding_scatter",
+    "entropy_curve",
     "group_color",
     "network_figure",
     "partners_bar",

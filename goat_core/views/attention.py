@@ -1,5 +1,6 @@
-"""A gossip pair's attention: bars, the alignment heatmap with its max-pooled cells, drivers,
-top partners and the context shift of one node between two partners."""
+"""A gossip pair's attention: bars (with muted neighbors and the model's attention beside a
+counterfactual), its course over training, the alignment heatmap with its max-pooled cells,
+drivers, top partners and the context shift of one node between two partners."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
+from plotly.subplots import make_subplots
 
 from ..attribution import max_pool_cells
 from .style import (
@@ -20,41 +22,146 @@ from .style import (
     _e,
     _mark,
     names_axis,
+    short,
 )
 
 PADDING_LABEL = "(padding)"  # the zero pads' share of attention (padding="zero")
 PADDING_COLOR = "#BDBDBD"
+MUTED_SUFFIX = " (muted)"  # a muted neighbor's label: left out of the max and the softmax
+BASELINE_COLOR = "rgba(110, 110, 110, 0.9)"  # the outline of the model's own attention
 
 
 def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[str] = (), *, node: str = "",
                    partner: str = "", color: str = SOURCE_COLOR, top: int | None = None,
-                   padding: float = 0.0) -> go.Figure:
+                   padding: float = 0.0, ids: ArrayLike | None = None, muted: Sequence[str] = (),
+                   baseline: ArrayLike | None = None, baseline_padding: float = 0.0) -> go.Figure:
     """``node``'s attention over its neighbors while gossiping with ``partner``, sorted.
 
     Shared neighbors (of both gossipers) are starred and drawn in the shared colour. Under
     zero padding, ``padding`` (the mass the pads take) is one grey bar, "(padding)", last: with
     it the bars sum to 1.
+
+    With ``ids`` (node ids aligned with ``names``) every bar carries ``customdata = [id, name]``
+    (the padding bar ``[-1, "(padding)"]``), so a click names its neighbor. Counterfactuals:
+    ``muted`` neighbors are labelled "(muted)" and drawn grey; ``baseline`` (aligned with
+    ``names``: the model's own attention) is drawn as outlined bars over the counterfactual
+    ones, in the baseline's order, so that bars keep their place as neighbors are muted.
     """
     weights = np.asarray(weights, dtype=float)
-    order = np.argsort(-weights, kind="stable")
+    reference = weights if baseline is None else np.asarray(baseline, dtype=float)
+    order = np.argsort(-reference, kind="stable")
     if top is not None:
         order = order[:top]
-    shared_set = set(shared)
-    labels = [_e(x) for x in _mark([names[i] for i in order], shared_set)]
-    colors = [SHARED_COLOR if names[i] in shared_set else color for i in order]
-    values = weights[order]
-    if padding > 0.0:
+    shared_set, muted_set = set(shared), set(muted)
+    labels = [_e(x) + (MUTED_SUFFIX if names[i] in muted_set else "")
+              for x, i in zip(_mark([names[i] for i in order], shared_set), order, strict=True)]
+    colors = [PADDING_COLOR if names[i] in muted_set else SHARED_COLOR if names[i] in shared_set else color
+              for i in order]
+    values, before = weights[order], reference[order]
+    node_ids = np.asarray(ids).tolist() if ids is not None else None
+    custom = [[int(node_ids[i]), names[i]] for i in order] if node_ids is not None else None
+    if padding > 0.0 or (baseline is not None and baseline_padding > 0.0):
         labels, colors = labels + [PADDING_LABEL], colors + [PADDING_COLOR]
-        values = np.append(values, padding)
+        values, before = np.append(values, padding), np.append(before, baseline_padding)
+        custom = custom + [[-1, PADDING_LABEL]] if custom is not None else None
     fig = go.Figure(go.Bar(
-        x=values, y=labels, orientation="h", marker_color=colors,
-        hovertemplate="%{y}: %{x:.3f}<extra></extra>",
+        x=values, y=labels, orientation="h", marker_color=colors, customdata=custom,
+        name="attention", hovertemplate="%{y}: %{x:.3f}<extra></extra>",
     ))
+    if baseline is not None:
+        fig.add_trace(go.Bar(
+            x=before, y=labels, orientation="h", customdata=custom, name="the model's attention",
+            marker=dict(color="rgba(0,0,0,0)", line=dict(color=BASELINE_COLOR, width=1.5)),
+            hovertemplate="%{y}: %{x:.3f}<extra>the model's attention</extra>",
+        ))
+        fig.update_layout(barmode="overlay", showlegend=False)
     title = f"{_e(node)} attends to … (partner: {_e(partner)})" if node else "attention"
     fig.update_layout(title=title, height=max(220, 22 * len(labels) + 80),
                       margin=dict(l=10, r=10, t=40, b=10), xaxis_title="attention weight")
     fig.update_yaxes(autorange="reversed", automargin=True)
     names_axis(fig, fig.data[0].y)
+    return fig
+
+
+def attention_replay(epochs: ArrayLike, source_names: Sequence[str], source_weights: ArrayLike,
+                     target_names: Sequence[str], target_weights: ArrayLike, probability: ArrayLike, *,
+                     source: str = "s", target: str = "t", shared: Sequence[str] = (),
+                     current: int | None = None, top: int = 15, frame_ms: int = 300) -> go.Figure:
+    """Both sides' attention after every epoch: one animation frame per epoch, a Play button
+    that runs them from the first epoch, and the ``current`` row (an index into ``epochs``;
+    default the last) drawn.
+
+    ``source_weights`` is (E, Ls) and ``target_weights`` (E, Lt), one row per epoch. Each side
+    shows its ``top`` neighbors by their highest attention in any epoch, in the order of the
+    last epoch, on a fixed axis: bars grow and shrink in place as training moves attention.
+    """
+    rows: list = np.asarray(epochs).tolist()
+    prob = np.asarray(probability, dtype=float)
+    shown = current if current is not None else len(rows) - 1
+    shared_set = set(shared)
+    sides = []
+    for names, weights, color in ((source_names, source_weights, SOURCE_COLOR),
+                                  (target_names, target_weights, TARGET_COLOR)):
+        W = np.asarray(weights, dtype=float).reshape(len(rows), -1)  # (E, L)
+        keep = np.argsort(-W.max(axis=0), kind="stable")[:top]
+        keep = keep[np.argsort(-W[-1, keep], kind="stable")]  # the last epoch's order
+        labels = [_e(x) for x in _mark([names[i] for i in keep], shared_set)]
+        colors = [SHARED_COLOR if names[i] in shared_set else color for i in keep]
+        sides.append((W[:, keep], labels, colors))
+    high = max([float(W.max()) for W, _, _ in sides if W.size] + [1e-9])
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.18,
+                        subplot_titles=(f"{_e(source)} attends to …", f"{_e(target)} attends to …"))
+
+    def bars(k: int) -> list[go.Bar]:
+        return [go.Bar(x=W[k], y=labels, orientation="h", marker_color=colors, showlegend=False,
+                       hovertemplate="%{y}: %{x:.3f}<extra></extra>") for W, labels, colors in sides]
+
+    def title(k: int) -> str:
+        return f"Epoch {rows[k]}: p(edge) = {prob[k]:.3f}"
+
+    for col, bar in enumerate(bars(shown), start=1):
+        fig.add_trace(bar, row=1, col=col)
+    fig.frames = [go.Frame(name=str(epoch), data=bars(k), traces=[0, 1], layout=dict(title_text=title(k)))
+                  for k, epoch in enumerate(rows)]
+    play = dict(frame=dict(duration=frame_ms, redraw=True), transition=dict(duration=frame_ms // 2),
+                fromcurrent=False, mode="immediate")
+    pause = dict(frame=dict(duration=0, redraw=False), transition=dict(duration=0), mode="immediate")
+    fig.update_layout(
+        title_text=title(shown), height=max(300, 24 * max(len(labels) for _, labels, _ in sides) + 130),
+        margin=dict(l=10, r=10, t=80, b=10),
+        updatemenus=[dict(type="buttons", direction="left", x=1.0, xanchor="right", y=1.18, yanchor="top",
+                          showactive=False,
+                          buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
+                                   dict(label="❚❚ Pause", method="animate", args=[[None], pause])])],
+    )
+    for col, (_, labels, _) in enumerate(sides, start=1):
+        fig.update_xaxes(range=[0, high * 1.08], title_text="attention weight", row=1, col=col)
+        fig.update_yaxes(autorange="reversed", automargin=True, type="category", tickmode="array",
+                         tickvals=labels, ticktext=[short(x) for x in labels], row=1, col=col)
+    return fig
+
+
+def entropy_curve(epochs: ArrayLike, source_entropy: ArrayLike, target_entropy: ArrayLike, *,
+                  probability: ArrayLike | None = None, uniform_probability: ArrayLike | None = None,
+                  source: str = "s", target: str = "t", current: int | None = None) -> go.Figure:
+    """Each side's normalised attention entropy per epoch (1 = uniform, 0 = all on one
+    neighbor), with the pair's edge probability (and uniform attention's) on the same 0-1 axis;
+    a vertical line marks the ``current`` epoch (an epoch number)."""
+    x = np.asarray(epochs).tolist()
+    lines = [(f"entropy of {_e(source)}'s attention", source_entropy, dict(color=SOURCE_COLOR)),
+             (f"entropy of {_e(target)}'s attention", target_entropy, dict(color=TARGET_COLOR))]
+    if probability is not None:
+        lines.append(("p(edge)", probability, dict(color=PALETTE[2], dash="dash")))
+    if uniform_probability is not None:
+        lines.append(("p(edge), uniform attention", uniform_probability, dict(color=PALETTE[9], dash="dot")))
+    fig = go.Figure([go.Scatter(x=x, y=np.asarray(y, dtype=float).tolist(), mode="lines+markers", name=name,
+                                line=line, hovertemplate="epoch %{x}: %{y:.3f}<extra>" + name + "</extra>")
+                     for name, y, line in lines])
+    if current is not None:
+        fig.add_vline(x=current, line=dict(color="rgba(120,120,120,0.7)", width=2, dash="dot"))
+    fig.update_layout(title="Attention entropy over training (1 = uniform)", height=320,
+                      margin=dict(l=10, r=10, t=40, b=10), xaxis_title="epoch",
+                      yaxis=dict(range=[0, 1.02], title="0–1"), legend=dict(orientation="h", y=-0.25))
     return fig
 
 

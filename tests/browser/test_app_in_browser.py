@@ -233,3 +233,82 @@ def test_a_10k_node_upload_opens_every_page(server, new_page, tmp_path):
             click_node(page, "13")
             page.get_by_text(re.compile(r"is now the source of the gossip pair")).wait_for()
     shot(page, "8-10k-nodes")
+
+
+# Centre of the bar of ``name`` on the first bar chart carrying it (customdata = [id, name]): the
+# longest of its bars (a muted neighbor's own bar is empty; the outline of the model's attention
+# is not), from the chart's axes and Plotly's decoded _fullData.
+FIND_BAR = """(name) => {
+  for (const gd of document.querySelectorAll('.js-plotly-plot')) {
+    const box = gd.getBoundingClientRect(), xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+    if (!xa || !ya) continue;
+    let best = null;
+    for (const trace of gd._fullData) {
+      const cd = trace.customdata;
+      if (trace.type !== 'bar' || !cd) continue;
+      for (let j = 0; j < cd.length; j++) {
+        if (cd[j][1] === name && (best === null || trace.x[j] > best[0])) best = [trace.x[j], trace.y[j]];
+      }
+    }
+    if (best) return [box.left + xa._offset + xa.l2p(best[0] / 2), box.top + ya._offset + ya.d2p(best[1])];
+  }
+  return null;
+}"""
+
+TOP_BAR = """() => {  // the most attended neighbor on the first attention chart (bars sorted, most first)
+  for (const gd of document.querySelectorAll('.js-plotly-plot')) {
+    const trace = (gd._fullData || [])[0];
+    if (trace && trace.type === 'bar' && trace.customdata && trace.customdata[0][0] >= 0) {
+      return trace.customdata[0][1];
+    }
+  }
+  return null;
+}"""
+
+PLOT_TITLE = """(prefix) => [...document.querySelectorAll('.js-plotly-plot .gtitle')]
+  .some(t => t.textContent.startsWith(prefix))"""
+
+
+def click_bar(page, name: str) -> None:
+    xy = page.evaluate(FIND_BAR, name)
+    assert xy is not None, f"no bar for {name!r}"
+    page.mouse.click(*xy)
+    settle(page)
+
+
+def test_mute_a_neighbor_by_clicking_its_bar_then_scrub_and_play_training(server, new_page):
+    page = new_page()
+    open_app(page, server)
+    train_lesmis(page)  # tracks the current pair, Marius ↔ Thenardier
+    go(page, "Gossip & attend")
+    page.get_by_role("heading", name="Marius ↔ Thenardier").wait_for()
+    label = "Edge probability σ(r_s·r_t)"
+    model_p = metric(page, label)
+    top = page.evaluate(TOP_BAR)
+    assert top is not None
+
+    click_bar(page, top)  # mute the neighbor Marius attends to most
+    page.get_by_text(f"Muted: {top}").wait_for()
+    assert metric(page, label) != model_p
+    assert page.get_by_text("vs the model's").count() >= 1
+    shot(page, "9-gossip-muted")
+    click_bar(page, top)  # its outline is still there: a second click unmutes
+    page.get_by_text(f"Muted: {top}").wait_for(state="detached")
+    assert metric(page, label) == model_p
+
+    page.get_by_role("tab", name="Over training").click()
+    settle(page)
+    final = metric(page, "Edge probability at this epoch")
+    assert final == model_p  # the last epoch is the model
+    page.wait_for_function(PLOT_TITLE, arg="Epoch 40:")
+    thumb = page.get_by_test_id("stSlider").get_by_role("slider")  # the epoch scrubber: the tab's one slider
+    thumb.focus()
+    thumb.press("Home")  # scrub back to epoch 0, before training
+    settle(page)
+    page.wait_for_function(PLOT_TITLE, arg="Epoch 0:")
+    assert metric(page, "Edge probability at this epoch") != final
+    assert float(metric(page, "Entropy of Marius's attention")) > 0.95  # close to uniform
+    shot(page, "9-gossip-over-training")
+    page.locator(".js-plotly-plot .updatemenu-button").filter(has_text="Play").click()
+    page.wait_for_function(PLOT_TITLE, arg="Epoch 40:", timeout=60_000)  # played to the last epoch
+    assert not page.get_by_test_id("stException").count()
