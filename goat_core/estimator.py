@@ -331,16 +331,20 @@ class Goat:
     def _tracker(self, graph: Graph, model: modules.Goat | modules.GoatGlobal, hood: Neighborhoods,
                  track_pairs: Sequence | None, device: torch.device) -> AttentionTracker | None:
         """The tracker of ``track_pairs`` (checked before any training), its epoch 0 recorded."""
-        if not track_pairs:
+        if track_pairs is None or len(track_pairs) == 0:
             return None
         if not isinstance(model, modules.Goat):
             raise ParameterError("track_pairs records attention, which GoatGlobal has not: train variant "
                                  "'goat' or 'mean-pool'")
         pairs: list[tuple[int, int]] = []
         for pair in track_pairs:
-            if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
-                raise ParameterError(f"track_pairs holds (source, target) pairs, got {pair!r}")
-            s, t = node_index(graph, pair[0]), node_index(graph, pair[1])
+            try:
+                if isinstance(pair, (str, bytes)):
+                    raise TypeError
+                source, target = pair  # a tuple, a list, a row of an (k, 2) array
+            except (TypeError, ValueError):
+                raise ParameterError(f"track_pairs holds (source, target) pairs, got {pair!r}") from None
+            s, t = node_index(graph, source), node_index(graph, target)
             if s == t:
                 raise ParameterError(f"track_pairs: a node cannot gossip with itself ({graph.names[s]!r})")
             if (s, t) not in pairs:
