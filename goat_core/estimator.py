@@ -379,16 +379,20 @@ class Goat:
 
     def _tracked_pairs(self, graph: Graph, track_pairs: Sequence | None) -> np.ndarray | None:
         """``track_pairs`` as (k, 2) node indices, checked (None when there are none)."""
-        if not track_pairs:
+        if track_pairs is None or len(track_pairs) == 0:
             return None
         if self.variant == "global":
             raise ParameterError("track_pairs records attention, which GoatGlobal has not: train variant "
                                  "'goat' or 'mean-pool'")
         pairs: list[tuple[int, int]] = []
         for pair in track_pairs:
-            if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
-                raise ParameterError(f"track_pairs holds (source, target) pairs, got {pair!r}")
-            s, t = node_index(graph, pair[0]), node_index(graph, pair[1])
+            try:
+                if isinstance(pair, (str, bytes)):
+                    raise TypeError
+                source, target = pair  # a tuple, a list, a row of an (k, 2) array
+            except (TypeError, ValueError):
+                raise ParameterError(f"track_pairs holds (source, target) pairs, got {pair!r}") from None
+            s, t = node_index(graph, source), node_index(graph, target)
             if s == t:
                 raise ParameterError(f"track_pairs: a node cannot gossip with itself ({graph.names[s]!r})")
             if (s, t) not in pairs:

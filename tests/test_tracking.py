@@ -69,6 +69,11 @@ def test_tracking_changes_nothing_training_computes(lesmis, tracked):
     assert plain.tracked_ == () and plain.attention_history("Marius", "Thenardier") is None
 
 
+def test_pairs_may_be_rows_of_an_array(lesmis):
+    goat = Goat(**{**FAST, "epochs": 1}).fit(lesmis, track_pairs=np.array([[55, 25], [55, 25], [11, 27]]))
+    assert [(h.source, h.target) for h in goat.tracked_] == [("Marius", "Thenardier"), ("Valjean", "Javert")]
+
+
 def test_a_pair_is_found_from_either_side_and_untracked_is_none(tracked):
     forward = tracked.attention_history("Marius", "Gavroche")
     backward = tracked.attention_history("Gavroche", 55)
