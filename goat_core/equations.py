@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .estimator import Goat
 
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")  # as the app escapes user text
 SCORE_TOLERANCE = 1e-3  # float32 training kernels against this float64 recomputation
@@ -63,7 +67,7 @@ class PairEquations:
         return np.argsort(-contribution, kind="stable")[:k]
 
 
-def pair_equations(goat, source, target) -> PairEquations:
+def pair_equations(goat: Goat, source: int | str, target: int | str) -> PairEquations:
     """The equations of a fitted ``Goat`` on the pair (source, target), by name or id."""
     pair = goat.attention(source, target)
     E = np.asarray(goat.embedding_, dtype=np.float64)

@@ -348,7 +348,7 @@ class Goat:
         model = self._build_module(graph.num_nodes, generator).to(run["device"])
         hood = self.inference_neighborhoods(graph)
         tracker = None
-        if track is not None and len(track):  # records at every epoch end, through the callback
+        if track is not None and len(track) and isinstance(model, modules.Goat):  # records at every epoch end
             tracker = AttentionTracker(model, track, hood, graph.names, self.exclude_partner, self.padding,
                                        run["device"])
             tracker.record(0)

@@ -144,8 +144,9 @@ def _checked_stopping(stopping: object) -> dict | None:
     """Early stopping's record: None, or a best epoch among the validation AUCs of the epochs tried."""
     if stopping is None:
         return None
-    aucs = stopping.get("val_auc") if isinstance(stopping, dict) else None
-    best = stopping.get("best_epoch") if isinstance(stopping, dict) else None
+    if not isinstance(stopping, dict):
+        raise ValueError("early_stopping must be a JSON object")
+    aucs, best = stopping.get("val_auc"), stopping.get("best_epoch")
     if not (isinstance(aucs, list) and all(_number(a) for a in aucs) and isinstance(best, int)
             and 1 <= best <= max(len(aucs), 1)):
         raise ValueError("early_stopping must hold best_epoch among its val_auc list")
