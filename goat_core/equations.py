@@ -15,16 +15,16 @@ are counted (``pads_s``, ``pads_t``), not drawn as rows.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .views.style import escape_markdown
+
 if TYPE_CHECKING:
     from .estimator import Goat
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")  # as the app escapes user text
 SCORE_TOLERANCE = 1e-3  # float32 training kernels against this float64 recomputation
 
 
@@ -91,14 +91,13 @@ def _steps(S: np.ndarray, T: np.ndarray, pads_s: int, pads_t: int, pooling: str)
     if pooling == "max":
         a_s, row_winner = _max_with_pads(A, pads_t)  # (Ls,)
         a_t, col_winner = _max_with_pads(A.T, pads_s)  # (Lt,)
-        pad_s = pad_t = 0.0  # a zero row's maximum over any columns (pads on the other side)
     else:
         A = np.tanh(A)
         a_s = A.sum(1) / (A.shape[1] + pads_t)  # tanh(0) = 0 for the other side's pads
         a_t = A.sum(0) / (A.shape[0] + pads_s)
         row_winner = np.full(len(a_s), -1)
         col_winner = np.full(len(a_t), -1)
-        pad_s = pad_t = 0.0
+    pad_s = pad_t = 0.0  # a zero row pools to 0: its max over anything, or its mean of tanh(0)
     p_s, share_s = _softmax_with_pads(a_s, pad_s, pads_s)
     p_t, share_t = _softmax_with_pads(a_t, pad_t, pads_t)
     r_s, r_t = p_s @ S, p_t @ T  # (d,): the pads are zero vectors
@@ -129,8 +128,9 @@ def _softmax_with_pads(logits: np.ndarray, pad_logit: float, pads: int) -> tuple
 def step_text(eq: PairEquations, step: str) -> tuple[str, str]:
     """(LaTeX formula, Markdown with the pair's numbers) for one of ``views.STEPS``'s steps."""
     i, j = int(np.argmax(eq.p_s)), int(np.argmax(eq.p_t))  # the most attended neighbor of each side
-    u, v = _md(eq.source_names[i]), _md(eq.target_names[j])
-    s, t = _md(eq.source), _md(eq.target)
+    md = escape_markdown
+    u, v = md(eq.source_names[i]), md(eq.target_names[j])
+    s, t = md(eq.source), md(eq.target)
     pads = (f" Under zero padding {s} also has {eq.pads_s} zero slot(s) and {t} {eq.pads_t}: a zero row "
             "scores 0 against anything." if eq.pads_s or eq.pads_t else "")
     if step == "alignment":
@@ -148,11 +148,11 @@ def step_text(eq: PairEquations, step: str) -> tuple[str, str]:
             formula = (r"a_s[i] = \operatorname{mean}_j A_{ij}" if row
                        else r"a_t[j] = \operatorname{mean}_i A_{ij}")
             return formula, (f"The authors' code averages instead of taking the maximum: "
-                             f"a[{_md(names[k])}] = {logits[k]:.4f}.")
+                             f"a[{md(names[k])}] = {logits[k]:.4f}.")
         other = eq.target_names if row else eq.source_names
         w = int(winners[k])
-        best = "a zero pad (every real entry is negative)" if w < 0 else _md(other[w])
-        return formula, (f"Each neighbor keeps its best match on the other side: for {_md(names[k])} that is "
+        best = "a zero pad (every real entry is negative)" if w < 0 else md(other[w])
+        return formula, (f"Each neighbor keeps its best match on the other side: for {md(names[k])} that is "
                          f"{best}, so a = {logits[k]:.4f}.")
     if step == "softmax":
         share = (f" The {eq.pads_s} pad slot(s) of {s} take {eq.pad_share_s:.3f} together."
@@ -176,6 +176,3 @@ def step_text(eq: PairEquations, step: str) -> tuple[str, str]:
     raise ValueError(f"unknown step {step!r}")
 
 
-def _md(text: str) -> str:
-    """A node name safe inside Markdown (user data: no HTML, no emphasis)."""
-    return _MARKDOWN.sub(r"\\\1", str(text))

@@ -9,8 +9,7 @@ from ui.parts import md
 from ui.runs import RunRecord
 
 MAX_RUN_MB = 50
-FIELDS = ("dim", "neighborhood", "dropout", "lr", "epochs", "batch_size", "negatives", "variant",
-          "padding", "exclude_partner", "validation_fraction", "patience", "holdout")
+FIELDS = (*presets.TRAINING_FIELDS, "holdout")
 HELP = {name: spec.meaning for name, spec in goat_core.PARAMETERS.items()}
 HELP["holdout"] = ("share of edges hidden from training: they give the live validation AUC and the "
                    "Scores page's link prediction (0 = train on every edge, no validation AUC)")

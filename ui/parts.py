@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 import streamlit as st
 
 import goat_core
 from goat_core import explore, views
+from goat_core.views.style import escape_markdown
 
 from . import state
 from .runs import RunRecord
@@ -18,12 +17,11 @@ GOSSIP_PAGE = "pages/gossip.py"
 PICKER_NODES = 2000  # up to this many nodes a picker lists them all; above, it searches
 
 
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
 
 
 def md(text) -> str:
     """Escape user-supplied text (node names, file names) before it enters Markdown."""
-    return _MARKDOWN.sub(r"\\\1", str(text))
+    return escape_markdown(text)
 
 
 def too_big(ex: Explorer, name: str, raw: bytes, limit_mb: int, what: str, kept: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -49,6 +50,14 @@ WEBGL_POINTS = 1000
 def scatter_trace(num_points: int) -> type[go.Scatter] | type[go.Scattergl]:
     """The scatter trace class for ``num_points`` points: ``go.Scattergl`` above WEBGL_POINTS."""
     return go.Scattergl if num_points > WEBGL_POINTS else go.Scatter
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
+
+
+def escape_markdown(text: object) -> str:
+    """User text (node and file names) safe inside Markdown: no emphasis, links or HTML."""
+    return _MARKDOWN.sub(r"\\\1", str(text))
 
 
 def _e(text) -> str:

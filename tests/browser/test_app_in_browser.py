@@ -190,6 +190,9 @@ def test_integer_ids_click_and_read_as_names(server, new_page, tmp_path):
     assert axes and set(axes) == {"category"}  # ids are names on the attention bars, not positions
     shot(page, "7-integer-ids")
     assert not page.get_by_test_id("stException").count()
+    go(page, "Equations")  # integer ids are names in the step text and on the alignment's axes
+    assert "The pair 13 (s) and 7932 (t)" in page.get_by_text(re.compile(r"^The pair")).first.inner_text()
+    assert not page.get_by_test_id("stException").count()
 
 
 EGO_NEIGHBOR = """() => {
@@ -213,7 +216,7 @@ def test_a_10k_node_upload_opens_every_page(server, new_page, tmp_path):
     path = tmp_path / "ba10k.txt"
     ba_edge_list(path, 10_000, 2)
     upload_and_train(page, server, path)
-    for title in ("Graph", "Gossip & attend", "Embeddings", "Scores"):
+    for title in ("Graph", "Gossip & attend", "Equations", "Embeddings", "Scores"):
         go(page, title)
         assert not page.get_by_test_id("stException").count(), title
         assert not page.get_by_test_id("stAlertContentError").count(), title
