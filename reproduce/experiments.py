@@ -110,9 +110,10 @@ def clustering(goat: Goat, graph, seed: int) -> dict:
     return out
 
 
-def run_job(job: Job, out: Path) -> dict:
-    """Train and evaluate one job; its untrained twin and the split's baselines ride along."""
-    path = out / "raw" / "runs" / f"{job.key}.json"
+def run_job(job: Job, out: Path, path: Path | None = None) -> dict:
+    """Train and evaluate one job; its untrained twin and the split's baselines ride along.
+    The record goes to ``path`` (default: OUT/raw/runs/KEY.json)."""
+    path = path or out / "raw" / "runs" / f"{job.key}.json"
     setup_env()
     graph = dataset(job.data)
     with Timer() as t_split:

@@ -115,3 +115,38 @@ def test_the_quick_command_runs_end_to_end(tmp_path, data_dir):
     md = (tmp_path / "RESULTS.md").read_text()
     assert "## 6. Les Misérables case study" in md and report.TUNED_ONE_DRAW_LABEL in md
     assert len(list((tmp_path / "raw" / "runs").glob("*.json"))) == len(plan(quick=True))
+
+
+def test_runs_csv_keeps_columns_the_first_run_lacks(quick_out, tmp_path):
+    out, jobs = quick_out
+    raw = tmp_path / "raw" / "runs"
+    raw.mkdir(parents=True)
+    tuned = next(j for j in jobs if j.section == "tuned")  # trained without clustering
+    clustered = next(j for j in jobs if j.cluster)
+    write_json(raw / "a-first.json", read_json(out / "raw" / "runs" / f"{tuned.key}.json"))
+    write_json(raw / "b-second.json", read_json(out / "raw" / "runs" / f"{clustered.key}.json"))
+    report.build(tmp_path, tmp_path / "RESULTS.md", quick=True)
+    with (tmp_path / "runs.csv").open() as fh:
+        header, first, second = list(csv.reader(fh))[:3]
+    nmi = header.index("cluster_context_nmi")
+    assert first[nmi] == "" and 0.0 <= float(second[nmi]) <= 1.0
+
+
+def test_clustering_section_is_made_from_its_run_files(quick_out, tmp_path):
+    from reproduce import clustering
+
+    out, jobs = quick_out
+    assert clustering.markdown(tmp_path) == ""  # not run yet: no section
+    folder = tmp_path / clustering.FOLDER
+    folder.mkdir()
+    goat = next(j for j in jobs if j.cluster and j.variant == "goat")
+    record = read_json(out / "raw" / "runs" / f"{goat.key}.json")
+    for seed, nmi in ((0, 0.40), (1, 0.50)):  # two seeds of one cell: mean 45.0, sd 5.0
+        record = {**record, "job": {**record["job"], "section": "lp", "seed": seed},
+                  "cluster": {**record["cluster"], "context": {**record["cluster"]["context"], "nmi": nmi}}}
+        write_json(folder / f"email-55-goat-s{seed}.json", record)
+    md = clustering.markdown(tmp_path)
+    assert "2 runs (seeds 0, 1)" in md
+    row = next(line for line in md.splitlines() if line.startswith("| ours GOAT, context"))
+    assert row.split("|")[4].strip() == "45.0 ± 5.0 (n=2)"  # the 55 % NMI column; n shown below 3 seeds
+    assert len(clustering.jobs()) == 36 and len({j.key for j in clustering.jobs()}) == 36

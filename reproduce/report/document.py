@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from string import Template
 
+from ..clustering import markdown as clustering_markdown
 from ..common import read_json, write_json
 from ..defaults import markdown as defaults_markdown
 from ..experiments import RATIOS, SEEDS
@@ -46,7 +47,8 @@ def build(out: Path, md: Path, quick: bool = False, wall_seconds: float | None =
         tables[name] = (header, rows)
         write_csv(out / f"{name}.csv", header, rows)
     if runs:
-        write_csv(out / "runs.csv", list(runs[0]), [[r.get(k) for k in runs[0]] for r in runs])
+        columns = list(dict.fromkeys(k for r in runs for k in r))  # every run's keys: not just the first's
+        write_csv(out / "runs.csv", columns, [[r.get(k) for k in columns] for r in runs])
     tuning = summarise(out)
     if tuning:
         write_csv(out / "tuning.csv", list(tuning[0]), [list(t.values()) for t in tuning])
@@ -145,7 +147,7 @@ def render(tables, tuning, case, state, out: Path, md: Path) -> str:
         notes,
     ]
     for extra in (heuristics_markdown(out), padding_markdown(out),
-                  defaults_markdown(out)):  # once their scripts have run
+                  defaults_markdown(out), clustering_markdown(out)):  # once their scripts have run
         if extra:
             parts.append(extra)
     return "\n".join(parts)
