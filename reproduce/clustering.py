@@ -46,9 +46,10 @@ def markdown(out: Path) -> str:
         "\n## Email clustering, run by run (NMI / AMI %, k-means with k = 42)\n",
         f"`python -m reproduce.clustering --out results`: {len(runs)} runs (seeds "
         f"{', '.join(map(str, seeds))}), each one's record in `results/{FOLDER.as_posix()}/`. Section 2's "
-        "jobs and splits, rerun so that every cell here is backed by files in git; the numbers differ "
-        "from section 2's within seed noise because the trainer changed since (dropout masks, "
-        "sampling), not the protocol.\n",
+        "jobs, configurations and splits, rerun so that every cell here is backed by files in git. "
+        "Section 2 was made by an earlier version of the trainer (its dropout masks and sampling "
+        "changed since, not the protocol), so its trained rows and these differ by seed noise; the "
+        "untrained rows involve no training and are identical.\n",
         _table(header, rows),
     ]) + "\n"
 

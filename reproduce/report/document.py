@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from string import Template
 
-from ..clustering import markdown as clustering_markdown
+from .. import clustering  # a module, not its names: reproduce.clustering imports this package
 from ..common import read_json, write_json
 from ..defaults import markdown as defaults_markdown
 from ..experiments import RATIOS, SEEDS
@@ -147,7 +147,7 @@ def render(tables, tuning, case, state, out: Path, md: Path) -> str:
         notes,
     ]
     for extra in (heuristics_markdown(out), padding_markdown(out),
-                  defaults_markdown(out), clustering_markdown(out)):  # once their scripts have run
+                  defaults_markdown(out), clustering.markdown(out)):  # once their scripts have run
         if extra:
             parts.append(extra)
     return "\n".join(parts)
