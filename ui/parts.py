@@ -106,13 +106,13 @@ def figure_config(ex: Explorer, run: RunRecord | None = None, graph_name: str | 
     if graph_name is None:
         g = ex.graph
         graph_name = f"{graph_title(ex)} ({g.num_nodes:,} nodes, {g.num_edges:,} edges)"
-    seed = state.seed() if run is None else run.seed
-    config: dict = {"app": "GOAT Explorer", "graph": graph_name, "seed": seed}
+    config: dict = {"app": "GOAT Explorer", "graph": graph_name}
+    if current:
+        config["pair"] = list(pair_names(ex))
+    config["seed"] = state.seed() if run is None else run.seed
     if run is not None:
         config["run"] = {**run.params, "holdout": run.holdout}
         config["graph_fingerprint"] = run.graph_fp
-    if current:
-        config["pair"] = list(pair_names(ex))
     return config
 
 

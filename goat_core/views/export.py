@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import struct
+import textwrap
 import zlib
 from collections.abc import Mapping
 from xml.sax.saxutils import escape
@@ -26,7 +27,9 @@ from .style import _e
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
 PNG_KEY = "goat-explorer-config"  # the tEXt keyword holding the configuration's JSON
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-CAPTION_CHARS = 160  # a longer caption is cut (the metadata keeps everything)
+CAPTION_CHARS = 330  # a longer caption is cut (the metadata keeps everything)
+NBSP = "\u00a0"  # keeps "seed 3" and "s ↔ t" on one caption line
+CAPTION_LINE = 115  # characters per caption line (three lines at most)
 EXPORT_WIDTH = 1000  # pixels of the exported page when the figure sets no width
 
 
@@ -65,20 +68,22 @@ def caption(config: Mapping) -> str:
         if isinstance(value, Mapping):
             parts.append(", ".join(f"{k}={v}" for k, v in value.items() if not isinstance(v, Mapping | list)))
         elif isinstance(value, (list, tuple)):
-            parts.append(" ↔ ".join(str(v) for v in value))
+            parts.append(f"{NBSP}↔{NBSP}".join(str(v) for v in value))  # a pair stays on one line
         elif isinstance(value, str):
             parts.append(value)
         elif value is not None:
-            parts.append(f"{key} {value}")
+            parts.append(f"{key}{NBSP}{value}")
     text = " · ".join(p for p in parts if p)
     return text if len(text) <= CAPTION_CHARS else text[: CAPTION_CHARS - 1] + "…"
 
 
 def with_caption(fig: go.Figure, text: str) -> go.Figure:
-    """A copy of ``fig`` with ``text`` as a small subtitle (escaped: it may hold node names)."""
+    """A copy of ``fig`` with ``text`` as a small subtitle, wrapped (escaped: it may hold node names)."""
     out = go.Figure(fig)
+    lines = textwrap.wrap(text, CAPTION_LINE) or [""]
     top = out.layout.margin.t if out.layout.margin.t is not None else 80
-    out.update_layout(title_subtitle_text=_e(text), title_subtitle_font_size=11, margin_t=top + 30)
+    out.update_layout(title_subtitle_text="<br>".join(_e(line) for line in lines),
+                      title_subtitle_font_size=11, margin_t=top + 16 + 14 * len(lines))
     if not out.layout.title.text:
         out.update_layout(title_text=" ")  # a subtitle shows under a title only
     return out
