@@ -41,6 +41,9 @@ goat = record.goat
 about = parts.figure_config(ex, record, "Les Misérables (case study)")  # what an exported figure says
 st.caption(f"Model: d = {CASE['dim']}, lr = {CASE['lr']}, {CASE['epochs']} epochs on every edge (as in the "
            f"paper's case study), seed {seed} from the sidebar: the same seed gives the same pictures.")
+st.info("**A quiz for the class:** before each pair's attention is shown, guess which neighbor Marius will "
+        "attend to most, then reveal it. Projector mode (sidebar) makes every page readable from the back "
+        "of a room.", icon=":material/school:")
 
 st.header("1 · The characters and their communities")
 labels = graph.labels
