@@ -109,8 +109,8 @@ def quiz_step(question: TopNeighborQuestion, step: str, run_key: str) -> Verdict
     verdict = _verdicts(run_key).get(step)
     node, partner = escape_markdown(question.node), escape_markdown(question.partner)
     st.radio(f"**Your guess:** which neighbor will {node} attend to most while gossiping with {partner}?",
-             question.options, format_func=question.name, index=None, horizontal=True, key=pick_key(step),
-             disabled=verdict is not None)
+             question.options, format_func=lambda v: escape_markdown(question.name(v)), index=None,
+             horizontal=True, key=pick_key(step), disabled=verdict is not None)
     if verdict is None:
         st.button("Reveal the attention", key=f"quiz_reveal_{step}", type="primary",
                   icon=":material/visibility:", on_click=_reveal, args=(run_key, step, question))

@@ -91,10 +91,6 @@ def seed_input() -> None:
              "pairs. The same seed gives the same view.")
 
 
-def projector_toggle() -> None:
-    classroom.projector_toggle()
-
-
 def figure_config(ex: Explorer, run: RunRecord | None = None, graph_name: str | None = None) -> dict:
     """What an exported figure says about itself: graph, run parameters, seed and pair.
 
