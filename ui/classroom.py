@@ -27,7 +27,6 @@ html { font-size: 21px; }
   font-weight: 500; }
 .stMainBlockContainer h1 { font-size: 2.6rem !important; }
 .stMainBlockContainer h2 { font-size: 2rem !important; }
-.stMainBlockContainer [data-testid="stMetricLabel"] p { white-space: normal !important; }
 </style>"""
 QUIZ_KEY = "quiz"  # session state: (run key, {step: Verdict}) of the case study's quiz
 
