@@ -81,24 +81,29 @@ for step, partner in ((2, THENARDIER), (3, GAVROCHE)):
                 f"strongest attention goes to **{top_s}**, {names[partner]}'s to **{top_t}**; edge "
                 f"probability σ(r·r) = **{att.probability:.2f}**.")
 
-classroom.quiz_score(record.key, steps=2)
+revealed = classroom.quiz_score(record.key, steps=2)
 
 st.header("4 · The shift: same Marius, different partner")
-shift = explore.context_shift(goat, MARIUS, THENARDIER, GAVROCHE)
-to_a, to_b = shift.gained()
-c = st.columns(3)
-c[0].metric("Attention moved", f"{shift.moved:.0%}",
-            help="total variation distance of the two attention vectors: 0% = same, 100% = disjoint")
-c[1].metric("cos(r | Thenardier, r | Gavroche)", f"{shift.cosine:.2f}", help="1 = the same representation")
-c[2].metric("Marius's representations", f"{len(explore.neighbors(graph, MARIUS))}",
-            help="one per gossip partner (neighbor)")
-parts.chart(st, views.context_shift_bars(shift.neighbor_names, shift.weights_a, shift.weights_b,
-                                         node="Marius", partner_a="Thenardier", partner_b="Gavroche"),
-                key="case_shift", about=about)
-st.markdown(f"With **Thenardier**, Marius leans on *{', '.join(to_a) or '—'}*; with **Gavroche** his "
-            f"attention moves to *{', '.join(to_b) or '—'}*, neighbors that got little attention before. "
-            "That is the paper's observation: attention concentrates on the part of the neighborhood "
-            "shared with the current partner, so Marius's representation r changes with the partner.")
+if revealed < 2:  # the shift shows both answers: it waits for the quiz
+    st.info("Reveal both answers above to compare Marius's attention with each partner.",
+            icon=":material/visibility_off:")
+else:
+    shift = explore.context_shift(goat, MARIUS, THENARDIER, GAVROCHE)
+    to_a, to_b = shift.gained()
+    c = st.columns(3)
+    c[0].metric("Attention moved", f"{shift.moved:.0%}",
+                help="total variation distance of the two attention vectors: 0% = same, 100% = disjoint")
+    c[1].metric("cos(r | Thenardier, r | Gavroche)", f"{shift.cosine:.2f}",
+                help="1 = the same representation")
+    c[2].metric("Marius's representations", f"{len(explore.neighbors(graph, MARIUS))}",
+                help="one per gossip partner (neighbor)")
+    parts.chart(st, views.context_shift_bars(shift.neighbor_names, shift.weights_a, shift.weights_b,
+                                             node="Marius", partner_a="Thenardier", partner_b="Gavroche"),
+                    key="case_shift", about=about)
+    st.markdown(f"With **Thenardier**, Marius leans on *{', '.join(to_a) or '—'}*; with **Gavroche** his "
+                f"attention moves to *{', '.join(to_b) or '—'}*, neighbors that got little attention before. "
+                "That is the paper's observation: attention concentrates on the part of the neighborhood "
+                "shared with the current partner, so Marius's representation r changes with the partner.")
 
 st.header("5 · All of Marius's personas")
 partner_ids, reps = cache.personas(record.key, MARIUS, False, goat)

@@ -128,11 +128,12 @@ def quiz_step(question: TopNeighborQuestion, step: str, run_key: str) -> Verdict
     return verdict
 
 
-def quiz_score(run_key: str, steps: int) -> None:
-    """The score so far and a button that starts the quiz again."""
+def quiz_score(run_key: str, steps: int) -> int:
+    """The score so far and a button that starts the quiz again; returns how many are revealed."""
     verdicts = _verdicts(run_key)
     right = sum(v.correct for v in verdicts.values())
     left, right_col = st.columns([3, 1], vertical_alignment="center")
     left.markdown(f"**Quiz score: {right} of {len(verdicts)} right** ({steps - len(verdicts)} of {steps} "
                   "questions still to reveal)")
     right_col.button("Reset the quiz", key="quiz_reset", icon=":material/restart_alt:", on_click=reset_quiz)
+    return len(verdicts)

@@ -40,6 +40,10 @@ def attention_charts(at: AppTest) -> list[str]:
     return [c.key for c in at.get("plotly_chart") if c.key and c.key.startswith("case_att")]
 
 
+def keys(at: AppTest) -> list[str]:
+    return [c.key for c in at.get("plotly_chart")]
+
+
 def score(at: AppTest) -> str:
     return next(m for m in texts(at.markdown) if m.startswith("**Quiz score"))
 
@@ -59,6 +63,7 @@ def test_quiz_guess_reveal_score_and_reset(app):
     assert attention_charts(app) == ["case_att_s_25", "case_att_t_25"]  # the first pair's, both sides
     assert app.radio(key="quiz_pick_25").disabled
     assert score(app).startswith("**Quiz score: 1 of 1 right**")
+    assert "case_shift" not in keys(app)  # the shift shows both answers: after both reveals
     att = record.goat.attention(MARIUS, GAVROCHE)
     wrong = next(int(n) for n in np.asarray(att.source_neighbors) if int(n) != top_g)
     app.radio(key="quiz_pick_48").set_value(wrong).run()
@@ -67,11 +72,11 @@ def test_quiz_guess_reveal_score_and_reset(app):
     assert errors and errors[0].startswith("Not this time:")
     assert f"the most attended is **{record.goat.graph_.names[top_g]}**" in errors[0]
     assert score(app).startswith("**Quiz score: 1 of 2 right** (0 of 2")
-    assert len(attention_charts(app)) == 4
+    assert len(attention_charts(app)) == 4 and "case_shift" in keys(app)
     app.button(key="quiz_reset").click().run()
     assert score(app).startswith("**Quiz score: 0 of 0 right**")
     assert [r.value for r in app.radio] == [None, None] and not any(r.disabled for r in app.radio)
-    assert not attention_charts(app)
+    assert not attention_charts(app) and "case_shift" not in keys(app)
 
 
 def test_reveal_without_a_guess_shows_the_answer(app):
