@@ -10,7 +10,7 @@ import os
 import streamlit as st
 import torch
 
-from ui import cache, parts, state
+from ui import cache, classroom, parts, state
 
 st.set_page_config(page_title="GOAT Explorer", page_icon=":material/hub:", layout="wide")
 # One intra-op thread per training on small machines: sessions train side by side without
@@ -30,5 +30,6 @@ pages = [
 ]
 page = st.navigation(pages)
 parts.seed_input()
+classroom.projector_toggle()
 page.run()
 parts.finish(ex)  # after the page: it may have changed the graph, the run or the pair

@@ -77,7 +77,7 @@ def projected(key: str, method: str, points, preview=None):
     holder = st.empty()
     with holder.container():
         if preview is not None:
-            st.plotly_chart(preview(cache.projection(key, "pca", seed, points)), key=f"{key}_preview")
+            parts.chart(st, preview(cache.projection(key, "pca", seed, points)), key=f"{key}_preview")
         bar = st.progress(0.0, text=f"UMAP of {len(points):,} points: starting…")
 
     def report(fraction: float, stage: str) -> None:
@@ -89,7 +89,7 @@ def projected(key: str, method: str, points, preview=None):
 
 
 coords = projected(f"{run.key}|{kind}", method, emb, preview=lambda c: scatter(c, "pca (while UMAP runs)"))
-st.plotly_chart(scatter(coords, method), key=state.chart_key(ex, CHART), on_select="rerun",
+parts.chart(st, scatter(coords, method), key=state.chart_key(ex, CHART), on_select="rerun",
                 selection_mode="points")
 st.caption("Mean context representation: the average of r_u over u's gossip partners (its neighbors). "
            "Hover for names; click a point to put that node in the gossip pair.")
@@ -135,6 +135,6 @@ else:
     fig = views.persona_scatter(p_coords, partner_ids, names, node=names[node], groups=p_groups,
                                 group_names=p_names,
                                 highlight={other: "partner A"} if other is not None else None)
-    st.plotly_chart(fig, key=state.chart_key(ex, PERSONA_CHART), on_select="rerun", selection_mode="points")
+    parts.chart(st, fig, key=state.chart_key(ex, PERSONA_CHART), on_select="rerun", selection_mode="points")
     st.caption("Each point: the node's representation r while gossiping with that partner. Click one to make "
                "(node, partner) the gossip pair.")

@@ -30,7 +30,7 @@ st.latex(formula)
 st.markdown(numbers)
 
 left, right = st.columns([3, 2])
-left.plotly_chart(views.pooling_figure(eq.A, eq.source_names, eq.target_names, eq.a_s, eq.a_t, eq.p_s, eq.p_t,
+parts.chart(left, views.pooling_figure(eq.A, eq.source_names, eq.target_names, eq.a_s, eq.a_t, eq.p_s, eq.p_t,
                                        eq.row_winner, eq.col_winner, step=step, source=eq.source,
                                        target=eq.target), key="eq_pooling")
 dims = eq.top_dimensions(width)
@@ -40,8 +40,8 @@ rows_s = {f"{eq.source_names[i]} (p={eq.p_s[i]:.2f})": eq.S[i] for i in top_s}
 rows_t = {f"{eq.target_names[j]} (p={eq.p_t[j]:.2f})": eq.T[j] for j in top_t}
 if step in ("representations", "score"):
     rows_s["r_s"], rows_t["r_t"] = eq.r_s, eq.r_t
-right.plotly_chart(views.vectors_heatmap(rows_s, dims, title=f"S: {eq.source}'s neighbors"), key="eq_S")
-right.plotly_chart(views.vectors_heatmap(rows_t, dims, title=f"T: {eq.target}'s neighbors"), key="eq_T")
+parts.chart(right, views.vectors_heatmap(rows_s, dims, title=f"S: {eq.source}'s neighbors"), key="eq_S")
+parts.chart(right, views.vectors_heatmap(rows_t, dims, title=f"T: {eq.target}'s neighbors"), key="eq_T")
 st.caption(f"Recomputed in float64 from the embeddings: score {eq.score:.5f}, the model's "
            f"{eq.model_score:.5f}. "
            f"Rows of S and T: the {MAX_ROWS} most attended neighbors of each side; columns: the {width} "

@@ -133,7 +133,7 @@ def ego_view() -> None:
     fig = views.ego_figure(att.source, att.target, att.source_neighbors, att.target_neighbors,
                            att.source_names, att.target_names, att.source_attention, att.target_attention,
                            source_id=s, target_id=t)
-    st.plotly_chart(fig, key=state.chart_key(ex, EGO_CHART), on_select="rerun", selection_mode="points")
+    parts.chart(st, fig, key=state.chart_key(ex, EGO_CHART), on_select="rerun", selection_mode="points")
     st.caption("Left: s and its sampled neighbors; right: t and its; middle: neighbors of both (★). A "
                "neighbor's size and colour show its attention; a line's width, how much s (or t) attends "
                "to it.")
@@ -150,7 +150,7 @@ def whole_view() -> None:
     fig = views.network_figure(cache.layout(ex.graph_fp, seed, graph), graph.src, graph.dst, names,
                                graph.degrees(), groups=groups, group_names=group_names, values=values,
                                value_title=value_title, highlight=highlight, seed=seed, height=520)
-    st.plotly_chart(fig, key=state.chart_key(ex, CHART), on_select="rerun", selection_mode="points")
+    parts.chart(st, fig, key=state.chart_key(ex, CHART), on_select="rerun", selection_mode="points")
     parts.edges_drawn_caption(graph.num_edges)
     st.caption("Click one node, then another: they become the gossip pair (shift-click two nodes works "
                "too). Blue ring: source s; orange: target t; green: a first click waiting for its partner.")
@@ -206,7 +206,7 @@ def attention_tab() -> None:
             ids=getattr(att, f"{side}_neighbors"), muted=att.muted,
             baseline=getattr(model_att, f"{side}_attention") if counterfactual else None,
             baseline_padding=getattr(model_att, f"{side}_padding"))
-        column.plotly_chart(fig, key=state.chart_key(ex, prefix), on_select="rerun", selection_mode="points")
+        parts.chart(column, fig, key=state.chart_key(ex, prefix), on_select="rerun", selection_mode="points")
     pads = (" Zero padding: a neighborhood smaller than N is filled with zero vectors, which take part "
             "in the max and the softmax; their share is the grey bar '(padding)'."
             if goat.padding == "zero" else "")
@@ -273,11 +273,11 @@ def training_tab() -> None:
                 help="normalised: 1 = uniform over its neighbors, 0 = all on one neighbor")
     c[3].metric("Uniform attention's p(edge)", f"{history.uniform_probability[k]:.3f}",
                 help="the same neighbors' mean embedding instead of attention, at this epoch")
-    st.plotly_chart(views.attention_replay(
+    parts.chart(st, views.attention_replay(
         history.epochs, history.source_names, history.source_attention, history.target_names,
         history.target_attention, history.probability, source=history.source, target=history.target,
         shared=model_att.shared, current=k), key="replay_bars")
-    st.plotly_chart(views.entropy_curve(
+    parts.chart(st, views.entropy_curve(
         history.epochs, h_s, h_t, probability=history.probability,
         uniform_probability=history.uniform_probability, source=history.source, target=history.target,
         current=epoch), key="replay_entropy")
@@ -287,7 +287,7 @@ def training_tab() -> None:
 
 
 def alignment_tab() -> None:
-    st.plotly_chart(views.alignment_heatmap(att.alignment, att.source_names, att.target_names,
+    parts.chart(st, views.alignment_heatmap(att.alignment, att.source_names, att.target_names,
                                             att.source_attention, att.target_attention, source=att.source,
                                             target=att.target, shared=shared), key="att_alignment")
     st.caption("Each cell is E_u · E_v for a neighbor u of s (row) and v of t (column). Blue outline: the "
@@ -319,7 +319,7 @@ def shift_tab() -> None:
                 f"{md(', '.join(to_a) or '—')}; with **{md(shift.partner_b)}** its attention moves to "
                 f"{md(', '.join(to_b) or '—')}.")
     left, right = st.columns([3, 2])
-    left.plotly_chart(views.context_shift_bars(shift.neighbor_names, shift.weights_a, shift.weights_b,
+    parts.chart(left, views.context_shift_bars(shift.neighbor_names, shift.weights_a, shift.weights_b,
                                                node=shift.node, partner_a=shift.partner_a,
                                                partner_b=shift.partner_b), key="shift_bars")
     partner_ids, reps = cache.personas(run.key, keep, False, goat)
@@ -328,14 +328,14 @@ def shift_tab() -> None:
         fig = views.persona_scatter(coords, partner_ids, names, node=names[keep], groups=groups,
                                     group_names=group_names, height=460,
                                     highlight={partner_a: "partner A", partner_b: "partner B"})
-        right.plotly_chart(fig, key="shift_personas")
+        parts.chart(right, fig, key="shift_personas")
         right.caption("Every point is the node's representation while gossiping with one neighbor (PCA).")
 
 
 def drivers_tab() -> None:
     c_s, c_t = attribution.score_contributions(att.alignment, att.source_attention, att.target_attention)
     drivers = attribution.neighbor_drivers(att.source_names, att.target_names, c_s, c_t)
-    st.plotly_chart(views.drivers_bar(drivers, shared, score=att.score), key="att_drivers")
+    parts.chart(st, views.drivers_bar(drivers, shared, score=att.score), key="att_drivers")
     note = "" if goat.variant == "goat" else " (approximate for mean-pool, whose alignment is tanh'd)"
     st.caption("r_s·r_t = Σ p_s[i] p_t[j] E_i·E_j: each neighbor's share of the score, averaged over the "
                f"two sides{note}. Shared neighbors are starred.")
@@ -346,7 +346,7 @@ def drivers_tab() -> None:
     unseen = c.checkbox("Only pairs unseen in training", key="topk_new")
     top = goat.top_partners(who, k, exclude_neighbors=unseen)
     kinds = [explore.partner_kind(graph, goat.graph_, who, index[n]) for n, _ in top]
-    st.plotly_chart(views.partners_bar([n for n, _ in top], np.array([p for _, p in top]), kinds,
+    parts.chart(st, views.partners_bar([n for n, _ in top], np.array([p for _, p in top]), kinds,
                                        node=names[who]), key="topk_chart")
     st.caption("Blue: neighbors the model trained on; green: edges held out from training (correctly "
                "predicted); orange: no edge in the graph.")

@@ -118,7 +118,7 @@ if tab_net.open:
                                    graph.degrees()[shown.nodes], groups=pick(groups),
                                    group_names=group_names, values=pick(values), value_title=value_title,
                                    highlight=highlight, seed=seed)
-        st.plotly_chart(fig, key="graph_network")
+        parts.chart(st, fig, key="graph_network")
         if not shown.complete:
             st.caption(f"Nodes drawn: the {len(shown.nodes):,} of highest degree among {graph.num_nodes:,} "
                        "(the hubs and the links among them); the searched node is ringed when it is "
@@ -135,7 +135,7 @@ if tab_physics.open:
         st.iframe(page, height=600)
 if tab_degree.open:
     with tab_degree:
-        st.plotly_chart(views.degree_histogram(graph.degrees(), log_y=graph.num_nodes > 200),
+        parts.chart(st, views.degree_histogram(graph.degrees(), log_y=graph.num_nodes > 200),
                         key="graph_degree")
 if found_id is not None:
     nbrs = explore.neighbors(graph, found_id)

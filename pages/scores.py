@@ -34,11 +34,11 @@ else:
     a.dataframe(table, hide_index=True, key="scores_table",
                 column_config={"NMI": st.column_config.NumberColumn(format="%.3f"),
                                "AMI": st.column_config.NumberColumn(format="%.3f")})
-    a.plotly_chart(views.clustering_bars({k: r for k, r in results.items()}), key="scores_bars")
+    parts.chart(a, views.clustering_bars({k: r for k, r in results.items()}), key="scores_bars")
     which = b.radio("Contingency table of", list(results), horizontal=True, key="scores_contingency")
     heatmap = views.contingency_heatmap(results[which]["contingency"], labels.classes,
                                         title=f"Labels × k-means clusters ({which})")
-    b.plotly_chart(heatmap, key="scores_heatmap")
+    parts.chart(b, heatmap, key="scores_heatmap")
 
 st.header("Link prediction on held-out edges")
 if run.split is None:
@@ -68,5 +68,5 @@ else:
                "attachment D(s)·D(t). A model worth its training beats them.")
     a, b = st.columns(2)
     aucs, aps = {k: c[2] for k, c in curves.items()}, {k: c[3] for k, c in curves.items()}
-    a.plotly_chart(views.roc_figure({k: c[0] for k, c in curves.items()}, aucs), key="scores_roc")
-    b.plotly_chart(views.pr_figure({k: c[1] for k, c in curves.items()}, aps), key="scores_pr")
+    parts.chart(a, views.roc_figure({k: c[0] for k, c in curves.items()}, aucs), key="scores_roc")
+    parts.chart(b, views.pr_figure({k: c[1] for k, c in curves.items()}, aps), key="scores_pr")

@@ -156,7 +156,7 @@ if run is not None:
     m[3].metric("Held out", f"{run.holdout:.0%}")
     st.caption(md(", ".join(f"{k}={v}" for k, v in run.params.items())) + f" · origin: {run.origin}")
     if run.history:
-        st.plotly_chart(views.training_curve(run.history), key="train_history")
+        parts.chart(st, views.training_curve(run.history), key="train_history")
     st.download_button("Download this run (zip)", cache.run_zip(run.key, run.goat),
                        file_name=f"goat-run-{ex.graph_key.split(':')[-1]}-seed{run.seed}.zip",
                        mime="application/zip", key="run_download",

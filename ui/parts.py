@@ -8,7 +8,7 @@ import goat_core
 from goat_core import explore, views
 from goat_core.views.style import escape_markdown
 
-from . import state
+from . import classroom, state
 from .runs import RunRecord
 from .state import Explorer
 
@@ -89,6 +89,37 @@ def seed_input() -> None:
         "Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.SEED_KEY,
         help="One seed for everything random: training, layouts, projections, k-means, random "
              "pairs. The same seed gives the same view.")
+
+
+def figure_config(ex: Explorer, run: RunRecord | None = None, graph_name: str | None = None) -> dict:
+    """What an exported figure says about itself: graph, run parameters, seed and pair.
+
+    ``run`` defaults to the current graph's run and ``graph_name`` to the current graph; a page
+    showing a run of its own (the case study) names both, and the session's pair is left out.
+    """
+    run = ex.run if run is None else run
+    current = graph_name is None
+    if graph_name is None:
+        g = ex.graph
+        graph_name = f"{graph_title(ex)} ({g.num_nodes:,} nodes, {g.num_edges:,} edges)"
+    config: dict = {"app": "GOAT Explorer", "graph": graph_name}
+    if current:
+        config["pair"] = list(pair_names(ex))
+    config["seed"] = state.seed() if run is None else run.seed
+    if run is not None:
+        config["run"] = {**run.params, "holdout": run.holdout}
+        config["graph_fingerprint"] = run.graph_fp
+    return config
+
+
+def chart(where, fig, *, key: str, about: dict | None = None, **kwargs):
+    """``where.plotly_chart(fig, key=key, **kwargs)`` as every page draws a figure: projected in
+    projector mode, with an Export popover (SVG, PNG) carrying ``about`` (default: this
+    session's graph and run, :func:`figure_config`). Returns the chart's selection event."""
+    shown = classroom.styled(fig)
+    event = where.plotly_chart(shown, key=key, **kwargs)
+    classroom.export_menu(where, shown, key, figure_config(state.get()) if about is None else about)
+    return event
 
 
 def finish(ex: Explorer) -> None:

@@ -20,6 +20,7 @@ from .runs import RunRecord, run_key
 
 KEY = "explorer"
 SEED_KEY = "seed"
+PROJECTOR_KEY = "projector"  # the sidebar's projector-mode toggle (ui.classroom)
 PAIR_WIDGETS = ("pair_source", "pair_target")
 # URL parameter -> Goat parameter (short names keep shared links readable).
 URL_PARAMS = {"dim": "dim", "N": "neighborhood", "dropout": "dropout", "lr": "lr", "epochs": "epochs",
@@ -213,6 +214,8 @@ def url_state(ex: Explorer) -> dict[str, str]:
             if name in run.params:
                 params[short] = str(run.params[name])
         params["holdout"] = f"{run.holdout:g}"
+    if st.session_state.get(PROJECTOR_KEY):
+        params["projector"] = "1"
     return params
 
 
@@ -250,6 +253,7 @@ def restore_from_url(ex: Explorer) -> None:
     query = st.query_params.to_dict()
     if not query:
         return
+    st.session_state[PROJECTOR_KEY] = BOOLEAN_WORDS.get(query.get("projector", "").lower(), False)
     graph_key = query.get("graph", "lesmis")
     if graph_key in goat_core.BUNDLED and graph_key != ex.graph_key:
         try:

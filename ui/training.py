@@ -17,7 +17,7 @@ import goat_core
 from goat_core import explore, views
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 
-from . import cache
+from . import cache, classroom
 from .runs import RunRecord, run_key
 
 PROGRESS_KEY = "training_progress"  # (epoch, epochs) of the training under way, for "cancelled at"
@@ -64,7 +64,7 @@ class LiveProgress:
                 f" · loss {progress.loss:.4f}{auc} · {progress.elapsed:.1f} s{eta(progress)}"))
             self.last = now
         if progress.epoch_end and (now - self.last_chart >= self.chart_every or last_epoch):
-            self.chart.plotly_chart(views.training_curve(self.history),
+            self.chart.plotly_chart(classroom.styled(views.training_curve(self.history)),
                                     key=f"{self.prefix}_curve_{progress.stage}_{progress.epoch}")
             self.last_chart = now
         return True

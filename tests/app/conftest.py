@@ -86,10 +86,23 @@ def texts(elements) -> list[str]:
     return [plain(e.value) for e in elements]
 
 
+class Downloads(dict):
+    """File name -> bytes; a deferred button's file is made when a test first reads it (as the
+    click would make it), so pages with many figures to export do not render them all."""
+
+    def __getitem__(self, name: str) -> bytes:
+        value = super().__getitem__(name)
+        if callable(value):
+            value = value()
+            value = value.encode() if isinstance(value, str) else value
+            self[name] = value
+        return value
+
+
 @pytest.fixture
-def downloads(monkeypatch) -> dict[str, bytes]:
+def downloads(monkeypatch) -> Downloads:
     """Bytes of every download button's file, by the file name the user would get."""
-    seen: dict[str, bytes] = {}
+    seen = Downloads()
     original = MemoryMediaFileStorage.load_and_get_id
 
     def record(self, path_or_data, mimetype, kind, filename=None):
@@ -98,10 +111,8 @@ def downloads(monkeypatch) -> dict[str, bytes]:
         return original(self, path_or_data, mimetype, kind, filename)
 
     def record_deferred(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
-        # a button whose data is made on click: make it now, as the click would
-        if file_name is not None:
-            data = data_callable()
-            seen[file_name] = data.encode() if isinstance(data, str) else data
+        if file_name is not None:  # a button whose data is made on click: made when read
+            seen[file_name] = data_callable
         return original_deferred(self, data_callable, mimetype, coordinates, file_name, **kwargs)
 
     original_deferred = MediaFileManager.add_deferred
