@@ -92,10 +92,11 @@ def section(ex: Explorer, run: RunRecord) -> None:
     if st.button(f"Train {len(missing)} run(s) side by side" if missing else "Every chosen run is trained",
                  key="compare_train", type="primary", disabled=not missing, icon=":material/compare_arrows:"):
         try:
-            kept = train_variants(ex, run, chosen)
+            train_variants(ex, run, chosen)
         except goat_core.GoatError as err:  # cancelled, diverged, bad parameters: one line
             st.error(parts.md(str(err).splitlines()[0] if str(err) else type(err).__name__))
             return
+        st.rerun()  # draw the section again from the top: the button now says every run is trained
     names = tuple(n for n in [mine] + chosen if n in kept)
     if len(names) < 2:
         st.info("Train at least one other run to compare this one with.")
@@ -138,7 +139,9 @@ def duel(ex: Explorer, found: Comparison, mine: str, clicked: tuple[int, int] | 
     st.plotly_chart(fig, key=state.chart_key(ex, CHART), on_select="rerun", selection_mode="points")
     if clicked is not None:
         s, t = (ex.names[v] for v in clicked)
-        st.success(f"Gossip pair: {parts.md(s)} ↔ {parts.md(t)}. See how both runs' attention treats it:")
+        kind = "a held-out edge" if ex.graph.has_edge(*clicked) else "a non-edge"
+        st.success(f"Gossip pair: {parts.md(s)} ↔ {parts.md(t)} ({kind}: no run here trained on it).")
         st.page_link(parts.GOSSIP_PAGE, label="Open it on Gossip & attend", icon=":material/forum:")
     else:
-        st.caption("Click an edge to make it the gossip pair (then open it on Gossip & attend).")
+        st.caption("Above the diagonal, run B ranks the pair higher than run A does. Click an edge to make it "
+                   "the gossip pair, then open it on Gossip & attend.")
