@@ -143,5 +143,5 @@ def duel(ex: Explorer, found: Comparison, mine: str, clicked: tuple[int, int] | 
         st.success(f"Gossip pair: {parts.md(s)} ↔ {parts.md(t)} ({kind}: no run here trained on it).")
         st.page_link(parts.GOSSIP_PAGE, label="Open it on Gossip & attend", icon=":material/forum:")
     else:
-        st.caption("Above the diagonal, run B ranks the pair higher than run A does. Click an edge to make it "
-                   "the gossip pair, then open it on Gossip & attend.")
+        st.caption("Above the diagonal, run B ranks the pair higher than run A does. Click an edge to make "
+                   "it the gossip pair, then open it on Gossip & attend.")

@@ -68,7 +68,8 @@ def edge_duel(pct_a: ArrayLike, pct_b: ArrayLike, pairs: ArrayLike, labels: Arra
             fig.add_trace(go.Scatter(x=[pct_a[i]], y=[pct_b[i]], mode="markers", name="gossip pair",
                                      hoverinfo="skip", marker=dict(size=16, color="rgba(0,0,0,0)",
                                                                    line=dict(width=2.5, color=SOURCE_COLOR))))
-    fig.update_layout(title=f"Each test pair's rank: {_e(run_a)} vs {_e(run_b)}", height=480, margin=dict(l=10, r=10, t=40, b=10),
+    fig.update_layout(title=f"Each test pair's rank: {_e(run_a)} vs {_e(run_b)}", height=480,
+                      margin=dict(l=10, r=10, t=40, b=10),
                       xaxis=dict(title=f"rank percentile under {_e(run_a)}", range=[-0.02, 1.02]),
                       yaxis=dict(title=f"rank percentile under {_e(run_b)}", range=[-0.02, 1.02]),
                       legend=dict(orientation="h", y=-0.2), clickmode="event+select")

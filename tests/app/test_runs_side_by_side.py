@@ -78,7 +78,8 @@ def test_a_click_on_an_edge_makes_it_the_gossip_pair(app):
     app.run()
     assert not app.exception, app.exception
     assert explorer(app).pair == (s, t)
-    assert any(f"Gossip pair: {ex.names[s]} ↔ {ex.names[t]} (a held-out edge" in m for m in texts(app.success))
+    said = f"Gossip pair: {ex.names[s]} ↔ {ex.names[t]} (a held-out edge"
+    assert any(said in m for m in texts(app.success))
     assert any(link.proto.page.endswith("gossip.py") or "gossip" in link.proto.page
                for link in app.get("page_link"))
     ringed = [tr for tr in chart(app, f"compare_duel_{explorer(app).click_round}")["data"]
