@@ -8,10 +8,12 @@ one voice; one whose representations spread out speaks differently to different 
   contexts, from at most ``max_contexts`` partners (a seeded sample of its neighbors); 0 for a
   node with fewer than 2 partners (one context cannot spread). In [0, 2]. Computed for every
   node at once: with unit vectors x_i, Σ_{i≠j} x_i·x_j = |Σ_i x_i|² - m.
-- ``personas[u]`` = how many clusters the contexts form: average-linkage clustering on cosine
-  distance, cut into k = 2 .. ``max_personas`` clusters, keeping the k with the best silhouette;
-  1 when u has fewer than ``MIN_CONTEXTS`` contexts, or when the best silhouette is below
-  ``SILHOUETTE`` (0.5: Kaufman & Rousseeuw's threshold of a "reasonable structure").
+- ``personas[u]`` = how many clusters the contexts form: spherical k-means (cosine) for k = 2 ..
+  ``max_personas`` from a deterministic farthest-point start, keeping the k with the best
+  silhouette (cosine distance); 1 when u has fewer than ``MIN_CONTEXTS`` contexts, or when the
+  best silhouette is below ``SILHOUETTE`` (0.5: Kaufman & Rousseeuw's threshold of a
+  "reasonable structure"). Nodes with the same number of contexts are clustered together in one
+  batch of arrays: no Python loop over nodes (a 10k-node graph in about a second, BENCHMARKS.md).
 
 GoatGlobal has one representation per node (E_u): its spread is 0 everywhere.
 """
@@ -65,55 +67,102 @@ def sample_partners(adj: Adjacency, max_contexts: int, seed: int) -> tuple[np.nd
     return owner[keep], indices[keep]
 
 
+def unit_rows(vectors: np.ndarray) -> np.ndarray:
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=-1, keepdims=True), 1e-12)
+
+
 def mean_cosine_distance(owners: np.ndarray, vectors: np.ndarray, num_nodes: int) -> np.ndarray:
     """Per owner, the mean of 1 - cos over the ordered pairs of its vectors (0 below 2)."""
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    unit = vectors / np.maximum(norms, 1e-12)
-    sums = np.zeros((num_nodes, vectors.shape[1]))
-    np.add.at(sums, owners, unit)
+    from scipy.sparse import csr_matrix
+
+    unit = unit_rows(np.asarray(vectors, dtype=np.float64))
+    member = csr_matrix((np.ones(len(owners)), (owners, np.arange(len(owners)))),
+                        shape=(num_nodes, len(owners)))
+    sums = member @ unit  # (n, d): Σ of each owner's unit vectors
     m = np.bincount(owners, minlength=num_nodes).astype(np.float64)
     pairs = m * (m - 1)
     mean_cos = np.divide((sums ** 2).sum(axis=1) - m, pairs, out=np.ones(num_nodes), where=pairs > 0)
     return np.clip(1.0 - mean_cos, 0.0, 2.0)
 
 
-def silhouette(distances: np.ndarray, labels: np.ndarray) -> float:
-    """Mean silhouette of a clustering from its square distance matrix (a point alone in its
-    cluster scores 0, as scikit-learn's)."""
-    k = int(labels.max()) + 1
-    onehot = np.eye(k)[labels]  # (m, k)
-    counts = onehot.sum(axis=0)  # (k,)
-    mean_to = distances @ onehot  # (m, k) sum of distances to each cluster
-    own = counts[labels]
-    a = mean_to[np.arange(len(labels)), labels] / np.maximum(own - 1, 1)
-    others = np.where(onehot > 0, np.inf, mean_to / counts)
-    b = others.min(axis=1)
-    s = np.where(own > 1, (b - a) / np.maximum(np.maximum(a, b), 1e-12), 0.0)
-    return float(s.mean())
+def silhouettes(distances: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
+    """(G,) mean silhouette of G clusterings of m points each, from (G, m, m) distances and
+    (G, m) labels in 0..k-1; a point alone in its cluster scores 0 (as scikit-learn's), and a
+    clustering with fewer than 2 non-empty clusters scores -1 (never kept)."""
+    onehot = np.eye(k)[labels]  # (G, m, k)
+    counts = onehot.sum(axis=1)  # (G, k)
+    to = distances @ onehot  # (G, m, k): summed distance of each point to each cluster
+    own = np.take_along_axis(counts, labels, axis=1)  # (G, m)
+    a = np.take_along_axis(to, labels[..., None], axis=2)[..., 0] / np.maximum(own - 1, 1)
+    mean_to = to / np.maximum(counts, 1)[:, None, :]
+    b = np.where((onehot > 0) | (counts[:, None, :] == 0), np.inf, mean_to).min(axis=2)
+    b = np.where(np.isfinite(b), b, a)  # no other cluster: scored -1 below, whatever s is
+    s = np.where(own > 1, (b - a) / np.maximum(np.maximum(a, b), 1e-12), 0.0).mean(axis=1)
+    return np.where((counts > 0).sum(axis=1) >= 2, s, -1.0)
+
+
+def spherical_kmeans(unit: np.ndarray, k: int, iterations: int = 10) -> np.ndarray:
+    """(G, m) labels of k clusters of each of G sets of m unit vectors (G, m, d): a
+    deterministic farthest-point start (no random draw), then Lloyd steps on cosine."""
+    g, m, _ = unit.shape
+    sim = unit @ unit.transpose(0, 2, 1)  # (G, m, m)
+    rows = np.arange(g)
+    chosen = [np.argmin(sim.sum(axis=2), axis=1)]  # the point least like the others
+    nearest = sim[rows, chosen[0]]  # (G, m) similarity to the closest chosen centre
+    for _ in range(1, k):
+        chosen.append(np.argmin(nearest, axis=1))
+        nearest = np.maximum(nearest, sim[rows, chosen[-1]])
+    centres = unit[rows[:, None], np.stack(chosen, axis=1)]  # (G, k, d)
+    labels = np.zeros((g, m), dtype=np.int64)
+    for _ in range(iterations):
+        labels = np.argmax(unit @ centres.transpose(0, 2, 1), axis=2)  # (G, m)
+        sums = np.eye(k)[labels].transpose(0, 2, 1) @ unit  # (G, k, d)
+        empty = np.linalg.norm(sums, axis=2, keepdims=True) < 1e-12
+        centres = np.where(empty, centres, unit_rows(sums))
+    return labels
+
+
+def persona_counts(unit: np.ndarray, max_personas: int = MAX_PERSONAS,
+                   threshold: float = SILHOUETTE) -> tuple[np.ndarray, np.ndarray]:
+    """(clusters (G,), best silhouette (G,)) of G nodes' contexts (G, m, d) of unit vectors, by
+    the rule in the module's text (m >= MIN_CONTEXTS)."""
+    g, m, _ = unit.shape
+    distances = np.clip(1.0 - unit @ unit.transpose(0, 2, 1), 0.0, 2.0)
+    best_k, best = np.ones(g, dtype=np.int64), np.full(g, -1.0)
+    for k in range(2, min(max_personas, m - 1) + 1):
+        labels = spherical_kmeans(unit, k)
+        score = silhouettes(distances, labels, k)
+        found = (np.eye(k)[labels].sum(axis=1) > 0).sum(axis=1)  # non-empty clusters
+        better = score > best
+        best_k, best = np.where(better, found, best_k), np.where(better, score, best)
+    flat = distances.max(axis=(1, 2)) <= 1e-9  # identical contexts: one voice
+    return np.where((best >= threshold) & ~flat, best_k, 1), np.where(flat, np.nan, best)
 
 
 def persona_count(vectors: np.ndarray, max_personas: int = MAX_PERSONAS,
                   threshold: float = SILHOUETTE) -> tuple[int, float]:
-    """(clusters, best silhouette) of one node's contexts, by the rule in the module's text."""
-    from scipy.cluster.hierarchy import fcluster, linkage
-    from scipy.spatial.distance import pdist, squareform
-
+    """(clusters, best silhouette) of one node's contexts (m, d)."""
     if len(vectors) < MIN_CONTEXTS:
         return 1, float("nan")
-    condensed = np.clip(pdist(vectors, metric="cosine"), 0.0, 2.0)
-    if not np.all(np.isfinite(condensed)) or condensed.max() <= 1e-9:
-        return 1, float("nan")  # identical (or zero) vectors: one voice
-    tree = linkage(condensed, method="average")
-    square = squareform(condensed)
-    best_k, best = 1, -1.0
-    for k in range(2, min(max_personas, len(vectors) - 1) + 1):
-        labels = fcluster(tree, k, criterion="maxclust") - 1
-        if labels.max() + 1 < 2:
-            continue
-        score = silhouette(square, labels)
-        if score > best:
-            best_k, best = int(labels.max()) + 1, score
-    return (best_k if best >= threshold else 1), best
+    counts, best = persona_counts(unit_rows(np.asarray(vectors, dtype=np.float64))[None], max_personas,
+                                  threshold)
+    return int(counts[0]), float(best[0])
+
+
+def grouped_personas(reps: np.ndarray, contexts: np.ndarray,
+                     max_personas: int = MAX_PERSONAS) -> tuple[np.ndarray, np.ndarray]:
+    """Persona clusters of every node from its contexts (``reps`` grouped by node, in node order,
+    ``contexts[u]`` of them): nodes with the same number of contexts are clustered together,
+    as one batch of (G, m, d) arrays."""
+    n = len(contexts)
+    personas, best = np.ones(n, dtype=np.int64), np.full(n, np.nan)
+    starts = np.concatenate([[0], np.cumsum(contexts)])[:-1]
+    unit = unit_rows(np.asarray(reps, dtype=np.float64))
+    for m in np.unique(contexts[contexts >= MIN_CONTEXTS]):
+        nodes = np.flatnonzero(contexts == m)
+        batch = unit[starts[nodes][:, None] + np.arange(m)]  # (G, m, d)
+        personas[nodes], best[nodes] = persona_counts(batch, max_personas)
+    return personas, best
 
 
 def context_spread(goat: Goat, max_contexts: int = MAX_CONTEXTS, seed: int = 0,
@@ -131,10 +180,6 @@ def context_spread(goat: Goat, max_contexts: int = MAX_CONTEXTS, seed: int = 0,
         reps = goat._representations(owners, partners)
     spread = mean_cosine_distance(owners, reps, n)
     contexts = np.bincount(owners, minlength=n)
-    personas = np.ones(n, dtype=np.int64)
-    best = np.full(n, np.nan)
-    starts = np.concatenate([[0], np.cumsum(contexts)])  # owners come grouped, in node order
-    for u in np.flatnonzero(contexts >= MIN_CONTEXTS):
-        personas[u], best[u] = persona_count(reps[starts[u]:starts[u + 1]], max_personas)
+    personas, best = grouped_personas(reps, contexts, max_personas)
     return ContextSpread(spread=spread, personas=personas, contexts=contexts,
                          degree=adj.degree.numpy().astype(np.int64), silhouette=best)

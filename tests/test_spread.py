@@ -15,7 +15,7 @@ from goat_core.spread import (
     mean_cosine_distance,
     persona_count,
     sample_partners,
-    silhouette,
+    silhouettes,
 )
 
 from .conftest import FAST
@@ -41,7 +41,9 @@ def test_silhouette_matches_scikit_learn():
     points = np.concatenate([rng.normal(0, 1, (6, 3)), rng.normal(4, 1, (5, 3)), rng.normal(-4, 1, (1, 3))])
     labels = np.array([0] * 6 + [1] * 5 + [2])
     square = squareform(pdist(points))
-    assert silhouette(square, labels) == pytest.approx(silhouette_score(square, labels, metric="precomputed"))
+    ours = silhouettes(square[None], labels[None], 3)[0]
+    assert ours == pytest.approx(silhouette_score(square, labels, metric="precomputed"))
+    assert silhouettes(square[None], np.zeros((1, 12), dtype=np.int64), 2)[0] == -1.0  # one cluster
 
 
 def test_two_clear_directions_are_two_personas_and_noise_is_one():
