@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -69,3 +71,22 @@ def test_a_run_of_another_graph_is_refused(planted, triangle_tail):
     other = goat_core.Goat(**dict(FAST, epochs=1)).fit(triangle_tail)
     with pytest.raises(ParameterError, match="5 nodes"):
         compare_runs(split, {"other": other})
+
+
+def test_cli_compare_trains_each_variant_on_one_split_and_reports_wins():
+    from .test_cli import TRAIN, cli
+
+    out = json.loads(cli("compare", "lesmis", "--train-ratio", "0.8", "--variants", "goat", "global",
+                         "--padding", "zero", "mask", *TRAIN, "--validation-fraction", "0", "--json").stdout)
+    assert [r["name"] for r in out["runs"]] == ["goat · zero", "goat · mask", "global"]
+    assert [(r["variant"], r["padding"]) for r in out["runs"]] == [("goat", "zero"), ("goat", "mask"),
+                                                                    ("global", "zero")]
+    edges = out["test_edges"]
+    assert edges == out["test_non_edges"] == round(254 * 0.2)
+    for a in out["wins"]:
+        for b, won in out["wins"][a].items():
+            assert won + out["wins"][b][a] + out["ties"][a][b] == edges
+    assert all(0 <= r["auc"] <= 1 and r["epochs_trained"] == 3 for r in out["runs"])
+    assert out["seed"] == 0 and out["params"]["dim"] == 16 and "variant" not in out["params"]
+    bad = cli("compare", "lesmis", "--train-ratio", "0.8", "--variants", "nope", check=False)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr
