@@ -84,7 +84,7 @@ def spread_vs_degree(spread: ArrayLike, degree: ArrayLike, personas: ArrayLike, 
     fig = go.Figure()
     trace = scatter_trace(len(spread))
     for k in np.unique(personas):
-        idx = np.flatnonzero(personas == k)
+        idx = np.flatnonzero(personas == k).tolist()
         fig.add_trace(trace(
             x=np.maximum(degree[idx], 1), y=spread[idx], mode="markers",
             name=f"{k} persona{'s' if k > 1 else ''}", customdata=[[int(i), names[i]] for i in idx],
