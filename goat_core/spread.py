@@ -10,10 +10,15 @@ one voice; one whose representations spread out speaks differently to different 
   node at once: with unit vectors x_i, Σ_{i≠j} x_i·x_j = |Σ_i x_i|² - m.
 - ``personas[u]`` = how many clusters the contexts form: spherical k-means (cosine) for k = 2 ..
   ``max_personas`` from a deterministic farthest-point start, keeping the k with the best
-  silhouette (cosine distance); 1 when u has fewer than ``MIN_CONTEXTS`` contexts, or when the
-  best silhouette is below ``SILHOUETTE`` (0.5: Kaufman & Rousseeuw's threshold of a
-  "reasonable structure"). Nodes with the same number of contexts are clustered together in one
-  batch of arrays: no Python loop over nodes (a 10k-node graph in about a second, BENCHMARKS.md).
+  silhouette (cosine distance) among the clusterings whose every cluster holds at least
+  ``MIN_PERSONA`` (2) contexts and whose contexts in different clusters are ``SEPARATION`` (0.5,
+  60 degrees) apart on average; 1 when u has fewer than ``MIN_CONTEXTS`` contexts, when no
+  clustering qualifies, or when the best silhouette is below ``SILHOUETTE`` (0.5: Kaufman &
+  Rousseeuw's threshold of a "reasonable structure"). Both rules matter: a partner left out of
+  u's message changes r_u for that partner alone (a "persona" of one), and the silhouette is
+  blind to scale (contexts 2 degrees apart can form tight clusters; they are still one voice).
+  Nodes with the same number of contexts are clustered together, as one batch of arrays: no
+  Python loop over nodes (BENCHMARKS.md, "Context spread", times a 10k-node graph).
 
 GoatGlobal has one representation per node (E_u): its spread is 0 everywhere.
 """
@@ -35,6 +40,8 @@ if TYPE_CHECKING:
 MAX_CONTEXTS = 32  # partners per node: the spread of 32 contexts is already a stable mean of 496 pairs
 MAX_PERSONAS = 4
 MIN_CONTEXTS = 4  # fewer contexts than this: one persona (a silhouette of 2 clusters of 3 means little)
+MIN_PERSONA = 2  # a persona is a voice kept for at least 2 partners: a lone context is not one
+SEPARATION = 0.5  # personas differ by at least this mean cosine distance (60 degrees) across clusters
 SILHOUETTE = 0.5
 
 
@@ -46,7 +53,7 @@ class ContextSpread:
     personas: np.ndarray  # (n,) int, clusters among the contexts (1 = one voice)
     contexts: np.ndarray  # (n,) int, contexts measured: min(degree, max_contexts)
     degree: np.ndarray  # (n,) int, degree in the model's training graph
-    silhouette: np.ndarray  # (n,) best silhouette over k >= 2 (nan where not tried)
+    silhouette: np.ndarray  # (n,) best qualifying silhouette, k >= 2 (-1: none qualified; nan: not tried)
 
     def ranking(self, limit: int | None = None) -> np.ndarray:
         """Node ids by decreasing spread (ties: higher degree first, then lower id)."""
@@ -131,8 +138,13 @@ def persona_counts(unit: np.ndarray, max_personas: int = MAX_PERSONAS,
     best_k, best = np.ones(g, dtype=np.int64), np.full(g, -1.0)
     for k in range(2, min(max_personas, m - 1) + 1):
         labels = spherical_kmeans(unit, k)
-        score = silhouettes(distances, labels, k)
-        found = (np.eye(k)[labels].sum(axis=1) > 0).sum(axis=1)  # non-empty clusters
+        sizes = np.eye(k)[labels].sum(axis=1)  # (G, k)
+        found = (sizes > 0).sum(axis=1)  # non-empty clusters
+        lone = ((sizes > 0) & (sizes < MIN_PERSONA)).any(axis=1)
+        onehot = np.eye(k)[labels]  # (G, m, k)
+        across = 1.0 - onehot @ onehot.transpose(0, 2, 1)  # (G, m, m): 1 where two clusters differ
+        apart = (distances * across).sum(axis=(1, 2)) / np.maximum(across.sum(axis=(1, 2)), 1)
+        score = np.where(lone | (apart < SEPARATION), -1.0, silhouettes(distances, labels, k))
         better = score > best
         best_k, best = np.where(better, found, best_k), np.where(better, score, best)
     flat = distances.max(axis=(1, 2)) <= 1e-9  # identical contexts: one voice

@@ -151,8 +151,9 @@ st.header("Context spread")
 st.markdown("How far apart are a node's representations for its different partners? **Spread** is the mean "
             "cosine distance between them (0 = one voice for everyone; at most "
             f"{spread.MAX_CONTEXTS} partners a node, a seeded sample), and **personas** how many clusters "
-            "they form (average-linkage clusters, 2 to 4, kept when their silhouette reaches "
-            f"{spread.SILHOUETTE}; else 1). A node bridging two communities talks differently to each.")
+            "they form (2 to 4 clusters of at least 2 partners each, kept when their silhouette reaches "
+            f"{spread.SILHOUETTE} and they lie {spread.SEPARATION} apart in cosine distance; else 1). A node "
+            "bridging two communities talks differently to each.")
 if goat.variant == "global":
     st.info("This run is GoatGlobal: one representation per node, so there is no spread to measure.")
     parts.stop(ex)

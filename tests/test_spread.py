@@ -53,6 +53,11 @@ def test_two_clear_directions_are_two_personas_and_noise_is_one():
                                                                          for _ in range(5)])
     assert persona_count(two)[0] == 2
     assert persona_count(np.tile(a, (6, 1)))[0] == 1  # identical contexts
+    close = np.stack([a + 0.05 * rng.normal(size=8) for _ in range(5)] + [a + 0.3 + 0.01 * rng.normal(size=8)
+                                                                          for _ in range(5)])
+    assert persona_count(close)[0] == 1  # two tight clusters, but a few degrees apart: one voice
+    lone = np.concatenate([two[:5], two[5:6]])
+    assert persona_count(lone)[0] == 1  # one context alone is not a persona
     assert persona_count(two[:MIN_CONTEXTS - 1])[0] == 1  # too few contexts to cluster
 
 
@@ -99,6 +104,7 @@ def test_a_bridge_between_two_communities_spreads_more_than_any_interior_node(se
                          if u != bridge and found.contexts[u] >= MIN_CONTEXTS])
     assert found.spread[bridge] > found.spread[interior].max()
     assert found.personas[bridge] >= 2
+    assert (found.personas[interior] == 1).mean() >= 0.9  # inside a community: one voice
     # its two-cluster cut is the two communities: one persona per community
     from scipy.cluster.hierarchy import fcluster, linkage
 
