@@ -82,10 +82,10 @@ def mean_cosine_distance(owners: np.ndarray, vectors: np.ndarray, num_nodes: int
     """Per owner, the mean of 1 - cos over the ordered pairs of its vectors (0 below 2)."""
     from scipy.sparse import csr_matrix
 
-    unit = unit_rows(np.asarray(vectors, dtype=np.float64))
-    member = csr_matrix((np.ones(len(owners)), (owners, np.arange(len(owners)))),
+    unit = unit_rows(np.asarray(vectors, dtype=np.float32))  # float32: 3M contexts at a million edges
+    member = csr_matrix((np.ones(len(owners), dtype=np.float32), (owners, np.arange(len(owners)))),
                         shape=(num_nodes, len(owners)))
-    sums = member @ unit  # (n, d): Σ of each owner's unit vectors
+    sums = np.asarray(member @ unit, dtype=np.float64)  # (n, d): Σ of each owner's unit vectors
     m = np.bincount(owners, minlength=num_nodes).astype(np.float64)
     pairs = m * (m - 1)
     mean_cos = np.divide((sums ** 2).sum(axis=1) - m, pairs, out=np.ones(num_nodes), where=pairs > 0)
@@ -147,7 +147,7 @@ def persona_counts(unit: np.ndarray, max_personas: int = MAX_PERSONAS,
         score = np.where(lone | (apart < SEPARATION), -1.0, silhouettes(distances, labels, k))
         better = score > best
         best_k, best = np.where(better, found, best_k), np.where(better, score, best)
-    flat = distances.max(axis=(1, 2)) <= 1e-9  # identical contexts: one voice
+    flat = distances.max(axis=(1, 2)) <= 1e-6  # identical contexts (up to float32 rounding): one voice
     return np.where((best >= threshold) & ~flat, best_k, 1), np.where(flat, np.nan, best)
 
 
@@ -169,7 +169,7 @@ def grouped_personas(reps: np.ndarray, contexts: np.ndarray,
     n = len(contexts)
     personas, best = np.ones(n, dtype=np.int64), np.full(n, np.nan)
     starts = np.concatenate([[0], np.cumsum(contexts)])[:-1]
-    unit = unit_rows(np.asarray(reps, dtype=np.float64))
+    unit = unit_rows(np.asarray(reps, dtype=np.float32))
     for m in np.unique(contexts[contexts >= MIN_CONTEXTS]):
         nodes = np.flatnonzero(contexts == m)
         batch = unit[starts[nodes][:, None] + np.arange(m)]  # (G, m, d)

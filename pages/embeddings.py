@@ -154,9 +154,15 @@ st.markdown("How far apart are a node's representations for its different partne
             "they form (2 to 4 clusters of at least 2 partners each, kept when their silhouette reaches "
             f"{spread.SILHOUETTE} and they lie {spread.SEPARATION} apart in cosine distance; else 1). A node "
             "bridging two communities talks differently to each.")
-if goat.variant == "global":
+if not cache.spread_offered(graph, run):
     st.info("This run is GoatGlobal: one representation per node, so there is no spread to measure.")
     parts.stop(ex)
+if large and st.session_state.get("spread_for") != run.key:  # minutes at a million edges: on request
+    st.caption(f"Up to {spread.MAX_CONTEXTS} representations per node: "
+               f"{min(2 * graph.num_edges, spread.MAX_CONTEXTS * graph.num_nodes):,} attentions at most.")
+    if not st.button("Compute the context spread", key="spread_go"):
+        parts.stop(ex)
+    st.session_state["spread_for"] = run.key
 with st.spinner("Context spread of every node (cached after the first time)…"):
     found = cache.context_spread(run.key, seed, goat)
 top_degree = int(found.contexts.max())

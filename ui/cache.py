@@ -16,7 +16,7 @@ import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import explore, spread, views
+from goat_core import explore, presets, spread, views
 from goat_core import projection as projections
 from goat_core.baselines import evaluate_heuristics
 from goat_core.evaluation import cluster_embeddings, contingency
@@ -95,12 +95,18 @@ SPREAD = "context spread"
 
 
 def colour_modes(graph: goat_core.Graph, with_kmeans: bool = False, run=None) -> list[str]:
-    """The colourings offered; ``context spread`` with a run of this graph that has contexts."""
+    """The colourings offered; ``context spread`` with a run of this graph that has contexts, up
+    to ``presets.LARGE_GRAPH_EDGES`` edges (above, the Embeddings page computes it on request)."""
     modes = (["labels"] if graph.labels is not None else []) + ["communities"]
     modes += (["k-means"] if with_kmeans else []) + ["degree"]
-    if run is not None and run.goat.variant != "global" and run.goat.graph_.num_nodes == graph.num_nodes:
+    if run is not None and spread_offered(graph, run) and graph.num_edges <= presets.LARGE_GRAPH_EDGES:
         modes.append(SPREAD)
     return modes
+
+
+def spread_offered(graph: goat_core.Graph, run) -> bool:
+    """Whether ``run`` (of ``graph``) has context representations to spread: not GoatGlobal."""
+    return run.goat.variant != "global" and run.goat.graph_.num_nodes == graph.num_nodes
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

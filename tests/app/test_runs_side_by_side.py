@@ -124,3 +124,20 @@ def test_goat_global_has_no_spread_to_show(app):
     assert any("GoatGlobal" in i for i in texts(app.info))
     goto(app, "graph")
     assert "context spread" not in app.selectbox(key="graph_colour").options
+
+
+def test_on_a_large_graph_the_spread_waits_for_a_click(app, monkeypatch):
+    from goat_core import presets
+
+    train(app)
+    monkeypatch.setattr(presets, "LARGE_GRAPH_EDGES", 100)  # Les Misérables' 254 edges count as large
+    goto(app, "embeddings")
+    assert "context spread" not in app.selectbox(key="emb_colour").options
+    heads = [h.value for h in app.header]
+    assert heads[-1] == "Context spread" and len(app.dataframe) == 0
+    button(app, "Compute the context spread").click().run()
+    assert not app.exception
+    table = app.dataframe[-1].value
+    assert list(table.columns) == ["rank", "node", "spread", "personas", "degree", "contexts"]
+    app.run()  # asked once for this run: it stays
+    assert len(app.dataframe) == 1
