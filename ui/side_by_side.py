@@ -86,7 +86,10 @@ def section(ex: Explorer, run: RunRecord) -> None:
                "mask is the padding.")
     kept = ex.side_by_side.get(run.key, {mine: run})
     others = [c for c in CHOICES if c != mine]
-    chosen = st.multiselect(f"Train beside this run ({mine})", others, default=others, key="compare_runs",
+    # every other run at first; chosen beside another run: keep what this one offers
+    wanted = st.session_state.get("compare_runs", others)
+    st.session_state["compare_runs"] = [c for c in wanted if c in others]
+    chosen = st.multiselect(f"Train beside this run ({mine})", others, key="compare_runs",
                             help=f"Each takes about as long as this run did ({run.seconds:.1f} s).")
     missing = [c for c in chosen if c not in kept]
     if st.button(f"Train {len(missing)} run(s) side by side" if missing else "Every chosen run is trained",

@@ -141,3 +141,16 @@ def test_on_a_large_graph_the_spread_waits_for_a_click(app, monkeypatch):
     assert list(table.columns) == ["rank", "node", "spread", "personas", "degree", "contexts"]
     app.run()  # asked once for this run: it stays
     assert len(app.dataframe) == 1
+
+
+def test_another_run_keeps_its_own_side_by_side(app):
+    side_by_side(app)
+    first = explorer(app).run.key
+    train(app, variant="global")  # a GoatGlobal run: its own name leaves the choices
+    goto(app, "scores")
+    assert not app.exception
+    assert "global" not in app.multiselect(key="compare_runs").options
+    assert app.multiselect(key="compare_runs").value == ["goat · mask", "goat · zero", "mean-pool · mask",
+                                                         "mean-pool · zero"]  # every other run, at first
+    assert explorer(app).run.key not in explorer(app).side_by_side and first in explorer(app).side_by_side
+    assert any("Train at least one other run" in i for i in texts(app.info))
