@@ -55,7 +55,7 @@ def test_two_clear_directions_are_two_personas_and_noise_is_one():
     assert persona_count(np.tile(a, (6, 1)))[0] == 1  # identical contexts
     close = np.stack([a + 0.05 * rng.normal(size=8) for _ in range(5)] + [a + 0.3 + 0.01 * rng.normal(size=8)
                                                                           for _ in range(5)])
-    assert persona_count(close)[0] == 1  # two tight clusters, but a few degrees apart: one voice
+    assert persona_count(close)[0] == 1  # two tight clusters 14 degrees apart: one voice
     lone = np.concatenate([two[:5], two[5:6]])
     assert persona_count(lone)[0] == 1  # one context alone is not a persona
     assert persona_count(two[:MIN_CONTEXTS - 1])[0] == 1  # too few contexts to cluster

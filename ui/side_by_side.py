@@ -52,7 +52,8 @@ def train_variants(ex: Explorer, run: RunRecord, chosen: list[str]) -> dict[str,
                 status.write(f"**{parts.md(name)}**")
                 goat = goat_core.Goat(**params)
                 started = time.perf_counter()
-                goat.fit(run.split.train, callback=training.LiveProgress(status, f"compare_{name}"))
+                goat.fit(run.split.train, callback=training.LiveProgress(status, f"compare_{name}"),
+                         validation=(run.split.test_pos, run.split.test_neg))  # as the Train page: live AUC
                 found = RunRecord(key=key, goat=goat, graph_fp=run.graph_fp, params=dict(params),
                                   holdout=run.holdout, split=run.split, seconds=time.perf_counter() - started,
                                   origin="side by side", history=list(goat.history_))
