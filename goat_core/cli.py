@@ -1,4 +1,4 @@
-"""``python -m goat_core``: info, train, attention, linkpred, cluster.
+"""``python -m goat_core``: info, train, attention, linkpred, compare, cluster.
 
 Bad input (any :class:`~.errors.GoatError`) exits with status 2 and one line on stderr,
 ``error: FILE:LINE: problem``; ``--debug`` shows its traceback instead. Anything else is a bug
@@ -15,13 +15,14 @@ from pathlib import Path
 from typing import TextIO
 
 from . import presets
+from .compare import compare_runs, variant_params
 from .datasets import BUNDLED, load_graph
 from .errors import GoatError
-from .estimator import PARAMETERS, Goat
+from .estimator import PARAMETERS, VARIANTS, Goat
 from .evaluation import evaluate_clustering, evaluate_link_prediction
 from .graph import read_labels
 from .sampling import split_edges
-from .training import small_machine_threads
+from .training import PADDINGS, small_machine_threads
 
 CLI_PRESETS = ("validated", "paper")
 
@@ -38,16 +39,18 @@ INVERTED_FLAGS = {"exclude_partner": ("--include-partner", "keep the partner ins
                                                          "neighborhood (default: left out)")}
 
 
-def add_training_options(parser: argparse.ArgumentParser) -> None:
+def add_training_options(parser: argparse.ArgumentParser, leave_out: tuple[str, ...] = ()) -> None:
     """One option per :data:`PARAMETERS` entry (``batch_size`` → ``--batch-size``): a parameter
     added there is a CLI option with no edit here. Options left out take the preset's value
-    (see :func:`goat_from_args`)."""
+    (see :func:`goat_from_args`); ``leave_out`` are parameters the command sets its own way."""
     group = parser.add_argument_group("training options (defaults: the --preset's values)")
     group.add_argument("--preset", choices=CLI_PRESETS, default="validated", help=(
         "validated (default) = Goat()'s defaults: the configuration validated on Email, epochs chosen "
         "by early stopping on 20%% of the training edges; paper = Table 2 literally (d 200, lr 1e-4, "
         "20 epochs, the dataset's dropout and N, no early stopping)"))
     for name, spec in PARAMETERS.items():
+        if name in leave_out:
+            continue
         if name in INVERTED_FLAGS:
             flag, meaning = INVERTED_FLAGS[name]
             group.add_argument(flag, dest=name, action="store_false", default=None, help=meaning)
@@ -176,6 +179,26 @@ def cmd_linkpred(args: argparse.Namespace) -> None:
     emit(result, args.json)
 
 
+def cmd_compare(args: argparse.Namespace) -> None:
+    """GOAT's variants (and paddings) trained on the same split with the same settings and seed,
+    compared edge by edge on the same held-out pairs (:mod:`.compare`)."""
+    graph = load_graph(args.graph, directed=args.directed)
+    base = goat_from_args(args).get_params()  # variant and padding come from --variants / --padding
+    split = split_edges(graph, args.train_ratio, base["seed"])
+    runs, about = {}, []
+    for name, params in variant_params(base, args.variants, args.paddings).items():
+        start = time.perf_counter()
+        runs[name] = Goat(**params).fit(split.train, callback=TerminalProgress())
+        about.append({"name": name, "variant": params["variant"], "padding": params["padding"],
+                      "epochs_trained": len(runs[name].history_), "elapsed": time.perf_counter() - start})
+    result = compare_runs(split, runs).to_dict()
+    for row, extra in zip(result["runs"], about, strict=True):
+        row.update(extra)
+    result.update({"train_ratio": args.train_ratio, "seed": base["seed"],
+                   "params": {k: v for k, v in base.items() if k not in ("variant", "padding")}})
+    emit(result, args.json)
+
+
 def cmd_cluster(args: argparse.Namespace) -> None:
     graph = load_graph(args.graph, directed=args.directed)
     if args.labels:
@@ -243,6 +266,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_training_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_linkpred)
+
+    p = sub.add_parser("compare", help="variants trained on the same split: AUC/AP and per-edge wins")
+    p.add_argument("graph")
+    p.add_argument("--train-ratio", type=float, required=True, help="fraction of edges to train on")
+    p.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS),
+                   help="the variants to train (default: all)")
+    p.add_argument("--padding", nargs="+", choices=PADDINGS, default=[PARAMETERS["padding"].default],
+                   dest="paddings",
+                   help="the paddings to train each variant with (GoatGlobal pads nothing: once)")
+    add_training_options(p, leave_out=("variant", "padding"))
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_compare)
 
     p = sub.add_parser("cluster", help="k-means on node embeddings vs labels: NMI and AMI")
     p.add_argument("graph")

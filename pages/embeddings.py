@@ -3,11 +3,12 @@
 import pandas as pd
 import streamlit as st
 
-from goat_core import presets, views
+from goat_core import presets, spread, views
 from ui import cache, parts, state
 from ui.parts import md
 
-CHART, PERSONA_CHART = "emb_scatter", "persona_scatter"
+CHART, PERSONA_CHART, SPREAD_CHART = "emb_scatter", "persona_scatter", "spread_scatter"
+SPREAD_ROWS = 25
 KINDS = {"context": "GOAT: mean context representation", "global": "Global embedding E"}
 METHODS = {"pca": "PCA (instant)", "umap": "UMAP (with progress; cached)"}
 
@@ -33,6 +34,8 @@ for node in clicked(CHART)[:1]:  # a click on a point puts that node in the goss
     ok = state.set_pair(ex, node, t) if slot == "source" else state.set_pair(ex, s, node)
     ex.message = (("success", f"{names[node]} is now the {slot} of the gossip pair.") if ok else
                   ("warning", f"{names[node]} is already the other node of the pair."))
+for node in clicked(SPREAD_CHART)[:1]:  # a node of the spread chart: show its personas
+    st.session_state["persona_node"] = node
 for partner in clicked(PERSONA_CHART)[:1]:  # a persona point: (node, that partner) becomes the pair
     node = st.session_state.get("persona_node", ex.pair[0])
     if state.set_pair(ex, node, partner):
@@ -50,8 +53,12 @@ kind = c[0].radio("Embedding", list(KINDS), format_func=KINDS.get, key="emb_kind
                   help=f"On graphs over {presets.LARGE_GRAPH_EDGES:,} edges the page opens on E: the mean "
                        "context representation needs one attention per edge end.")
 method = c[1].radio("Projection", list(METHODS), format_func=METHODS.get, key="emb_method")
-colour = c[2].selectbox("Colour by", cache.colour_modes(graph, with_kmeans=True), key="emb_colour",
-                        help="k-means runs on the embedding itself (k = number of labels, else 8).")
+modes = cache.colour_modes(graph, with_kmeans=True, run=run)
+if st.session_state.get("emb_colour") not in modes:
+    st.session_state.pop("emb_colour", None)
+colour = c[2].selectbox("Colour by", modes, key="emb_colour",
+                        help="k-means runs on the embedding itself (k = number of labels, else 8); context "
+                             "spread: see the section at the end of the page.")
 c[3].radio("A click on a point sets the pair's", ["source", "target"], key="emb_slot")
 
 with st.spinner(f"Mean context representations: {2 * graph.num_edges:,} attentions (cached after the "
@@ -138,3 +145,44 @@ else:
     parts.chart(st, fig, key=state.chart_key(ex, PERSONA_CHART), on_select="rerun", selection_mode="points")
     st.caption("Each point: the node's representation r while gossiping with that partner. Click one to make "
                "(node, partner) the gossip pair.")
+
+
+st.header("Context spread")
+st.markdown("How far apart are a node's representations for its different partners? **Spread** is the mean "
+            "cosine distance between them (0 = one voice for everyone; at most "
+            f"{spread.MAX_CONTEXTS} partners a node, a seeded sample), and **personas** how many clusters "
+            "they form (2 to 4 clusters of at least 2 partners each, kept when their silhouette reaches "
+            f"{spread.SILHOUETTE} and they lie {spread.SEPARATION} apart in cosine distance; else 1). A node "
+            "bridging two communities talks differently to each.")
+if not cache.spread_offered(graph, run):
+    st.info("This run is GoatGlobal: one representation per node, so there is no spread to measure.")
+    parts.stop(ex)
+if large and st.session_state.get("spread_for") != run.key:  # minutes at a million edges: on request
+    st.caption(f"Up to {spread.MAX_CONTEXTS} representations per node: "
+               f"{min(2 * graph.num_edges, spread.MAX_CONTEXTS * graph.num_nodes):,} attentions at most.")
+    if not st.button("Compute the context spread", key="spread_go"):
+        parts.stop(ex)
+    st.session_state["spread_for"] = run.key
+with st.spinner("Context spread of every node (cached after the first time)…"):
+    found = cache.context_spread(run.key, seed, goat)
+top_degree = int(found.contexts.max())
+if top_degree < 2:
+    st.info("No node has two partners: there is no spread to measure.")
+    parts.stop(ex)
+least = st.slider("Rank the nodes with at least this many partners", 2, max(3, top_degree),
+                  min(spread.MIN_CONTEXTS, top_degree), key="spread_min",
+                  help="With the partner left out of its own message, a node of degree 2 answers each "
+                       "partner through its other neighbor alone: its spread is just how different those two "
+                       "are. Larger neighborhoods say more.")
+ranked = [int(u) for u in found.ranking() if found.contexts[u] >= least][:SPREAD_ROWS]
+table = pd.DataFrame([{"rank": k + 1, "node": names[u], "spread": float(found.spread[u]),
+                       "personas": int(found.personas[u]), "degree": int(found.degree[u]),
+                       "contexts": int(found.contexts[u])} for k, u in enumerate(ranked)])
+left, right = st.columns([2, 3])
+left.dataframe(table, hide_index=True, key="spread_table",
+               column_config={"spread": st.column_config.NumberColumn(format="%.3f")})
+parts.chart(right, views.spread_vs_degree(found.spread, found.degree, found.personas, names,
+                                   highlight=node),
+            key=state.chart_key(ex, SPREAD_CHART), on_select="rerun", selection_mode="points")
+right.caption("Click a node to show its personas above. To colour the graph by spread, choose 'context "
+              "spread' in Colour nodes by on the Graph page (or in Colour by here).")

@@ -95,11 +95,14 @@ notes = [kind] + summary["notes"] + (graph.labels.notes() if graph.labels is not
 st.caption(md(" · ".join(notes)))
 
 seed = state.seed()
-modes = cache.colour_modes(graph)
+modes = cache.colour_modes(graph, run=ex.run)
+if st.session_state.get("graph_colour") not in modes:  # e.g. context spread, once the run has gone
+    st.session_state.pop("graph_colour", None)
 c1, c2 = st.columns([1, 2])
 colour = c1.selectbox("Colour nodes by", modes, key="graph_colour",
                       help="labels: the graph's ground truth (Les Misérables: greedy-modularity communities; "
-                           "Email: departments) · communities: Leiden (seeded) · degree")
+                           "Email: departments) · communities: Leiden (seeded) · degree · context spread "
+                           "(with a run): how far apart a node's representations for its partners are")
 with c2:
     found_id = parts.node_search(graph, "graph_search", "Search a node by name or id")
 groups, group_names, values, value_title = cache.colouring(ex, colour, seed)

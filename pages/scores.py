@@ -5,7 +5,7 @@ import streamlit as st
 
 from goat_core import views
 from goat_core.baselines import HEURISTICS
-from ui import cache, parts, state
+from ui import cache, parts, side_by_side, state
 
 KINDS = {"context": "GOAT context (mean r_u)", "global": "Global E"}
 
@@ -70,3 +70,5 @@ else:
     aucs, aps = {k: c[2] for k, c in curves.items()}, {k: c[3] for k, c in curves.items()}
     parts.chart(a, views.roc_figure({k: c[0] for k, c in curves.items()}, aucs), key="scores_roc")
     parts.chart(b, views.pr_figure({k: c[1] for k, c in curves.items()}, aps), key="scores_pr")
+
+side_by_side.section(ex, run)  # its own block: variants trained on this run's split, edge by edge

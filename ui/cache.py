@@ -16,7 +16,7 @@ import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import explore, views
+from goat_core import explore, presets, spread, views
 from goat_core import projection as projections
 from goat_core.baselines import evaluate_heuristics
 from goat_core.evaluation import cluster_embeddings, contingency
@@ -73,9 +73,12 @@ def colouring(ex, mode: str, seed: int, embedding: np.ndarray | None = None, run
     """(group codes, group names, continuous values, title) for a colour mode.
 
     ``labels`` = the graph's ground truth, ``communities`` = Leiden, ``k-means`` = clusters of
-    ``embedding`` (k = number of labels, else 8), ``degree`` = continuous.
+    ``embedding`` (k = number of labels, else 8), ``degree`` and ``context spread`` (the current
+    run's, :mod:`goat_core.spread`) = continuous.
     """
     graph = ex.graph
+    if mode == SPREAD and ex.run is not None:
+        return None, (), context_spread(ex.run.key, seed, ex.run.goat).spread, SPREAD
     if mode == "labels" and graph.labels is not None:
         return graph.labels.codes, graph.labels.classes, None, "label"
     if mode == "k-means" and embedding is not None:
@@ -88,9 +91,28 @@ def colouring(ex, mode: str, seed: int, embedding: np.ndarray | None = None, run
     return None, (), graph.degrees(), "degree"
 
 
-def colour_modes(graph: goat_core.Graph, with_kmeans: bool = False) -> list[str]:
+SPREAD = "context spread"
+
+
+def colour_modes(graph: goat_core.Graph, with_kmeans: bool = False, run=None) -> list[str]:
+    """The colourings offered; ``context spread`` with a run of this graph that has contexts, up
+    to ``presets.LARGE_GRAPH_EDGES`` edges (above, the Embeddings page computes it on request)."""
     modes = (["labels"] if graph.labels is not None else []) + ["communities"]
-    return modes + (["k-means"] if with_kmeans else []) + ["degree"]
+    modes += (["k-means"] if with_kmeans else []) + ["degree"]
+    if run is not None and spread_offered(graph, run) and graph.num_edges <= presets.LARGE_GRAPH_EDGES:
+        modes.append(SPREAD)
+    return modes
+
+
+def spread_offered(graph: goat_core.Graph, run) -> bool:
+    """Whether ``run`` (of ``graph``) has context representations to spread: not GoatGlobal."""
+    return run.goat.variant != "global" and run.goat.graph_.num_nodes == graph.num_nodes
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def context_spread(run_key: str, seed: int, _goat: goat_core.Goat) -> spread.ContextSpread:
+    """Every node's context spread and persona clusters (seeded sample of its partners)."""
+    return spread.context_spread(_goat, seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -53,6 +53,8 @@ class Explorer:
     message: tuple[str, str] | None = None  # (kind, text) left by a callback for the next run
     muted: tuple[int, ...] = ()  # neighbors muted in the attention of ``muted_pair`` (counterfactual)
     muted_pair: tuple[int, int] | None = None
+    # "Runs side by side" on the Scores page: by the base run's key, its runs by name (ui.side_by_side)
+    side_by_side: dict[str, dict[str, RunRecord]] = field(default_factory=dict)
 
     @property
     def run(self) -> RunRecord | None:
@@ -168,6 +170,23 @@ def take_partner_click(ex: Explorer, prefix: str) -> bool:
                 return set_pair(ex, ex.pair[1], ex.pair[0])
             return set_pair(ex, int(data[2]), node)
     return False
+
+
+def take_edge_click(ex: Explorer, prefix: str) -> tuple[int, int] | None:
+    """Read a click on an edge point (``customdata = [s, t, name s, name t]``) before its chart is
+    drawn again: that pair becomes the gossip pair. Returns the pair, or None without a click."""
+    event = st.session_state.get(chart_key(ex, prefix))
+    try:
+        points = event["selection"]["points"] if event else []
+    except (KeyError, TypeError):
+        return None
+    for point in points:
+        data = point.get("customdata") if isinstance(point, dict) else None
+        ends = data[:2] if isinstance(data, (list, tuple)) else []
+        if len(ends) == 2 and all(isinstance(v, (int, float)) for v in ends):
+            ex.click_round += 1
+            return ex.pair if set_pair(ex, int(data[0]), int(data[1])) else None
+    return None
 
 
 def chart_key(ex: Explorer, prefix: str) -> str:

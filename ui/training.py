@@ -111,6 +111,8 @@ def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, a
         split = goat_core.split_edges(graph, 1.0 - holdout, params["seed"])
         train_graph, validation = split.train, (split.test_pos, split.test_neg)
     goat = goat_core.Goat(**params)
+    if goat.variant == "global":  # GoatGlobal has no attention to track (fit refuses track_pairs)
+        track = ()
     started = time.perf_counter()
     goat.fit(train_graph, callback=LiveProgress(area, prefix), validation=validation, track_pairs=list(track))
     record = RunRecord(key=key, goat=goat, graph_fp=graph_fp, params=dict(params), holdout=holdout,

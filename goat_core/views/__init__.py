@@ -10,7 +10,7 @@ app which node it was); shared neighbors of a gossip pair are marked with a star
 are mid-tone so that they read on light and dark backgrounds; no font colour is fixed.
 
 One module per kind of figure: :mod:`.network`, :mod:`.attention`, :mod:`.embeddings`,
-:mod:`.metrics`; :mod:`.style` holds the shared look. The maths they draw lives in the
+:mod:`.metrics`, :mod:`.runs`; :mod:`.style` holds the shared look. The maths they draw lives in the
 library (:mod:`goat_core.attribution`).
 """
 
@@ -30,6 +30,7 @@ from .embeddings import MAX_SCATTER_POINTS, embedding_scatter, persona_scatter, 
 from .equations import STEPS, pooling_figure, vectors_heatmap
 from .metrics import clustering_bars, contingency_heatmap, pr_figure, roc_figure, training_curve
 from .network import MAX_NETWORK_EDGES, degree_histogram, ego_figure, network_figure, pyvis_html
+from .runs import edge_duel, spread_vs_degree, wins_heatmap
 from .style import (
     EDGE_COLOR,
     MAX_MATRIX_SIDE,
@@ -72,6 +73,7 @@ __all__ = [
     "contingency_heatmap",
     "degree_histogram",
     "drivers_bar",
+    "edge_duel",
     "ego_figure",
     "embedding_scatter",
     "entropy_curve",
@@ -84,5 +86,7 @@ __all__ = [
     "roc_figure",
     "scatter_sample",
     "scatter_trace",
+    "spread_vs_degree",
     "training_curve",
+    "wins_heatmap",
 ]

@@ -1,0 +1,61 @@
+"""Runs side by side in a real browser: a click on an edge of the duel chart opens it as the pair."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import go, open_app, settle, shot
+from .test_app_in_browser import train_lesmis
+
+pytestmark = pytest.mark.browser
+
+# Centre of the first held-out edge (a trace named "edges …", customdata = [s, t, name s, name t])
+# whose names are not ``avoid``, on the duel chart scrolled into view; from Plotly's decoded _fullData.
+FIND_EDGE = """(avoid) => {
+  for (const gd of document.querySelectorAll('.js-plotly-plot')) {
+    const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+    if (!xa || !ya) continue;
+    for (const trace of gd._fullData) {
+      const cd = trace.customdata;
+      if (!cd || !(trace.name || '').startsWith('edges')) continue;
+      for (let j = 0; j < cd.length; j++) {
+        if (avoid.includes(cd[j][2]) && avoid.includes(cd[j][3])) continue;
+        gd.scrollIntoView({block: 'center'});
+        const box = gd.getBoundingClientRect();
+        return [box.left + xa._offset + xa.l2p(trace.x[j]), box.top + ya._offset + ya.l2p(trace.y[j]),
+                cd[j][2], cd[j][3]];
+      }
+    }
+  }
+  return null;
+}"""
+
+
+def test_a_click_on_an_edge_in_the_duel_opens_it_as_the_gossip_pair(server, new_page):
+    page = new_page()
+    open_app(page, server)
+    train_lesmis(page)  # the pair is Marius ↔ Thenardier
+    go(page, "Scores")
+    page.get_by_role("heading", name="Runs side by side").wait_for()
+    box = page.locator(".st-key-compare_runs input")  # keep GoatGlobal alone: the quickest to train
+    box.click()
+    for _ in range(4):
+        box.press("Backspace")
+    box.fill("global")
+    box.press("Enter")
+    settle(page)
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Train 1 run(s) side by side").click()
+    page.get_by_text("Every chosen run is trained").wait_for()
+    settle(page)
+    found = page.evaluate(FIND_EDGE, ["Marius", "Thenardier"])
+    assert found is not None, "no held-out edge on the duel chart"
+    x, y, s, t = found
+    page.mouse.click(x, y)
+    settle(page)
+    page.get_by_text(f"Gossip pair: {s} ↔ {t} (a held-out edge").wait_for()
+    assert page.get_by_test_id("stSidebar").get_by_text(f"{s} ↔ {t}").count() == 1
+    shot(page, "11-runs-side-by-side")
+    page.get_by_role("link", name="Open it on Gossip & attend").click()
+    settle(page)
+    page.get_by_role("heading", name=f"{s} ↔ {t}").wait_for()
