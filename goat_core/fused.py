@@ -417,7 +417,7 @@ class FusedPairScores(torch.autograd.Function):
     @staticmethod
     def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                 len_t: torch.Tensor, key: np.uint64, threshold: int, s2: float,
-                run: Callable[[list], list], pooling: str, excluded: int) -> torch.Tensor:
+                run: Callable[[list], list], pooling: str, excluded: int, sparse: bool) -> torch.Tensor:
         w = weight.detach().numpy()
         B, Ls, Lt, d = ids_s.shape[0], ids_s.shape[1], ids_t.shape[1], w.shape[1]
         ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
@@ -433,6 +433,7 @@ class FusedPairScores(torch.autograd.Function):
         # w is the live table: the backward gathers S and T from it again, so it must not change
         # between forward and backward (it does not in a training step: the optimizer runs after).
         ctx.state = (w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, saved, segs, run, pooling)
+        ctx.sparse = sparse
         return torch.from_numpy(logits)
 
     @staticmethod
@@ -440,34 +441,57 @@ class FusedPairScores(torch.autograd.Function):
         w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, saved, segs, run, pooling = ctx.state
         ctx.state = None
         g = grad.detach().to(torch.from_numpy(w).dtype).contiguous().numpy()
-        out = np.zeros_like(w)
-        # out starts at zero, so segment 0 marks every row as zeroed already (2); the reused
-        # buffers of later segments zero a row on first touch (1 -> 2)
-        fresh = [np.full(w.shape[0], 2 if k == 0 else 1, np.uint8) for k in range(len(segs))]
-        bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
+        sparse = ctx.sparse
+        # A dense gradient's segment 0 adds straight into a zeroed table (every row marked zeroed
+        # already, 2); the reused buffers zero a row on first touch (1 -> 2). A sparse gradient
+        # reads every segment's touched rows out of reused buffers: no table-sized work per step.
+        out = None if sparse else np.zeros_like(w)
+        fresh = [np.full(w.shape[0], 2 if k == 0 and not sparse else 1, np.uint8) for k in range(len(segs))]
+        bufs = [_buffer(k, w.shape, w.dtype) if sparse or k else out for k in range(len(segs))]
         with _one_blas_thread():
             _, backward = _loops(pooling)
             run([partial(backward, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,
                          bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
+        none = (None,) * 11
+        if sparse:
+            return (_touched_rows(w, bufs, fresh),) + none
         rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
         for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
             run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
         out[w.shape[0] - 1] = 0.0  # padding_idx: the pad row stays zero
-        return torch.from_numpy(out), None, None, None, None, None, None, None, None, None, None
+        return (torch.from_numpy(out),) + none
+
+
+def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray]) -> torch.Tensor:
+    """The sparse gradient (rows, values) of the rows any segment touched, the pad row left
+    out; values summed in segment order from zero: the dense gradient's rows bit for bit."""
+    touched = np.zeros(w.shape[0], bool)
+    for f in fresh:
+        touched |= f == 2
+    touched[w.shape[0] - 1] = False  # padding_idx: the pad row is never updated
+    rows = np.flatnonzero(touched)
+    values = np.zeros((len(rows), w.shape[1]), w.dtype)  # (R, d)
+    for buf, f in zip(bufs, fresh):
+        mine = f[rows] == 2
+        values[mine] += buf[rows[mine]]
+    index = torch.from_numpy(rows.astype(np.int64)).unsqueeze(0)  # (1, R)
+    return torch.sparse_coo_tensor(index, torch.from_numpy(values), w.shape, is_coalesced=True,
+                                   check_invariants=False)
 
 
 def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                  len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list],
-                 pooling: str = "max", zero_pads: bool = False) -> torch.Tensor:
+                 pooling: str = "max", zero_pads: bool = False, sparse: bool = False) -> torch.Tensor:
     """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1 and
     widths len (B,) (1 + index of the last real slot). ``keep`` < 1 applies dropout masks drawn
     from ``key``; ``run`` runs a list of callables (on threads or in order); ``pooling`` is
     "max" (the paper) or "mean" (tanh + mean pooling, the authors' code). With ``zero_pads``
     the pad slots are not left out: they are zero vectors (row n) that take part in the
-    pooling and the softmax, the paper's zero padding."""
+    pooling and the softmax, the paper's zero padding. With ``sparse``
+    the table's gradient is a sparse tensor of the touched rows (lazy Adam, :mod:`.optim`)."""
     threshold, exact = threshold_for(keep) if keep < 1.0 else (1 << MASK_BITS, 1.0)
     s2 = 1.0 / (exact * exact)
     ids_s, ids_t = ids_s.contiguous(), ids_t.contiguous()
     excluded = -1 if zero_pads else weight.shape[0] - 1
     return FusedPairScores.apply(weight, ids_s, ids_t, len_s.contiguous(), len_t.contiguous(),
-                                 np.uint64(key), threshold, s2, run, pooling, excluded)
+                                 np.uint64(key), threshold, s2, run, pooling, excluded, sparse)
