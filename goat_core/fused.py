@@ -35,6 +35,10 @@ import numba as nb
 import numpy as np
 import scipy.linalg.cython_blas  # noqa: F401 - the BLAS numba's np.dot calls; loaded before we look
 import torch
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 from threadpoolctl import ThreadpoolController
 
 from .masks import MASK_BITS, threshold_for
@@ -54,6 +58,42 @@ def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))
+
+
+@intrinsic
+def _prefetch_row(typingctx, table, row):
+    """Ask the CPU to bring row ``row`` of the 2-D C-contiguous ``table`` into cache (every
+    64-byte line of it; llvm.prefetch: a hint, no fault, no result)."""
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        start = cgutils.get_item_pointer(context, builder, array_type, array, [index, zero], wraparound=False)
+        byte = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        prefetch = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]), "llvm.prefetch.p0")
+        size = builder.mul(context.get_constant(types.intp, array_type.dtype.bitwidth // 8),
+                           builder.extract_value(array.shape, 1))
+        line = context.get_constant(types.intp, 64)
+        with cgutils.for_range_slice(builder, zero, size, line) as (offset, _):
+            # read access, locality 3 (keep in every level), data cache
+            builder.call(prefetch, [builder.gep(builder.bitcast(start, byte), [offset]), ir.Constant(i32, 0),
+                                    ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.void(table, row), codegen
+
+
+@nb.njit(inline="always")
+def _prefetch_rows(table, ids, width, pad):
+    """Prefetch the table rows of ``ids[:width]`` (pads apart). The per-pair loops are bound by
+    memory latency: rows of a large table are random reads, so the next pair's rows are asked
+    for while this pair computes (BENCHMARKS.md, issue "Training at scale")."""
+    for r in range(width):
+        node = ids[r]
+        if node != pad and node >= 0:
+            _prefetch_row(table, node)
 
 
 @nb.njit(inline="always")
@@ -150,6 +190,7 @@ def forward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, l
     a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
+        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words,
                      False)  # the forward needs no masks, only masked rows
         A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) one BLAS sgemm
@@ -173,6 +214,9 @@ def backward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, 
     dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
+        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
+        _prefetch_rows(out, ids_s[b], ls, pad)  # the gradient rows this pair adds into, at its end
+        _prefetch_rows(out, ids_t[b], lt, pad)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
         g = grad[b] * s2  # on the unscaled r's
         for k in range(d):
@@ -192,6 +236,14 @@ def backward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, 
                 _axpy(dS[arg_t[b, j]], c_t[j], T[j])
         _scatter(out, fresh, ids_s[b], ls, pad, dS, keep_s)
         _scatter(out, fresh, ids_t[b], lt, pad, dT, keep_t)
+
+
+@nb.njit(inline="always")
+def _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi):
+    """Prefetch pair b + 1's table rows (if it is in this segment) while pair b computes."""
+    if b + 1 < hi:
+        _prefetch_rows(weight, ids_s[b + 1], len_s[b + 1], pad)
+        _prefetch_rows(weight, ids_t[b + 1], len_t[b + 1], pad)
 
 
 @nb.njit(inline="always")
@@ -230,6 +282,7 @@ def forward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, 
     a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
+        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words,
                      False)
         A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) unscaled; s2·A is the dropout-scaled alignment
@@ -254,6 +307,9 @@ def backward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold,
     dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
+        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
+        _prefetch_rows(out, ids_s[b], ls, pad)
+        _prefetch_rows(out, ids_t[b], lt, pad)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
         H = np.dot(S[:ls], T[:lt].T)  # (ls, lt), tanh'd in place below
         n_s, n_t = _mean_pool(H, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t)
