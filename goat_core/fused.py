@@ -501,9 +501,9 @@ class FusedPairScores(torch.autograd.Function):
         # A dense gradient's segment 0 adds straight into a zeroed table (every row marked zeroed
         # already, 2); the reused buffers zero a row on first touch (1 -> 2). A sparse gradient
         # reads every segment's touched rows out of reused buffers: no table-sized work per step.
-        out = None if sparse else np.zeros_like(w)
+        out = _buffer(0, w.shape, w.dtype) if sparse else np.zeros_like(w)
         fresh = [np.full(w.shape[0], 2 if k == 0 and not sparse else 1, np.uint8) for k in range(len(segs))]
-        bufs = [_buffer(k, w.shape, w.dtype) if sparse or k else out for k in range(len(segs))]
+        bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
         with _one_blas_thread():
             _, backward = _loops(pooling)
             run([partial(backward, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,

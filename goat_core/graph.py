@@ -371,7 +371,8 @@ def _parse_columns(raw: bytes, file: str, directed: bool) -> Graph | None:
         return None  # ragged rows, text ids, bad numbers: the line parser says where
     if not columns[0]:
         return None
-    src_ids, dst_ids, weights = (_joined(columns[k]) if k < width else None for k in range(3))
+    src_ids, dst_ids = _joined(columns[0]), _joined(columns[1])
+    weights = _joined(columns[2]) if width == 3 else None
     if weights is not None and not (np.isfinite(weights).all() and (weights > 0).all()
                                     and (weights <= FLOAT32_MAX).all()):
         return None
