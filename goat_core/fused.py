@@ -388,6 +388,40 @@ def _scatter(out, fresh, ids, width, pad, dX, keep):
 
 
 @nb.njit(nogil=True, cache=True)
+def add_rows(values, buffer, fresh, rows):
+    """values[i] += buffer[rows[i]] where this segment touched the row (fresh == 2)."""
+    for i in range(rows.shape[0]):
+        v = rows[i]
+        if fresh[v] == 2:
+            _axpy(values[i], 1.0, buffer[v])
+
+
+@nb.njit(nogil=True, fastmath=_FAST, cache=True)
+def lazy_adam_rows(p, exp_avg, exp_avg_sq, step, rows, g, lr, beta1, beta2, eps):
+    """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass: per row its step count and
+    bias corrections (in double, as torch.optim.Adam), then the moments and the row in the
+    table's precision (so the loop vectorises), in torch.optim.Adam's order."""
+    c = np.empty(5, p.dtype)  # constants in the table's precision
+    c[0], c[1], c[2] = 1.0 - beta1, beta2, 1.0 - beta2
+    c[3] = eps
+    one_b1, b2, one_b2, e = c[0], c[1], c[2], c[3]
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        t = step[r] + 1
+        step[r] = t
+        c[3] = -lr / (1.0 - beta1 ** t)
+        c[4] = np.sqrt(1.0 - beta2 ** t)
+        step_size, bias2_sqrt = c[3], c[4]
+        m, v, w, gi = exp_avg[r], exp_avg_sq[r], p[r], g[i]
+        for k in range(p.shape[1]):
+            mk = m[k] + (gi[k] - m[k]) * one_b1
+            vk = v[k] * b2 + gi[k] * gi[k] * one_b2
+            m[k] = mk
+            v[k] = vk
+            w[k] += mk / (np.sqrt(vk) / bias2_sqrt + e) * step_size
+
+
+@nb.njit(nogil=True, cache=True)
 def add_touched(out, buffer, fresh, lo, hi):
     """out[v] += buffer[v] for rows lo..hi-1 that a segment touched (fresh[v] == 2)."""
     for v in range(lo, hi):
@@ -528,8 +562,7 @@ def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray]) -> torch.T
     rows = np.flatnonzero(touched)
     values = np.zeros((len(rows), w.shape[1]), w.dtype)  # (R, d)
     for buf, f in zip(bufs, fresh):
-        mine = f[rows] == 2
-        values[mine] += buf[rows[mine]]
+        add_rows(values, buf, f, rows)
     index = torch.from_numpy(rows.astype(np.int64)).unsqueeze(0)  # (1, R)
     return torch.sparse_coo_tensor(index, torch.from_numpy(values), w.shape, is_coalesced=True,
                                    check_invariants=False)

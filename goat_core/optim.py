@@ -24,7 +24,10 @@ from contextlib import contextmanager
 import torch
 
 OPTIMIZERS = ("auto", "adam", "lazy-adam")
-LAZY_FROM_NODES = 50_000  # optimizer="auto": lazy Adam from this many nodes on (BENCHMARKS.md)
+# optimizer="auto": lazy Adam from this many nodes on. Below it a batch of 4096 pairs touches most
+# rows (76 % at 200k nodes, 28 % at 1M) and torch's fused dense Adam, one vectorised pass over the
+# table, costs less per step than lazy Adam's gathered rows (bench/optimizer_step.py, BENCHMARKS.md).
+LAZY_FROM_NODES = 1_000_000
 
 
 def resolve_optimizer(optimizer: str, num_nodes: int) -> str:
@@ -104,7 +107,14 @@ def _rows_and_values(grad: torch.Tensor, p: torch.Tensor) -> tuple[torch.Tensor,
 def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tensor, lr: float,
                  beta1: float, beta2: float, eps: float) -> None:
     """Adam on ``rows`` of ``p`` with gradient rows ``g``, in torch.optim.Adam's order of
-    operations (so that a step over every row gives its numbers)."""
+    operations (so that a step over every row gives its numbers). On CPU one compiled pass over
+    the touched rows (torch's gathers and scatters cost ~10x dense fused Adam, bench/optimizer_step.py)."""
+    if p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
+        from .fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
+
+        lazy_adam_rows(p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),
+                       state["step"].numpy(), rows.numpy(), g.contiguous().numpy(), lr, beta1, beta2, eps)
+        return
     step = state["step"].index_select(0, rows) + 1  # (R,)
     state["step"].index_copy_(0, rows, step)
     m = state["exp_avg"].index_select(0, rows).lerp_(g, 1.0 - beta1)  # (R, d)
