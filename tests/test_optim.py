@@ -21,17 +21,18 @@ def _sparse(rows: torch.Tensor, values: torch.Tensor, shape) -> torch.Tensor:
     return torch.sparse_coo_tensor(rows.unsqueeze(0), values, shape, check_invariants=True)
 
 
-def test_lazy_adam_is_adam_when_every_row_is_touched():
+@pytest.mark.parametrize("shape", [(7, 5), (7,)])  # a table: the compiled pass; 1-D: torch ops (CUDA's)
+def test_lazy_adam_is_adam_when_every_row_is_touched(shape):
     gen = torch.Generator().manual_seed(0)
-    start = torch.randn(7, 5, generator=gen, dtype=torch.float64)
+    start = torch.randn(*shape, generator=gen, dtype=torch.float64)
     dense, lazy = start.clone().requires_grad_(), start.clone().requires_grad_()
     adam = torch.optim.Adam([dense], lr=0.01, foreach=False)
     lazy_adam = LazyAdam([lazy], lr=0.01)
     for step in range(6):
-        grad = torch.randn(7, 5, generator=gen, dtype=torch.float64)
+        grad = torch.randn(*shape, generator=gen, dtype=torch.float64)
         dense.grad = grad.clone()
         order = torch.randperm(7, generator=gen)  # rows in any order, as a sparse gradient
-        lazy.grad = _sparse(order, grad[order], (7, 5)) if step % 2 else grad.clone()  # dense counts too
+        lazy.grad = _sparse(order, grad[order], shape) if step % 2 else grad.clone()  # dense counts too
         adam.step()
         lazy_adam.step()
         torch.testing.assert_close(lazy, dense, rtol=1e-13, atol=1e-15)
