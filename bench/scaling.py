@@ -6,17 +6,19 @@
 Each size runs in its own process (so that its peak RSS is its own): a BA graph with m = 10
 edges per new node (mean degree 20; ``--m``) from a seeded generator, then one epoch of
 ``run_training`` at d=200, N=100, dropout 0.5, one negative per edge (2·|E| pairs), lr 1e-3,
-batch 4096 (``--batch-size``; Adam is dense, so small batches pay one full-table update per
-step). Reported: epoch wall time (sampling, batching, kernels, optimizer; graph building and
-set-up apart) and the process's peak resident memory. Results go to bench/results/scaling.json
-and a plot to bench/results/scaling.svg. The paper reports ~7 min per epoch at 2M edges on an
-NVIDIA Quadro RTX 5000.
+batch 4096 (``--batch-size``), the optimiser as ``Goat(optimizer="auto")`` picks it (lazy Adam
+from 50k nodes on; ``--optimizer adam`` for dense Adam at every size). Reported: epoch wall
+time (sampling, batching, kernels, optimizer; graph building and set-up apart), the process's
+peak resident memory and the 1-minute load average after each size (the machine is shared).
+Results go to bench/results/scaling.json and a plot to bench/results/scaling.svg. The paper
+reports ~7 min per epoch at 2M edges on an NVIDIA Quadro RTX 5000.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
@@ -59,6 +61,7 @@ def one(args) -> dict:
 
     from goat_core.graph import Graph
     from goat_core.model import Goat
+    from goat_core.optim import resolve_optimizer
     from goat_core.training import run_training, small_machine_threads
 
     threads = args.threads or small_machine_threads()  # as the CLI and the app set it
@@ -72,14 +75,15 @@ def one(args) -> dict:
     gen = torch.Generator().manual_seed(args.seed)
     device = torch.device(args.device)
     model = Goat(n, 200, "max", 0.5, gen).to(device)
+    optimizer = resolve_optimizer(args.optimizer, n)
     history = run_training(model, graph, epochs=1, batch_size=args.batch_size, lr=1e-3, negatives=1,
                            neighborhood=100, exclude_partner=True, generator=gen, device=device,
-                           backend="fused" if device.type == "cpu" else "torch")
+                           backend="fused" if device.type == "cpu" else "torch", optimizer=optimizer)
     epoch_s = history[0]["elapsed"]
     peak_gpu = torch.cuda.max_memory_allocated() / 2**20 if device.type == "cuda" else None
     return {"edges": int(len(src)), "nodes": n, "pairs": 2 * int(len(src)), "epoch_s": epoch_s,
             "pairs_per_s": 2 * len(src) / epoch_s, "peak_rss_mb": peak_rss_mb(), "peak_gpu_mb": peak_gpu,
-            "graph_build_s": build_s, "loss": history[0]["loss"]}
+            "graph_build_s": build_s, "loss": history[0]["loss"], "optimizer": optimizer}
 
 
 def svg_plot(rows: list[dict], path: Path) -> None:
@@ -140,6 +144,7 @@ def main() -> None:
     parser.add_argument("--spin", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--device", default="cpu")
+    parser.add_argument("--optimizer", default="auto", choices=("auto", "adam", "lazy-adam"))
     parser.add_argument("--out", type=Path, default=None, help="results JSON (default bench/results/)")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # internal: one size, this process
     args = parser.parse_args()
@@ -153,7 +158,7 @@ def main() -> None:
     for edges in sizes:
         cmd = [sys.executable, __file__, "--one", str(edges), "--m", str(args.m), "--batch-size",
                str(args.batch_size), "--threads", str(args.threads), "--seed", str(args.seed),
-               "--device", args.device] + (["--spin"] if args.spin else [])
+               "--device", args.device, "--optimizer", args.optimizer] + (["--spin"] if args.spin else [])
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
             print(f"{edges} edges: failed\n{done.stderr[-2000:]}", flush=True)
@@ -161,11 +166,14 @@ def main() -> None:
         row = json.loads(done.stdout.strip().splitlines()[-1])
         rows.append(row)
         print(f"{row['edges']:>9,} edges {row['nodes']:>8,} nodes: epoch {row['epoch_s']:8.1f} s "
-              f"({row['pairs_per_s']:6.0f} pairs/s), peak RSS {row['peak_rss_mb']:7.0f} MB", flush=True)
+              f"({row['pairs_per_s']:6.0f} pairs/s), peak RSS {row['peak_rss_mb']:7.0f} MB, "
+              f"{row['optimizer']}, load {os.getloadavg()[0]:.1f}", flush=True)
+        row["load_average_1min"] = os.getloadavg()[0]  # the machine is shared: how busy it was
         configure_threads(args.threads, args.spin)
         report = {"rows": rows, "config": {"m": args.m, "batch_size": args.batch_size, "dim": 200,
                                            "neighborhood": 100, "dropout": 0.5, "lr": 1e-3, "negatives": 1,
-                                           "device": args.device}, "machine": machine()}
+                                           "device": args.device, "optimizer": args.optimizer},
+                  "machine": machine()}
         out.write_text(json.dumps(report, indent=1))
         svg_plot(rows, out.with_suffix(".svg"))
     print("| edges | nodes | epoch (s) | pairs/s | peak RSS (MB) |\n|---|---|---|---|---|")

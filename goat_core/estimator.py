@@ -26,6 +26,7 @@ from .attribution import SharedMass, shared_mass
 from .errors import GraphFormatError, NotFittedError, ParameterError, UnknownNodeError
 from .graph import Graph
 from .kernels import GramCache
+from .optim import LAZY_FROM_NODES, OPTIMIZERS, resolve_optimizer
 from .sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
 from .state import GoatState
 from .tracking import AttentionHistory, AttentionTracker, pair_batch, pair_forward, sigmoid
@@ -122,6 +123,10 @@ PARAMETERS: dict[str, Parameter] = {
     "backend": _param("auto", _choice(BACKENDS), "compute path (same numbers up to rounding): auto = "
                       "fused on CPU and torch on CUDA for goat, module for mean-pool and global; fused = "
                       "compiled per-pair CPU loop; torch = chunked torch kernels; module = plain autograd"),
+    "optimizer": _param("auto", _choice(OPTIMIZERS), "how the embedding table is updated: adam = dense Adam "
+                        "(every row at every step); lazy-adam = row-sparse Adam (only the rows a batch "
+                        "touched; the same quality on Email, BENCHMARKS.md); auto = lazy-adam from "
+                        f"{LAZY_FROM_NODES:,} nodes on, adam below"),
 }
 
 
@@ -221,7 +226,7 @@ class Goat:
     neighborhood=100, dropout=0.8, lr=3e-3, epochs=100 at most, chosen by early stopping on a
     20-percent validation carve-out (validation_fraction=0.2, patience=10), batch_size=256,
     negatives=1, variant="goat", exclude_partner=True, device="auto", seed=0,
-    inference_draws=1, backend="auto", padding="zero" (the paper's, and the better one on
+    inference_draws=1, backend="auto", optimizer="auto", padding="zero" (the paper's, and the better one on
     validation). ``goat_core.presets.paper(dataset)`` is Table 2 literally. See
     :data:`PARAMETERS` for their meaning.
 
@@ -229,7 +234,8 @@ class Goat:
     ``embedding_`` (global embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw:
     attention, representations and the first of ``inference_draws`` draws scores average over),
     ``history_`` (one row per epoch: loss, elapsed, val_auc), ``device_``, ``backend_`` (the
-    compute path: "fused", "torch" or "module"), ``early_stopping_`` (with validation_fraction >
+    compute path: "fused", "torch" or "module"), ``optimizer_`` (the table's update: "adam" or
+    "lazy-adam"), ``early_stopping_`` (with validation_fraction >
     0: the chosen ``best_epoch``, the carve-out's ``val_auc`` per epoch tried, its size; None
     otherwise), ``tracked_`` (an
     :class:`AttentionHistory` per pair of ``fit(..., track_pairs=...)``; see
@@ -240,7 +246,7 @@ class Goat:
                  epochs: int = 100, validation_fraction: float = 0.2, patience: int = 10,
                  batch_size: int = 256, negatives: int = 1, variant: str = "goat",
                  exclude_partner: bool = True, device: str = "auto", seed: int = 0, inference_draws: int = 1,
-                 backend: str = "auto", padding: str = "zero"):
+                 backend: str = "auto", padding: str = "zero", optimizer: str = "auto"):
         self.dim = dim
         self.neighborhood = neighborhood
         self.dropout = dropout
@@ -257,6 +263,7 @@ class Goat:
         self.inference_draws = inference_draws
         self.backend = backend
         self.padding = padding
+        self.optimizer = optimizer
 
     run_info_: dict  # set by Goat.load: the metadata saved with the run
     tracked_: tuple[AttentionHistory, ...]  # set by fit (track_pairs) and from_state
@@ -357,7 +364,8 @@ class Goat:
             model, graph, epochs=epochs, batch_size=self.batch_size, lr=self.lr,
             negatives=self.negatives, neighborhood=self.neighborhood,
             exclude_partner=self.exclude_partner, generator=generator, padding=self.padding,
-            validation=validation, inference_hood=hood, patience=patience, stage=stage, **run,
+            validation=validation, inference_hood=hood, patience=patience, stage=stage,
+            optimizer=resolve_optimizer(self.optimizer, graph.num_nodes), **run,
         )
         return model, hood, history, tracker
 
@@ -459,6 +467,7 @@ class Goat:
         self.history_ = history
         self.device_ = device
         self.backend_ = backend
+        self.optimizer_ = resolve_optimizer(self.optimizer, graph.num_nodes)
         self.tracked_ = ()
         self.embedding_ = model.embedding.weight[:-1].detach().cpu().numpy().copy()
         self.__dict__.pop("_context_cache", None)

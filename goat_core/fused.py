@@ -35,6 +35,10 @@ import numba as nb
 import numpy as np
 import scipy.linalg.cython_blas  # noqa: F401 - the BLAS numba's np.dot calls; loaded before we look
 import torch
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 from threadpoolctl import ThreadpoolController
 
 from .masks import MASK_BITS, threshold_for
@@ -54,6 +58,42 @@ def _mix(z):
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return z ^ (z >> np.uint64(31))
+
+
+@intrinsic
+def _prefetch_row(typingctx, table, row):
+    """Ask the CPU to bring row ``row`` of the 2-D C-contiguous ``table`` into cache (every
+    64-byte line of it; llvm.prefetch: a hint, no fault, no result)."""
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        index = context.cast(builder, args[1], signature.args[1], types.intp)
+        start = cgutils.get_item_pointer(context, builder, array_type, array, [index, zero], wraparound=False)
+        byte = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        prefetch = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte, i32, i32, i32]), "llvm.prefetch.p0")
+        size = builder.mul(context.get_constant(types.intp, array_type.dtype.bitwidth // 8),
+                           builder.extract_value(array.shape, 1))
+        line = context.get_constant(types.intp, 64)
+        with cgutils.for_range_slice(builder, zero, size, line) as (offset, _):
+            # read access, locality 3 (keep in every level), data cache
+            builder.call(prefetch, [builder.gep(builder.bitcast(start, byte), [offset]), ir.Constant(i32, 0),
+                                    ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+    return types.void(table, row), codegen
+
+
+@nb.njit(inline="always")
+def _prefetch_rows(table, ids, width, pad):
+    """Prefetch the table rows of ``ids[:width]`` (pads apart). The per-pair loops are bound by
+    memory latency: rows of a large table are random reads, so the next pair's rows are asked
+    for while this pair computes (BENCHMARKS.md, issue "Training at scale")."""
+    for r in range(width):
+        node = ids[r]
+        if node != pad and node >= 0:
+            _prefetch_row(table, node)
 
 
 @nb.njit(inline="always")
@@ -150,6 +190,7 @@ def forward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, l
     a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
+        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words,
                      False)  # the forward needs no masks, only masked rows
         A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) one BLAS sgemm
@@ -173,6 +214,9 @@ def backward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, 
     dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
+        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
+        _prefetch_rows(out, ids_s[b], ls, pad)  # the gradient rows this pair adds into, at its end
+        _prefetch_rows(out, ids_t[b], lt, pad)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
         g = grad[b] * s2  # on the unscaled r's
         for k in range(d):
@@ -192,6 +236,14 @@ def backward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, 
                 _axpy(dS[arg_t[b, j]], c_t[j], T[j])
         _scatter(out, fresh, ids_s[b], ls, pad, dS, keep_s)
         _scatter(out, fresh, ids_t[b], lt, pad, dT, keep_t)
+
+
+@nb.njit(inline="always")
+def _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi):
+    """Prefetch pair b + 1's table rows (if it is in this segment) while pair b computes."""
+    if b + 1 < hi:
+        _prefetch_rows(weight, ids_s[b + 1], len_s[b + 1], pad)
+        _prefetch_rows(weight, ids_t[b + 1], len_t[b + 1], pad)
 
 
 @nb.njit(inline="always")
@@ -230,6 +282,7 @@ def forward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, 
     a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
+        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words,
                      False)
         A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) unscaled; s2·A is the dropout-scaled alignment
@@ -254,6 +307,9 @@ def backward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold,
     dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
     for b in range(lo, hi):
         ls, lt = len_s[b], len_t[b]
+        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
+        _prefetch_rows(out, ids_s[b], ls, pad)
+        _prefetch_rows(out, ids_t[b], lt, pad)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
         H = np.dot(S[:ls], T[:lt].T)  # (ls, lt), tanh'd in place below
         n_s, n_t = _mean_pool(H, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t)
@@ -329,6 +385,40 @@ def _scatter(out, fresh, ids, width, pad, dX, keep):
         row, grad_row, mask = out[v], dX[r], keep[r]
         for k in range(row.shape[0]):
             row[k] += grad_row[k] * mask[k]
+
+
+@nb.njit(nogil=True, cache=True)
+def add_rows(values, buffer, fresh, rows):
+    """values[i] += buffer[rows[i]] where this segment touched the row (fresh == 2)."""
+    for i in range(rows.shape[0]):
+        v = rows[i]
+        if fresh[v] == 2:
+            _axpy(values[i], 1.0, buffer[v])
+
+
+@nb.njit(nogil=True, fastmath=_FAST, cache=True)
+def lazy_adam_rows(p, exp_avg, exp_avg_sq, step, rows, g, lr, beta1, beta2, eps):
+    """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass: per row its step count and
+    bias corrections (in double, as torch.optim.Adam), then the moments and the row in the
+    table's precision (so the loop vectorises), in torch.optim.Adam's order."""
+    c = np.empty(5, p.dtype)  # constants in the table's precision
+    c[0], c[1], c[2] = 1.0 - beta1, beta2, 1.0 - beta2
+    c[3] = eps
+    one_b1, b2, one_b2, e = c[0], c[1], c[2], c[3]
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        t = step[r] + 1
+        step[r] = t
+        c[3] = -lr / (1.0 - beta1 ** t)
+        c[4] = np.sqrt(1.0 - beta2 ** t)
+        step_size, bias2_sqrt = c[3], c[4]
+        m, v, w, gi = exp_avg[r], exp_avg_sq[r], p[r], g[i]
+        for k in range(p.shape[1]):
+            mk = m[k] + (gi[k] - m[k]) * one_b1
+            vk = v[k] * b2 + gi[k] * gi[k] * one_b2
+            m[k] = mk
+            v[k] = vk
+            w[k] += mk / (np.sqrt(vk) / bias2_sqrt + e) * step_size
 
 
 @nb.njit(nogil=True, cache=True)
@@ -417,7 +507,7 @@ class FusedPairScores(torch.autograd.Function):
     @staticmethod
     def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                 len_t: torch.Tensor, key: np.uint64, threshold: int, s2: float,
-                run: Callable[[list], list], pooling: str, excluded: int) -> torch.Tensor:
+                run: Callable[[list], list], pooling: str, excluded: int, sparse: bool) -> torch.Tensor:
         w = weight.detach().numpy()
         B, Ls, Lt, d = ids_s.shape[0], ids_s.shape[1], ids_t.shape[1], w.shape[1]
         ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
@@ -433,6 +523,7 @@ class FusedPairScores(torch.autograd.Function):
         # w is the live table: the backward gathers S and T from it again, so it must not change
         # between forward and backward (it does not in a training step: the optimizer runs after).
         ctx.state = (w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, saved, segs, run, pooling)
+        ctx.sparse = sparse
         return torch.from_numpy(logits)
 
     @staticmethod
@@ -440,34 +531,56 @@ class FusedPairScores(torch.autograd.Function):
         w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, saved, segs, run, pooling = ctx.state
         ctx.state = None
         g = grad.detach().to(torch.from_numpy(w).dtype).contiguous().numpy()
-        out = np.zeros_like(w)
-        # out starts at zero, so segment 0 marks every row as zeroed already (2); the reused
-        # buffers of later segments zero a row on first touch (1 -> 2)
-        fresh = [np.full(w.shape[0], 2 if k == 0 else 1, np.uint8) for k in range(len(segs))]
+        sparse = ctx.sparse
+        # A dense gradient's segment 0 adds straight into a zeroed table (every row marked zeroed
+        # already, 2); the reused buffers zero a row on first touch (1 -> 2). A sparse gradient
+        # reads every segment's touched rows out of reused buffers: no table-sized work per step.
+        out = _buffer(0, w.shape, w.dtype) if sparse else np.zeros_like(w)
+        fresh = [np.full(w.shape[0], 2 if k == 0 and not sparse else 1, np.uint8) for k in range(len(segs))]
         bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
         with _one_blas_thread():
             _, backward = _loops(pooling)
             run([partial(backward, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,
                          bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
+        none = (None,) * 11
+        if sparse:
+            return (_touched_rows(w, bufs, fresh),) + none
         rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
         for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
             run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
         out[w.shape[0] - 1] = 0.0  # padding_idx: the pad row stays zero
-        return torch.from_numpy(out), None, None, None, None, None, None, None, None, None, None
+        return (torch.from_numpy(out),) + none
+
+
+def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray]) -> torch.Tensor:
+    """The sparse gradient (rows, values) of the rows any segment touched, the pad row left
+    out; values summed in segment order from zero: the dense gradient's rows bit for bit."""
+    touched = np.zeros(w.shape[0], bool)
+    for f in fresh:
+        touched |= f == 2
+    touched[w.shape[0] - 1] = False  # padding_idx: the pad row is never updated
+    rows = np.flatnonzero(touched)
+    values = np.zeros((len(rows), w.shape[1]), w.dtype)  # (R, d)
+    for buf, f in zip(bufs, fresh):
+        add_rows(values, buf, f, rows)
+    index = torch.from_numpy(rows.astype(np.int64)).unsqueeze(0)  # (1, R)
+    return torch.sparse_coo_tensor(index, torch.from_numpy(values), w.shape, is_coalesced=True,
+                                   check_invariants=False)
 
 
 def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                  len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list],
-                 pooling: str = "max", zero_pads: bool = False) -> torch.Tensor:
+                 pooling: str = "max", zero_pads: bool = False, sparse: bool = False) -> torch.Tensor:
     """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1 and
     widths len (B,) (1 + index of the last real slot). ``keep`` < 1 applies dropout masks drawn
     from ``key``; ``run`` runs a list of callables (on threads or in order); ``pooling`` is
     "max" (the paper) or "mean" (tanh + mean pooling, the authors' code). With ``zero_pads``
     the pad slots are not left out: they are zero vectors (row n) that take part in the
-    pooling and the softmax, the paper's zero padding."""
+    pooling and the softmax, the paper's zero padding. With ``sparse``
+    the table's gradient is a sparse tensor of the touched rows (lazy Adam, :mod:`.optim`)."""
     threshold, exact = threshold_for(keep) if keep < 1.0 else (1 << MASK_BITS, 1.0)
     s2 = 1.0 / (exact * exact)
     ids_s, ids_t = ids_s.contiguous(), ids_t.contiguous()
     excluded = -1 if zero_pads else weight.shape[0] - 1
     return FusedPairScores.apply(weight, ids_s, ids_t, len_s.contiguous(), len_t.contiguous(),
-                                 np.uint64(key), threshold, s2, run, pooling, excluded)
+                                 np.uint64(key), threshold, s2, run, pooling, excluded, sparse)

@@ -371,18 +371,18 @@ def _parse_columns(raw: bytes, file: str, directed: bool) -> Graph | None:
         return None  # ragged rows, text ids, bad numbers: the line parser says where
     if not columns[0]:
         return None
-    src_ids, dst_ids = np.concatenate(columns[0]), np.concatenate(columns[1])
-    weights = np.concatenate(columns[2]) if width == 3 else None
-    del columns
+    src_ids, dst_ids = _joined(columns[0]), _joined(columns[1])
+    weights = _joined(columns[2]) if width == 3 else None
     if weights is not None and not (np.isfinite(weights).all() and (weights > 0).all()
                                     and (weights <= FLOAT32_MAX).all()):
         return None
-    w = weights if weights is not None else np.ones(len(src_ids))
     if integer_ids:
-        nodes = np.unique(np.concatenate([src_ids, dst_ids]))  # sorted numerically, as _node_order does
-        src, dst = np.searchsorted(nodes, src_ids), np.searchsorted(nodes, dst_ids)
+        nodes = _sorted_unique(np.concatenate([src_ids, dst_ids]))  # numerically, as _node_order does
+        src, dst = _ranks(nodes, src_ids), _ranks(nodes, dst_ids)
         del src_ids, dst_ids
-        return normalise([str(v) for v in nodes.tolist()], src, dst, w, directed, width == 3, file, header)
+        names = nodes.astype(str).tolist()  # no Python int per node on the way
+        del nodes
+        return normalise(names, src, dst, weights, directed, width == 3, file, header)
     if (src_ids == "").any() or (dst_ids == "").any():
         return None  # an empty id: the line parser names the line
     interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: the line parser's order
@@ -393,8 +393,40 @@ def _parse_columns(raw: bytes, file: str, directed: bool) -> Graph | None:
     names = uniques.tolist()
     if all(_INTEGER.fullmatch(name) for name in names):
         return None  # integer ids after all (a text header guessed wrong): the line parser decides
-    return normalise(names, codes[0::2].astype(np.int64), codes[1::2].astype(np.int64), w, directed,
+    index = np.int32 if len(names) < 2**31 else np.int64
+    return normalise(names, codes[0::2].astype(index), codes[1::2].astype(index), weights, directed,
                      width == 3, file, header)
+
+
+# Loading memory (issue "Training at scale": at most 10x the file): the helpers below keep one
+# copy of each column alive at a time, sort in place, and index nodes with int32 where they fit.
+
+def _joined(chunks: list[np.ndarray]) -> np.ndarray:
+    """The chunks as one array, each chunk released as soon as it is copied."""
+    out = np.empty(sum(len(c) for c in chunks), chunks[0].dtype)
+    at = 0
+    while chunks:
+        c = chunks.pop(0)
+        out[at:at + len(c)] = c
+        at += len(c)
+    return out
+
+
+def _sorted_unique(values: np.ndarray) -> np.ndarray:
+    """np.unique(values) for an array the caller gives up: sorted in place, no sorted copy."""
+    values.sort()
+    if len(values) == 0:
+        return values
+    keep = np.empty(len(values), bool)
+    keep[0] = True
+    np.not_equal(values[1:], values[:-1], out=keep[1:])
+    return values[keep]
+
+
+def _ranks(nodes: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Index of each id in the sorted ``nodes``: int32 when the nodes fit."""
+    ranks = np.searchsorted(nodes, ids)
+    return ranks.astype(np.int32) if len(nodes) < 2**31 else ranks
 
 
 def _node_order(ids: list[str]) -> list[str]:
@@ -418,39 +450,76 @@ def _build(
 
 
 def normalise(
-    names: list[str], src: np.ndarray, dst: np.ndarray, weight: np.ndarray, directed: bool,
+    names: list[str], src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None, directed: bool,
     weighted: bool, file: str, header: bool = False,
 ) -> Graph:
-    """Drop self-loops, merge duplicates (weights summed; unweighted stay 1), check size."""
+    """Drop self-loops, merge duplicates (weights summed; unweighted stay 1; ``weight`` may be
+    None then), check size. ``src``/``dst`` are node indices of any integer type."""
     n, input_edges = len(names), len(src)
     loops = src == dst
-    src, dst, weight = src[~loops], dst[~loops], weight[~loops]
-    if not directed:
-        src, dst = np.minimum(src, dst), np.maximum(src, dst)
-    keys = src * n + dst
-    unique, inverse = np.unique(keys, return_inverse=True)
-    merged = np.bincount(inverse, weights=weight, minlength=len(unique)) if weighted else np.ones(len(unique))
+    self_loops = int(loops.sum())
+    if self_loops:
+        src, dst = src[~loops], dst[~loops]
+        weight = weight[~loops] if weighted and weight is not None else weight
+    del loops
+    keys = _edge_keys(src, dst, n, directed)  # (m,) int64
+    kept = len(keys)
+    del src, dst
+    unique, merged = _merge_duplicates(keys, weight if weighted else None)
     rule = "weights summed" if weighted else "unweighted: kept once"
     src_u, dst_u = unique // n, unique % n
+    del unique
     too_large = np.flatnonzero(~np.isfinite(merged) | (merged > FLOAT32_MAX))
     if len(too_large):
         k = int(too_large[0])
         edge = f"{names[src_u[k]]} {names[dst_u[k]]}"
         raise GraphFormatError(file, f"the duplicates of edge {edge} sum to a weight over {FLOAT32_MAX:.3g}; "
                                      "weights must stay below it")
-    if len(unique) == 0:
+    if len(src_u) == 0:
         raise GraphFormatError(file, "no edges left after dropping self-loops")
-    deg = np.bincount(np.concatenate([src_u, dst_u]), minlength=n)
+    deg = np.bincount(src_u, minlength=n) + np.bincount(dst_u, minlength=n)
     report = NormalisationReport(
-        input_edges=input_edges, self_loops_dropped=int(loops.sum()),
-        duplicates_merged=int(len(src) - len(unique)), duplicate_rule=rule,
+        input_edges=input_edges, self_loops_dropped=self_loops,
+        duplicates_merged=kept - len(src_u), duplicate_rule=rule,
         header_skipped=header, isolated_nodes=tuple(names[i] for i in np.flatnonzero(deg == 0)),
     )
     return Graph(
-        names=tuple(names), src=src_u.astype(np.int64), dst=dst_u.astype(np.int64),
-        weight=merged.astype(np.float64), directed=directed, weighted=weighted,
+        names=tuple(names), src=src_u, dst=dst_u, weight=merged, directed=directed, weighted=weighted,
         source=file, report=report,
     )
+
+
+def _edge_keys(src: np.ndarray, dst: np.ndarray, n: int, directed: bool) -> np.ndarray:
+    """src·n + dst as int64 (undirected: the smaller end first), one E-sized temporary."""
+    if directed:
+        keys = src.astype(np.int64)
+        keys *= n
+        keys += dst
+        return keys
+    keys = np.minimum(src, dst).astype(np.int64)
+    keys *= n
+    keys += np.maximum(src, dst)
+    return keys
+
+
+def _merge_duplicates(keys: np.ndarray, weight: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted distinct keys, their summed weights, float64; ones without ``weight``), as
+    np.unique + np.bincount give them (the duplicates' weights summed in file order), sorting
+    ``keys`` in place."""
+    if weight is None:
+        unique = _sorted_unique(keys)
+        return unique, np.ones(len(unique))
+    if len(keys) == 0:
+        return keys, np.zeros(0)
+    order = np.argsort(keys, kind="stable")  # duplicates keep file order: the same sums
+    keys = keys[order]
+    weight = np.asarray(weight, dtype=np.float64)[order]
+    del order
+    first = np.empty(len(keys), bool)  # the first of each run of equal keys
+    first[0] = True
+    np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    merged = np.bincount(np.cumsum(first) - 1, weights=weight)
+    return keys[first], merged
 
 
 # --------------------------------------------------------------------------- other formats

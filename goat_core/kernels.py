@@ -98,10 +98,11 @@ def _widths(mask: torch.Tensor) -> torch.Tensor:
 class _Chunk:
     """One chunk's inputs and the state its backward needs."""
 
-    __slots__ = ("idx", "ids", "Ls", "Lt", "noise", "keep", "X", "A", "a_s", "a_t", "p_s", "p_t",
+    __slots__ = ("idx", "ids", "into", "Ls", "Lt", "noise", "keep", "X", "A", "a_s", "a_t", "p_s", "p_t",
                  "r_s", "r_t")
     idx: torch.Tensor  # (n,) pairs of the batch in this chunk
     ids: torch.Tensor  # (n, Ls + Lt) neighbor ids, pads = n
+    into: torch.Tensor  # (n, Ls + Lt) gradient rows: ids (dense) or their ranks among the touched rows
     Ls: int
     Lt: int
     noise: torch.Tensor | None  # (n, Ls + Lt, d) uniforms for the dropout mask
@@ -199,7 +200,7 @@ def _backward_chunk_body(c: _Chunk, grad, s2: float, grad_weight, previous) -> N
         dX.mul_(c.keep)
     if previous is not None:
         previous.wait()
-    grad_weight.index_add_(0, c.ids.view(-1), dX2)
+    grad_weight.index_add_(0, c.into.view(-1), dX2)
 
 
 _pool: ThreadPoolExecutor | None = None
@@ -248,7 +249,7 @@ class PairScores(torch.autograd.Function):
     @staticmethod
     def forward(ctx, weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
                 mask_t: torch.Tensor, dropout: float, generator: torch.Generator | None, masks: tuple | None,
-                options: KernelOptions) -> torch.Tensor:
+                options: KernelOptions, sparse: bool) -> torch.Tensor:
         device, pad = weight.device, weight.shape[0] - 1
         ids_s = torch.where(mask_s, nbr_s, pad)  # (B, Ls) masked slots become the zero pad row
         ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
@@ -266,6 +267,7 @@ class PairScores(torch.autograd.Function):
         s2 = _run([partial(_forward_chunk, c, weight, ids_s, ids_t, masks, 1.0 - dropout, logits, save,
                            excluded) for c in chunks], device, options.workers)
         ctx.chunks = chunks if save else None
+        ctx.rows = _gradient_rows(chunks, sparse) if save else None
         ctx.workers = options.workers
         ctx.s2 = s2[0] if s2 else 1.0
         ctx.weight_shape = weight.shape
@@ -274,19 +276,43 @@ class PairScores(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad: torch.Tensor) -> tuple:
-        grad_weight = torch.zeros(ctx.weight_shape, dtype=grad.dtype, device=grad.device)  # (n+1, d)
+        rows = ctx.rows  # None: the dense (n+1, d) gradient; else the touched rows (R,), sorted
+        shape = ctx.weight_shape if rows is None else (len(rows), ctx.weight_shape[1])
+        grad_weight = torch.zeros(shape, dtype=grad.dtype, device=grad.device)  # (n+1, d) or (R, d)
         done = [threading.Event() for _ in ctx.chunks]
         _run([partial(_backward_chunk, c, grad, ctx.s2, grad_weight, (done[k], done[k - 1] if k else None))
               for k, c in enumerate(ctx.chunks)], grad.device, ctx.workers)
-        grad_weight[ctx.pad] = 0.0  # padding_idx: the pad row stays zero
-        ctx.chunks = None
-        return grad_weight, None, None, None, None, None, None, None, None
+        ctx.chunks = ctx.rows = None
+        none = (None,) * 9
+        if rows is None:
+            grad_weight[ctx.pad] = 0.0  # padding_idx: the pad row stays zero
+            return (grad_weight,) + none
+        real = rows != ctx.pad  # the pad row is never updated
+        return (torch.sparse_coo_tensor(rows[real].unsqueeze(0), grad_weight[real], ctx.weight_shape,
+                                        is_coalesced=True, check_invariants=False),) + none
+
+
+def _gradient_rows(chunks: list[_Chunk], sparse: bool) -> torch.Tensor | None:
+    """Dense gradient: every chunk adds into the table's rows (None). Sparse: the distinct
+    touched rows (sorted), each chunk adding into their ranks in the order of the dense
+    gradient's adds, so that the values are its rows bit for bit (on CPU)."""
+    if not sparse:
+        for c in chunks:
+            c.into = c.ids
+        return None
+    if not chunks:
+        return torch.empty(0, dtype=torch.long)
+    rows, rank = torch.unique(torch.cat([c.ids.reshape(-1) for c in chunks]), return_inverse=True)
+    for c, into in zip(chunks, rank.split([c.ids.numel() for c in chunks]), strict=True):
+        c.into = into.view_as(c.ids)
+    return rows
 
 
 def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
                 mask_t: torch.Tensor, dropout: float = 0.0, generator: torch.Generator | None = None,
                 masks: tuple[torch.Tensor, torch.Tensor, float] | None = None, *, backend: str = "torch",
-                options: KernelOptions = DEFAULT_OPTIONS, pooling: str = "max") -> torch.Tensor:
+                options: KernelOptions = DEFAULT_OPTIONS, pooling: str = "max",
+                sparse: bool = False) -> torch.Tensor:
     """Logits (B,) of ``model.Goat`` (max pooling) for a batch; ``weight`` (n+1, d), row n = pad.
 
     ``backend``: ``"fused"`` (the compiled CPU loop of :mod:`.fused`) or ``"torch"`` (the chunks
@@ -294,17 +320,19 @@ def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, 
     (training). ``masks`` = (keep_s (B, Ls, d), keep_t (B, Lt, d), keep probability) applies
     given 0/1 masks instead (S = E[nbr_s]·keep_s / keep, as ``model.dropout`` does; torch
     backend only). ``pooling="mean"`` (tanh + mean pooling, the authors' code) is computed by
-    the fused backend only. Differentiable in ``weight`` only.
+    the fused backend only. Differentiable in ``weight`` only; with ``sparse`` its gradient is a
+    sparse tensor of the touched rows (lazy Adam, :mod:`.optim`), else the dense table.
     """
     if backend == "fused":
         if weight.device.type != "cpu" or masks is not None:
             raise ValueError("the fused backend runs on CPU and draws its own dropout masks")
         return _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, options,
-                             pooling)
+                             pooling, sparse)
     if backend != "torch" or pooling != "max":
         raise ValueError(f"backend must be one of {KERNEL_BACKENDS} (torch: max pooling only), "
                          f"got {backend!r}")
-    return PairScores.apply(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, masks, options)
+    return PairScores.apply(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, masks, options,
+                            sparse)
 
 
 def zero_padded(mask_s: torch.Tensor, mask_t: torch.Tensor) -> bool:
@@ -315,7 +343,7 @@ def zero_padded(mask_s: torch.Tensor, mask_t: torch.Tensor) -> bool:
 
 
 def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator,
-                  options: KernelOptions, pooling: str) -> torch.Tensor:
+                  options: KernelOptions, pooling: str, sparse: bool = False) -> torch.Tensor:
     from . import fused  # numba: compiled (or loaded from its cache) on first use
 
     pad = weight.shape[0] - 1
@@ -324,7 +352,7 @@ def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generato
     key = int(torch.randint(0, 2**62, (1,), generator=generator)) if dropout > 0.0 else 0
     run: Callable[[list], list] = partial(_run, device=weight.device, workers=options.workers)
     return fused.fused_logits(weight, ids_s, ids_t, _widths(mask_s), _widths(mask_t), 1.0 - dropout, key, run,
-                              pooling, zero_padded(mask_s, mask_t))
+                              pooling, zero_padded(mask_s, mask_t), sparse)
 
 
 # ---------------------------------------------------------------------------------------------

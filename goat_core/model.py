@@ -134,6 +134,7 @@ class PairScorer(nn.Module):
             return kernels.goat_logits(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t,
                                        float(self.model.dropout) if self.training else 0.0, generator,
                                        backend=self.backend, options=self.options,
-                                       pooling=self.pooling or "max")  # (B,)
+                                       pooling=self.pooling or "max",
+                                       sparse=self.model.embedding.sparse)  # (B,)
         logits, _ = self.model(src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=generator)
         return logits  # (B,)

@@ -122,6 +122,7 @@ def _unpack(config: dict, nodes: dict, tensors: dict) -> tuple[dict, GoatState, 
     params.setdefault("padding", "mask")  # runs saved before padding was a parameter were masked
     params.setdefault("validation_fraction", 0.0)  # and before early stopping, trained `epochs` epochs
     params.setdefault("patience", 10)
+    params.setdefault("optimizer", "adam")  # and before lazy Adam, trained with dense Adam
     return params, state, config.get("extra", {})
 
 

@@ -22,6 +22,7 @@ from .errors import TrainingCancelled, TrainingDiverged
 from .graph import Graph
 from .kernels import DEFAULT_OPTIONS, GramCache, KernelOptions
 from .model import Goat, GoatGlobal, PairScorer
+from .optim import make_optimizer, sparse_table_gradient
 from .sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
 
 BUCKET_GROUP = 32  # batches sorted together by size; larger = less padding, less randomness
@@ -145,7 +146,7 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
                  inference_hood: Neighborhoods | None = None, bucket: bool = True,
                  shard: tuple[int, int] = (0, 1),
                  wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None,
-                 patience: int | None = None, stage: str = "train") -> list[dict]:
+                 patience: int | None = None, stage: str = "train", optimizer: str = "adam") -> list[dict]:
     """Train ``model`` in place on ``graph``'s edges; returns one history row per epoch.
 
     ``backend`` is the compute path (see ``Goat(backend=...)``): "fused" or "torch" train
@@ -156,57 +157,61 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
     module, e.g. in ``DistributedDataParallel``, which averages the gradients of the shards.
     With ``validation`` and ``patience``, training stops once ``patience`` epochs in a row have
     not beaten the best validation AUC (early stopping); ``stage`` labels the progress reports.
+    ``optimizer`` is "adam" (dense) or "lazy-adam" (:mod:`.optim`: the table's gradient is then
+    sparse in every backend and in DDP, and only the touched rows are updated).
     """
     adj = Adjacency.from_graph(graph)
     noise = noise_distribution(adj)
     src, dst = torch.from_numpy(graph.src), torch.from_numpy(graph.dst)
     weight = torch.from_numpy(graph.weight).float()
     weight = weight / weight.mean()  # mean weight 1: the learning rate means the same everywhere
-    optimizer = _adam(model.parameters(), lr, device)
-    uses_hood = hasattr(model, "attention")
-    scorer = PairScorer(model, backend, options)
-    gram = GramCache()  # this training's validation scores: dropped with it
-    step_module = wrap(scorer) if wrap is not None else scorer
-    rank, world = shard
-    drop_gen = _dropout_generator(generator, device, rank)
-    history: list[dict] = []
-    start = time.perf_counter()
-    for epoch in range(1, epochs + 1):
-        hood = sample_neighborhoods(adj, neighborhood, generator)
-        ps, pd, labels, w = epoch_pairs(src, dst, weight, graph.directed, negatives, noise, generator)
-        if scorer.fast:  # the score is symmetric in (s, t): put the larger neighborhood first
-            ps, pd = _larger_first(ps, pd, hood.length)
-        batches = plan_batches(hood.length[ps], hood.length[pd], batch_size, generator, bucket and uses_hood)
-        hood_dev = hood.to(device)
-        step_module.train()
-        total, seen = 0.0, 0
-        for step, idx in enumerate(batches, start=1):
-            idx = idx[rank::world] if world > 1 else idx
-            batch = make_batch(ps[idx].to(device), pd[idx].to(device), hood_dev, exclude_partner, padding)
-            logits = step_module(*batch.args(), generator=drop_gen)
-            loss = F.binary_cross_entropy_with_logits(
-                logits, labels[idx].to(device), weight=w[idx].to(device), reduction="mean")
-            optimizer.zero_grad(set_to_none=True)
-            loss.backward()
-            optimizer.step()
-            value = float(loss.detach())
-            if not math.isfinite(value):  # stop at once: a NaN would spread into every answer
-                raise TrainingDiverged(f"training diverged at epoch {epoch}, step {step}: the loss is "
-                                       f"{value}; try a smaller learning rate (lr={lr:g}) or check the "
-                                       "edge weights")
-            total += value * len(idx)
-            seen += len(idx)
-            _notify(callback, Progress(epoch, epochs, step, len(batches), total / seen,
-                                       time.perf_counter() - start, stage=stage))
-        row = {"epoch": epoch, "loss": total / seen, "elapsed": time.perf_counter() - start}
-        if validation is not None and inference_hood is not None:
-            row["val_auc"] = validation_auc(model, validation, inference_hood, exclude_partner, device,
-                                            padding, backend, gram)
-        history.append(row)
-        _notify(callback, Progress(epoch, epochs, len(batches), len(batches), row["loss"],
-                                   row["elapsed"], row.get("val_auc"), epoch_end=True, stage=stage))
-        if patience is not None and "val_auc" in row and epoch - best_epoch(history) >= patience:
-            break
+    with sparse_table_gradient(model, optimizer == "lazy-adam"):  # the backends and DDP read it
+        step_optimizer = make_optimizer(optimizer, model.parameters(), lr)
+        uses_hood = hasattr(model, "attention")
+        scorer = PairScorer(model, backend, options)
+        gram = GramCache()  # this training's validation scores: dropped with it
+        step_module = wrap(scorer) if wrap is not None else scorer
+        rank, world = shard
+        drop_gen = _dropout_generator(generator, device, rank)
+        history: list[dict] = []
+        start = time.perf_counter()
+        for epoch in range(1, epochs + 1):
+            hood = sample_neighborhoods(adj, neighborhood, generator)
+            ps, pd, labels, w = epoch_pairs(src, dst, weight, graph.directed, negatives, noise, generator)
+            if scorer.fast:  # the score is symmetric in (s, t): put the larger neighborhood first
+                ps, pd = _larger_first(ps, pd, hood.length)
+            batches = plan_batches(hood.length[ps], hood.length[pd], batch_size, generator,
+                                   bucket and uses_hood)
+            hood_dev = hood.to(device)
+            step_module.train()
+            total, seen = 0.0, 0
+            for step, idx in enumerate(batches, start=1):
+                idx = idx[rank::world] if world > 1 else idx
+                batch = make_batch(ps[idx].to(device), pd[idx].to(device), hood_dev, exclude_partner, padding)
+                logits = step_module(*batch.args(), generator=drop_gen)
+                loss = F.binary_cross_entropy_with_logits(
+                    logits, labels[idx].to(device), weight=w[idx].to(device), reduction="mean")
+                step_optimizer.zero_grad(set_to_none=True)
+                loss.backward()
+                step_optimizer.step()
+                value = float(loss.detach())
+                if not math.isfinite(value):  # stop at once: a NaN would spread into every answer
+                    raise TrainingDiverged(f"training diverged at epoch {epoch}, step {step}: the loss is "
+                                           f"{value}; try a smaller learning rate (lr={lr:g}) or check the "
+                                           "edge weights")
+                total += value * len(idx)
+                seen += len(idx)
+                _notify(callback, Progress(epoch, epochs, step, len(batches), total / seen,
+                                           time.perf_counter() - start, stage=stage))
+            row = {"epoch": epoch, "loss": total / seen, "elapsed": time.perf_counter() - start}
+            if validation is not None and inference_hood is not None:
+                row["val_auc"] = validation_auc(model, validation, inference_hood, exclude_partner, device,
+                                                padding, backend, gram)
+            history.append(row)
+            _notify(callback, Progress(epoch, epochs, len(batches), len(batches), row["loss"],
+                                       row["elapsed"], row.get("val_auc"), epoch_end=True, stage=stage))
+            if patience is not None and "val_auc" in row and epoch - best_epoch(history) >= patience:
+                break
     return history
 
 
@@ -214,14 +219,6 @@ def best_epoch(history: list[dict]) -> int:
     """The first epoch with the highest validation AUC (NaN counts as lowest)."""
     scores = [row["val_auc"] if math.isfinite(row["val_auc"]) else -math.inf for row in history]
     return history[int(np.argmax(scores))]["epoch"]
-
-
-def _adam(params, lr: float, device: torch.device) -> torch.optim.Optimizer:
-    """Plain Adam; its fused single-pass kernel where this build has one for the device."""
-    try:
-        return torch.optim.Adam(params, lr=lr, fused=True)
-    except (RuntimeError, TypeError, ValueError):
-        return torch.optim.Adam(params, lr=lr)
 
 
 def _larger_first(ps: torch.Tensor, pd: torch.Tensor, length: torch.Tensor):

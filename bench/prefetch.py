@@ -1,0 +1,109 @@
+"""What software prefetch gives the fused per-pair loops on a large table (CPU time, A/B).
+
+    python bench/prefetch.py [--nodes 200000] [--pairs 4096] [--repeats 5]
+
+Builds the fused loops twice from ``goat_core/fused.py``: as they are (``_prefetch_next`` and
+``_prefetch_rows`` before each pair) and with those calls removed. Both run the same batch on a
+(nodes+1, 200) float32 table: ``--pairs`` pairs whose two neighborhoods hold ``--width`` rows
+each, drawn in proportion to a BA graph's degrees (node i of n: about 10·sqrt(n / i)), dropout
+0.5. Each repeat times forward + backward (one segment, one thread) of both builds back to back;
+reported are the medians of CPU seconds (``time.process_time``, less sensitive than wall time to
+other jobs on a shared machine) and pairs per CPU-second. Writes bench/results/prefetch_NODES.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import time
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def without_prefetch() -> types.ModuleType:
+    """goat_core.fused with the prefetch calls taken out of the loops (not cached)."""
+    source = (ROOT / "goat_core" / "fused.py").read_text()
+    source = re.sub(r"\n\s+_prefetch_next\(weight, ids_s, ids_t, .*\)", "", source)
+    source = re.sub(r"\n\s+_prefetch_rows\(out, ids_[st]\[b\], .*\)", "", source)
+    source = source.replace("cache=True", "cache=False").replace("from .masks", "from goat_core.masks")
+    module = types.ModuleType("fused_without_prefetch")
+    module.__file__ = "fused_without_prefetch.py"
+    exec(compile(source, module.__file__, "exec"), module.__dict__)  # noqa: S102 - our own source file
+    return module
+
+
+def batch(nodes: int, pairs: int, width: int, seed: int):
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    degree = 10 * np.sqrt(nodes / np.arange(1, nodes + 1))
+    ids = rng.choice(nodes, size=(2, pairs, width), p=degree / degree.sum())
+    weight = rng.standard_normal((nodes + 1, 200), dtype=np.float32) * 0.05
+    weight[nodes] = 0.0
+    lengths = np.full(pairs, width, np.int64)
+    return weight, ids[0].copy(), ids[1].copy(), lengths
+
+
+def step(fused, weight, ids_s, ids_t, lengths, out) -> float:
+    import numpy as np
+
+    from goat_core.masks import threshold_for
+
+    B, L, d = ids_s.shape[0], ids_s.shape[1], weight.shape[1]
+    threshold, exact = threshold_for(0.5)
+    s2, pad, key = 1.0 / (exact * exact), weight.shape[0] - 1, np.uint64(12345)
+    logits = np.empty(B, weight.dtype)
+    saved = (np.zeros((B, L), weight.dtype), np.zeros((B, L), weight.dtype), np.zeros((B, L), np.int32),
+             np.zeros((B, L), np.int32), np.empty((B, d), weight.dtype), np.empty((B, d), weight.dtype))
+    fresh = np.full(weight.shape[0], 1, np.uint8)
+    grad = np.ones(B, weight.dtype)
+    start = time.process_time()
+    fused.forward_pairs(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, logits, *saved)
+    fused.backward_pairs(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, grad, *saved,
+                         out, fresh)
+    return time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=200_000)
+    parser.add_argument("--pairs", type=int, default=4096)
+    parser.add_argument("--width", type=int, default=45, help="rows per neighborhood (BA m=10: ~45)")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    import numpy as np
+    from threadpoolctl import threadpool_limits
+
+    from goat_core import fused
+
+    plain = without_prefetch()
+    weight, ids_s, ids_t, lengths = batch(args.nodes, args.pairs, args.width, args.seed)
+    out = np.empty_like(weight)
+    times: dict[str, list[float]] = {"prefetch": [], "no prefetch": []}
+    with threadpool_limits(1, user_api="blas"):
+        for module in (fused, plain):  # compile both outside the timing
+            step(module, weight, ids_s[:8], ids_t[:8], lengths[:8], out)
+        for _ in range(args.repeats):
+            times["prefetch"].append(step(fused, weight, ids_s, ids_t, lengths, out))
+            times["no prefetch"].append(step(plain, weight, ids_s, ids_t, lengths, out))
+    result = {name: {"cpu_s": statistics.median(t), "pairs_per_cpu_s": args.pairs / statistics.median(t)}
+              for name, t in times.items()}
+    result["config"] = vars(args)
+    result["load_average_1min"] = os.getloadavg()[0]
+    (ROOT / "bench" / "results" / f"prefetch_{args.nodes}.json").write_text(json.dumps(result, indent=1))
+    for name in times:
+        print(f"{name:12s} {result[name]['cpu_s'] * 1e3:8.1f} ms CPU per batch "
+              f"({result[name]['pairs_per_cpu_s']:,.0f} pairs per CPU-second)")
+    print(f"load average {result['load_average_1min']:.1f}")
+
+
+if __name__ == "__main__":
+    main()

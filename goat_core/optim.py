@@ -1,0 +1,128 @@
+"""Optimisers for the embedding table: dense Adam, and lazy (row-sparse) Adam.
+
+Dense Adam reads and writes every row of the (n+1, d) table at every step, although a batch
+touches only the rows of its pairs' neighborhoods. **Lazy Adam** (``LazyAdam``), the usual
+choice for large embedding tables, takes a sparse gradient (the touched rows and their
+values: ``nn.Embedding(sparse=True)`` and the kernels' sparse backward produce one) and reads
+and updates those rows only: their two moments, their step count and their weights. Rows a
+batch does not touch keep their weights *and* their moments (dense Adam would decay the
+moments and keep moving the row by its momentum).
+
+Bias correction, per row: each row counts the steps that touched it (``state["step"]``,
+(n+1,) int32) and corrects its moments by 1 - β^t with its own t. A row's moments are then
+exactly what dense Adam would hold for a parameter that saw only that row's gradients, so a
+row touched for the first time at step 1000 moves by lr·g/|g| as at step 1 (with one global
+count it would move by about (1-β1)/sqrt(1-β2) ≈ 3.2 times that). Where every row is touched
+at every step, lazy Adam is dense Adam, step for step (``tests/test_optim.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+
+import torch
+
+OPTIMIZERS = ("auto", "adam", "lazy-adam")
+# optimizer="auto": lazy Adam from this many nodes on. Below it a batch of 4096 pairs touches most
+# rows (76 % at 200k nodes, 28 % at 1M) and torch's fused dense Adam, one vectorised pass over the
+# table, costs less per step than lazy Adam's gathered rows (bench/optimizer_step.py, BENCHMARKS.md).
+LAZY_FROM_NODES = 1_000_000
+
+
+def resolve_optimizer(optimizer: str, num_nodes: int) -> str:
+    """"adam" or "lazy-adam": ``optimizer`` with "auto" resolved by the table's size."""
+    if optimizer == "auto":
+        return "lazy-adam" if num_nodes >= LAZY_FROM_NODES else "adam"
+    if optimizer not in OPTIMIZERS:
+        raise ValueError(f"optimizer must be one of {OPTIMIZERS}, got {optimizer!r}")
+    return optimizer
+
+
+def make_optimizer(name: str, params: Iterable[torch.nn.Parameter], lr: float) -> torch.optim.Optimizer:
+    """The optimiser ``name`` ("adam" or "lazy-adam", resolved) over ``params``."""
+    if name == "lazy-adam":
+        return LazyAdam(params, lr=lr)
+    try:  # plain Adam; its fused single-pass kernel where this build has one for the device
+        return torch.optim.Adam(params, lr=lr, fused=True)
+    except (RuntimeError, TypeError, ValueError):
+        return torch.optim.Adam(params, lr=lr)
+
+
+@contextmanager
+def sparse_table_gradient(model: torch.nn.Module, sparse: bool) -> Iterator[None]:
+    """``model.embedding`` gives a sparse gradient (the touched rows) inside the block: the
+    module backend through ``nn.Embedding(sparse=True)``, the kernels by reading the same flag,
+    ``DistributedDataParallel`` (built inside the block) by expecting a sparse gradient."""
+    embedding = model.embedding
+    assert isinstance(embedding, torch.nn.Embedding)
+    before, embedding.sparse = embedding.sparse, sparse
+    try:
+        yield
+    finally:
+        embedding.sparse = before
+
+
+class LazyAdam(torch.optim.Optimizer):
+    """Adam on the touched rows only, with per-row bias correction (see the module docstring).
+
+    Sparse gradients (COO, indices on dim 0) update their rows; a dense gradient counts every
+    row as touched (so a table trained with dense gradients gets dense Adam)."""
+
+    def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8):
+        if lr <= 0.0 or eps <= 0.0 or not (0.0 <= betas[0] < 1.0 and 0.0 <= betas[1] < 1.0):
+            raise ValueError(f"LazyAdam needs lr > 0, eps > 0 and betas in [0, 1), got lr={lr}, "
+                             f"betas={betas}, eps={eps}")
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps))
+
+    @torch.no_grad()
+    def step(self, closure: Callable[[], float] | None = None) -> float | None:  # type: ignore[override]
+        loss = closure() if closure is not None else None
+        for group in self.param_groups:
+            beta1, beta2 = group["betas"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                rows, values = _rows_and_values(p.grad, p)
+                if rows.numel() == 0:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["step"] = torch.zeros(p.shape[0], dtype=torch.int32, device=p.device)
+                    state["exp_avg"] = torch.zeros_like(p)
+                    state["exp_avg_sq"] = torch.zeros_like(p)
+                _update_rows(p, state, rows, values, group["lr"], beta1, beta2, group["eps"])
+        return loss
+
+
+def _rows_and_values(grad: torch.Tensor, p: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """(rows (R,), values (R, ...)) of a gradient: distinct sorted rows, duplicates summed."""
+    if grad.is_sparse:
+        grad = grad if grad.is_coalesced() else grad.coalesce()
+        return grad.indices()[0], grad.values()
+    return torch.arange(p.shape[0], device=p.device), grad
+
+
+def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tensor, lr: float,
+                 beta1: float, beta2: float, eps: float) -> None:
+    """Adam on ``rows`` of ``p`` with gradient rows ``g``, in torch.optim.Adam's order of
+    operations (so that a step over every row gives its numbers). On CPU one compiled pass over
+    the touched rows (torch's gathers and scatters cost ~10x dense fused Adam, bench/optimizer_step.py)."""
+    if p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
+        from .fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
+
+        lazy_adam_rows(p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),
+                       state["step"].numpy(), rows.numpy(), g.contiguous().numpy(), lr, beta1, beta2, eps)
+        return
+    step = state["step"].index_select(0, rows) + 1  # (R,)
+    state["step"].index_copy_(0, rows, step)
+    m = state["exp_avg"].index_select(0, rows).lerp_(g, 1.0 - beta1)  # (R, d)
+    v = state["exp_avg_sq"].index_select(0, rows).mul_(beta2).addcmul_(g, g, value=1.0 - beta2)
+    state["exp_avg"].index_copy_(0, rows, m)
+    state["exp_avg_sq"].index_copy_(0, rows, v)
+    t = step.to(torch.float64).view(-1, *[1] * (p.dim() - 1))  # (R, 1): corrections in double, as Adam's
+    step_size = (-lr / (1.0 - torch.pow(beta1, t))).to(p.dtype)
+    bias2_sqrt = (1.0 - torch.pow(beta2, t)).sqrt_().to(p.dtype)
+    denom = v.sqrt_().div_(bias2_sqrt).add_(eps)
+    p.index_add_(0, rows, m.div_(denom).mul_(step_size))
