@@ -31,7 +31,7 @@ WALK_METHODS = {"deepwalk": "DeepWalk", "node2vec": "node2vec"}
 # What the app compares GOAT with, untuned: DeepWalk, and node2vec with the (p, q) validation chose
 # most often in RESULTS.md ("DeepWalk and node2vec"; reproduce/node2vec.py).
 PRESETS: dict[str, dict] = {"deepwalk": {"p": 1.0, "q": 1.0}, "node2vec": {"p": 1.0, "q": 0.5}}
-_POSITIVE = ("dim", "num_walks", "walk_length", "window", "epochs")
+DEFAULTS = dict(p=1.0, q=1.0, dim=128, num_walks=10, walk_length=80, window=10, epochs=1)  # the papers'
 _walk_lock = threading.Lock()  # numba's and numpy's generators are process state: one seeding at a time
 
 
@@ -126,10 +126,25 @@ def evaluate_walk_methods(split: EdgeSplit, configs: Mapping[str, Mapping] | Non
     out = {}
     for name, config in (PRESETS if configs is None else configs).items():
         scores = dot_scores(walk_embedding(split.train, **config, seed=seed), pairs)
-        out[name] = {**link_scores(labels, scores), "config": dict(config)}
+        out[name] = {**link_scores(labels, scores), "config": {**DEFAULTS, **config}}
         if curves:
             from sklearn.metrics import precision_recall_curve, roc_curve
 
             out[name]["roc"] = roc_curve(labels, scores)[:2]
             out[name]["pr"] = precision_recall_curve(labels, scores)[:2]
     return out
+
+
+def walk_note(results: Mapping[str, Mapping]) -> str:
+    """One sentence saying how ``evaluate_walk_methods``' embeddings were made (for a caption)."""
+    configs = {name: r["config"] for name, r in results.items()}
+    if not configs:
+        return ""
+    c = next(iter(configs.values()))
+    biased = ", ".join(f"{WALK_METHODS[name]} p = {k['p']:g}, q = {k['q']:g}" for name, k in configs.items()
+                       if (k["p"], k["q"]) != (1, 1))
+    names = " and ".join(WALK_METHODS[name] for name in configs)
+    walks = f"{c['num_walks']} walks of length {c['walk_length']} per node"
+    return (f"{names} embed the training graph with a skip-gram over random walks (d = {c['dim']}, "
+            f"window {c['window']}, {walks}{'; ' + biased if biased else ''}) and score a pair by "
+            "E_s·E_t; untuned here (RESULTS.md tunes them on validation splits).")

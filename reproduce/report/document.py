@@ -12,7 +12,9 @@ from ..common import read_json, write_json
 from ..defaults import markdown as defaults_markdown
 from ..experiments import RATIOS, SEEDS
 from ..heuristics import markdown as heuristics_markdown
+from ..node2vec import markdown as node2vec_markdown
 from ..tune import DRAW_TOLERANCE, padding_markdown, summarise
+from ..vgae import markdown as vgae_markdown
 from .plots import plots
 from .runs import load_runs
 from .tables import (
@@ -144,8 +146,8 @@ def render(tables, tuning, case, state, out: Path, md: Path) -> str:
         "\n",
         notes,
     ]
-    for extra in (heuristics_markdown(out), padding_markdown(out),
-                  defaults_markdown(out)):  # once their scripts have run
+    for extra in (heuristics_markdown(out), padding_markdown(out), defaults_markdown(out),
+                  node2vec_markdown(out), vgae_markdown(out)):  # once their scripts have run
         if extra:
             parts.append(extra)
     return "\n".join(parts)
