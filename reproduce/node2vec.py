@@ -118,12 +118,12 @@ def stage_tune(out: Path, datasets) -> None:
                         run_trial(out, data, ratio, cell, seed)
 
 
-def stage_test(out: Path, datasets) -> None:
-    """The tuned ratios first (where GOAT has both paddings), then the others."""
+def stage_test(out: Path, datasets, ratios=None, seeds=SEEDS) -> None:
+    """The tuned ratios first (where GOAT has both paddings), then the others (or ``ratios``)."""
     for data in datasets:
         tuned, others = TUNE_RATIOS[data], [r for r in TEST_RATIOS[data] if r not in TUNE_RATIOS[data]]
-        for ratio in (*tuned, *others):
-            for seed in SEEDS:
+        for ratio in ratios or (*tuned, *others):
+            for seed in seeds:
                 for method in WALK_METHODS:
                     if not run_path(out, method, data, ratio, seed).exists():
                         run_test(out, method, data, ratio, seed)
@@ -274,12 +274,14 @@ def main(argv=None) -> None:
     ap.add_argument("--out", type=Path, default=Path("results"))
     ap.add_argument("--data", nargs="*", default=list(TUNE_RATIOS), choices=list(TUNE_RATIOS))
     ap.add_argument("--stage", nargs="*", default=["tune", "test"], choices=["tune", "test"])
+    ap.add_argument("--ratios", type=float, nargs="*", help="test only these ratios (in this order)")
+    ap.add_argument("--seeds", type=int, nargs="*", default=list(SEEDS), help="test seeds")
     args = ap.parse_args(argv)
     setup_env()
     if "tune" in args.stage:
         stage_tune(args.out, args.data)
     if "test" in args.stage:
-        stage_test(args.out, args.data)
+        stage_test(args.out, args.data, args.ratios, args.seeds)
     print(markdown(args.out))
 
 
