@@ -137,13 +137,18 @@ def _runs(out: Path) -> list[dict]:
     return [read_json(p) for p in sorted((out / DIR / "runs").glob("*.json"))]
 
 
-def _cell(values: list[float]) -> str:
-    return f"{np.mean(values):.1f} ± {np.std(values):.1f}" if values else "–"
+def _cell(values: list[float], expected: int = 0) -> str:
+    """mean ± population sd, with "(n=k)" when fewer than ``expected`` runs exist."""
+    if not values:
+        return "–"
+    short = f" (n={len(values)})" if len(values) < expected else ""
+    return f"{np.mean(values):.1f} ± {np.std(values):.1f}{short}"
 
 
 def _ours(runs, method: str, data: str, ratio: float, metric: str) -> str:
     return _cell([100 * r[metric] for r in runs
-                  if (r["method"], r["dataset"]) == (method, data) and abs(r["train_ratio"] - ratio) < 1e-9])
+                  if (r["method"], r["dataset"]) == (method, data) and abs(r["train_ratio"] - ratio) < 1e-9],
+                 expected=len(SEEDS))
 
 
 def _csv_row(path: Path, method: str, key: str = "method") -> dict:
