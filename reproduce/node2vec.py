@@ -251,7 +251,9 @@ def _choice_table(out: Path) -> list[str]:
     return [f"\nValidation AUC % of every cell (seed{'s' if len(TUNE_SEEDS) > 1 else ''} "
             f"{', '.join(map(str, TUNE_SEEDS))}; the walk settings otherwise the papers': d = {WALK['dim']}, "
             f"{WALK['num_walks']} walks of length {WALK['walk_length']} per node, {WALK['epochs']} skip-gram "
-            "epoch) and the cell each method took:\n",
+            "epoch) and the cell each method took. Cora2 and Citeseer cost about three times Email per trial "
+            "and were searched on six cells (– marks the others). Where node2vec took a p = q = 1 cell, its "
+            "runs are DeepWalk's.\n",
             *_table(["data", "train", "DeepWalk took", "node2vec took"] + [cell_name(c) for c in GRID], rows)]
 
 
