@@ -346,6 +346,8 @@ are not in the paper's source; those split files are not available either. We us
 (3 seeds) and quote VGAE's published numbers (Kipf & Welling 2016, Table 1: Cora 91.4/92.6, Citeseer
 90.8/92.0 AUC/AP) — a different split, so only a rough reference. The paper's Table 2 settings for these
 graphs (N = 100, dropout 0.5) and our Email-chosen optimiser schedule are used unchanged (no tuning).
+GAE, VGAE, DeepWalk and node2vec run here on these same splits are in the sections "GAE and VGAE run
+here" and "DeepWalk and node2vec on the same splits" below.
 
 """
 
