@@ -98,6 +98,20 @@ def test_scores_clustering_and_link_prediction(app):
     assert len(roc["data"]) == 8  # chance + seven methods
 
 
+def test_scores_walk_embeddings_wait_for_the_toggle_on_a_large_graph(app):
+    from .test_uploads_at_scale import edge_list
+
+    upload(app, edge_list(3_000, 2), name="ba3000.txt")
+    train(app, epochs=1, dim=8, neighborhood=10, batch_size=512)
+    goto(app, "scores")
+    assert "DeepWalk" not in list(app.dataframe[0].value["method"])  # 3,000 nodes: not unasked
+    app.toggle(key="scores_walks").set_value(True).run()
+    assert not app.exception
+    lp = app.dataframe[0].value
+    assert list(lp["method"])[-2:] == ["DeepWalk", "node2vec"]
+    assert lp["AUC"].between(0, 1).all() and lp["AP"].between(0, 1).all()
+
+
 def test_scores_without_holdout_or_labels(app):
     upload(app, GOOD_EDGES)
     train(app, holdout=0.0)
