@@ -7,9 +7,10 @@ Each size runs in its own process (so that its peak RSS is its own): a BA graph 
 edges per new node (mean degree 20; ``--m``) from a seeded generator, then one epoch of
 ``run_training`` at d=200, N=100, dropout 0.5, one negative per edge (2·|E| pairs), lr 1e-3,
 batch 4096 (``--batch-size``), the optimiser as ``Goat(optimizer="auto")`` picks it (lazy Adam
-from goat_core.optim.LAZY_FROM_NODES on; ``--optimizer adam`` for dense Adam at every size). Reported: epoch wall
-time (sampling, batching, kernels, optimizer; graph building and set-up apart), the process's
-peak resident memory and the 1-minute load average after each size (the machine is shared).
+from goat_core.optim.LAZY_FROM_NODES on; ``--optimizer adam`` for dense Adam at every size).
+Reported: epoch wall time (sampling, batching, kernels, optimizer; graph building and set-up
+apart), the process's peak resident memory and the 1-minute load average after each size (the
+machine is shared).
 Results go to bench/results/scaling.json and a plot to bench/results/scaling.svg. The paper
 reports ~7 min per epoch at 2M edges on an NVIDIA Quadro RTX 5000.
 """

@@ -20,6 +20,7 @@ from goat_core import explore, presets, spread, views
 from goat_core import projection as projections
 from goat_core.baselines import evaluate_heuristics
 from goat_core.evaluation import cluster_embeddings, contingency
+from goat_core.node2vec import PRESETS, evaluate_walk_methods, walks_per_node
 from goat_core.projection import Progress, project
 
 from .runs import RunStore
@@ -224,6 +225,15 @@ def link_prediction(run_key: str, _goat: goat_core.Goat, _split: goat_core.EdgeS
 def heuristics(run_key: str, _split: goat_core.EdgeSplit) -> dict:
     """Common neighbors, Adamic-Adar and preferential attachment on the run's held-out edges."""
     return evaluate_heuristics(_split, curves=True)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def walk_baselines(run_key: str, _split: goat_core.EdgeSplit) -> dict:
+    """DeepWalk and node2vec (``PRESETS``, seeded by the run's split) on the run's held-out edges;
+    fewer walks per node on large graphs keep the skip-gram's corpus near a million tokens."""
+    walks = walks_per_node(_split.train.num_nodes)
+    configs = {name: {**config, "num_walks": walks} for name, config in PRESETS.items()}
+    return evaluate_walk_methods(_split, configs, seed=_split.seed, curves=True)
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

@@ -13,7 +13,9 @@ from ..common import read_json, write_json
 from ..defaults import markdown as defaults_markdown
 from ..experiments import RATIOS, SEEDS
 from ..heuristics import markdown as heuristics_markdown
+from ..node2vec import markdown as node2vec_markdown
 from ..tune import DRAW_TOLERANCE, padding_markdown, summarise
+from ..vgae import markdown as vgae_markdown
 from .plots import plots
 from .runs import load_runs
 from .tables import (
@@ -146,8 +148,9 @@ def render(tables, tuning, case, state, out: Path, md: Path) -> str:
         "\n",
         notes,
     ]
-    for extra in (heuristics_markdown(out), padding_markdown(out),
-                  defaults_markdown(out), clustering.markdown(out)):  # once their scripts have run
+    for extra in (heuristics_markdown(out), padding_markdown(out), defaults_markdown(out),
+                  clustering.markdown(out), node2vec_markdown(out),
+                  vgae_markdown(out)):  # once their scripts have run
         if extra:
             parts.append(extra)
     return "\n".join(parts)
@@ -346,6 +349,8 @@ are not in the paper's source; those split files are not available either. We us
 (3 seeds) and quote VGAE's published numbers (Kipf & Welling 2016, Table 1: Cora 91.4/92.6, Citeseer
 90.8/92.0 AUC/AP) — a different split, so only a rough reference. The paper's Table 2 settings for these
 graphs (N = 100, dropout 0.5) and our Email-chosen optimiser schedule are used unchanged (no tuning).
+GAE, VGAE, DeepWalk and node2vec run here on these same splits are in the sections "GAE and VGAE run
+here" and "DeepWalk and node2vec on the same splits" below.
 
 """
 

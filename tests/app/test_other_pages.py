@@ -88,12 +88,28 @@ def test_scores_clustering_and_link_prediction(app):
     assert np.all((table["NMI"] >= 0) & (table["NMI"] <= 1))
     app.radio(key="scores_contingency").set_value("Global E").run()
     assert not app.exception
-    lp = app.dataframe[1].value  # GOAT beside the heuristics, on the same held-out edges
+    lp = app.dataframe[1].value  # GOAT beside heuristics and walk embeddings, on the same held-out edges
     assert list(lp["method"]) == ["GOAT", "global E", "common neighbors", "Adamic-Adar",
-                                  "preferential attachment"]
+                                  "preferential attachment", "DeepWalk", "node2vec"]
     assert lp["AUC"].between(0, 1).all() and lp["AP"].between(0, 1).all()
+    assert lp["AUC"].nunique() > 1  # each method scored on its own
+    assert any("DeepWalk and node2vec embed the training graph" in c.value for c in app.caption)
     roc = json.loads(next(c for c in app.get("plotly_chart") if c.proto.id.endswith("scores_roc")).proto.spec)
-    assert len(roc["data"]) == 6  # chance + five methods
+    assert len(roc["data"]) == 8  # chance + seven methods
+
+
+def test_scores_walk_embeddings_wait_for_the_toggle_on_a_large_graph(app):
+    from .test_uploads_at_scale import edge_list
+
+    upload(app, edge_list(3_000, 2), name="ba3000.txt")
+    train(app, epochs=1, dim=8, neighborhood=10, batch_size=512)
+    goto(app, "scores")
+    assert "DeepWalk" not in list(app.dataframe[0].value["method"])  # 3,000 nodes: not unasked
+    app.toggle(key="scores_walks").set_value(True).run()
+    assert not app.exception
+    lp = app.dataframe[0].value
+    assert list(lp["method"])[-2:] == ["DeepWalk", "node2vec"]
+    assert lp["AUC"].between(0, 1).all() and lp["AP"].between(0, 1).all()
 
 
 def test_scores_without_holdout_or_labels(app):

@@ -1,0 +1,151 @@
+"""DeepWalk and node2vec: the random-walk embeddings the GOAT paper compares with, scored as it
+scores them, by the dot product of two nodes' embeddings.
+
+Walks on the training graph come from pecanpy (a compiled node2vec walker, Liu & Koch 2021),
+the skip-gram from gensim's Word2Vec. node2vec (Grover & Leskovec 2016) biases each step by its
+return parameter p and in-out parameter q; DeepWalk (Perozzi et al. 2014) is the case p = q = 1,
+uniform first-order walks. Defaults are both papers': d = 128, 10 walks of length 80 per node,
+window 10, one skip-gram epoch. Direction and weights are ignored, as by the heuristics.
+
+Seeded and deterministic: the walks run on one numba thread whose generator (and numpy's global
+one, which pecanpy shuffles the start nodes with; restored afterwards) is seeded under a lock,
+and Word2Vec trains on one worker from the same seed.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Mapping
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from .baselines import _adjacency
+from .errors import ParameterError
+from .evaluation import link_scores
+from .graph import Graph
+from .sampling import EdgeSplit
+
+WALK_METHODS = {"deepwalk": "DeepWalk", "node2vec": "node2vec"}
+# What the app compares GOAT with, untuned: DeepWalk, and node2vec with q = 0.5 (outward walks), the
+# in-out parameter Email's validation carve-outs chose at 15 and 55 % (RESULTS.md, "DeepWalk and
+# node2vec"; reproduce/node2vec.py).
+PRESETS: dict[str, dict] = {"deepwalk": {"p": 1.0, "q": 1.0}, "node2vec": {"p": 1.0, "q": 0.5}}
+DEFAULTS = dict(p=1.0, q=1.0, dim=128, num_walks=10, walk_length=80, window=10, epochs=1)  # the papers'
+_walk_lock = threading.Lock()  # numba's and numpy's generators are process state: one seeding at a time
+
+
+def _check(p: float, q: float, ints: dict[str, int]) -> None:
+    for name, value in {"p": p, "q": q}.items():
+        if not (isinstance(value, (int, float)) and np.isfinite(value) and value > 0):
+            raise ParameterError(f"{name} must be a positive number, got {value!r}")
+    for name, value in ints.items():
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ParameterError(f"{name} must be a positive integer, got {value!r}")
+
+
+@functools.cache
+def _numba_seeder():
+    from numba import njit
+
+    @njit
+    def seed_here(s):  # seeds numba's generator of the calling thread
+        np.random.seed(s)
+
+    return seed_here
+
+
+def _require() -> None:
+    try:
+        import gensim  # noqa: F401
+        import pecanpy  # noqa: F401
+    except ImportError as err:
+        raise ImportError("DeepWalk and node2vec need pecanpy and gensim: "
+                          "pip install -r requirements.txt") from err
+
+
+def random_walks(graph: Graph, p: float = 1.0, q: float = 1.0, num_walks: int = 10,
+                 walk_length: int = 80, seed: int = 0) -> list[list[str]]:
+    """``num_walks`` node2vec walks from every node of ``graph`` (node indices as strings, the
+    tokens Word2Vec learns); an isolated node's walk is the node alone."""
+    _require()
+    import numba
+    from pecanpy.pecanpy import FirstOrderUnweighted, SparseOTF
+
+    adj = _adjacency(graph)
+    adj.sort_indices()
+    walker = (FirstOrderUnweighted if p == q == 1 else SparseOTF)(p=p, q=q, workers=1)
+    walker.set_ids([str(i) for i in range(graph.num_nodes)])
+    walker.indptr = adj.indptr.astype(np.uint32)
+    walker.indices = adj.indices.astype(np.uint32)
+    walker.data = adj.data.astype(np.float32)
+    with _walk_lock:
+        threads, state = numba.get_num_threads(), np.random.get_state()
+        try:
+            numba.set_num_threads(1)  # this thread only: one walker thread, one seeded generator
+            np.random.seed(seed)
+            _numba_seeder()(seed)
+            return walker.simulate_walks(num_walks, walk_length)
+        finally:
+            np.random.set_state(state)
+            numba.set_num_threads(threads)
+
+
+def walk_embedding(graph: Graph, p: float = 1.0, q: float = 1.0, dim: int = 128, num_walks: int = 10,
+                   walk_length: int = 80, window: int = 10, epochs: int = 1, seed: int = 0) -> np.ndarray:
+    """(n, dim) skip-gram embeddings of ``graph``'s nodes from node2vec walks (DeepWalk: p = q = 1)."""
+    _check(p, q, {"dim": dim, "num_walks": num_walks, "walk_length": walk_length, "window": window,
+                  "epochs": epochs})
+    from gensim.models import Word2Vec
+
+    walks = random_walks(graph, p, q, num_walks, walk_length, seed)
+    w2v = Word2Vec(walks, vector_size=dim, window=window, sg=1, min_count=0, workers=1, epochs=epochs,
+                   seed=seed)
+    return w2v.wv.vectors[[w2v.wv.get_index(str(i)) for i in range(graph.num_nodes)]].astype(np.float64)
+
+
+def dot_scores(embedding: np.ndarray, pairs: ArrayLike) -> np.ndarray:
+    """E_s·E_t for each (s, t) row of ``pairs``."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    return np.einsum("ij,ij->i", embedding[pairs[:, 0]], embedding[pairs[:, 1]])
+
+
+def walks_per_node(num_nodes: int, walk_length: int = 80, budget: int = 1_000_000, most: int = 10) -> int:
+    """Walks per node that keep a graph's corpus within ``budget`` tokens (at least 1, at most
+    ``most``): what bounds the skip-gram's time on a large upload."""
+    return int(max(1, min(most, budget // max(1, num_nodes * walk_length))))
+
+
+def evaluate_walk_methods(split: EdgeSplit, configs: Mapping[str, Mapping] | None = None, seed: int = 0,
+                          curves: bool = False) -> dict[str, dict]:
+    """AUC and AP of each walk embedding (name -> ``walk_embedding`` keyword arguments; default
+    ``PRESETS``) trained on ``split.train``, on the held-out edges against the split's non-edges,
+    the pairs GOAT and the heuristics are scored on; ``curves`` adds ROC and PR points."""
+    pairs = np.concatenate([split.test_pos, split.test_neg])
+    labels = np.concatenate([np.ones(len(split.test_pos)), np.zeros(len(split.test_neg))])
+    out = {}
+    for name, config in (PRESETS if configs is None else configs).items():
+        scores = dot_scores(walk_embedding(split.train, **config, seed=seed), pairs)
+        out[name] = {**link_scores(labels, scores), "config": {**DEFAULTS, **config}}
+        if curves:
+            from sklearn.metrics import precision_recall_curve, roc_curve
+
+            out[name]["roc"] = roc_curve(labels, scores)[:2]
+            out[name]["pr"] = precision_recall_curve(labels, scores)[:2]
+    return out
+
+
+def walk_note(results: Mapping[str, Mapping]) -> str:
+    """One sentence saying how ``evaluate_walk_methods``' embeddings were made (for a caption)."""
+    configs = {name: r["config"] for name, r in results.items()}
+    if not configs:
+        return ""
+    c = next(iter(configs.values()))
+    biased = ", ".join(f"{WALK_METHODS[name]} p = {k['p']:g}, q = {k['q']:g}" for name, k in configs.items()
+                       if (k["p"], k["q"]) != (1, 1))
+    names = " and ".join(WALK_METHODS[name] for name in configs)
+    walks = f"{c['num_walks']} walks of length {c['walk_length']} per node"
+    return (f"{names} embed the training graph with a skip-gram over random walks (d = {c['dim']}, "
+            f"window {c['window']}, {walks}{'; ' + biased if biased else ''}) and score a pair by "
+            "E_s·E_t; untuned here (RESULTS.md tunes them on validation splits).")
