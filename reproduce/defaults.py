@@ -1,6 +1,7 @@
 """The library's defaults, measured as a user meets them: ``Goat()`` with no options on Email.
 
     python -m reproduce.defaults --out results [--ratios 0.55] [--seeds 0 1 2]
+    python -m reproduce.defaults --out results --data cora2 citeseer --ratios 0.9 --presets validated
 
 Each run is ``python -m goat_core linkpred email --train-ratio R --seed S`` (the validated
 preset): the number of epochs is chosen by early stopping on 20 % of the split's training edges
@@ -24,8 +25,8 @@ DEFAULTS_DIR = "defaults"
 PRESETS = ("validated", "paper")
 
 
-def run_name(preset: str, ratio: float, seed: int) -> str:
-    return f"{preset}-email{round(ratio * 100)}-s{seed}"
+def run_name(preset: str, ratio: float, seed: int, data: str = "email") -> str:
+    return f"{preset}-{data}{round(ratio * 100)}-s{seed}"
 
 
 def params_of(preset: str) -> dict:
@@ -34,14 +35,15 @@ def params_of(preset: str) -> dict:
     return {k: v for k, v in presets.paper("email").items() if k != "holdout"}
 
 
-def run_one(preset: str, ratio: float, seed: int, out: Path) -> dict:
-    graph = dataset("email")
+def run_one(preset: str, ratio: float, seed: int, out: Path, data: str = "email") -> dict:
+    graph = dataset(data)
     split = split_edges(graph, ratio, seed)
     goat = Goat(**params_of(preset), seed=seed, device="cpu")
     with Timer() as t:
         goat.fit(split.train)
     scores = evaluate_link_prediction(goat, split)
-    row = {"run": run_name(preset, ratio, seed), "preset": preset, "train_ratio": ratio, "seed": seed,
+    row = {"run": run_name(preset, ratio, seed, data), "data": data, "preset": preset, "train_ratio": ratio,
+           "seed": seed,
            "params": goat.get_params(), "auc": scores["auc"], "ap": scores["ap"],
            "epochs_trained": len(goat.history_), "early_stopping": goat.early_stopping_,
            "seconds": t.seconds}
@@ -52,9 +54,16 @@ def run_one(preset: str, ratio: float, seed: int, out: Path) -> dict:
     return row
 
 
+def runs_of(out: Path, data: str, preset: str = "validated", ratio: float | None = None) -> list[dict]:
+    """The recorded runs of one dataset (files before ``data`` was recorded are Email's)."""
+    found = [read_json(p) for p in sorted((out / DEFAULTS_DIR).glob("*.json"))]
+    return [r for r in found if r.get("data", "email") == data and r["preset"] == preset
+            and (ratio is None or abs(r["train_ratio"] - ratio) < 1e-9)]
+
+
 def summary(out: Path) -> list[dict]:
     rows = []
-    found = [read_json(p) for p in sorted((out / DEFAULTS_DIR).glob("*.json"))]
+    found = [r for preset in PRESETS for r in runs_of(out, "email", preset)]
     for preset in PRESETS:
         for ratio in sorted({r["train_ratio"] for r in found}):
             runs = [r for r in found if r["preset"] == preset and r["train_ratio"] == ratio]
@@ -93,13 +102,15 @@ def main(argv=None) -> None:
     ap.add_argument("--ratios", type=float, nargs="*", default=[0.55])
     ap.add_argument("--seeds", type=int, nargs="*", default=[0, 1, 2])
     ap.add_argument("--presets", nargs="*", default=list(PRESETS), choices=PRESETS)
+    ap.add_argument("--data", nargs="*", default=["email"], help="datasets (the section's table is Email's)")
     args = ap.parse_args(argv)
     setup_env()
-    for ratio in args.ratios:
-        for seed in args.seeds:
-            for preset in args.presets:
-                if not (args.out / DEFAULTS_DIR / f"{run_name(preset, ratio, seed)}.json").exists():
-                    run_one(preset, ratio, seed, args.out)
+    for data in args.data:
+        for ratio in args.ratios:
+            for seed in args.seeds:
+                for preset in args.presets:
+                    if not (args.out / DEFAULTS_DIR / f"{run_name(preset, ratio, seed, data)}.json").exists():
+                        run_one(preset, ratio, seed, args.out, data)
     print(markdown(args.out))
 
 

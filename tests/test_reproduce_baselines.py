@@ -87,3 +87,17 @@ def test_vgae_runs_are_kept_and_reported(monkeypatch, tmp_path, data_dir):
     text = vgae.markdown(tmp_path)
     assert "| lesmis | **GAE**, no features (ours, n=1) |" in text
     assert "| lesmis | **VGAE**, no features (ours, n=1) |" in text
+
+
+def test_goat_defaults_on_the_same_splits_join_the_vgae_table(monkeypatch, tmp_path, data_dir):
+    from reproduce import defaults
+
+    monkeypatch.setattr(vgae, "DATASETS", ("lesmis",))
+    monkeypatch.setattr(vgae, "SETTINGS", dict(hidden=8, latent=4, lr=0.01, epochs=20))
+    vgae.main(["--out", str(tmp_path), "--data", "lesmis", "--seeds", "0"])
+    assert node2vec.GOAT_ZERO_90 not in vgae.markdown(tmp_path)  # not run yet: no row
+    row = defaults.run_one("validated", 0.9, 0, tmp_path, data="lesmis")
+    assert row["data"] == "lesmis" and row["params"]["padding"] == "zero"
+    text = vgae.markdown(tmp_path)
+    assert f"| lesmis | {node2vec.GOAT_ZERO_90} | {100 * row['auc']:.1f} ± 0.0 (n=1) |" in text
+    assert defaults.markdown(tmp_path) == ""  # the Defaults section's table is Email's alone
