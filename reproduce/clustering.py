@@ -11,10 +11,9 @@ table comes from the full run's raw records, which were never committed (results
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
-from .common import setup_env
+from .common import stage_main
 from .experiments import CLUSTER_RATIOS, SEEDS, VARIANTS, Job, run_job
 from .report.runs import load_runs
 from .report.tables import _table, cluster_table
@@ -55,12 +54,7 @@ def markdown(out: Path) -> str:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=Path("results"))
-    args = ap.parse_args(argv)
-    setup_env()
-    run(args.out)
-    print(markdown(args.out))
+    stage_main(__doc__, run, markdown, argv)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import time
@@ -66,3 +67,13 @@ def _default(o):
     if isinstance(o, np.ndarray):
         return o.tolist()
     raise TypeError(type(o))
+
+
+def stage_main(doc: str, run, markdown, argv=None) -> None:
+    """``python -m reproduce.STAGE --out results``: run the stage into OUT, then print its section."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=Path("results"))
+    args = ap.parse_args(argv)
+    setup_env()
+    run(args.out)
+    print(markdown(args.out))

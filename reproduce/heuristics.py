@@ -9,7 +9,6 @@ Writes results/heuristics/email.json (committed) and prints a Markdown table; RE
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ import numpy as np
 from goat_core.baselines import HEURISTICS, evaluate_heuristics
 from goat_core.sampling import split_edges
 
-from .common import dataset, read_json, setup_env, write_json
+from .common import dataset, read_json, stage_main, write_json
 from .experiments import RATIOS, SEEDS
 
 FILE = Path("heuristics") / "email.json"
@@ -58,12 +57,7 @@ def markdown(out: Path) -> str:
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=Path("results"))
-    args = ap.parse_args(argv)
-    setup_env()
-    run(args.out)
-    print(markdown(args.out))
+    stage_main(__doc__, run, markdown, argv)
 
 
 if __name__ == "__main__":

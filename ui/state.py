@@ -119,18 +119,21 @@ def click(ex: Explorer, node: int) -> str:
     return "pair"
 
 
-def selected_nodes(event) -> list[int]:
-    """Node ids of a Plotly selection event (``customdata = [id, name]``), in click order."""
-    if not event:
-        return []
+def selected_customdata(event) -> list[list | tuple]:
+    """The ``customdata`` of every point of a Plotly selection event that carries a list."""
     try:
-        points = event["selection"]["points"]
+        points = event["selection"]["points"] if event else []
     except (KeyError, TypeError):
         return []
+    found = [point.get("customdata") if isinstance(point, dict) else None for point in points]
+    return [data for data in found if isinstance(data, (list, tuple))]
+
+
+def selected_nodes(event) -> list[int]:
+    """Node ids of a Plotly selection event (``customdata = [id, name]``), in click order."""
     out: list[int] = []
-    for point in points:
-        data = point.get("customdata") if isinstance(point, dict) else None
-        if isinstance(data, (list, tuple)) and data and isinstance(data[0], (int, float)):
+    for data in selected_customdata(event):
+        if data and isinstance(data[0], (int, float)):
             node = int(data[0])
             if node not in out:
                 out.append(node)
@@ -156,14 +159,8 @@ def take_chart_clicks(ex: Explorer, prefix: str) -> str | None:
 def take_partner_click(ex: Explorer, prefix: str) -> bool:
     """Read a click on the pair's ego view (``customdata = [id, name, partner]``): a click on s
     or t swaps the pair, one on a neighbor makes the pair (partner, id). True when it changed."""
-    event = st.session_state.get(chart_key(ex, prefix))
-    try:
-        points = event["selection"]["points"] if event else []
-    except (KeyError, TypeError):
-        return False
-    for point in points:
-        data = point.get("customdata") if isinstance(point, dict) else None
-        if isinstance(data, (list, tuple)) and len(data) >= 3:
+    for data in selected_customdata(st.session_state.get(chart_key(ex, prefix))):
+        if len(data) >= 3:
             ex.click_round += 1
             node = int(data[0])
             if node in ex.pair:
@@ -175,14 +172,8 @@ def take_partner_click(ex: Explorer, prefix: str) -> bool:
 def take_edge_click(ex: Explorer, prefix: str) -> tuple[int, int] | None:
     """Read a click on an edge point (``customdata = [s, t, name s, name t]``) before its chart is
     drawn again: that pair becomes the gossip pair. Returns the pair, or None without a click."""
-    event = st.session_state.get(chart_key(ex, prefix))
-    try:
-        points = event["selection"]["points"] if event else []
-    except (KeyError, TypeError):
-        return None
-    for point in points:
-        data = point.get("customdata") if isinstance(point, dict) else None
-        ends = data[:2] if isinstance(data, (list, tuple)) else []
+    for data in selected_customdata(st.session_state.get(chart_key(ex, prefix))):
+        ends = data[:2]
         if len(ends) == 2 and all(isinstance(v, (int, float)) for v in ends):
             ex.click_round += 1
             return ex.pair if set_pair(ex, int(data[0]), int(data[1])) else None
