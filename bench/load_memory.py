@@ -54,6 +54,10 @@ def main() -> None:
     parser.add_argument("--edges", type=int, nargs="+", default=[100_000, 1_000_000, 5_000_000])
     parser.add_argument("--data", type=Path, default=Path("/tmp/goat-app-scale"))
     parser.add_argument("--ids", nargs="+", choices=("integer", "text"), default=["integer", "text"])
+    parser.add_argument("--paths", nargs="+", choices=("line", "columnar"), default=["line", "columnar"],
+                        help="line: the line parser (how every file was read before); columnar: "
+                             "parse_edge_list")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "load_memory.json")
     args = parser.parse_args()
     from bench.app_scale import write_edge_list
 
@@ -64,7 +68,8 @@ def main() -> None:
         if ids == "text":
             path = text_ids(path)
         file_mb = path.stat().st_size / 2**20
-        for kind in ("line parser (before)", "columnar"):
+        kinds = {"line": "line parser (before)", "columnar": "columnar"}
+        for kind in (kinds[p] for p in args.paths):
             code = CHILD.format(root=str(ROOT), path=str(path), columnar=kind == "columnar")
             out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
             seconds, peak_mb, nodes, kept = out.stdout.split()
@@ -73,8 +78,8 @@ def main() -> None:
                          "times_file": float(peak_mb) / file_mb,
                          "nodes": int(nodes), "edges_kept": int(kept)})
             print(rows[-1], flush=True)
-    (ROOT / "bench" / "results").mkdir(parents=True, exist_ok=True)
-    (ROOT / "bench" / "results" / "load_memory.json").write_text(json.dumps(rows, indent=2))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(rows, indent=2))
     print("| edges | ids | file | path | time | peak memory above imports | × file |\n" + "|---" * 7 + "|")
     for r in rows:
         print(f"| {r['edges']:,} | {r['ids']} | {r['file_mb']:.1f} MB | {r['path']} | {r['seconds']:.2f} s "

@@ -322,6 +322,9 @@ def _parse_lines(raw: bytes, file: str, directed: bool) -> Graph:
 _NOT_CANONICAL = re.compile(rb"(?:^|[\s,])(?:\+|-?0\d|-0(?![\d.]))")
 _HEAD_LINES = 21  # what header detection looks at
 _INTEGER = re.compile(r"-?\d+")
+# Rows per chunk of the columnar path: one chunk's tokens (text ids: two Python strings per row,
+# ~60 bytes each) are what loading holds beyond the arrays, ~8 MB at this size.
+CHUNK_ROWS = 1 << 16
 
 
 # Text ids the line parser would read differently from pandas' C parser: quotes (pandas would
@@ -359,14 +362,21 @@ def _parse_columns(raw: bytes, file: str, directed: bool) -> Graph | None:
         chunks = pd.read_csv(io.BytesIO(raw), sep="," if comma else r"\s+", header=None,
                              skiprows=int(header), names=list(range(width)),
                              dtype={0: id_type, 1: id_type, 2: np.float64}, engine="c",
-                             encoding="utf-8-sig", skip_blank_lines=True, chunksize=1 << 20,
+                             encoding="utf-8-sig", skip_blank_lines=True, chunksize=CHUNK_ROWS,
                              na_filter=integer_ids, quoting=csv.QUOTE_NONE)  # 'NA' is a name
+        names: dict[str, int] = {}  # text ids: name -> index, in first-seen order
         columns: list[list[np.ndarray]] = [[], [], []]
         for chunk in chunks:
             if chunk.shape[1] != width or chunk.isna().to_numpy().any():
                 return None  # a missing field: ragged rows, which the line parser names
+            ends = [chunk[k].to_numpy() for k in range(2)]
+            if not integer_ids:
+                if (ends[0] == "").any() or (ends[1] == "").any():
+                    return None  # an empty id: the line parser names the line
+                ends = _text_codes(ends[0], ends[1], names)
             for k in range(width):
-                columns[k].append(chunk[k].to_numpy())
+                columns[k].append(ends[k] if k < 2 else chunk[k].to_numpy())
+            del chunk, ends
     except (ValueError, pd.errors.ParserError, UnicodeDecodeError, OverflowError):
         return None  # ragged rows, text ids, bad numbers: the line parser says where
     if not columns[0]:
@@ -380,22 +390,31 @@ def _parse_columns(raw: bytes, file: str, directed: bool) -> Graph | None:
         nodes = _sorted_unique(np.concatenate([src_ids, dst_ids]))  # numerically, as _node_order does
         src, dst = _ranks(nodes, src_ids), _ranks(nodes, dst_ids)
         del src_ids, dst_ids
-        names = nodes.astype(str).tolist()  # no Python int per node on the way
+        node_names = nodes.astype(str).tolist()  # no Python int per node on the way
         del nodes
-        return normalise(names, src, dst, weights, directed, width == 3, file, header)
-    if (src_ids == "").any() or (dst_ids == "").any():
-        return None  # an empty id: the line parser names the line
-    interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: the line parser's order
-    interleaved[0::2], interleaved[1::2] = src_ids, dst_ids
-    del src_ids, dst_ids
-    codes, uniques = pd.factorize(interleaved, sort=False)
-    del interleaved
-    names = uniques.tolist()
+        return normalise(node_names, src, dst, weights, directed, width == 3, file, header)
     if all(_INTEGER.fullmatch(name) for name in names):
         return None  # integer ids after all (a text header guessed wrong): the line parser decides
-    index = np.int32 if len(names) < 2**31 else np.int64
-    return normalise(names, codes[0::2].astype(index), codes[1::2].astype(index), weights, directed,
-                     width == 3, file, header)
+    return normalise(list(names), src_ids, dst_ids, weights, directed, width == 3, file, header)
+
+
+def _text_codes(src_ids: np.ndarray, dst_ids: np.ndarray, names: dict[str, int]) -> list[np.ndarray]:
+    """One chunk's text ids as node indices (int32 columns), numbering new names in ``names``.
+
+    Names are numbered in first-seen order over s0, t0, s1, t1, ... as the line parser numbers
+    them. Chunk by chunk, so that only one chunk's Python strings are alive at a time (text ids
+    held as one object per edge end took 15-22x the file's size).
+    """
+    import pandas as pd
+
+    interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: the line parser's order
+    interleaved[0::2], interleaved[1::2] = src_ids, dst_ids
+    codes, uniques = pd.factorize(interleaved, sort=False)  # first-seen order within the chunk
+    del interleaved
+    # len(names) is read before each insertion: a new name takes the next index
+    index = np.fromiter((names.setdefault(u, len(names)) for u in uniques), np.int64, len(uniques))
+    coded = index[codes].astype(np.int32 if len(names) < 2**31 else np.int64)
+    return [coded[0::2].copy(), coded[1::2].copy()]
 
 
 # Loading memory (issue "Training at scale": at most 10x the file): the helpers below keep one

@@ -228,10 +228,13 @@ def _ba_lines(n: int = 300, m: int = 3, seed: int = 0) -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize("case", ["plain", "weights", "header", "comma", "crlf", "bom", "sparse", "negative",
                                   "self-loops-and-duplicates", "directed"])
-def test_the_columnar_path_gives_the_line_parsers_graph(case):
+@pytest.mark.parametrize("chunk_rows", [1 << 18, 7])
+def test_the_columnar_path_gives_the_line_parsers_graph(case, chunk_rows, monkeypatch):
     """Integer-id files take the columnar path; it must build exactly the graph the line
     parser builds (names in the same order, same edges, weights and report)."""
     from goat_core import graph as graph_module
+
+    monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
 
     edges = _ba_lines()
     ids = {"sparse": lambda v: 7919 * v + 13, "negative": lambda v: v - 150}.get(case, int)
@@ -258,12 +261,15 @@ def test_the_columnar_path_gives_the_line_parsers_graph(case):
     assert fast.fingerprint() == slow.fingerprint()
 
 
+@pytest.mark.parametrize("chunk_rows", [1 << 18, 7])  # one chunk; many, with names first seen in later ones
 @pytest.mark.parametrize("case", ["words", "unicode", "comma-header", "weights", "na-names", "mixed", "tabs",
                                   "directed"])
-def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case):
+def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case, chunk_rows, monkeypatch):
     """Text ids take the columnar path too: names numbered in first-seen order, as the line
     parser numbers them, and every other detail of the graph the same."""
     from goat_core import graph as graph_module
+
+    monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
 
     name = {"unicode": lambda v: f"Zoë-{v}-東京", "na-names": lambda v: ["NA", "null", "nan"][v] if v < 3
             else f"n{v}", "mixed": lambda v: str(v) if v % 2 else f"n{v}"}.get(case, lambda v: f"node{v}")
@@ -291,8 +297,14 @@ def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case):
     b"a b\nb c d\n",  # ragged text rows
     b"1 2\n2 3 1.5\n",  # ragged
     b"1 2 0\n2 3 1\n",  # a bad weight
+    b"a b\nb c\nc d\nd e\ne\n",  # a missing id on the last line (a later chunk of one row)
+    b"1 2\n2 3\n3 4\n4 5\n5 6 7 8\n",  # too many columns on the last line
+    b"12 4\n4 8\n8 x\n",  # integer ids, then text
 ])
-def test_files_the_columnar_path_cannot_vouch_for_take_the_line_parser(raw):
+@pytest.mark.parametrize("chunk_rows", [1 << 18, 1])
+def test_files_the_columnar_path_cannot_vouch_for_take_the_line_parser(raw, chunk_rows, monkeypatch):
     from goat_core import graph as graph_module
+
+    monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
 
     assert graph_module._parse_columns(raw, "g.txt", False) is None
