@@ -93,7 +93,7 @@ def svg_plot(rows: list[dict], path: Path) -> None:
 
     W, H, L, B = 640, 380, 70, 50
     xs = [math.log10(r["edges"]) for r in rows]
-    x0, x1 = math.log10(4e4), math.log10(2.5e6)
+    x0, x1 = math.log10(4e4), math.log10(max(2.5e6, 1.25 * max(r["edges"] for r in rows)))
 
     def px(v):
         return L + (v - x0) / (x1 - x0) * (W - L - 70)
@@ -102,14 +102,14 @@ def svg_plot(rows: list[dict], path: Path) -> None:
         return [H - B - (math.log10(v) - lo) / (hi - lo) * (H - B - 30) for v in values]
 
     t_lo, t_hi = math.log10(1), math.log10(3600)
-    m_lo, m_hi = math.log10(100), math.log10(16000)
+    m_lo, m_hi = math.log10(100), math.log10(max(16000, 1.25 * max(r["peak_rss_mb"] for r in rows)))
     ty = series([r["epoch_s"] for r in rows], t_lo, t_hi)
     my = series([r["peak_rss_mb"] for r in rows], m_lo, m_hi)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" '
              f'font-size="11"><rect width="100%" height="100%" fill="white"/>',
              f'<text x="{W / 2}" y="16" text-anchor="middle" font-size="13">GOAT epoch time and peak memory, '
              f'Barabási–Albert graphs (CPU, 2 cores)</text>']
-    for e in (5e4, 1e5, 2e5, 5e5, 1e6, 2e6):
+    for e in (e for e in (5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7, 2e7) if math.log10(e) <= x1):
         x = px(math.log10(e))
         parts.append(f'<line x1="{x}" y1="30" x2="{x}" y2="{H - B}" stroke="#eee"/>'
                      f'<text x="{x}" y="{H - B + 15}" text-anchor="middle">{e / 1e6:g}M</text>')

@@ -119,13 +119,25 @@ def _gather(out, keep, weight, ids, width, pad, key, row_base, threshold, words,
             out[r, :] = weight[node]
             if with_keep:
                 keep[r, :] = 1.0
+        elif with_keep:  # the mask, then the row through it: two loops of one store each vectorise
+            _keep_row(keep[r], _row_uniforms(words, key, row_base + r), threshold)
+            _times(out[r], weight[node], keep[r])
         else:
             u = _row_uniforms(words, key, row_base + r)
             for k in range(weight.shape[1]):
-                m = 1.0 if u[k] < threshold else 0.0
-                if with_keep:
-                    keep[r, k] = m
-                out[r, k] = weight[node, k] * m
+                out[r, k] = weight[node, k] * (1.0 if u[k] < threshold else 0.0)
+
+
+@nb.njit(inline="always")
+def _keep_row(keep, u, threshold):
+    for k in range(keep.shape[0]):
+        keep[k] = 1.0 if u[k] < threshold else 0.0
+
+
+@nb.njit(inline="always")
+def _times(out, x, y):
+    for k in range(out.shape[0]):
+        out[k] = x[k] * y[k]
 
 
 @nb.njit(inline="always")
@@ -396,15 +408,21 @@ def add_rows(values, buffer, fresh, rows):
             _axpy(values[i], 1.0, buffer[v])
 
 
-@nb.njit(nogil=True, fastmath=_FAST, cache=True)
+@nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def lazy_adam_rows(p, exp_avg, exp_avg_sq, step, rows, g, lr, beta1, beta2, eps):
     """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass: per row its step count and
     bias corrections (in double, as torch.optim.Adam), then the moments and the row in the
-    table's precision (so the loop vectorises), in torch.optim.Adam's order."""
+    table's precision, in torch.optim.Adam's order.
+
+    Each row is four loops with one store each: LLVM vectorises none of a loop that stores into
+    two of numba's arrays (they may alias), and all four of these (AVX2: 8 floats at a time).
+    ``error_model="numpy"``: no ZeroDivisionError branch in the division, which would also stop it.
+    """
     c = np.empty(5, p.dtype)  # constants in the table's precision
     c[0], c[1], c[2] = 1.0 - beta1, beta2, 1.0 - beta2
     c[3] = eps
     one_b1, b2, one_b2, e = c[0], c[1], c[2], c[3]
+    denom = np.empty(p.shape[1], p.dtype)
     for i in range(rows.shape[0]):
         r = rows[i]
         t = step[r] + 1
@@ -412,13 +430,29 @@ def lazy_adam_rows(p, exp_avg, exp_avg_sq, step, rows, g, lr, beta1, beta2, eps)
         c[3] = -lr / (1.0 - beta1 ** t)
         c[4] = np.sqrt(1.0 - beta2 ** t)
         step_size, bias2_sqrt = c[3], c[4]
-        m, v, w, gi = exp_avg[r], exp_avg_sq[r], p[r], g[i]
-        for k in range(p.shape[1]):
-            mk = m[k] + (gi[k] - m[k]) * one_b1
-            vk = v[k] * b2 + gi[k] * gi[k] * one_b2
-            m[k] = mk
-            v[k] = vk
-            w[k] += mk / (np.sqrt(vk) / bias2_sqrt + e) * step_size
+        _adam_moments(exp_avg[r], exp_avg_sq[r], g[i], one_b1, b2, one_b2)
+        _adam_denominator(denom, exp_avg_sq[r], bias2_sqrt, e)
+        _adam_move(p[r], exp_avg[r], denom, step_size)
+
+
+@nb.njit(inline="always")
+def _adam_moments(m, v, g, one_b1, b2, one_b2):
+    for k in range(m.shape[0]):
+        m[k] += (g[k] - m[k]) * one_b1  # m.lerp_(g, 1 - beta1)
+    for k in range(v.shape[0]):
+        v[k] = v[k] * b2 + g[k] * g[k] * one_b2
+
+
+@nb.njit(inline="always")
+def _adam_denominator(denom, v, bias2_sqrt, eps):
+    for k in range(v.shape[0]):
+        denom[k] = np.sqrt(v[k]) / bias2_sqrt + eps
+
+
+@nb.njit(inline="always")
+def _adam_move(w, m, denom, step_size):
+    for k in range(w.shape[0]):
+        w[k] += m[k] / denom[k] * step_size
 
 
 @nb.njit(nogil=True, cache=True)

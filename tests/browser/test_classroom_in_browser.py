@@ -54,6 +54,11 @@ def test_quiz_guess_then_reveal_then_reset(server, new_page):
     assert page.locator(".st-key-case_att_s_25").count() == 0
 
 
+# Metric labels whose text does not fit their box (cut with an ellipsis), by their text
+CLIPPED_METRIC_LABELS = """() => [...document.querySelectorAll('[data-testid="stMetricLabel"] *')]
+  .filter(e => e.children.length === 0 && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"""
+
+
 def test_projector_mode_follows_every_page_and_the_link(server, new_page):
     page = new_page()
     open_app(page, server)
@@ -64,6 +69,7 @@ def test_projector_mode_follows_every_page_and_the_link(server, new_page):
     assert page.evaluate(CHART_FONT) > plain_chart
     assert "projector=1" in page.url
     shot(page, "1-graph-projector")
+    assert page.evaluate(CLIPPED_METRIC_LABELS) == []  # "Components", not "Compone…"
     for title in ("Case study", "Equations", "Graph"):  # Equations: a guard page, no run yet
         go(page, title)
         assert page.evaluate(ROOT_FONT) == "21px", title
