@@ -26,6 +26,7 @@ pair so that nothing is ever materialised for a whole batch:
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -527,6 +528,39 @@ def _buffer(k: int, shape, dtype) -> np.ndarray:
     return buf
 
 
+def _zeroed(name: str, shape: tuple[int, int], dtype, run: Callable[[list], list],
+            capacity: int | None = None) -> np.ndarray:
+    """A zeroed (rows, d) array handed to torch as a gradient: the first rows of this thread's
+    buffer ``name`` (``capacity`` rows, default ``rows``), zeroed on the worker threads, once
+    nothing else holds it; else a new buffer.
+
+    A fresh table-sized ``np.zeros`` every step cost its page faults: 22 s of a 2M-edge epoch's
+    218 (``bench/step_profile.py``). ``torch.from_numpy`` keeps a reference to the array (a view
+    to its buffer) for as long as any tensor uses that memory (a parameter's ``.grad``,
+    autograd's buffers), so a reference count of ours alone means the last gradient made from
+    it is gone. While one is kept (gradients accumulated over two backward passes) a new buffer
+    is made.
+    """
+    rows, width = shape
+    capacity = max(capacity or rows, rows)
+    buffers = _local.__dict__.setdefault("zeroed", {})
+    buf = buffers.get(name)
+    # references: the dict, ``buf`` and getrefcount's argument; any more is a gradient still alive
+    if buf is None or buf.shape != (capacity, width) or buf.dtype != dtype or sys.getrefcount(buf) > 3:
+        buf = buffers[name] = np.zeros((capacity, width), dtype)
+        return buf[:rows]
+    half = rows // 2
+    run([partial(zero_rows, buf, 0, half), partial(zero_rows, buf, half, rows)])
+    return buf[:rows]
+
+
+@nb.njit(nogil=True, cache=True)
+def zero_rows(out, lo, hi):
+    """out[lo:hi] = 0, without the GIL (two threads zero a table's halves)."""
+    for v in range(lo, hi):
+        out[v, :] = 0.0
+
+
 def _loops(pooling: str) -> tuple[Callable[..., None], Callable[..., None]]:
     """The (forward, backward) loops of a pooling, looked up when called (benchmarks swap them)."""
     if pooling == "max":
@@ -569,7 +603,7 @@ class FusedPairScores(torch.autograd.Function):
         # A dense gradient's segment 0 adds straight into a zeroed table (every row marked zeroed
         # already, 2); the reused buffers zero a row on first touch (1 -> 2). A sparse gradient
         # reads every segment's touched rows out of reused buffers: no table-sized work per step.
-        out = _buffer(0, w.shape, w.dtype) if sparse else np.zeros_like(w)
+        out = _buffer(0, w.shape, w.dtype) if sparse else _zeroed("dense", w.shape, w.dtype, run)
         fresh = [np.full(w.shape[0], 2 if k == 0 and not sparse else 1, np.uint8) for k in range(len(segs))]
         bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
         with _one_blas_thread():
@@ -578,7 +612,7 @@ class FusedPairScores(torch.autograd.Function):
                          bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
         none = (None,) * 11
         if sparse:
-            return (_touched_rows(w, bufs, fresh),) + none
+            return (_touched_rows(w, bufs, fresh, run),) + none
         rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
         for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
             run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
@@ -586,7 +620,7 @@ class FusedPairScores(torch.autograd.Function):
         return (torch.from_numpy(out),) + none
 
 
-def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray]) -> torch.Tensor:
+def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray], run: Callable[[list], list]) -> torch.Tensor:
     """The sparse gradient (rows, values) of the rows any segment touched, the pad row left
     out; values summed in segment order from zero: the dense gradient's rows bit for bit."""
     touched = np.zeros(w.shape[0], bool)
@@ -594,7 +628,7 @@ def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray]) -> torch.T
         touched |= f == 2
     touched[w.shape[0] - 1] = False  # padding_idx: the pad row is never updated
     rows = np.flatnonzero(touched)
-    values = np.zeros((len(rows), w.shape[1]), w.dtype)  # (R, d)
+    values = _zeroed("sparse", (len(rows), w.shape[1]), w.dtype, run, capacity=w.shape[0])  # (R, d)
     for buf, f in zip(bufs, fresh):
         add_rows(values, buf, f, rows)
     index = torch.from_numpy(rows.astype(np.int64)).unsqueeze(0)  # (1, R)

@@ -121,6 +121,32 @@ def test_single_neighbor_sides_and_reused_gradient_buffers():
                 torch.randint(0, 8, (6, width), generator=gen), full, full)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_reused_gradient_memory_is_zeroed_and_never_shared_with_a_live_gradient(sparse):
+    """The dense gradient (and the sparse one's values) come from a reused buffer: a step after
+    a larger one sees none of its rows, and a gradient still held (accumulated over two
+    backward passes) is not overwritten by the next one."""
+    gen = torch.Generator().manual_seed(8)
+    weight = torch.randn(40, 6, generator=gen, dtype=torch.float64)
+    weight[-1] = 0
+    first = (torch.randint(0, 39, (30, 5), generator=gen), torch.randint(0, 39, (30, 5), generator=gen))
+    second = (torch.randint(0, 39, (4, 2), generator=gen), torch.randint(0, 39, (4, 2), generator=gen))
+
+    def gradient(ids, w=None):
+        w = weight.clone().requires_grad_() if w is None else w
+        widths = torch.full((len(ids[0]),), ids[0].shape[1])
+        fused.fused_logits(w, *ids, widths, widths, 1.0, 3, sequential, sparse=sparse).sum().backward()
+        return w
+
+    fused._local.__dict__.pop("zeroed", None)  # nothing reused: the reference gradients
+    alone = [gradient(ids).grad.to_dense() for ids in (first, second)]
+    fused._local.__dict__.pop("zeroed", None)
+    gradient(first)  # dropped at once: its memory is reused by the next
+    assert torch.equal(gradient(second).grad.to_dense(), alone[1])
+    both = gradient(second, gradient(first))  # accumulated: the first gradient is still held
+    assert torch.equal(both.grad.to_dense(), alone[0] + alone[1])
+
+
 def test_two_threads_give_the_same_numbers_as_one():
     weight, nbr_s, nbr_t, mask_s, mask_t = random_batch(torch.Generator().manual_seed(7), B=200,
                                                         dtype=torch.float32)
