@@ -23,7 +23,7 @@ from _common import ROOT, configure_threads, machine
 # stage -> (file suffix, function name) whose cumulative time is that stage's
 STAGES = {
     "fused forward (per-pair loops, worker threads)": ("fused.py", "fused_logits"),
-    "fused backward (per-pair loops, worker threads)": ("kernels.py", "backward"),
+    "fused backward (per-pair loops, worker threads)": ("fused.py", "backward"),
     "optimizer step": ("optimizer.py", "wrapper"),
     "optimizer zero_grad": ("optimizer.py", "zero_grad"),
     "batch assembly (make_batch)": ("training.py", "make_batch"),

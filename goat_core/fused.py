@@ -549,9 +549,15 @@ def _zeroed(name: str, shape: tuple[int, int], dtype, run: Callable[[list], list
     if buf is None or buf.shape != (capacity, width) or buf.dtype != dtype or sys.getrefcount(buf) > 3:
         buf = buffers[name] = np.zeros((capacity, width), dtype)
         return buf[:rows]
-    half = rows // 2
-    run([partial(zero_rows, buf, 0, half), partial(zero_rows, buf, half, rows)])
+    if rows * width * buf.itemsize < _ZERO_ON_THREADS_FROM:
+        buf[:rows] = 0  # small: a thread hand-off would cost more than the memset
+    else:
+        half = rows // 2
+        run([partial(zero_rows, buf, 0, half), partial(zero_rows, buf, half, rows)])
     return buf[:rows]
+
+
+_ZERO_ON_THREADS_FROM = 8 << 20  # bytes
 
 
 @nb.njit(nogil=True, cache=True)
@@ -620,7 +626,8 @@ class FusedPairScores(torch.autograd.Function):
         return (torch.from_numpy(out),) + none
 
 
-def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray], run: Callable[[list], list]) -> torch.Tensor:
+def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray],
+                  run: Callable[[list], list]) -> torch.Tensor:
     """The sparse gradient (rows, values) of the rows any segment touched, the pad row left
     out; values summed in segment order from zero: the dense gradient's rows bit for bit."""
     touched = np.zeros(w.shape[0], bool)

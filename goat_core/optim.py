@@ -25,8 +25,9 @@ import torch
 
 OPTIMIZERS = ("auto", "adam", "lazy-adam")
 # optimizer="auto": lazy Adam from this many nodes on. Below it a batch of 4096 pairs touches most
-# rows (76 % at 200k nodes, 28 % at 1M) and torch's fused dense Adam, one vectorised pass over the
-# table, costs less per step than lazy Adam's gathered rows (bench/optimizer_step.py, BENCHMARKS.md).
+# rows (76 % at 200k nodes, 28 % at 1M) and torch's fused dense Adam, one pass over the table, costs
+# about as much per step as lazy Adam's gathered rows or less (27 vs 42 ms at 200k nodes, 130 vs
+# 107 ms at 1M: bench/optimizer_step.py); whole epochs agree (bench/scaling.py, BENCHMARKS.md).
 LAZY_FROM_NODES = 1_000_000
 
 

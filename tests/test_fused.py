@@ -121,11 +121,14 @@ def test_single_neighbor_sides_and_reused_gradient_buffers():
                 torch.randint(0, 8, (6, width), generator=gen), full, full)
 
 
+@pytest.mark.parametrize("threaded_from", [0, 8 << 20])  # zeroed on the worker threads, or in place
 @pytest.mark.parametrize("sparse", [False, True])
-def test_reused_gradient_memory_is_zeroed_and_never_shared_with_a_live_gradient(sparse):
+def test_reused_gradient_memory_is_zeroed_and_never_shared_with_a_live_gradient(sparse, threaded_from,
+                                                                                monkeypatch):
     """The dense gradient (and the sparse one's values) come from a reused buffer: a step after
     a larger one sees none of its rows, and a gradient still held (accumulated over two
     backward passes) is not overwritten by the next one."""
+    monkeypatch.setattr(fused, "_ZERO_ON_THREADS_FROM", threaded_from)
     gen = torch.Generator().manual_seed(8)
     weight = torch.randn(40, 6, generator=gen, dtype=torch.float64)
     weight[-1] = 0

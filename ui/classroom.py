@@ -27,9 +27,11 @@ html { font-size: 21px; }
   font-weight: 500; }
 .stMainBlockContainer h1 { font-size: 2.6rem !important; }
 .stMainBlockContainer h2 { font-size: 2rem !important; }
-/* metric labels wrap instead of ending in "…" at projector sizes */
+/* metric labels: a size that fits six to a row, wrapped between words, never cut with "…" */
+[data-testid="stMetricLabel"] p { font-size: 1rem !important; }
 [data-testid="stMetricLabel"], [data-testid="stMetricLabel"] * { white-space: normal !important;
-  overflow: visible !important; text-overflow: clip !important; height: auto !important; }
+  overflow: visible !important; text-overflow: clip !important; height: auto !important;
+  word-break: normal !important; overflow-wrap: normal !important; }
 </style>"""
 QUIZ_KEY = "quiz"  # session state: (run key, {step: Verdict}) of the case study's quiz
 
