@@ -55,35 +55,53 @@ def barabasi_albert(edges: int, m: int, seed: int):
     return n, src, dst
 
 
-def one(args) -> dict:
-    configure_threads(args.threads, args.spin)
+def ba_graph(edges: int, m: int, seed: int):
+    """The benchmark's graph: BA with ``m`` edges per new node, about ``edges`` edges."""
     import numpy as np
-    import torch
 
     from goat_core.graph import Graph
+
+    n, src, dst = barabasi_albert(edges, m, seed)
+    return Graph(names=tuple(map(str, range(n))), src=src, dst=dst, weight=np.ones(len(src)),
+                 source=f"BA(n={n}, m={m})")
+
+
+def train_one_epoch(graph, seed: int, optimizer: str, batch_size: int = 4096, device: str = "cpu"):
+    """One epoch of the benchmark's configuration (module docstring) on ``graph``:
+    (history, the optimiser ``optimizer`` resolved to)."""
+    import torch
+
     from goat_core.model import Goat
     from goat_core.optim import resolve_optimizer
-    from goat_core.training import run_training, small_machine_threads
+    from goat_core.training import run_training
+
+    gen = torch.Generator().manual_seed(seed)
+    dev = torch.device(device)
+    model = Goat(graph.num_nodes, 200, "max", 0.5, gen).to(dev)
+    resolved = resolve_optimizer(optimizer, graph.num_nodes)
+    history = run_training(model, graph, epochs=1, batch_size=batch_size, lr=1e-3, negatives=1,
+                           neighborhood=100, exclude_partner=True, generator=gen, device=dev,
+                           backend="fused" if dev.type == "cpu" else "torch", optimizer=resolved)
+    return history, resolved
+
+
+def one(args) -> dict:
+    configure_threads(args.threads, args.spin)
+    import torch
+
+    from goat_core.training import small_machine_threads
 
     threads = args.threads or small_machine_threads()  # as the CLI and the app set it
     if threads:
         torch.set_num_threads(threads)
     t0 = time.perf_counter()
-    n, src, dst = barabasi_albert(args.one, args.m, args.seed)
-    graph = Graph(names=tuple(map(str, range(n))), src=src, dst=dst, weight=np.ones(len(src)),
-                  source=f"BA(n={n}, m={args.m})")
+    graph = ba_graph(args.one, args.m, args.seed)
     build_s = time.perf_counter() - t0
-    gen = torch.Generator().manual_seed(args.seed)
-    device = torch.device(args.device)
-    model = Goat(n, 200, "max", 0.5, gen).to(device)
-    optimizer = resolve_optimizer(args.optimizer, n)
-    history = run_training(model, graph, epochs=1, batch_size=args.batch_size, lr=1e-3, negatives=1,
-                           neighborhood=100, exclude_partner=True, generator=gen, device=device,
-                           backend="fused" if device.type == "cpu" else "torch", optimizer=optimizer)
-    epoch_s = history[0]["elapsed"]
-    peak_gpu = torch.cuda.max_memory_allocated() / 2**20 if device.type == "cuda" else None
-    return {"edges": int(len(src)), "nodes": n, "pairs": 2 * int(len(src)), "epoch_s": epoch_s,
-            "pairs_per_s": 2 * len(src) / epoch_s, "peak_rss_mb": peak_rss_mb(), "peak_gpu_mb": peak_gpu,
+    history, optimizer = train_one_epoch(graph, args.seed, args.optimizer, args.batch_size, args.device)
+    epoch_s, edges = history[0]["elapsed"], graph.num_edges
+    peak_gpu = torch.cuda.max_memory_allocated() / 2**20 if args.device == "cuda" else None
+    return {"edges": edges, "nodes": graph.num_nodes, "pairs": 2 * edges, "epoch_s": epoch_s,
+            "pairs_per_s": 2 * edges / epoch_s, "peak_rss_mb": peak_rss_mb(), "peak_gpu_mb": peak_gpu,
             "graph_build_s": build_s, "loss": history[0]["loss"], "optimizer": optimizer}
 
 

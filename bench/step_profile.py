@@ -42,29 +42,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     configure_threads(None)
-    import numpy as np
     import torch
-    from scaling import barabasi_albert
+    from scaling import ba_graph, train_one_epoch
 
-    from goat_core.graph import Graph
-    from goat_core.model import Goat
-    from goat_core.optim import resolve_optimizer
-    from goat_core.training import run_training, small_machine_threads
+    from goat_core.training import small_machine_threads
 
     threads = small_machine_threads()
     if threads:
         torch.set_num_threads(threads)
-    n, src, dst = barabasi_albert(args.edges, args.m, args.seed)
-    graph = Graph(names=tuple(map(str, range(n))), src=src, dst=dst, weight=np.ones(len(src)))
-    gen = torch.Generator().manual_seed(args.seed)
-    model = Goat(n, 200, "max", 0.5, gen)
-    optimizer = resolve_optimizer(args.optimizer, n)
+    graph = ba_graph(args.edges, args.m, args.seed)
+    n = graph.num_nodes
     profile = cProfile.Profile()
     t0 = time.perf_counter()
     profile.enable()
-    run_training(model, graph, epochs=1, batch_size=4096, lr=1e-3, negatives=1, neighborhood=100,
-                 exclude_partner=True, generator=gen, device=torch.device("cpu"), backend="fused",
-                 optimizer=optimizer)
+    _, optimizer = train_one_epoch(graph, args.seed, args.optimizer)
     profile.disable()
     wall = time.perf_counter() - t0
     stats = pstats.Stats(profile)
