@@ -46,6 +46,13 @@ def _free(*args) -> None:
     """Stands in for fused.backward_pairs / add_touched: the table gradient stays zero."""
 
 
+def _free_train(*args) -> None:
+    """Stands in for fused.train_pairs(w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi,
+    labels, weights, scale, mean, losses, out, fresh): loss terms 0, the gradient stays zero."""
+    lo, hi, losses = args[9], args[10], args[15]
+    losses[lo:hi] = 0.0
+
+
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -86,14 +93,18 @@ def main() -> None:
     dim, hood_size, dropout, lr = 200, 100, 0.8, 1e-4
 
     useful = {"flops": 0.0}
-    plain_logits = kernels.goat_logits
 
-    def counting_logits(weight, nbr_s, nbr_t, mask_s, mask_t, *rest, **kw):
-        real = mask_s.sum(1).double() * mask_t.sum(1).double()
-        useful["flops"] += 2.0 * weight.shape[1] * float(real.sum())
-        return plain_logits(weight, nbr_s, nbr_t, mask_s, mask_t, *rest, **kw)
+    def counting(compute):
+        """``compute`` (kernels.goat_logits, or goat_loss: a fused training step's one pass)
+        counting the useful alignment FLOPs of each batch on its way."""
+        def counted(weight, nbr_s, nbr_t, mask_s, mask_t, *rest, **kw):
+            real = mask_s.sum(1).double() * mask_t.sum(1).double()
+            useful["flops"] += 2.0 * weight.shape[1] * float(real.sum())
+            return compute(weight, nbr_s, nbr_t, mask_s, mask_t, *rest, **kw)
+        return counted
 
-    kernels.goat_logits = counting_logits
+    kernels.goat_logits = counting(kernels.goat_logits)
+    kernels.goat_loss = counting(kernels.goat_loss)
 
     gen = torch.Generator().manual_seed(0)
     model = Goat(graph.num_nodes, dim, "max", dropout, gen).to(device)
@@ -185,6 +196,8 @@ def main() -> None:
         in_order = KernelOptions(workers=1)
         variants = [  # (name, run_training options, instrumentation)
             ("fused loop (as above)", {}, {}),
+            ("fused, two passes (logits, then their gradient: before the one-pass loss)", {},
+             {"two_pass": True}),
             ("fused, two segments in order on one thread (workers=1)", {"options": in_order}, {}),
             ("fused, OpenBLAS left at its own threads", {}, {"blas_threads": True}),
             ("fused, batch 1024", {"batch_size": 1024}, {}),
@@ -194,12 +207,21 @@ def main() -> None:
              {"backend": "module", "options": in_order}, {}),
             (CEILING, {}, {"free_loops": True}),
         ]
-        loops = fused.forward_pairs, fused.backward_pairs, fused.add_touched
+        loops = fused.forward_pairs, fused.backward_pairs, fused.add_touched, fused.train_pairs
+        one_pass_loss = kernels.goat_loss
+
+        def two_pass_loss(weight, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, dropout, generator, *,
+                          options, pooling, sparse):
+            logits = kernels.goat_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout, generator,
+                                         backend="fused", options=options, pooling=pooling, sparse=sparse)
+            return torch.nn.functional.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights)
+
         result["ablations"] = {}
         for name, options, settings in variants:
             fused._one_blas_thread = nullcontext if settings.get("blas_threads") else one_blas_thread
-            fused.forward_pairs, fused.backward_pairs, fused.add_touched = (
-                (_free_forward, _free, _free) if settings.get("free_loops") else loops)
+            fused.forward_pairs, fused.backward_pairs, fused.add_touched, fused.train_pairs = (
+                (_free_forward, _free, _free, _free_train) if settings.get("free_loops") else loops)
+            kernels.goat_loss = two_pass_loss if settings.get("two_pass") else one_pass_loss
             walls, cpus = [], []
             for rep in range(args.repeats):
                 wall, cpu, _, pairs = our_epoch(200 + rep, **dict(options))
@@ -208,7 +230,8 @@ def main() -> None:
             result["ablations"][name] = {"pairs_per_s": median(walls), "pairs_per_cpu_s": median(cpus)}
             print(f"{name:56s} {median(walls):8.0f} pairs/s {median(cpus):8.0f} pairs/cpu-s", flush=True)
         fused._one_blas_thread = one_blas_thread
-        fused.forward_pairs, fused.backward_pairs, fused.add_touched = loops
+        fused.forward_pairs, fused.backward_pairs, fused.add_touched, fused.train_pairs = loops
+        kernels.goat_loss = one_pass_loss
         ceiling = result["ablations"][CEILING]["pairs_per_s"]
         result["ceiling_pairs_per_s"] = ceiling
         result["ceiling_roofline_fraction"] = result["roofline_fraction"] * ceiling / pairs_per_s

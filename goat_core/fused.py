@@ -46,6 +46,7 @@ from .masks import MASK_BITS, threshold_for
 
 ROW_STRIDE = 1 << 16  # ids of a pair's rows in the hash: (2·pair + side)·ROW_STRIDE + row; distinct
 # because N <= 65,536 (estimator.PARAMETERS)
+PREFETCH_LOCALITY = 2  # llvm.prefetch's locality for table rows: into L2, not L1 (_prefetch_row)
 SEGMENTS = 2  # a batch is cut into this many segments whatever the number of threads
 _FAST = {"nsz", "arcp", "contract", "reassoc"}  # not nnan/ninf: padding is -inf
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -79,9 +80,11 @@ def _prefetch_row(typingctx, table, row):
                            builder.extract_value(array.shape, 1))
         line = context.get_constant(types.intp, 64)
         with cgutils.for_range_slice(builder, zero, size, line) as (offset, _):
-            # read access, locality 3 (keep in every level), data cache
+            # read access, locality 2 (L2 and outward, x86 prefetcht1), data cache. Not 3 (into L1 too):
+            # a pair's rows (~72 KB) overflow the 32 KB L1 and evict the pair computing now; 2 is
+            # 19-21 % faster per pair at 10k to 1M nodes (bench/one_pass.py --prefetch-locality).
             builder.call(prefetch, [builder.gep(builder.bitcast(start, byte), [offset]), ir.Constant(i32, 0),
-                                    ir.Constant(i32, 3), ir.Constant(i32, 1)])
+                                    ir.Constant(i32, PREFETCH_LOCALITY), ir.Constant(i32, 1)])
         return context.get_dummy_value()
     return types.void(table, row), codegen
 
@@ -206,13 +209,20 @@ def forward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, l
         _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words,
                      False)  # the forward needs no masks, only masked rows
-        A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) one BLAS sgemm
-        _pool(A, ids_s[b], ids_t[b], ls, lt, pad, a_s, a_t, arg_s[b], arg_t[b])
-        _softmax(a_s, ls, s2, p_s[b])
-        _softmax(a_t, lt, s2, p_t[b])
-        _weighted_sum(S, p_s[b], ls, r_s[b])
-        _weighted_sum(T, p_t[b], lt, r_t[b])
-        logits[b] = _dot(r_s[b], r_t[b]) * s2
+        logits[b] = _max_forward(S, T, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t, arg_s[b], arg_t[b],
+                                 p_s[b], p_t[b], r_s[b], r_t[b])
+
+
+@nb.njit(inline="always")
+def _max_forward(S, T, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t, arg_s, arg_t, p_s, p_t, r_s, r_t):
+    """One pair's logit from its gathered S, T (max pooling); fills p, argmax and r."""
+    A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) one BLAS sgemm
+    _pool(A, ids_s, ids_t, ls, lt, pad, a_s, a_t, arg_s, arg_t)
+    _softmax(a_s, ls, s2, p_s)
+    _softmax(a_t, lt, s2, p_t)
+    _weighted_sum(S, p_s, ls, r_s)
+    _weighted_sum(T, p_t, lt, r_t)
+    return _dot(r_s, r_t) * s2
 
 
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
@@ -231,24 +241,31 @@ def backward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, 
         _prefetch_rows(out, ids_s[b], ls, pad)  # the gradient rows this pair adds into, at its end
         _prefetch_rows(out, ids_t[b], lt, pad)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
-        g = grad[b] * s2  # on the unscaled r's
-        for k in range(d):
-            dr_s[k] = r_t[b, k] * g
-            dr_t[k] = r_s[b, k] * g
-        _softmax_backward(S, dr_s, p_s[b], ls, s2, c_s)  # coefficient of each row's argmax route
-        _softmax_backward(T, dr_t, p_t[b], lt, s2, c_t)
-        for i in range(ls):  # dS = p ⊗ dr + c·T[argmax]
-            _outer_plus(dS[i], p_s[b, i], dr_s, c_s[i], T[arg_s[b, i]])
-        for j in range(lt):
-            _outer_plus(dT[j], p_t[b, j], dr_t, c_t[j], S[arg_t[b, j]])
-        for i in range(ls):  # the other end of each route
-            if ids_s[b, i] != pad:
-                _axpy(dT[arg_s[b, i]], c_s[i], S[i])
-        for j in range(lt):
-            if ids_t[b, j] != pad:
-                _axpy(dS[arg_t[b, j]], c_t[j], T[j])
-        _scatter(out, fresh, ids_s[b], ls, pad, dS, keep_s)
-        _scatter(out, fresh, ids_t[b], lt, pad, dT, keep_t)
+        _max_backward(S, T, keep_s, keep_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s[b], ids_t[b], ls, lt, pad, s2,
+                      grad[b] * s2, p_s[b], p_t[b], arg_s[b], arg_t[b], r_s[b], r_t[b], out, fresh)
+
+
+@nb.njit(inline="always")
+def _max_backward(S, T, keep_s, keep_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s, ids_t, ls, lt, pad, s2, g,
+                  p_s, p_t, arg_s, arg_t, r_s, r_t, out, fresh):
+    """Adds g · d(logit / s2)/d weight of one pair (max pooling) into ``out``."""
+    for k in range(dr_s.shape[0]):
+        dr_s[k] = r_t[k] * g
+        dr_t[k] = r_s[k] * g
+    _softmax_backward(S, dr_s, p_s, ls, s2, c_s)  # coefficient of each row's argmax route
+    _softmax_backward(T, dr_t, p_t, lt, s2, c_t)
+    for i in range(ls):  # dS = p ⊗ dr + c·T[argmax]
+        _outer_plus(dS[i], p_s[i], dr_s, c_s[i], T[arg_s[i]])
+    for j in range(lt):
+        _outer_plus(dT[j], p_t[j], dr_t, c_t[j], S[arg_t[j]])
+    for i in range(ls):  # the other end of each route
+        if ids_s[i] != pad:
+            _axpy(dT[arg_s[i]], c_s[i], S[i])
+    for j in range(lt):
+        if ids_t[j] != pad:
+            _axpy(dS[arg_t[j]], c_t[j], T[j])
+    _scatter(out, fresh, ids_s, ls, pad, dS, keep_s)
+    _scatter(out, fresh, ids_t, lt, pad, dT, keep_t)
 
 
 @nb.njit(inline="always")
@@ -298,13 +315,21 @@ def forward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, 
         _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words,
                      False)
-        A = np.dot(S[:ls], T[:lt].T)  # (ls, lt) unscaled; s2·A is the dropout-scaled alignment
-        _mean_pool(A, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t)
-        _softmax(a_s, ls, 1.0, p_s[b])
-        _softmax(a_t, lt, 1.0, p_t[b])
-        _weighted_sum(S, p_s[b], ls, r_s[b])
-        _weighted_sum(T, p_t[b], lt, r_t[b])
-        logits[b] = _dot(r_s[b], r_t[b]) * s2
+        logits[b], _, _, _ = _mean_forward(S, T, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t, p_s[b],
+                                           p_t[b], r_s[b], r_t[b])
+
+
+@nb.njit(inline="always")
+def _mean_forward(S, T, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t, p_s, p_t, r_s, r_t):
+    """One pair's logit (mean pooling), and H = tanh(s2·A) on real entries with the real counts
+    n_s, n_t that the backward needs; fills p and r."""
+    H = np.dot(S[:ls], T[:lt].T)  # (ls, lt) unscaled; s2·A is the dropout-scaled alignment
+    n_s, n_t = _mean_pool(H, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t)
+    _softmax(a_s, ls, 1.0, p_s)
+    _softmax(a_t, lt, 1.0, p_t)
+    _weighted_sum(S, p_s, ls, r_s)
+    _weighted_sum(T, p_t, lt, r_t)
+    return _dot(r_s, r_t) * s2, H, n_s, n_t
 
 
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
@@ -326,25 +351,85 @@ def backward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold,
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
         H = np.dot(S[:ls], T[:lt].T)  # (ls, lt), tanh'd in place below
         n_s, n_t = _mean_pool(H, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t)
-        g = grad[b] * s2  # on the unscaled r's
-        for k in range(d):
-            dr_s[k] = r_t[b, k] * g
-            dr_t[k] = r_s[b, k] * g
-        _softmax_backward(S, dr_s, p_s[b], ls, 1.0, c_s)  # d logit / d a_s
-        _softmax_backward(T, dr_t, p_t[b], lt, 1.0, c_t)
-        for i in range(ls):  # dA = (c_s/n_t + c_t/n_s) · (1 - H²) · s2 on real entries
-            for j in range(lt):
-                real = ids_s[b, i] != pad and ids_t[b, j] != pad
-                h = H[i, j]
-                H[i, j] = (c_s[i] / n_t + c_t[j] / n_s) * (1.0 - h * h) * s2 if real else 0.0
-        dS[:ls] = np.dot(H, T[:lt])  # (ls, d)
-        dT[:lt] = np.dot(H.T, S[:ls])  # (lt, d)
-        for i in range(ls):
-            _axpy(dS[i], p_s[b, i], dr_s)
+        _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s[b], ids_t[b],
+                       ls, lt, pad, s2, grad[b] * s2, p_s[b], p_t[b], r_s[b], r_t[b], out, fresh)
+
+
+@nb.njit(inline="always")
+def _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s, ids_t, ls, lt,
+                   pad, s2, g, p_s, p_t, r_s, r_t, out, fresh):
+    """Adds g · d(logit / s2)/d weight of one pair (mean pooling) into ``out``; H is
+    overwritten by dA."""
+    for k in range(dr_s.shape[0]):
+        dr_s[k] = r_t[k] * g
+        dr_t[k] = r_s[k] * g
+    _softmax_backward(S, dr_s, p_s, ls, 1.0, c_s)  # d logit / d a_s
+    _softmax_backward(T, dr_t, p_t, lt, 1.0, c_t)
+    for i in range(ls):  # dA = (c_s/n_t + c_t/n_s) · (1 - H²) · s2 on real entries
         for j in range(lt):
-            _axpy(dT[j], p_t[b, j], dr_t)
-        _scatter(out, fresh, ids_s[b], ls, pad, dS, keep_s)
-        _scatter(out, fresh, ids_t[b], lt, pad, dT, keep_t)
+            real = ids_s[i] != pad and ids_t[j] != pad
+            h = H[i, j]
+            H[i, j] = (c_s[i] / n_t + c_t[j] / n_s) * (1.0 - h * h) * s2 if real else 0.0
+    dS[:ls] = np.dot(H, T[:lt])  # (ls, d)
+    dT[:lt] = np.dot(H.T, S[:ls])  # (lt, d)
+    for i in range(ls):
+        _axpy(dS[i], p_s[i], dr_s)
+    for j in range(lt):
+        _axpy(dT[j], p_t[j], dr_t)
+    _scatter(out, fresh, ids_s, ls, pad, dS, keep_s)
+    _scatter(out, fresh, ids_t, lt, pad, dT, keep_t)
+
+
+@nb.njit(nogil=True, fastmath=_FAST, cache=True)
+def train_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi, labels, pair_weights,
+                scale, mean, losses, out, fresh):
+    """One pass over pairs lo..hi-1 for a training step: each pair's logit x, its term of the
+    weighted logistic loss, losses[b] = w·(max(x, 0) − x·y + log(1 + e^−|x|)), and straight
+    away its gradient, scale·w·(σ(x) − y) · d x / d weight, added into ``out`` as
+    :func:`backward_pairs` does (``mean``: the tanh + mean pooling of :func:`backward_mean_pairs`).
+
+    The two-pass path (``forward_pairs`` then ``backward_pairs``) reads every row of S and T
+    twice, once per pass, and hashes its dropout masks twice; at scale the second read is a
+    second round of cache misses (``bench/one_pass.py``). Here each pair's rows are gathered
+    once, while they are in cache."""
+    d = weight.shape[1]
+    S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
+    dS, dT = np.empty_like(S), np.empty_like(T)
+    a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
+    c_s, c_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
+    p_s, p_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
+    arg_s, arg_t = np.empty(ids_s.shape[1], np.int32), np.empty(ids_t.shape[1], np.int32)
+    r_s, r_t, dr_s, dr_t = (np.empty(d, weight.dtype), np.empty(d, weight.dtype), np.empty(d, weight.dtype),
+                            np.empty(d, weight.dtype))
+    for b in range(lo, hi):
+        ls, lt = len_s[b], len_t[b]
+        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
+        _prefetch_rows(out, ids_s[b], ls, pad)  # the gradient rows this pair adds into, at its end
+        _prefetch_rows(out, ids_t[b], lt, pad)
+        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
+        if mean:
+            x, H, n_s, n_t = _mean_forward(S, T, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t, p_s, p_t,
+                                           r_s, r_t)
+        else:
+            x = _max_forward(S, T, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t, arg_s, arg_t, p_s, p_t,
+                             r_s, r_t)
+        y, w = labels[b], pair_weights[b]
+        losses[b] = w * (max(x, 0.0) - x * y + np.log1p(np.exp(-abs(x))))
+        g = scale * w * (_sigmoid(x) - y) * s2  # on the unscaled r's
+        if mean:
+            _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s[b],
+                           ids_t[b], ls, lt, pad, s2, g, p_s, p_t, r_s, r_t, out, fresh)
+        else:
+            _max_backward(S, T, keep_s, keep_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s[b], ids_t[b], ls, lt, pad,
+                          s2, g, p_s, p_t, arg_s, arg_t, r_s, r_t, out, fresh)
+
+
+@nb.njit(inline="always")
+def _sigmoid(x):
+    if x >= 0.0:
+        return 1.0 / (1.0 + np.exp(-x))
+    e = np.exp(x)
+    return e / (1.0 + e)
 
 
 @nb.njit(inline="always")
@@ -605,25 +690,69 @@ class FusedPairScores(torch.autograd.Function):
         w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, saved, segs, run, pooling = ctx.state
         ctx.state = None
         g = grad.detach().to(torch.from_numpy(w).dtype).contiguous().numpy()
-        sparse = ctx.sparse
-        # A dense gradient's segment 0 adds straight into a zeroed table (every row marked zeroed
-        # already, 2); the reused buffers zero a row on first touch (1 -> 2). A sparse gradient
-        # reads every segment's touched rows out of reused buffers: no table-sized work per step.
-        out = _buffer(0, w.shape, w.dtype) if sparse else _zeroed("dense", w.shape, w.dtype, run)
-        fresh = [np.full(w.shape[0], 2 if k == 0 and not sparse else 1, np.uint8) for k in range(len(segs))]
-        bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
-        with _one_blas_thread():
-            _, backward = _loops(pooling)
-            run([partial(backward, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,
-                         bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
-        none = (None,) * 11
-        if sparse:
-            return (_touched_rows(w, bufs, fresh, run),) + none
-        rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
-        for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
-            run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
-        out[w.shape[0] - 1] = 0.0  # padding_idx: the pad row stays zero
-        return (torch.from_numpy(out),) + none
+        _, backward = _loops(pooling)
+
+        def segment(lo, hi, buf, fresh):
+            return partial(backward, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,
+                           buf, fresh)
+
+        return (_table_gradient(w, segs, segment, run, ctx.sparse),) + (None,) * 11
+
+
+def _table_gradient(w: np.ndarray, segs: list[tuple[int, int]], segment: Callable[..., Callable[[], None]],
+                    run: Callable[[list], list], sparse: bool) -> torch.Tensor:
+    """The table's gradient: the loops ``segment(lo, hi, buffer, fresh)`` of every segment run
+    (on threads), each adding into its own buffer; summed in segment order, so the same numbers
+    on any number of threads. Dense (V, d), or with ``sparse`` a sparse tensor of the touched
+    rows."""
+    # A dense gradient's segment 0 adds straight into a zeroed table (every row marked zeroed
+    # already, 2); the reused buffers zero a row on first touch (1 -> 2). A sparse gradient
+    # reads every segment's touched rows out of reused buffers: no table-sized work per step.
+    out = _buffer(0, w.shape, w.dtype) if sparse else _zeroed("dense", w.shape, w.dtype, run)
+    fresh = [np.full(w.shape[0], 2 if k == 0 and not sparse else 1, np.uint8) for k in range(len(segs))]
+    bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
+    with _one_blas_thread():
+        run([segment(lo, hi, bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
+    if sparse:
+        return _touched_rows(w, bufs, fresh, run)
+    rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
+    for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
+        run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
+    out[w.shape[0] - 1] = 0.0  # padding_idx: the pad row stays zero
+    return torch.from_numpy(out)
+
+
+class FusedPairLoss(torch.autograd.Function):
+    """A training step's loss in one pass (:func:`train_pairs`): the weighted mean logistic
+    loss of a batch's logits, as ``F.binary_cross_entropy_with_logits(logits, labels,
+    weight=pair_weights)`` gives it, with the table's gradient computed in the same pass and
+    handed over by the backward (times the loss's own gradient, 1 in training)."""
+
+    @staticmethod
+    def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
+                len_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, key: np.uint64,
+                threshold: int, s2: float, run: Callable[[list], list], pooling: str, excluded: int,
+                sparse: bool) -> torch.Tensor:
+        w = weight.detach().numpy()
+        ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
+        y, pw = labels.to(weight.dtype).numpy(), pair_weights.to(weight.dtype).numpy()
+        B = ids_s.shape[0]
+        losses = np.empty(B, np.float64)
+        mean = pooling == "mean"
+
+        def segment(lo, hi, buf, fresh):
+            return partial(train_pairs, w, ids_s_np, ids_t_np, ls, lt, excluded, key, threshold, s2, lo, hi,
+                           y, pw, 1.0 / B, mean, losses, buf, fresh)
+
+        ctx.gradient = _table_gradient(w, _segments(ls, lt, w.shape[1]), segment, run, sparse)
+        return torch.tensor(losses.sum() / B, dtype=weight.dtype)
+
+    @staticmethod
+    def backward(ctx, grad: torch.Tensor) -> tuple:
+        gradient, ctx.gradient = ctx.gradient, None
+        if float(grad) != 1.0:
+            (gradient._values() if gradient.is_sparse else gradient).mul_(grad.to(gradient.dtype))
+        return (gradient,) + (None,) * 13
 
 
 def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray],
@@ -659,3 +788,18 @@ def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor,
     excluded = -1 if zero_pads else weight.shape[0] - 1
     return FusedPairScores.apply(weight, ids_s, ids_t, len_s.contiguous(), len_t.contiguous(),
                                  np.uint64(key), threshold, s2, run, pooling, excluded, sparse)
+
+
+def fused_loss(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
+               len_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, keep: float, key: int,
+               run: Callable[[list], list], pooling: str = "max", zero_pads: bool = False,
+               sparse: bool = False) -> torch.Tensor:
+    """The weighted mean logistic loss of the logits :func:`fused_logits` gives for the same
+    arguments (and ``key``: the same dropout masks), against ``labels`` (B,) with weights
+    ``pair_weights`` (B,), its gradient computed in the same pass (:class:`FusedPairLoss`)."""
+    threshold, exact = threshold_for(keep) if keep < 1.0 else (1 << MASK_BITS, 1.0)
+    excluded = -1 if zero_pads else weight.shape[0] - 1
+    return FusedPairLoss.apply(weight, ids_s.contiguous(), ids_t.contiguous(), len_s.contiguous(),
+                               len_t.contiguous(), labels.contiguous(), pair_weights.contiguous(),
+                               np.uint64(key), threshold, 1.0 / (exact * exact), run, pooling, excluded,
+                               sparse)

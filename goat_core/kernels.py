@@ -342,17 +342,44 @@ def zero_padded(mask_s: torch.Tensor, mask_t: torch.Tensor) -> bool:
     return bool(mask_s.all()) and bool(mask_t.all())
 
 
-def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator,
-                  options: KernelOptions, pooling: str, sparse: bool = False) -> torch.Tensor:
+def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
+              mask_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, dropout: float = 0.0,
+              generator: torch.Generator | None = None, *, options: KernelOptions = DEFAULT_OPTIONS,
+              pooling: str = "max", sparse: bool = False) -> torch.Tensor:
+    """A training step's loss on CPU in one pass of the fused loop (:func:`.fused.fused_loss`):
+    ``F.binary_cross_entropy_with_logits(goat_logits(..., backend="fused"), labels,
+    weight=pair_weights)`` with the same dropout masks (one draw from ``generator``), each
+    pair's gradient computed while its rows are in cache instead of in a second pass."""
+    if weight.device.type != "cpu":
+        raise ValueError("the one-pass loss is the fused backend's: it runs on CPU")
     from . import fused  # numba: compiled (or loaded from its cache) on first use
 
+    ids_s, ids_t, len_s, len_t, key, run, zero_pads = _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t,
+                                                                       dropout, generator, options)
+    return fused.fused_loss(weight, ids_s, ids_t, len_s, len_t, labels, pair_weights, 1.0 - dropout, key, run,
+                            pooling, zero_pads, sparse)
+
+
+def _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator, options: KernelOptions):
+    """What the fused loops take for a batch: ids with the masked slots set to the pad id n,
+    widths, the dropout key (one draw from ``generator``), the runner, and whether pads are
+    zero vectors that take part."""
     pad = weight.shape[0] - 1
     ids_s = torch.where(mask_s, nbr_s, pad)  # (B, Ls) masked slots hold the pad id
     ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
     key = int(torch.randint(0, 2**62, (1,), generator=generator)) if dropout > 0.0 else 0
     run: Callable[[list], list] = partial(_run, device=weight.device, workers=options.workers)
-    return fused.fused_logits(weight, ids_s, ids_t, _widths(mask_s), _widths(mask_t), 1.0 - dropout, key, run,
-                              pooling, zero_padded(mask_s, mask_t), sparse)
+    return ids_s, ids_t, _widths(mask_s), _widths(mask_t), key, run, zero_padded(mask_s, mask_t)
+
+
+def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator,
+                  options: KernelOptions, pooling: str, sparse: bool = False) -> torch.Tensor:
+    from . import fused  # numba: compiled (or loaded from its cache) on first use
+
+    ids_s, ids_t, len_s, len_t, key, run, zero_pads = _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t,
+                                                                       dropout, generator, options)
+    return fused.fused_logits(weight, ids_s, ids_t, len_s, len_t, 1.0 - dropout, key, run, pooling, zero_pads,
+                              sparse)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ d the embedding dimension, n the number of nodes (row n of the table is the zero
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from . import kernels
@@ -128,13 +129,24 @@ class PairScorer(nn.Module):
         return self.backend in kernels.KERNEL_BACKENDS
 
     def forward(self, src: torch.Tensor, dst: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor,
-                mask_s: torch.Tensor, mask_t: torch.Tensor,
-                generator: torch.Generator | None = None) -> torch.Tensor:
+                mask_s: torch.Tensor, mask_t: torch.Tensor, generator: torch.Generator | None = None,
+                targets: tuple[torch.Tensor, torch.Tensor] | None = None) -> torch.Tensor:
+        """Logits (B,); with ``targets`` = (labels (B,), pair weights (B,)) the training loss,
+        their weighted mean logistic loss (the fused backend computes it and its gradient in
+        one pass over the pairs)."""
+        dropout = float(self.model.dropout) if self.training else 0.0
+        if self.backend == "fused" and targets is not None:
+            return kernels.goat_loss(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t, *targets,
+                                     dropout, generator, options=self.options, pooling=self.pooling or "max",
+                                     sparse=self.model.embedding.sparse)  # ()
         if self.fast:
-            return kernels.goat_logits(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t,
-                                       float(self.model.dropout) if self.training else 0.0, generator,
-                                       backend=self.backend, options=self.options,
-                                       pooling=self.pooling or "max",
-                                       sparse=self.model.embedding.sparse)  # (B,)
-        logits, _ = self.model(src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=generator)
-        return logits  # (B,)
+            logits = kernels.goat_logits(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t, dropout,
+                                         generator, backend=self.backend, options=self.options,
+                                         pooling=self.pooling or "max",
+                                         sparse=self.model.embedding.sparse)  # (B,)
+        else:
+            logits, _ = self.model(src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=generator)  # (B,)
+        if targets is None:
+            return logits
+        labels, pair_weights = targets
+        return F.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights, reduction="mean")  # ()

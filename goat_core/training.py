@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 
 from . import kernels
 from .errors import TrainingCancelled, TrainingDiverged
@@ -188,10 +187,11 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
             for step, idx in enumerate(batches, start=1):
                 idx = idx[rank::world] if world > 1 else idx
                 batch = make_batch(ps[idx].to(device), pd[idx].to(device), hood_dev, exclude_partner, padding)
-                logits = step_module(*batch.args(), generator=drop_gen)
-                loss = F.binary_cross_entropy_with_logits(
-                    logits, labels[idx].to(device), weight=w[idx].to(device), reduction="mean")
+                # Before the forward: the fused loss makes the gradient in its forward, into the
+                # buffer of the last one, which it reuses only once nothing holds it (fused._zeroed).
                 step_optimizer.zero_grad(set_to_none=True)
+                loss = step_module(*batch.args(), generator=drop_gen,
+                                   targets=(labels[idx].to(device), w[idx].to(device)))
                 loss.backward()
                 step_optimizer.step()
                 value = float(loss.detach())

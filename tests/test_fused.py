@@ -236,3 +236,75 @@ def test_mean_pooling_padding_takes_no_part():
     y = fused.fused_logits(weight.clone(), ids_s, ids_t, len_s, len_t, 1.0, 0, sequential, pooling="mean")
     expected = reference_logits(weight, nbr_s, nbr_t, mask_s, mask_t, pooling="mean")
     assert torch.allclose(y, expected, atol=1e-12)
+
+
+def bce_of_logits_and_one_pass(batch, labels, pair_weights, *, pooling="max", sparse=False, dropout=0.5,
+                               upstream=1.0, workers=1):
+    """(loss, table gradient) of F.binary_cross_entropy_with_logits over the fused logits (two
+    passes, autograd), and of the one-pass fused loss, with the same dropout draw."""
+    weight, nbr_s, nbr_t, mask_s, mask_t = batch
+    options = KernelOptions(workers=workers)
+    results = []
+    for one_pass in (False, True):
+        w = weight.clone().requires_grad_()
+        gen = torch.Generator().manual_seed(21)  # the same key: the same masks
+        if one_pass:
+            loss = kernels.goat_loss(w, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, dropout, gen,
+                                     options=options, pooling=pooling, sparse=sparse)
+        else:
+            logits = kernels.goat_logits(w, nbr_s, nbr_t, mask_s, mask_t, dropout, gen, backend="fused",
+                                         options=options, pooling=pooling, sparse=sparse)
+            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights)
+        (loss * upstream).backward()
+        assert w.grad.is_sparse == sparse
+        results.append((loss.detach(), w.grad.to_dense()))
+    return results
+
+
+@pytest.mark.parametrize("upstream", [1.0, 2.5])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("pooling", ["max", "mean"])
+@pytest.mark.parametrize("dropout", [0.0, 0.5])
+def test_the_one_pass_loss_is_the_logistic_loss_of_the_logits_with_their_gradient(dropout, pooling, sparse,
+                                                                                   upstream):
+    gen = torch.Generator().manual_seed(13)
+    batch = random_batch(gen)
+    B = batch[1].shape[0]
+    labels = (torch.rand(B, generator=gen) < 0.5).double()
+    pair_weights = torch.rand(B, generator=gen, dtype=torch.float64) * 2  # weighted edges
+    (loss2, grad2), (loss1, grad1) = bce_of_logits_and_one_pass(
+        batch, labels, pair_weights, pooling=pooling, sparse=sparse, dropout=dropout, upstream=upstream)
+    assert grad2.abs().max() > 0
+    assert torch.allclose(loss1, loss2, rtol=1e-12, atol=0)
+    assert torch.allclose(grad1, grad2, rtol=1e-9, atol=1e-12 * grad2.abs().max().item())
+    assert (grad1[-1] == 0).all()  # the pad row
+
+
+def test_the_one_pass_loss_with_zero_pads_on_two_threads_in_float32():
+    gen = torch.Generator().manual_seed(14)
+    weight, nbr_s, nbr_t, _, _ = random_batch(gen, B=120, dtype=torch.float32, holes=False)
+    full_s, full_t = torch.ones_like(nbr_s, dtype=torch.bool), torch.ones_like(nbr_t, dtype=torch.bool)
+    labels = (torch.arange(120) % 2).float()
+    (loss2, grad2), (loss1, grad1) = bce_of_logits_and_one_pass(
+        (weight, nbr_s, nbr_t, full_s, full_t), labels, torch.ones(120), workers=2)
+    assert torch.allclose(loss1, loss2, rtol=1e-6)
+    assert torch.allclose(grad1, grad2, rtol=1e-4, atol=1e-6 * grad2.abs().max().item())
+
+
+def test_training_takes_the_one_pass_loss(monkeypatch):
+    calls = {"one pass": 0, "logits": 0}
+    loss_apply, logits_apply = fused.FusedPairLoss.apply, fused.FusedPairScores.apply
+
+    def count(name, apply):
+        return lambda *a: calls.__setitem__(name, calls[name] + 1) or apply(*a)
+
+    monkeypatch.setattr(fused.FusedPairLoss, "apply", count("one pass", loss_apply))
+    monkeypatch.setattr(fused.FusedPairScores, "apply", count("logits", logits_apply))
+    graph = planted_graph(groups=2, size=10, p_in=0.6, p_out=0.05, seed=3)
+    gen = torch.Generator().manual_seed(0)
+    model = Goat(graph.num_nodes, 8, "max", dropout=0.5, generator=gen)
+    history = run_training(model, graph, epochs=2, batch_size=16, lr=0.02, negatives=1, neighborhood=5,
+                           exclude_partner=True, generator=gen, device=torch.device("cpu"), backend="fused")
+    steps = 2 * -(-2 * graph.num_edges // 16)
+    assert calls == {"one pass": steps, "logits": 0}
+    assert all(np.isfinite(row["loss"]) for row in history)

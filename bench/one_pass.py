@@ -1,0 +1,137 @@
+"""The fused training step's per-pair loops, A/B: two passes against one, and where prefetches go.
+
+    python bench/one_pass.py [--nodes 10000 200000 1000000] [--pairs 4096] [--repeats 5]
+
+On the batch of ``bench/prefetch.py`` (``--pairs`` pairs of two ``--width``-row neighborhoods
+drawn in proportion to a BA graph's degrees, a (nodes+1, 200) float32 table, dropout 0.5), one
+segment on one thread, each variant timed back to back per repeat (medians of CPU seconds):
+
+* ``two-pass``: ``forward_pairs`` then ``backward_pairs``, the path before the one-pass loss
+  (every row of S and T gathered twice, dropout masks hashed twice);
+* ``one-pass``: ``train_pairs``, logit, loss term and gradient per pair while its rows are in
+  cache (``fused.FusedPairLoss``, what training runs);
+* ``one-pass, prefetch locality 3 / 1 / none``: the same loop built with the table rows
+  prefetched into L1 too (locality 3, the setting before), into L3 only (1), or not at all;
+  the loop as it is uses ``fused.PREFETCH_LOCALITY``.
+
+Writes bench/results/one_pass.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import time
+import types
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def built(name: str, locality: int | None) -> types.ModuleType:
+    """goat_core.fused compiled again (not cached) with table prefetches of ``locality``
+    (None: no prefetch at all)."""
+    source = (ROOT / "goat_core" / "fused.py").read_text()
+    if locality is None:
+        source = re.sub(r"\n\s+_prefetch_next\(weight, ids_s, ids_t, .*\)", "", source)
+        source = re.sub(r"\n\s+_prefetch_rows\(out, ids_[st]\[b\], .*\)", "", source)
+    else:
+        source = re.sub(r"\nPREFETCH_LOCALITY = \d", f"\nPREFETCH_LOCALITY = {locality}", source)
+    source = source.replace("cache=True", "cache=False").replace("from .masks", "from goat_core.masks")
+    module = types.ModuleType(name)
+    module.__file__ = f"{name}.py"
+    exec(compile(source, module.__file__, "exec"), module.__dict__)  # noqa: S102 - our own source file
+    return module
+
+
+def two_pass(fused, weight, ids_s, ids_t, lengths, out) -> float:
+    import numpy as np
+
+    from goat_core.masks import threshold_for
+
+    B, L, d = ids_s.shape[0], ids_s.shape[1], weight.shape[1]
+    threshold, exact = threshold_for(0.5)
+    s2, pad, key = 1.0 / (exact * exact), weight.shape[0] - 1, np.uint64(12345)
+    logits = np.empty(B, weight.dtype)
+    saved = (np.zeros((B, L), weight.dtype), np.zeros((B, L), weight.dtype), np.zeros((B, L), np.int32),
+             np.zeros((B, L), np.int32), np.empty((B, d), weight.dtype), np.empty((B, d), weight.dtype))
+    fresh = np.full(weight.shape[0], 1, np.uint8)
+    grad = np.full(B, 1.0 / B, weight.dtype)
+    start = time.process_time()
+    fused.forward_pairs(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, logits, *saved)
+    fused.backward_pairs(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, grad, *saved,
+                         out, fresh)
+    return time.process_time() - start
+
+
+def one_pass(fused, weight, ids_s, ids_t, lengths, out) -> float:
+    import numpy as np
+
+    from goat_core.masks import threshold_for
+
+    B = ids_s.shape[0]
+    threshold, exact = threshold_for(0.5)
+    s2, pad, key = 1.0 / (exact * exact), weight.shape[0] - 1, np.uint64(12345)
+    labels = (np.arange(B) % 2).astype(weight.dtype)
+    pair_weights = np.ones(B, weight.dtype)
+    losses = np.empty(B)
+    fresh = np.full(weight.shape[0], 1, np.uint8)
+    start = time.process_time()
+    fused.train_pairs(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, labels,
+                      pair_weights, 1.0 / B, False, losses, out, fresh)
+    return time.process_time() - start
+
+
+def measure(nodes: int, args) -> dict:
+    import numpy as np
+    from prefetch import batch
+    from threadpoolctl import threadpool_limits
+
+    from goat_core import fused
+
+    variants = {"two-pass": (fused, two_pass), "one-pass": (fused, one_pass)}
+    for locality in (3, 1, None):
+        label = "none" if locality is None else str(locality)
+        variants[f"one-pass, prefetch locality {label}"] = (built(f"fused_l{label}", locality), one_pass)
+    weight, ids_s, ids_t, lengths = batch(nodes, args.pairs, args.width, args.seed)
+    out = np.zeros_like(weight)
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    with threadpool_limits(1, user_api="blas"):
+        for module, run in variants.values():  # compile outside the timing
+            run(module, weight, ids_s[:8], ids_t[:8], lengths[:8], out)
+        for _ in range(args.repeats):
+            for name, (module, run) in variants.items():
+                times[name].append(run(module, weight, ids_s, ids_t, lengths, out))
+    return {name: {"cpu_s": statistics.median(t), "us_per_pair": statistics.median(t) / args.pairs * 1e6,
+                   "pairs_per_cpu_s": args.pairs / statistics.median(t)} for name, t in times.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, nargs="*", default=[10_000, 200_000, 1_000_000])
+    parser.add_argument("--pairs", type=int, default=4096)
+    parser.add_argument("--width", type=int, default=45, help="rows per neighborhood (BA m=10: ~45)")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "one_pass.json")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT / "bench"))
+    results = {}
+    for nodes in args.nodes:
+        results[nodes] = row = measure(nodes, args)
+        for name, r in row.items():
+            print(f"{nodes:>9,} nodes  {name:34s} {r['us_per_pair']:6.1f} us per pair "
+                  f"({r['pairs_per_cpu_s']:,.0f} pairs per CPU-second)", flush=True)
+    report = {"results": results, "config": {k: v for k, v in vars(args).items() if k != "out"},
+              "load_average_1min": os.getloadavg()[0]}
+    args.out.write_text(json.dumps(report, indent=1))
+    print(f"load average {report['load_average_1min']:.1f}")
+
+
+if __name__ == "__main__":
+    main()
