@@ -550,6 +550,14 @@ def add_touched(out, buffer, fresh, lo, hi):
 
 
 @nb.njit(nogil=True, cache=True)
+def zero_untouched(out, fresh, lo, hi):
+    """out[v] = 0 for rows lo..hi-1 that the segment of ``fresh`` did not touch (fresh[v] != 2)."""
+    for v in range(lo, hi):
+        if fresh[v] != 2:
+            out[v, :] = 0.0
+
+
+@nb.njit(nogil=True, cache=True)
 def dropout_masks(key, threshold, len_s, len_t, L_s, L_t, d, pad, ids_s, ids_t):
     """The 0/1 keep masks (B, L_s, d), (B, L_t, d) the kernels draw for ``key`` (for tests)."""
     B = len_s.shape[0]
@@ -614,10 +622,11 @@ def _buffer(k: int, shape, dtype) -> np.ndarray:
 
 
 def _zeroed(name: str, shape: tuple[int, int], dtype, run: Callable[[list], list],
-            capacity: int | None = None) -> np.ndarray:
+            capacity: int | None = None, zero: bool = True) -> np.ndarray:
     """A zeroed (rows, d) array handed to torch as a gradient: the first rows of this thread's
     buffer ``name`` (``capacity`` rows, default ``rows``), zeroed on the worker threads, once
-    nothing else holds it; else a new buffer.
+    nothing else holds it; else a new buffer. With ``zero=False`` a reused buffer is left as
+    it is (the caller writes or zeroes every row).
 
     A fresh table-sized ``np.zeros`` every step cost its page faults: 22 s of a 2M-edge epoch's
     218 (``bench/step_profile.py``). ``torch.from_numpy`` keeps a reference to the array (a view
@@ -634,7 +643,9 @@ def _zeroed(name: str, shape: tuple[int, int], dtype, run: Callable[[list], list
     if buf is None or buf.shape != (capacity, width) or buf.dtype != dtype or sys.getrefcount(buf) > 3:
         buf = buffers[name] = np.zeros((capacity, width), dtype)
         return buf[:rows]
-    if rows * width * buf.itemsize < _ZERO_ON_THREADS_FROM:
+    if not zero:
+        pass
+    elif rows * width * buf.itemsize < _ZERO_ON_THREADS_FROM:
         buf[:rows] = 0  # small: a thread hand-off would cost more than the memset
     else:
         half = rows // 2
@@ -705,17 +716,19 @@ def _table_gradient(w: np.ndarray, segs: list[tuple[int, int]], segment: Callabl
     (on threads), each adding into its own buffer; summed in segment order, so the same numbers
     on any number of threads. Dense (V, d), or with ``sparse`` a sparse tensor of the touched
     rows."""
-    # A dense gradient's segment 0 adds straight into a zeroed table (every row marked zeroed
-    # already, 2); the reused buffers zero a row on first touch (1 -> 2). A sparse gradient
-    # reads every segment's touched rows out of reused buffers: no table-sized work per step.
-    out = _buffer(0, w.shape, w.dtype) if sparse else _zeroed("dense", w.shape, w.dtype, run)
-    fresh = [np.full(w.shape[0], 2 if k == 0 and not sparse else 1, np.uint8) for k in range(len(segs))]
+    # Every segment's buffer is reused and zeroes a row on its first touch (fresh 1 -> 2). A
+    # dense gradient is segment 0's buffer with the rows it never touched zeroed after the loops
+    # (not the whole table before them: at 100k+ nodes a batch touches most rows) and the other
+    # segments' rows added; a sparse one reads every segment's touched rows out of the buffers.
+    out = _buffer(0, w.shape, w.dtype) if sparse else _zeroed("dense", w.shape, w.dtype, run, zero=False)
+    fresh = [np.full(w.shape[0], 1, np.uint8) for _ in segs]
     bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
     with _one_blas_thread():
         run([segment(lo, hi, bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
     if sparse:
         return _touched_rows(w, bufs, fresh, run)
     rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
+    run([partial(zero_untouched, out, fresh[0], a, b) for a, b in rows])
     for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
         run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
     out[w.shape[0] - 1] = 0.0  # padding_idx: the pad row stays zero
