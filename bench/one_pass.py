@@ -49,26 +49,6 @@ def built(name: str, locality: int | None) -> types.ModuleType:
     return module
 
 
-def two_pass(fused, weight, ids_s, ids_t, lengths, out) -> float:
-    import numpy as np
-
-    from goat_core.masks import threshold_for
-
-    B, L, d = ids_s.shape[0], ids_s.shape[1], weight.shape[1]
-    threshold, exact = threshold_for(0.5)
-    s2, pad, key = 1.0 / (exact * exact), weight.shape[0] - 1, np.uint64(12345)
-    logits = np.empty(B, weight.dtype)
-    saved = (np.zeros((B, L), weight.dtype), np.zeros((B, L), weight.dtype), np.zeros((B, L), np.int32),
-             np.zeros((B, L), np.int32), np.empty((B, d), weight.dtype), np.empty((B, d), weight.dtype))
-    fresh = np.full(weight.shape[0], 1, np.uint8)
-    grad = np.full(B, 1.0 / B, weight.dtype)
-    start = time.process_time()
-    fused.forward_pairs(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, logits, *saved)
-    fused.backward_pairs(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, grad, *saved,
-                         out, fresh)
-    return time.process_time() - start
-
-
 def one_pass(fused, weight, ids_s, ids_t, lengths, out) -> float:
     import numpy as np
 
@@ -90,6 +70,7 @@ def one_pass(fused, weight, ids_s, ids_t, lengths, out) -> float:
 def measure(nodes: int, args) -> dict:
     import numpy as np
     from prefetch import batch
+    from prefetch import step as two_pass  # forward_pairs, then backward_pairs
     from threadpoolctl import threadpool_limits
 
     from goat_core import fused

@@ -12,6 +12,13 @@ pair so that nothing is ever materialised for a whole batch:
 * **backward** (:func:`backward_pairs`): S and T are gathered again (dropout masks are a
   hash of the pair, row and column, so they need not be stored), the gradient of a max goes
   to its argmax only, and each row's gradient is added straight into the table's gradient;
+* **a training step in one pass** (:func:`train_pairs`, :class:`FusedPairLoss`): the loss of
+  a step is a sum of per-pair terms, so each pair's logit, loss term and gradient are computed
+  while its rows are in cache, and the backward only hands the gradient over. The same numbers
+  as the two passes above (up to rounding in σ); at 200k+ nodes 1.2-1.3x faster per pair,
+  because the second pass's row reads are cache misses (``bench/one_pass.py``);
+* **the next pair's rows prefetched into L2** while a pair computes (not into L1, which a
+  pair's ~72 KB of rows would overflow);
 * **dropout masks from a counter-based hash** (splitmix64 of batch key, pair, row, word),
   cut into four 16-bit uniforms per word and compared with round(keep·2¹⁶): keep
   probability exact to 2⁻¹⁷, the scheme of :mod:`.masks` that the other paths use, and no
@@ -236,11 +243,8 @@ def backward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, 
     c_s, c_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
     dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
     for b in range(lo, hi):
-        ls, lt = len_s[b], len_t[b]
-        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
-        _prefetch_rows(out, ids_s[b], ls, pad)  # the gradient rows this pair adds into, at its end
-        _prefetch_rows(out, ids_t[b], lt, pad)
-        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
+        ls, lt = _fetch_with_masks(S, T, keep_s, keep_t, weight, ids_s, ids_t, len_s, len_t, pad, key, b, hi,
+                                   threshold, words, out)
         _max_backward(S, T, keep_s, keep_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s[b], ids_t[b], ls, lt, pad, s2,
                       grad[b] * s2, p_s[b], p_t[b], arg_s[b], arg_t[b], r_s[b], r_t[b], out, fresh)
 
@@ -266,6 +270,19 @@ def _max_backward(S, T, keep_s, keep_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s, ids
             _axpy(dS[arg_t[j]], c_t[j], T[j])
     _scatter(out, fresh, ids_s, ls, pad, dS, keep_s)
     _scatter(out, fresh, ids_t, lt, pad, dT, keep_t)
+
+
+@nb.njit(inline="always")
+def _fetch_with_masks(S, T, keep_s, keep_t, weight, ids_s, ids_t, len_s, len_t, pad, key, b, hi, threshold,
+                      words, out):
+    """Pair b's start in a loop that adds gradients: prefetch pair b + 1's rows and the gradient
+    rows pair b adds into at its end, then gather pair b's S and T with their masks; (ls, lt)."""
+    ls, lt = len_s[b], len_t[b]
+    _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
+    _prefetch_rows(out, ids_s[b], ls, pad)
+    _prefetch_rows(out, ids_t[b], lt, pad)
+    _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
+    return ls, lt
 
 
 @nb.njit(inline="always")
@@ -344,11 +361,8 @@ def backward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold,
     c_s, c_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
     dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
     for b in range(lo, hi):
-        ls, lt = len_s[b], len_t[b]
-        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
-        _prefetch_rows(out, ids_s[b], ls, pad)
-        _prefetch_rows(out, ids_t[b], lt, pad)
-        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
+        ls, lt = _fetch_with_masks(S, T, keep_s, keep_t, weight, ids_s, ids_t, len_s, len_t, pad, key, b, hi,
+                                   threshold, words, out)
         H = np.dot(S[:ls], T[:lt].T)  # (ls, lt), tanh'd in place below
         n_s, n_t = _mean_pool(H, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t)
         _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s[b], ids_t[b],
@@ -402,11 +416,8 @@ def train_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo,
     r_s, r_t, dr_s, dr_t = (np.empty(d, weight.dtype), np.empty(d, weight.dtype), np.empty(d, weight.dtype),
                             np.empty(d, weight.dtype))
     for b in range(lo, hi):
-        ls, lt = len_s[b], len_t[b]
-        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
-        _prefetch_rows(out, ids_s[b], ls, pad)  # the gradient rows this pair adds into, at its end
-        _prefetch_rows(out, ids_t[b], lt, pad)
-        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
+        ls, lt = _fetch_with_masks(S, T, keep_s, keep_t, weight, ids_s, ids_t, len_s, len_t, pad, key, b, hi,
+                                   threshold, words, out)
         if mean:
             x, H, n_s, n_t = _mean_forward(S, T, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t, p_s, p_t,
                                            r_s, r_t)
