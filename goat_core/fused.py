@@ -89,7 +89,7 @@ def _prefetch_row(typingctx, table, row):
         with cgutils.for_range_slice(builder, zero, size, line) as (offset, _):
             # read access, locality 2 (L2 and outward, x86 prefetcht1), data cache. Not 3 (into L1 too):
             # a pair's rows (~72 KB) overflow the 32 KB L1 and evict the pair computing now; 2 is
-            # 19-21 % faster per pair at 10k to 1M nodes (bench/one_pass.py --prefetch-locality).
+            # 14-21 % faster per pair at 10k to 1M nodes (bench/one_pass.py).
             builder.call(prefetch, [builder.gep(builder.bitcast(start, byte), [offset]), ir.Constant(i32, 0),
                                     ir.Constant(i32, PREFETCH_LOCALITY), ir.Constant(i32, 1)])
         return context.get_dummy_value()
