@@ -33,20 +33,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def built(name: str, locality: int | None) -> types.ModuleType:
+def built(locality: int | None) -> types.ModuleType:
     """goat_core.fused compiled again (not cached) with table prefetches of ``locality``
-    (None: no prefetch at all)."""
-    source = (ROOT / "goat_core" / "fused.py").read_text()
+    (None: no prefetch at all, ``prefetch.without_prefetch``)."""
+    from prefetch import fused_built, without_prefetch
+
     if locality is None:
-        source = re.sub(r"\n\s+_prefetch_next\(weight, ids_s, ids_t, .*\)", "", source)
-        source = re.sub(r"\n\s+_prefetch_rows\(out, ids_[st]\[b\], .*\)", "", source)
-    else:
-        source = re.sub(r"\nPREFETCH_LOCALITY = \d", f"\nPREFETCH_LOCALITY = {locality}", source)
-    source = source.replace("cache=True", "cache=False").replace("from .masks", "from goat_core.masks")
-    module = types.ModuleType(name)
-    module.__file__ = f"{name}.py"
-    exec(compile(source, module.__file__, "exec"), module.__dict__)  # noqa: S102 - our own source file
-    return module
+        return without_prefetch()
+    return fused_built(f"fused_l{locality}", lambda source: re.sub(
+        r"\nPREFETCH_LOCALITY = \d", f"\nPREFETCH_LOCALITY = {locality}", source))
 
 
 def one_pass(fused, weight, ids_s, ids_t, lengths, out) -> float:
@@ -78,7 +73,7 @@ def measure(nodes: int, args) -> dict:
     variants = {"two-pass": (fused, two_pass), "one-pass": (fused, one_pass)}
     for locality in (3, 1, None):
         label = "none" if locality is None else str(locality)
-        variants[f"one-pass, prefetch locality {label}"] = (built(f"fused_l{label}", locality), one_pass)
+        variants[f"one-pass, prefetch locality {label}"] = (built(locality), one_pass)
     weight, ids_s, ids_t, lengths = batch(nodes, args.pairs, args.width, args.seed)
     out = np.zeros_like(weight)
     times: dict[str, list[float]] = {name: [] for name in variants}

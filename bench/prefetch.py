@@ -21,22 +21,29 @@ import statistics
 import sys
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def without_prefetch() -> types.ModuleType:
-    """goat_core.fused with the prefetch calls taken out of the loops (not cached)."""
-    source = (ROOT / "goat_core" / "fused.py").read_text()
-    source = re.sub(r"\n\s+_prefetch_next\(weight, ids_s, ids_t, .*\)", "", source)
-    source = re.sub(r"\n\s+_prefetch_rows\(out, ids_[st]\[b\], .*\)", "", source)
+def fused_built(name: str, edit: Callable[[str], str]) -> types.ModuleType:
+    """goat_core.fused compiled again (not cached) from its source as ``edit`` rewrites it."""
+    source = edit((ROOT / "goat_core" / "fused.py").read_text())
     source = source.replace("cache=True", "cache=False").replace("from .masks", "from goat_core.masks")
-    module = types.ModuleType("fused_without_prefetch")
-    module.__file__ = "fused_without_prefetch.py"
+    module = types.ModuleType(name)
+    module.__file__ = f"{name}.py"
     exec(compile(source, module.__file__, "exec"), module.__dict__)  # noqa: S102 - our own source file
     return module
+
+
+def without_prefetch() -> types.ModuleType:
+    """goat_core.fused with the prefetch calls taken out of the loops (not cached)."""
+    def strip(source: str) -> str:
+        source = re.sub(r"\n\s+_prefetch_next\(weight, ids_s, ids_t, .*\)", "", source)
+        return re.sub(r"\n\s+_prefetch_rows\(out, ids_[st]\[b\], .*\)", "", source)
+    return fused_built("fused_without_prefetch", strip)
 
 
 def batch(nodes: int, pairs: int, width: int, seed: int):

@@ -23,7 +23,6 @@ from _common import ROOT, configure_threads, machine
 # stage -> (file suffix, function name) whose cumulative time is that stage's
 STAGES = {
     "fused loss and gradient in one pass (per-pair loops, worker threads)": ("fused.py", "fused_loss"),
-    "  of which: zeroing the reused gradient buffer": ("fused.py", "_zeroed"),
     "fused backward (hands that gradient over)": ("fused.py", "backward"),
     "optimizer step": ("optimizer.py", "wrapper"),
     "optimizer zero_grad": ("optimizer.py", "zero_grad"),
@@ -64,7 +63,7 @@ def main() -> None:
     for stage, (suffix, name) in STAGES.items():
         stages[stage] = sum(row[3] for (file, _, func), row in stats.stats.items()  # type: ignore[attr-defined]
                             if file.endswith(suffix) and func == name)
-    stages["everything else"] = wall - sum(v for k, v in stages.items() if not k.startswith(" "))
+    stages["everything else"] = wall - sum(stages.values())
     own = sorted(((row[2], f"{file.split('/')[-1]}:{func}") for (file, _, func), row in
                   stats.stats.items()), reverse=True)[:20]  # type: ignore[attr-defined]
     print(f"{args.edges:,} edges, {n:,} nodes, {optimizer}: epoch {wall:.1f} s under cProfile")

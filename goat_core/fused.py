@@ -632,12 +632,10 @@ def _buffer(k: int, shape, dtype) -> np.ndarray:
     return buf
 
 
-def _zeroed(name: str, shape: tuple[int, int], dtype, run: Callable[[list], list],
-            capacity: int | None = None, zero: bool = True) -> np.ndarray:
-    """A zeroed (rows, d) array handed to torch as a gradient: the first rows of this thread's
-    buffer ``name`` (``capacity`` rows, default ``rows``), zeroed on the worker threads, once
-    nothing else holds it; else a new buffer. With ``zero=False`` a reused buffer is left as
-    it is (the caller writes or zeroes every row).
+def _reused(name: str, shape: tuple[int, int], dtype, capacity: int | None = None) -> tuple[np.ndarray, bool]:
+    """(the first ``shape[0]`` rows of this thread's buffer ``name``, whether it is new): a
+    ``capacity``-row buffer (default ``shape[0]``) reused once nothing else holds it, else a new,
+    zeroed one. Its rows hold whatever the last user left unless it is new.
 
     A fresh table-sized ``np.zeros`` every step cost its page faults: 22 s of a 2M-edge epoch's
     218 (``bench/step_profile.py``). ``torch.from_numpy`` keeps a reference to the array (a view
@@ -653,15 +651,23 @@ def _zeroed(name: str, shape: tuple[int, int], dtype, run: Callable[[list], list
     # references: the dict, ``buf`` and getrefcount's argument; any more is a gradient still alive
     if buf is None or buf.shape != (capacity, width) or buf.dtype != dtype or sys.getrefcount(buf) > 3:
         buf = buffers[name] = np.zeros((capacity, width), dtype)
-        return buf[:rows]
-    if not zero:
-        pass
-    elif rows * width * buf.itemsize < _ZERO_ON_THREADS_FROM:
-        buf[:rows] = 0  # small: a thread hand-off would cost more than the memset
+        return buf[:rows], True
+    return buf[:rows], False
+
+
+def _zeroed(name: str, shape: tuple[int, int], dtype, run: Callable[[list], list],
+            capacity: int | None = None) -> np.ndarray:
+    """A zeroed (rows, d) array handed to torch as a gradient: :func:`_reused`'s buffer, zeroed
+    on the worker threads when it is not new."""
+    view, new = _reused(name, shape, dtype, capacity)
+    if new:
+        return view  # made by np.zeros
+    if view.nbytes < _ZERO_ON_THREADS_FROM:
+        view[:] = 0  # small: a thread hand-off would cost more than the memset
     else:
-        half = rows // 2
-        run([partial(zero_rows, buf, 0, half), partial(zero_rows, buf, half, rows)])
-    return buf[:rows]
+        half = len(view) // 2
+        run([partial(zero_rows, view, 0, half), partial(zero_rows, view, half, len(view))])
+    return view
 
 
 _ZERO_ON_THREADS_FROM = 8 << 20  # bytes
@@ -731,7 +737,7 @@ def _table_gradient(w: np.ndarray, segs: list[tuple[int, int]], segment: Callabl
     # dense gradient is segment 0's buffer with the rows it never touched zeroed after the loops
     # (not the whole table before them: at 100k+ nodes a batch touches most rows) and the other
     # segments' rows added; a sparse one reads every segment's touched rows out of the buffers.
-    out = _buffer(0, w.shape, w.dtype) if sparse else _zeroed("dense", w.shape, w.dtype, run, zero=False)
+    out = _buffer(0, w.shape, w.dtype) if sparse else _reused("dense", w.shape, w.dtype)[0]
     fresh = [np.full(w.shape[0], 1, np.uint8) for _ in segs]
     bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
     with _one_blas_thread():
@@ -806,12 +812,17 @@ def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor,
     the pad slots are not left out: they are zero vectors (row n) that take part in the
     pooling and the softmax, the paper's zero padding. With ``sparse``
     the table's gradient is a sparse tensor of the touched rows (lazy Adam, :mod:`.optim`)."""
+    threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
+    return FusedPairScores.apply(weight, ids_s.contiguous(), ids_t.contiguous(), len_s.contiguous(),
+                                 len_t.contiguous(), np.uint64(key), threshold, s2, run, pooling, excluded,
+                                 sparse)
+
+
+def _loop_constants(weight: torch.Tensor, keep: float, zero_pads: bool) -> tuple[int, float, int]:
+    """(the dropout masks' 16-bit threshold, s2 = 1/keep² for the exact keep probability, the id
+    the loops leave out: the pad row, or -1 with ``zero_pads``, where pads take part)."""
     threshold, exact = threshold_for(keep) if keep < 1.0 else (1 << MASK_BITS, 1.0)
-    s2 = 1.0 / (exact * exact)
-    ids_s, ids_t = ids_s.contiguous(), ids_t.contiguous()
-    excluded = -1 if zero_pads else weight.shape[0] - 1
-    return FusedPairScores.apply(weight, ids_s, ids_t, len_s.contiguous(), len_t.contiguous(),
-                                 np.uint64(key), threshold, s2, run, pooling, excluded, sparse)
+    return threshold, 1.0 / (exact * exact), -1 if zero_pads else weight.shape[0] - 1
 
 
 def fused_loss(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
@@ -821,9 +832,7 @@ def fused_loss(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, l
     """The weighted mean logistic loss of the logits :func:`fused_logits` gives for the same
     arguments (and ``key``: the same dropout masks), against ``labels`` (B,) with weights
     ``pair_weights`` (B,), its gradient computed in the same pass (:class:`FusedPairLoss`)."""
-    threshold, exact = threshold_for(keep) if keep < 1.0 else (1 << MASK_BITS, 1.0)
-    excluded = -1 if zero_pads else weight.shape[0] - 1
+    threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     return FusedPairLoss.apply(weight, ids_s.contiguous(), ids_t.contiguous(), len_s.contiguous(),
                                len_t.contiguous(), labels.contiguous(), pair_weights.contiguous(),
-                               np.uint64(key), threshold, 1.0 / (exact * exact), run, pooling, excluded,
-                               sparse)
+                               np.uint64(key), threshold, s2, run, pooling, excluded, sparse)

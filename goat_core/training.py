@@ -188,7 +188,7 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
                 idx = idx[rank::world] if world > 1 else idx
                 batch = make_batch(ps[idx].to(device), pd[idx].to(device), hood_dev, exclude_partner, padding)
                 # Before the forward: the fused loss makes the gradient in its forward, into the
-                # buffer of the last one, which it reuses only once nothing holds it (fused._zeroed).
+                # buffer of the last one, which it reuses only once nothing holds it (fused._reused).
                 step_optimizer.zero_grad(set_to_none=True)
                 loss = step_module(*batch.args(), generator=drop_gen,
                                    targets=(labels[idx].to(device), w[idx].to(device)))
