@@ -136,6 +136,11 @@ if tab_physics.open:
             st.caption(f"{graph.num_nodes:,} nodes are too many for a physics view: showing the searched "
                        f"node (or node 0) with its {shown - 1} highest-degree neighbors.")
         st.iframe(page, height=600)
+        st.download_button("Download this view (HTML)", page, file_name="goat-physics-view.html",
+                           mime="text/html", key="pyvis_download", on_click="ignore",
+                           icon=":material/download:",
+                           help="One self-contained page (vis-network inlined): opens in any browser, "
+                                "offline, with its physics, colours and tooltips")
 if tab_degree.open:
     with tab_degree:
         parts.chart(st, views.degree_histogram(graph.degrees(), log_y=graph.num_nodes > 200),

@@ -34,7 +34,7 @@ def pyvis_nodes(at) -> list[dict]:
     return json.loads(data)
 
 
-def test_opens_on_les_miserables_with_both_views(app):
+def test_opens_on_les_miserables_with_both_views(app, downloads):
     assert metric(app, "Nodes") == "77" and metric(app, "Edges") == "254"
     assert explorer(app).graph_key == "lesmis"
     spec = json.loads(app.get("plotly_chart")[0].proto.spec)
@@ -46,6 +46,7 @@ def test_opens_on_les_miserables_with_both_views(app):
     assert "vis.Network" in page  # vis-network inlined, and nothing fetched from the network:
     assert not re.search(r"""(src|href)\s*=\s*["']https?://""", page)
     assert {n["label"] for n in pyvis_nodes(app)} >= {"Marius", "Thenardier", "Gavroche"}
+    assert downloads["goat-physics-view.html"].decode() == page  # the same offline page, to keep
 
 
 def test_switch_to_email(app):

@@ -37,7 +37,7 @@ def train_lesmis(page) -> None:
     settle(page)
 
 
-def test_train_click_two_nodes_and_every_page(server, new_page):
+def test_train_click_two_nodes_and_every_page(server, new_page, tmp_path):
     page = new_page()
     open_app(page, server)
     assert metric(page, "Nodes") == "77"
@@ -47,6 +47,14 @@ def test_train_click_two_nodes_and_every_page(server, new_page):
     frame = page.frame_locator("iframe").first
     frame.locator("canvas").first.wait_for()  # vis-network drew itself, offline
     shot(page, "1-graph-pyvis")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download this view (HTML)").click()
+    saved = page.context.new_page()  # the downloaded file alone, off the app: it still draws
+    saved.route(re.compile(r"^https?://"), lambda route: route.abort())
+    info.value.save_as(tmp_path / info.value.suggested_filename)
+    saved.goto((tmp_path / "goat-physics-view.html").as_uri())
+    saved.locator("#mynetwork canvas").wait_for()
+    saved.close()
 
     train_lesmis(page)
     assert page.get_by_text(re.compile(r"^(Trained in|Fetched from the cache)")).count() == 1
