@@ -8,7 +8,7 @@ compiled loop on a cache-resident (``--nodes`` rows) table, cycling through 4096
 rows; wall microseconds per pair. The parts of :func:`fused.train_pairs` (one training pair):
 
 * gather: both sides' rows through their dropout masks, with the 0/1 masks kept (the hash);
-* alignment: A = S Tᵀ, one BLAS sgemm (``np.dot``);
+* alignment: A = S Tᵀ (``_align``, the loops' blocked kernel; ``bench/alignment.py`` against BLAS);
 * pooling: row and column max and argmax of A;
 * softmax and weighted sums: p = softmax(a), r = pᵀS on both sides;
 * softmax backward: the pooled scores' coefficients, c = p ⊙ (X dr − pᵀ X dr);
@@ -40,6 +40,7 @@ def compiled_parts():
 
     from goat_core.fused import (
         _FAST,
+        _align,
         _axpy,
         _gather_pair,
         _outer_plus,
@@ -58,7 +59,7 @@ def compiled_parts():
         S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
         _gather_pair(S, T, keep_s, keep_t, weight, ids_s[0], ids_t[0], width, width, pad, key, 0, threshold,
                      words)
-        A = np.dot(S[:width], T[:width].T)
+        A = _align(S, T, width, width)
         a_s, a_t = np.empty(width, weight.dtype), np.empty(width, weight.dtype)
         arg_s, arg_t = np.zeros(width, np.int32), np.zeros(width, np.int32)
         p_s, p_t = np.empty(width, weight.dtype), np.empty(width, weight.dtype)
@@ -76,7 +77,7 @@ def compiled_parts():
                 _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], width, width, pad, key, b,
                              threshold, words)
             elif part == 1:
-                A = np.dot(S[:width], T[:width].T)
+                A = _align(S, T, width, width)
             elif part == 2:
                 _pool(A, ids_s[b], ids_t[b], width, width, pad, a_s, a_t, arg_s, arg_t)
             elif part == 3:

@@ -308,3 +308,16 @@ def test_training_takes_the_one_pass_loss(monkeypatch):
     steps = 2 * -(-2 * graph.num_edges // 16)
     assert calls == {"one pass": steps, "logits": 0}
     assert all(np.isfinite(row["loss"]) for row in history)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("ls, lt", [(1, 1), (1, 7), (3, 5), (4, 2), (4, 3), (5, 1), (9, 8), (45, 38),
+                                    (100, 100)])
+def test_alignment_kernel_equals_the_matrix_product(ls, lt, dtype):
+    """The blocked kernel covers every entry: whole 4x2 blocks, the odd column, the last rows."""
+    rng = np.random.default_rng(ls * 1000 + lt)
+    S, T = rng.standard_normal((100, 200)).astype(dtype), rng.standard_normal((100, 200)).astype(dtype)
+    A = fused._align(S, T, ls, lt)
+    assert A.shape == (ls, lt) and A.dtype == dtype
+    exact = S[:ls].astype(np.float64) @ T[:lt].T.astype(np.float64)
+    np.testing.assert_allclose(A, exact, rtol=0, atol=2e-4 if dtype == np.float32 else 1e-11)

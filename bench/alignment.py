@@ -1,0 +1,87 @@
+"""The alignment A = S Tᵀ of one pair: the loops' blocked kernel against OpenBLAS's sgemm.
+
+    python bench/alignment.py [--repeats 20000]     # bench/results/alignment.json
+
+One thread, float32, d = 200, S and T cache-resident; for each (|N_s|, |N_t|) the wall
+microseconds of one product (median of 5 timings of ``--repeats`` products in a compiled loop)
+with ``np.dot(S[:ls], T[:lt].T)`` (numba's call into scipy's BLAS: OpenBLAS sgemm, as the loops
+did before) and with ``goat_core.fused._align`` (as they do now), and their GFLOP/s (2·ls·lt·d
+per product). The sizes span an epoch's pairs: neighborhoods of a few rows up to N = 100, with
+mean widths about 50 and 38 at 1M-2M edges (``bench/epoch_work.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SIZES = [(4, 3), (12, 9), (23, 17), (45, 45), (50, 38), (64, 64), (100, 100)]
+
+
+def compiled_loops():
+    import numba as nb
+    import numpy as np
+    import scipy.linalg.cython_blas  # noqa: F401 - numba's np.dot needs it loaded
+
+    from goat_core.fused import _FAST, _align
+
+    @nb.njit(fastmath=_FAST)
+    def blas(S, T, ls, lt, repeats):
+        total = 0.0
+        for _ in range(repeats):
+            total += np.dot(S[:ls], T[:lt].T)[0, 0]
+        return total
+
+    @nb.njit(fastmath=_FAST)
+    def blocked(S, T, ls, lt, repeats):
+        total = 0.0
+        for _ in range(repeats):
+            total += _align(S, T, ls, lt)[0, 0]
+        return total
+
+    return {"OpenBLAS sgemm (np.dot)": blas, "fused._align": blocked}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=20_000)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "alignment.json")
+    args = parser.parse_args()
+    import numpy as np
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(0)
+    S, T = (rng.standard_normal((100, 200)).astype(np.float32) for _ in range(2))
+    loops = compiled_loops()
+    rows = []
+    with threadpool_limits(1):
+        for ls, lt in SIZES:
+            row = {"ls": ls, "lt": lt}
+            for name, loop in loops.items():
+                loop(S, T, ls, lt, 10)  # compiled, caches warm
+                times = []
+                for _ in range(5):
+                    start = time.perf_counter()
+                    loop(S, T, ls, lt, args.repeats)
+                    times.append((time.perf_counter() - start) / args.repeats)
+                seconds = statistics.median(times)
+                row[name] = {"us": seconds * 1e6, "gflops": 2 * ls * lt * 200 / seconds / 1e9}
+            rows.append(row)
+    names = list(loops)
+    print(f"| ls × lt | {names[0]} | {names[1]} | speed-up |\n|---|---|---|---|")
+    for row in rows:
+        a, b = row[names[0]], row[names[1]]
+        print(f"| {row['ls']} × {row['lt']} | {a['us']:.2f} µs ({a['gflops']:.0f} GFLOP/s) | "
+              f"{b['us']:.2f} µs ({b['gflops']:.0f} GFLOP/s) | {a['us'] / b['us']:.2f}× |")
+    args.out.write_text(json.dumps({"d": 200, "repeats": args.repeats, "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
