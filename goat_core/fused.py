@@ -157,9 +157,9 @@ def _align(S, T, ls, lt):
     """A = S[:ls] T[:lt]ᵀ, (ls, lt), in the arrays' precision: four rows of S against two of T
     at a time, so that each load of a row's values serves several dot products.
 
-    These products are small (a few to N rows of d values) and the loops' largest part; at
-    their sizes this is 1.2-2.5x faster than OpenBLAS's sgemm, whose packing and blocking are
-    made for large matrices (``bench/alignment.py``)."""
+    These products are small (a few to N rows of d values) and were the loops' largest part;
+    at their sizes this is 1.2-3x faster than OpenBLAS's sgemm (more on the smallest), whose
+    packing and blocking are made for large matrices (``bench/alignment.py``)."""
     A = np.zeros((ls, lt), S.dtype)  # the blocks' accumulators start from these zeros, typed as S
     i = 0
     while i + 4 <= ls:
