@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _common import ROOT, machine, median
 
 SIZES = [(4, 3), (12, 9), (23, 17), (45, 45), (50, 38), (64, 64), (100, 100)]
 
@@ -71,8 +68,8 @@ def main() -> None:
                     start = time.perf_counter()
                     loop(S, T, ls, lt, args.repeats)
                     times.append((time.perf_counter() - start) / args.repeats)
-                seconds = statistics.median(times)
-                row[name] = {"us": seconds * 1e6, "gflops": 2 * ls * lt * 200 / seconds / 1e9}
+                seconds = median(times)
+                row[name] = {"us": seconds * 1e6, "gflops": 2 * ls * lt * S.shape[1] / seconds / 1e9}
             rows.append(row)
     names = list(loops)
     print(f"| ls × lt | {names[0]} | {names[1]} | speed-up |\n|---|---|---|---|")
@@ -80,7 +77,8 @@ def main() -> None:
         a, b = row[names[0]], row[names[1]]
         print(f"| {row['ls']} × {row['lt']} | {a['us']:.2f} µs ({a['gflops']:.0f} GFLOP/s) | "
               f"{b['us']:.2f} µs ({b['gflops']:.0f} GFLOP/s) | {a['us'] / b['us']:.2f}× |")
-    args.out.write_text(json.dumps({"d": 200, "repeats": args.repeats, "rows": rows}, indent=1))
+    result = {"d": S.shape[1], "repeats": args.repeats, "machine": machine(), "rows": rows}
+    args.out.write_text(json.dumps(result, indent=1))
 
 
 if __name__ == "__main__":

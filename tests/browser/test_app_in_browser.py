@@ -49,9 +49,9 @@ def test_train_click_two_nodes_and_every_page(server, new_page, tmp_path):
     shot(page, "1-graph-pyvis")
     with page.expect_download() as info:
         page.get_by_role("button", name="Download this view (HTML)").click()
+    info.value.save_as(tmp_path / info.value.suggested_filename)
     saved = page.context.new_page()  # the downloaded file alone, off the app: it still draws
     saved.route(re.compile(r"^https?://"), lambda route: route.abort())
-    info.value.save_as(tmp_path / info.value.suggested_filename)
     saved.goto((tmp_path / "goat-physics-view.html").as_uri())
     saved.locator("#mynetwork canvas").wait_for()
     saved.close()
