@@ -6,10 +6,20 @@ The table is (n+1, 200) float32, as ``bench/scaling.py`` trains it (BA graphs, m
 for 10·n edges). A batch's gradient touches the rows of its pairs' sampled neighborhoods:
 ``batch`` pairs x 2 sides x ``--slots`` rows, drawn in proportion to a BA graph's degrees
 (node i of n has degree about m·sqrt(n / i)), so that hubs repeat as they do in training.
-Timed: ``torch.optim.Adam(fused=True)`` on the dense gradient, and ``goat_core.optim.LazyAdam``
-on the sparse one (the touched rows), median of ``--repeats`` steps each, in CPU seconds of
-this process (``time.process_time``: what the step costs, less sensitive than wall time to
-other jobs on a shared machine) and wall seconds. Writes bench/results/optimizer_step.json.
+
+What a training step costs after the per-pair loops, wall seconds on this process's two worker
+threads (as training runs it), median of ``--repeats`` steps:
+
+* **dense**: the two segments' gradient buffers (each touched by the rows of its half of the
+  batch) merged into the dense gradient (``fused._dense_rows``), then
+  ``torch.optim.Adam(fused=True)``;
+* **lazy**: the touched rows read out of the two buffers (``fused._touched_rows``), then
+  ``goat_core.optim.LazyAdam`` with its rows split between the threads;
+* **lazy, one thread**: the same, everything on the calling thread (the code before the
+  twelfth session, BENCHMARKS.md Round 5).
+
+Also the optimiser steps alone (dense Adam; lazy Adam on two threads and on one), and CPU
+seconds. Writes bench/results/optimizer_step.json.
 """
 
 from __future__ import annotations
@@ -18,12 +28,10 @@ import argparse
 import json
 import os
 import statistics
-import sys
 import time
-from pathlib import Path
+from functools import partial
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from _common import ROOT, machine
 
 
 def touched_rows(n: int, batch: int, slots: int, seed: int):
@@ -35,9 +43,12 @@ def touched_rows(n: int, batch: int, slots: int, seed: int):
     return np.unique(ids)
 
 
-def time_steps(step, repeats: int) -> tuple[float, float]:
+def time_steps(step, repeats: int, setup=None) -> tuple[float, float]:
+    """(CPU, wall) seconds of ``step()``, medians over ``repeats``; ``setup()`` runs untimed first."""
     cpu, wall = [], []
     for _ in range(repeats):
+        if setup is not None:
+            setup()
         c0, w0 = time.process_time(), time.perf_counter()
         step()
         cpu.append(time.process_time() - c0)
@@ -46,37 +57,63 @@ def time_steps(step, repeats: int) -> tuple[float, float]:
 
 
 def one(n: int, args) -> dict:
+    import numpy as np
     import torch
 
+    from goat_core import fused
+    from goat_core.kernels import runner
     from goat_core.optim import LazyAdam
 
     torch.set_num_threads(1)  # as the CLI sets it on this 2-core machine
-    rows = torch.from_numpy(touched_rows(n, args.batch_size, args.slots, args.seed))
-    gen = torch.Generator().manual_seed(args.seed)
-    values = torch.randn(len(rows), 200, generator=gen)
+    threads, in_order = runner(torch.device("cpu"), 2), (lambda tasks: [task() for task in tasks])
+    halves = [touched_rows(n, args.batch_size // 2, args.slots, args.seed + k) for k in range(2)]
+    rng = np.random.default_rng(args.seed)
+    bufs, fresh = [], []
+    for rows in halves:  # a segment's buffer: its touched rows hold gradients, the rest is stale
+        buf = rng.standard_normal((n + 1, 200), dtype=np.float32)
+        mark = np.ones(n + 1, np.uint8)
+        mark[rows] = 2
+        bufs.append(buf), fresh.append(mark)
+    w = np.zeros((n + 1, 200), np.float32)
     dense_w = torch.zeros(n + 1, 200, requires_grad=True)
-    dense_grad = torch.zeros(n + 1, 200)
-    dense_grad[rows] = values
     adam = torch.optim.Adam([dense_w], lr=1e-3, fused=True)
     lazy_w = torch.zeros(n + 1, 200, requires_grad=True)
-    sparse_grad = torch.sparse_coo_tensor(rows.unsqueeze(0), values, (n + 1, 200), is_coalesced=True,
-                                          check_invariants=False)
-    lazy = LazyAdam([lazy_w], lr=1e-3)
+    lazy, lazy_one = LazyAdam([lazy_w], lr=1e-3, run=threads), LazyAdam([lazy_w], lr=1e-3)
+    first = bufs[0].copy()
 
-    def dense_step():
-        dense_w.grad = dense_grad
+    def setup():  # as training: zero_grad(set_to_none) frees the last gradient's buffer first
+        dense_w.grad = lazy_w.grad = None
+        bufs[0][:] = first  # _dense_rows builds in segment 0's buffer
+
+    def dense_step(build=True):
+        if build:
+            dense_w.grad = fused._dense_rows(bufs, fresh, threads)
         adam.step()
 
-    def lazy_step():
-        lazy_w.grad = sparse_grad
-        lazy.step()
+    def lazy_step(optimizer=lazy, run=threads, build=True):
+        if build:
+            lazy_w.grad = fused._touched_rows(w, bufs, fresh, run)
+        optimizer.step()
 
-    dense_step(), lazy_step()  # state allocated outside the timing
-    dense_cpu, dense_wall = time_steps(dense_step, args.repeats)
-    lazy_cpu, lazy_wall = time_steps(lazy_step, args.repeats)
-    return {"nodes": n, "touched_rows": len(rows), "touched_fraction": len(rows) / (n + 1),
-            "dense_cpu_s": dense_cpu, "dense_wall_s": dense_wall, "lazy_cpu_s": lazy_cpu,
-            "lazy_wall_s": lazy_wall, "load_average_1min": os.getloadavg()[0]}
+    steps = {"dense": dense_step, "lazy": lazy_step,
+             "lazy_one_thread": partial(lazy_step, lazy_one, in_order),
+             "dense_adam_alone": partial(dense_step, build=False),
+             "lazy_adam_alone": partial(lazy_step, build=False),
+             "lazy_adam_alone_one_thread": partial(lazy_step, lazy_one, build=False)}
+    timed = {}
+    for name, step in steps.items():
+        if "alone" in name:  # the gradients built once, outside the timing
+            setup()
+            dense_w.grad = fused._dense_rows(bufs, fresh, threads)
+            lazy_w.grad = fused._touched_rows(w, bufs, fresh, threads)
+            timed[name] = time_steps(step, args.repeats)
+        else:
+            setup(), step()  # state and buffers allocated outside the timing
+            timed[name] = time_steps(step, args.repeats, setup)
+    touched = int(np.count_nonzero((fresh[0] == 2) | (fresh[1] == 2)))
+    return {"nodes": n, "touched_rows": touched, "touched_fraction": touched / (n + 1),
+            **{f"{k}_wall_s": wall for k, (_, wall) in timed.items()},
+            **{f"{k}_cpu_s": cpu for k, (cpu, _) in timed.items()}, "load_average_1min": os.getloadavg()[0]}
 
 
 def main() -> None:
@@ -89,12 +126,16 @@ def main() -> None:
     args = parser.parse_args()
     rows = [one(n, args) for n in args.nodes]
     out = ROOT / "bench" / "results" / "optimizer_step.json"
-    out.write_text(json.dumps({"rows": rows, "config": vars(args)}, indent=1))
-    print("| nodes | rows touched by a batch | dense Adam step (CPU s) | lazy Adam step (CPU s) | load |")
-    print("|---|---|---|---|---|")
+    out.write_text(json.dumps({"rows": rows, "config": vars(args), "machine": machine()}, indent=1))
+    print("wall ms per step after the loops (gradient from the two segments' buffers + optimiser step):")
+    print("| nodes | rows touched by a batch | dense | lazy (two threads) | lazy (one thread) "
+          "| Adam alone: dense / lazy two threads / lazy one | load |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['nodes']:,} | {r['touched_rows']:,} ({r['touched_fraction']:.0%}) | "
-              f"{r['dense_cpu_s'] * 1e3:.1f} ms | {r['lazy_cpu_s'] * 1e3:.1f} ms | "
+        ms = {k[:-7]: v * 1e3 for k, v in r.items() if k.endswith("_wall_s")}
+        print(f"| {r['nodes']:,} | {r['touched_rows']:,} ({r['touched_fraction']:.0%}) | {ms['dense']:.1f} | "
+              f"{ms['lazy']:.1f} | {ms['lazy_one_thread']:.1f} | {ms['dense_adam_alone']:.1f} / "
+              f"{ms['lazy_adam_alone']:.1f} / {ms['lazy_adam_alone_one_thread']:.1f} | "
               f"{r['load_average_1min']:.1f} |")
 
 

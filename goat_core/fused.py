@@ -606,6 +606,45 @@ def add_touched(out, buffer, fresh, lo, hi):
 
 
 @nb.njit(nogil=True, cache=True)
+def merge_two(out, fresh0, other, fresh1, lo, hi):
+    """Rows lo..hi-1 of the dense gradient of two segments, in one pass over the table:
+    out[v] = (out[v] where segment 0 touched v, else 0) + (other[v] where segment 1 did). The
+    sums of :func:`zero_untouched` then :func:`add_touched`, bit for bit, at one read and write
+    of each row instead of two (each pass over a 200k-row table costs ~4 ms)."""
+    for v in range(lo, hi):
+        if fresh1[v] == 2:
+            if fresh0[v] == 2:
+                _axpy(out[v], 1.0, other[v])
+            else:
+                _copy_plus_zero(out[v], other[v])
+        elif fresh0[v] != 2:
+            out[v, :] = 0.0
+
+
+@nb.njit(inline="always")
+def _copy_plus_zero(y, x):
+    for k in range(y.shape[0]):
+        y[k] = 0.0 + x[k]  # 0 + x, as adding into a zeroed row does (-0.0 becomes 0.0)
+
+
+@nb.njit(nogil=True, cache=True)
+def sum_touched_two(values, rows, lo, hi, b0, fresh0, b1, fresh1):
+    """values[i] = (b0[v] where segment 0 touched v) + (b1[v] where segment 1 did), v = rows[i],
+    for i in lo..hi-1, summed from zero in segment order: what zeroing ``values`` and
+    :func:`add_rows` of each segment give, bit for bit, written once."""
+    for i in range(lo, hi):
+        v = rows[i]
+        if fresh0[v] == 2:
+            _copy_plus_zero(values[i], b0[v])
+            if fresh1[v] == 2:
+                _axpy(values[i], 1.0, b1[v])
+        elif fresh1[v] == 2:
+            _copy_plus_zero(values[i], b1[v])
+        else:
+            values[i, :] = 0.0
+
+
+@nb.njit(nogil=True, cache=True)
 def zero_untouched(out, fresh, lo, hi):
     """out[v] = 0 for rows lo..hi-1 that the segment of ``fresh`` did not touch (fresh[v] != 2)."""
     for v in range(lo, hi):
@@ -772,6 +811,11 @@ class FusedPairScores(torch.autograd.Function):
         return (_table_gradient(w, segs, segment, run, ctx.sparse),) + (None,) * 11
 
 
+def _halves(n: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Two halves of range(n), one per worker thread."""
+    return (0, n // 2), (n // 2, n)
+
+
 def _table_gradient(w: np.ndarray, segs: list[tuple[int, int]], segment: Callable[..., Callable[[], None]],
                     run: Callable[[list], list], sparse: bool) -> torch.Tensor:
     """The table's gradient: the loops ``segment(lo, hi, buffer, fresh)`` of every segment run
@@ -789,11 +833,21 @@ def _table_gradient(w: np.ndarray, segs: list[tuple[int, int]], segment: Callabl
         run([segment(lo, hi, bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
     if sparse:
         return _touched_rows(w, bufs, fresh, run)
-    rows = ((0, w.shape[0] // 2), (w.shape[0] // 2, w.shape[0]))  # two halves of the table
-    run([partial(zero_untouched, out, fresh[0], a, b) for a, b in rows])
-    for k in range(1, len(segs)):  # in segment order: the same sums on any number of threads
+    return _dense_rows(bufs, fresh, run)
+
+
+def _dense_rows(bufs: list, fresh: list[np.ndarray], run: Callable[[list], list]) -> torch.Tensor:
+    """The dense gradient (V, d) of the segments' buffers, built in ``bufs[0]``: the rows it
+    never touched zeroed, the other segments' rows added in segment order."""
+    out = bufs[0]
+    rows = _halves(out.shape[0])
+    if len(bufs) == 1:
+        run([partial(zero_untouched, out, fresh[0], a, b) for a, b in rows])
+    else:  # in segment order: the same sums on any number of threads
+        run([partial(merge_two, out, fresh[0], bufs[1], fresh[1], a, b) for a, b in rows])
+    for k in range(2, len(bufs)):
         run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
-    out[w.shape[0] - 1] = 0.0  # padding_idx: the pad row stays zero
+    out[out.shape[0] - 1] = 0.0  # padding_idx: the pad row stays zero
     return torch.from_numpy(out)
 
 
@@ -839,9 +893,14 @@ def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray],
         touched |= f == 2
     touched[w.shape[0] - 1] = False  # padding_idx: the pad row is never updated
     rows = np.flatnonzero(touched)
-    values = _zeroed("sparse", (len(rows), w.shape[1]), w.dtype, run, capacity=w.shape[0])  # (R, d)
-    for buf, f in zip(bufs, fresh):
-        add_rows(values, buf, f, rows)
+    if len(bufs) == 2:  # every row written once, on the threads
+        values = _reused("sparse", (len(rows), w.shape[1]), w.dtype, capacity=w.shape[0])[0]  # (R, d)
+        run([partial(sum_touched_two, values, rows, a, b, bufs[0], fresh[0], bufs[1], fresh[1])
+             for a, b in _halves(len(rows))])
+    else:
+        values = _zeroed("sparse", (len(rows), w.shape[1]), w.dtype, run, capacity=w.shape[0])
+        for buf, f in zip(bufs, fresh):
+            add_rows(values, buf, f, rows)
     index = torch.from_numpy(rows.astype(np.int64)).unsqueeze(0)  # (1, R)
     return torch.sparse_coo_tensor(index, torch.from_numpy(values), w.shape, is_coalesced=True,
                                    check_invariants=False)

@@ -239,6 +239,12 @@ def _run(tasks, device: torch.device, workers: int) -> list:
     return [f.result() for f in [_pool.submit(_no_grad, task) for task in tasks]]
 
 
+def runner(device: torch.device, workers: int) -> Callable[[list], list]:
+    """What runs a list of callables for work on ``device``: on up to ``workers`` threads of
+    this module's pool (CPU, see :func:`_pool_size`), else in order."""
+    return partial(_run, device=device, workers=workers)
+
+
 def _no_grad(task):
     with torch.no_grad():  # grad mode is per thread: the workers' must match the Function's
         return task()
@@ -369,7 +375,7 @@ def _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, gener
     ids_s = torch.where(mask_s, nbr_s, pad)  # (B, Ls) masked slots hold the pad id
     ids_t = torch.where(mask_t, nbr_t, pad)  # (B, Lt)
     key = int(torch.randint(0, 2**62, (1,), generator=generator)) if dropout > 0.0 else 0
-    run: Callable[[list], list] = partial(_run, device=weight.device, workers=options.workers)
+    run = runner(weight.device, options.workers)
     return ids_s, ids_t, _widths(mask_s), _widths(mask_t), key, run, zero_padded(mask_s, mask_t)
 
 

@@ -20,15 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import partial
 
 import torch
 
 OPTIMIZERS = ("auto", "adam", "lazy-adam")
-# optimizer="auto": lazy Adam from this many nodes on. Below it a batch of 4096 pairs touches most
-# rows (76 % at 200k nodes, 28 % at 1M) and torch's fused dense Adam, one pass over the table, costs
-# about as much per step as lazy Adam's gathered rows or less (27 vs 42 ms at 200k nodes, 130 vs
-# 107 ms at 1M: bench/optimizer_step.py); whole epochs agree (bench/scaling.py, BENCHMARKS.md).
-LAZY_FROM_NODES = 1_000_000
+# optimizer="auto": lazy Adam from this many nodes on. What a step costs after the per-pair loops
+# (the gradient read out of the two segments' buffers, then the update, both on two threads;
+# bench/optimizer_step.py, wall ms): 200k nodes, where a 4096-pair batch touches 76 % of the rows,
+# dense 28.4 and lazy 27.8; 500k (46 %), 60.4 and 48.3; 1M (28 %), 122.7 and 61.3. Whole epochs
+# agree: 2M edges (200k nodes) 85.4 s dense and 86.1 s lazy, 5M edges (500k nodes) 320.3 s and
+# 269.7 s (bench/scaling.py, BENCHMARKS.md "Round 5"). Quality is the same (Email, 3 seeds).
+LAZY_FROM_NODES = 500_000
 
 
 def resolve_optimizer(optimizer: str, num_nodes: int) -> str:
@@ -40,10 +43,12 @@ def resolve_optimizer(optimizer: str, num_nodes: int) -> str:
     return optimizer
 
 
-def make_optimizer(name: str, params: Iterable[torch.nn.Parameter], lr: float) -> torch.optim.Optimizer:
-    """The optimiser ``name`` ("adam" or "lazy-adam", resolved) over ``params``."""
+def make_optimizer(name: str, params: Iterable[torch.nn.Parameter], lr: float,
+                   run: Callable[[list], list] | None = None) -> torch.optim.Optimizer:
+    """The optimiser ``name`` ("adam" or "lazy-adam", resolved) over ``params``; ``run`` runs
+    lazy Adam's CPU row updates (a list of callables) on threads (``kernels.runner``)."""
     if name == "lazy-adam":
-        return LazyAdam(params, lr=lr)
+        return LazyAdam(params, lr=lr, run=run)
     try:  # plain Adam; its fused single-pass kernel where this build has one for the device
         return torch.optim.Adam(params, lr=lr, fused=True)
     except (RuntimeError, TypeError, ValueError):
@@ -68,14 +73,19 @@ class LazyAdam(torch.optim.Optimizer):
     """Adam on the touched rows only, with per-row bias correction (see the module docstring).
 
     Sparse gradients (COO, indices on dim 0) update their rows; a dense gradient counts every
-    row as touched (so a table trained with dense gradients gets dense Adam)."""
+    row as touched (so a table trained with dense gradients gets dense Adam). ``run`` (a
+    callable that runs a list of callables, e.g. ``kernels.runner``) splits a CPU step's rows
+    between threads: rows are distinct, so the halves never meet, and the numbers are those of
+    one thread."""
 
     def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
-                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8):
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 run: Callable[[list], list] | None = None):
         if lr <= 0.0 or eps <= 0.0 or not (0.0 <= betas[0] < 1.0 and 0.0 <= betas[1] < 1.0):
             raise ValueError(f"LazyAdam needs lr > 0, eps > 0 and betas in [0, 1), got lr={lr}, "
                              f"betas={betas}, eps={eps}")
         super().__init__(params, dict(lr=lr, betas=betas, eps=eps))
+        self.run = run
 
     @torch.no_grad()
     def step(self, closure: Callable[[], float] | None = None) -> float | None:  # type: ignore[override]
@@ -93,7 +103,7 @@ class LazyAdam(torch.optim.Optimizer):
                     state["step"] = torch.zeros(p.shape[0], dtype=torch.int32, device=p.device)
                     state["exp_avg"] = torch.zeros_like(p)
                     state["exp_avg_sq"] = torch.zeros_like(p)
-                _update_rows(p, state, rows, values, group["lr"], beta1, beta2, group["eps"])
+                _update_rows(p, state, rows, values, group["lr"], beta1, beta2, group["eps"], self.run)
         return loss
 
 
@@ -105,16 +115,29 @@ def _rows_and_values(grad: torch.Tensor, p: torch.Tensor) -> tuple[torch.Tensor,
     return torch.arange(p.shape[0], device=p.device), grad
 
 
+# A CPU step splits its rows between threads from this many rows on (below, the hand-off costs more)
+THREADS_FROM_ROWS = 4096
+
+
 def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tensor, lr: float,
-                 beta1: float, beta2: float, eps: float) -> None:
+                 beta1: float, beta2: float, eps: float, run: Callable[[list], list] | None = None) -> None:
     """Adam on ``rows`` of ``p`` with gradient rows ``g``, in torch.optim.Adam's order of
     operations (so that a step over every row gives its numbers). On CPU one compiled pass over
-    the touched rows (torch's gathers and scatters cost ~10x dense fused Adam, bench/optimizer_step.py)."""
+    the touched rows (torch's gathers and scatters cost ~10x dense fused Adam, bench/optimizer_step.py),
+    its two halves on two threads where ``run`` has them."""
     if p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
         from .fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
 
-        lazy_adam_rows(p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),
-                       state["step"].numpy(), rows.numpy(), g.contiguous().numpy(), lr, beta1, beta2, eps)
+        arrays = (p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),
+                  state["step"].numpy())
+        r, values, n = rows.numpy(), g.contiguous().numpy(), rows.shape[0]
+        cuts = (0, n // 2, n) if run is not None and n >= THREADS_FROM_ROWS else (0, n)
+        tasks = [partial(lazy_adam_rows, *arrays, r[a:b], values[a:b], lr, beta1, beta2, eps)
+                 for a, b in zip(cuts[:-1], cuts[1:])]
+        if len(tasks) > 1 and run is not None:
+            run(tasks)
+        else:
+            tasks[0]()
         return
     step = state["step"].index_select(0, rows) + 1  # (R,)
     state["step"].index_copy_(0, rows, step)

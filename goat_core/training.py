@@ -165,7 +165,8 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
     weight = torch.from_numpy(graph.weight).float()
     weight = weight / weight.mean()  # mean weight 1: the learning rate means the same everywhere
     with sparse_table_gradient(model, optimizer == "lazy-adam"):  # the backends and DDP read it
-        step_optimizer = make_optimizer(optimizer, model.parameters(), lr)
+        step_optimizer = make_optimizer(optimizer, model.parameters(), lr,
+                                        run=kernels.runner(device, options.workers))
         uses_hood = hasattr(model, "attention")
         scorer = PairScorer(model, backend, options)
         gram = GramCache()  # this training's validation scores: dropped with it

@@ -167,6 +167,42 @@ def test_two_threads_give_the_same_numbers_as_one():
     assert torch.equal(y1, y2) and torch.equal(g1, g2)
 
 
+def _segment_buffers(rows: int, width: int, seed: int):
+    """Two segments' gradient buffers with stale rows, each touching a random third (fresh == 2),
+    some rows in both, some in neither, and -0.0 in some touched rows."""
+    rng = np.random.default_rng(seed)
+    bufs = [rng.standard_normal((rows, width)) for _ in range(2)]
+    fresh = [np.where(rng.random(rows) < 0.35, 2, 1).astype(np.uint8) for _ in range(2)]
+    for buf in bufs:
+        buf[rng.random(rows) < 0.1, 0] = -0.0
+    return bufs, fresh
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return a.view(np.uint64)  # -0.0 and 0.0 differ here, unlike ==
+
+
+@pytest.mark.parametrize("run", [sequential, lambda tasks: kernels._run(tasks, torch.device("cpu"), 2)])
+def test_merged_segments_are_the_zeroed_and_added_buffers_bit_for_bit(run):
+    """The dense gradient's one-pass merge of two segments (``_dense_rows``) gives what zeroing
+    segment 0's untouched rows and adding segment 1's touched rows gave; the sparse gradient's
+    rows (``_touched_rows``) are what adding each segment into zeroed rows gave."""
+    bufs, fresh = _segment_buffers(301, 5, seed=11)
+    expected = bufs[0].copy()
+    fused.zero_untouched(expected, fresh[0], 0, len(expected))
+    fused.add_touched(expected, bufs[1], fresh[1], 0, len(expected))
+    expected[-1] = 0.0
+    rows = np.flatnonzero(((fresh[0] == 2) | (fresh[1] == 2))[:-1])
+    expected_values = np.zeros((len(rows), 5))
+    for buf, f in zip(bufs, fresh):
+        fused.add_rows(expected_values, buf, f, rows)
+    sparse = fused._touched_rows(np.zeros((301, 5)), bufs, fresh, run)
+    assert np.array_equal(sparse._indices()[0].numpy(), rows)
+    assert np.array_equal(_bits(sparse._values().numpy()), _bits(expected_values))
+    dense = fused._dense_rows([bufs[0].copy(), bufs[1]], fresh, run).numpy()
+    assert np.array_equal(_bits(dense), _bits(expected))
+
+
 def test_training_through_it_is_reproducible_and_learns():
     graph = planted_graph(groups=3, size=15, p_in=0.6, p_out=0.05, seed=1)
     hood = sample_neighborhoods(Adjacency.from_graph(graph), 8, torch.Generator().manual_seed(9))

@@ -80,6 +80,38 @@ def test_a_row_touched_late_takes_its_own_first_adam_step():
                                rtol=1e-6, atol=0)  # Adam's first step: lr · sign(g)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+def test_lazy_adam_on_two_threads_gives_the_numbers_of_one(sparse):
+    """A CPU step's rows split between two threads (``run``): the same weights, moments and
+    counts, bit for bit, as one thread, on a table large enough to be split."""
+    from goat_core.kernels import runner
+    from goat_core.optim import THREADS_FROM_ROWS
+
+    gen = torch.Generator().manual_seed(4)
+    rows = 2 * THREADS_FROM_ROWS + 3
+    start = torch.randn(rows, 6, generator=gen)
+    tables = [start.clone().requires_grad_() for _ in range(2)]
+    threads, split = runner(torch.device("cpu"), 2), []
+
+    def run(tasks):
+        split.append(len(tasks))
+        return threads(tasks)
+
+    optimizers = [LazyAdam([tables[0]], lr=0.01), LazyAdam([tables[1]], lr=0.01, run=run)]
+    for _ in range(3):
+        touched = torch.randperm(rows, generator=gen)[: rows * 3 // 4].sort().values
+        grad = torch.randn(len(touched), 6, generator=gen)
+        for table, opt in zip(tables, optimizers):
+            dense = torch.zeros_like(start).index_copy_(0, touched, grad)
+            table.grad = _sparse(touched, grad, start.shape) if sparse else dense
+            opt.step()
+    assert split == [2, 2, 2]  # the steps were split
+    assert torch.equal(tables[0], tables[1])
+    for key in ("step", "exp_avg", "exp_avg_sq"):
+        assert torch.equal(optimizers[0].state[tables[0]][key], optimizers[1].state[tables[1]][key])
+    assert not torch.equal(tables[0], start)
+
+
 def test_lazy_adam_rejects_bad_settings():
     with pytest.raises(ValueError, match="lr > 0"):
         LazyAdam([torch.zeros(2, requires_grad=True)], lr=0.0)
