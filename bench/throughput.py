@@ -43,7 +43,7 @@ def _free_forward(*args) -> None:
 
 
 def _free(*args) -> None:
-    """Stands in for fused.backward_pairs / add_touched: the table gradient stays zero."""
+    """Stands in for fused.backward_pairs: the table gradient stays zero."""
 
 
 def _free_train(*args) -> None:
@@ -207,7 +207,7 @@ def main() -> None:
              {"backend": "module", "options": in_order}, {}),
             (CEILING, {}, {"free_loops": True}),
         ]
-        loops = fused.forward_pairs, fused.backward_pairs, fused.add_touched, fused.train_pairs
+        loops = fused.forward_pairs, fused.backward_pairs, fused.train_pairs
         one_pass_loss = kernels.goat_loss
 
         def two_pass_loss(weight, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, dropout, generator, *,
@@ -219,8 +219,8 @@ def main() -> None:
         result["ablations"] = {}
         for name, options, settings in variants:
             fused._one_blas_thread = nullcontext if settings.get("blas_threads") else one_blas_thread
-            fused.forward_pairs, fused.backward_pairs, fused.add_touched, fused.train_pairs = (
-                (_free_forward, _free, _free, _free_train) if settings.get("free_loops") else loops)
+            fused.forward_pairs, fused.backward_pairs, fused.train_pairs = (
+                (_free_forward, _free, _free_train) if settings.get("free_loops") else loops)
             kernels.goat_loss = two_pass_loss if settings.get("two_pass") else one_pass_loss
             walls, cpus = [], []
             for rep in range(args.repeats):
@@ -230,7 +230,7 @@ def main() -> None:
             result["ablations"][name] = {"pairs_per_s": median(walls), "pairs_per_cpu_s": median(cpus)}
             print(f"{name:56s} {median(walls):8.0f} pairs/s {median(cpus):8.0f} pairs/cpu-s", flush=True)
         fused._one_blas_thread = one_blas_thread
-        fused.forward_pairs, fused.backward_pairs, fused.add_touched, fused.train_pairs = loops
+        fused.forward_pairs, fused.backward_pairs, fused.train_pairs = loops
         kernels.goat_loss = one_pass_loss
         ceiling = result["ablations"][CEILING]["pairs_per_s"]
         result["ceiling_pairs_per_s"] = ceiling

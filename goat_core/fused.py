@@ -55,7 +55,8 @@ from .masks import MASK_BITS, threshold_for
 ROW_STRIDE = 1 << 16  # ids of a pair's rows in the hash: (2·pair + side)·ROW_STRIDE + row; distinct
 # because N <= 65,536 (estimator.PARAMETERS)
 PREFETCH_LOCALITY = 2  # llvm.prefetch's locality for table rows: into L2, not L1 (_prefetch_row)
-SEGMENTS = 2  # a batch is cut into this many segments whatever the number of threads
+SEGMENTS = 2  # a batch is cut into this many segments whatever the number of threads; the
+# gradient's sum over segments (merge_two, sum_touched_two) is written for two
 _FAST = {"nsz", "arcp", "contract", "reassoc"}  # not nnan/ninf: padding is -inf
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -541,15 +542,6 @@ def _scatter(out, fresh, ids, width, pad, dX, keep):
             row[k] += grad_row[k] * mask[k]
 
 
-@nb.njit(nogil=True, cache=True)
-def add_rows(values, buffer, fresh, rows):
-    """values[i] += buffer[rows[i]] where this segment touched the row (fresh == 2)."""
-    for i in range(rows.shape[0]):
-        v = rows[i]
-        if fresh[v] == 2:
-            _axpy(values[i], 1.0, buffer[v])
-
-
 @nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def lazy_adam_rows(p, exp_avg, exp_avg_sq, step, rows, g, lr, beta1, beta2, eps):
     """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass: per row its step count and
@@ -598,19 +590,11 @@ def _adam_move(w, m, denom, step_size):
 
 
 @nb.njit(nogil=True, cache=True)
-def add_touched(out, buffer, fresh, lo, hi):
-    """out[v] += buffer[v] for rows lo..hi-1 that a segment touched (fresh[v] == 2)."""
-    for v in range(lo, hi):
-        if fresh[v] == 2:
-            _axpy(out[v], 1.0, buffer[v])
-
-
-@nb.njit(nogil=True, cache=True)
 def merge_two(out, fresh0, other, fresh1, lo, hi):
-    """Rows lo..hi-1 of the dense gradient of two segments, in one pass over the table:
-    out[v] = (out[v] where segment 0 touched v, else 0) + (other[v] where segment 1 did). The
-    sums of :func:`zero_untouched` then :func:`add_touched`, bit for bit, at one read and write
-    of each row instead of two (each pass over a 200k-row table costs ~4 ms)."""
+    """Rows lo..hi-1 of the dense gradient of the two segments, in one pass over the table:
+    out[v] = (out[v] where segment 0 touched v, else 0) + (other[v] where segment 1 did), summed
+    from zero in segment order. One read and write of each row: zeroing segment 0's untouched
+    rows and adding segment 1's in two passes cost 8.1 against 5.0 ms at 200k rows."""
     for v in range(lo, hi):
         if fresh1[v] == 2:
             if fresh0[v] == 2:
@@ -630,8 +614,8 @@ def _copy_plus_zero(y, x):
 @nb.njit(nogil=True, cache=True)
 def sum_touched_two(values, rows, lo, hi, b0, fresh0, b1, fresh1):
     """values[i] = (b0[v] where segment 0 touched v) + (b1[v] where segment 1 did), v = rows[i],
-    for i in lo..hi-1, summed from zero in segment order: what zeroing ``values`` and
-    :func:`add_rows` of each segment give, bit for bit, written once."""
+    for i in lo..hi-1, summed from zero in segment order (the dense gradient's rows, bit for bit),
+    each row written once."""
     for i in range(lo, hi):
         v = rows[i]
         if fresh0[v] == 2:
@@ -642,14 +626,6 @@ def sum_touched_two(values, rows, lo, hi, b0, fresh0, b1, fresh1):
             _copy_plus_zero(values[i], b1[v])
         else:
             values[i, :] = 0.0
-
-
-@nb.njit(nogil=True, cache=True)
-def zero_untouched(out, fresh, lo, hi):
-    """out[v] = 0 for rows lo..hi-1 that the segment of ``fresh`` did not touch (fresh[v] != 2)."""
-    for v in range(lo, hi):
-        if fresh[v] != 2:
-            out[v, :] = 0.0
 
 
 @nb.njit(nogil=True, cache=True)
@@ -675,8 +651,9 @@ _local = threading.local()  # per calling thread (app sessions train side by sid
 def _segments(len_s: np.ndarray, len_t: np.ndarray, d: int) -> list[tuple[int, int]]:
     """SEGMENTS contiguous pair ranges of about equal work (gemm + d-dimensional passes)."""
     work = np.cumsum(len_s.astype(np.float64) * len_t + 4.0 * d * (len_s + len_t))
-    cuts = np.searchsorted(work, work[-1] * np.arange(1, SEGMENTS) / SEGMENTS) if len(work) else []
-    bounds = [0, *[int(c) for c in cuts], len(len_s)]
+    total = work[-1] if len(work) else 0.0
+    cuts = np.searchsorted(work, total * np.arange(1, SEGMENTS) / SEGMENTS)  # 0s on an empty batch
+    bounds = [0, *[int(c) for c in cuts], len(len_s)]  # always SEGMENTS ranges, empty ones included
     return list(zip(bounds[:-1], bounds[1:]))
 
 
@@ -716,10 +693,10 @@ def _buffer(k: int, shape, dtype) -> np.ndarray:
     return buf
 
 
-def _reused(name: str, shape: tuple[int, int], dtype, capacity: int | None = None) -> tuple[np.ndarray, bool]:
-    """(the first ``shape[0]`` rows of this thread's buffer ``name``, whether it is new): a
-    ``capacity``-row buffer (default ``shape[0]``) reused once nothing else holds it, else a new,
-    zeroed one. Its rows hold whatever the last user left unless it is new.
+def _reused(name: str, shape: tuple[int, int], dtype, capacity: int | None = None) -> np.ndarray:
+    """The first ``shape[0]`` rows of this thread's buffer ``name``: a ``capacity``-row buffer
+    (default ``shape[0]``) reused once nothing else holds it, else a new one. Its rows hold
+    whatever the last user left; the callers write every row they hand over.
 
     A fresh table-sized ``np.zeros`` every step cost its page faults: 22 s of a 2M-edge epoch's
     218 (``bench/step_profile.py``). ``torch.from_numpy`` keeps a reference to the array (a view
@@ -735,33 +712,7 @@ def _reused(name: str, shape: tuple[int, int], dtype, capacity: int | None = Non
     # references: the dict, ``buf`` and getrefcount's argument; any more is a gradient still alive
     if buf is None or buf.shape != (capacity, width) or buf.dtype != dtype or sys.getrefcount(buf) > 3:
         buf = buffers[name] = np.zeros((capacity, width), dtype)
-        return buf[:rows], True
-    return buf[:rows], False
-
-
-def _zeroed(name: str, shape: tuple[int, int], dtype, run: Callable[[list], list],
-            capacity: int | None = None) -> np.ndarray:
-    """A zeroed (rows, d) array handed to torch as a gradient: :func:`_reused`'s buffer, zeroed
-    on the worker threads when it is not new."""
-    view, new = _reused(name, shape, dtype, capacity)
-    if new:
-        return view  # made by np.zeros
-    if view.nbytes < _ZERO_ON_THREADS_FROM:
-        view[:] = 0  # small: a thread hand-off would cost more than the memset
-    else:
-        half = len(view) // 2
-        run([partial(zero_rows, view, 0, half), partial(zero_rows, view, half, len(view))])
-    return view
-
-
-_ZERO_ON_THREADS_FROM = 8 << 20  # bytes
-
-
-@nb.njit(nogil=True, cache=True)
-def zero_rows(out, lo, hi):
-    """out[lo:hi] = 0, without the GIL (two threads zero a table's halves)."""
-    for v in range(lo, hi):
-        out[v, :] = 0.0
+    return buf[:rows]
 
 
 def _loops(pooling: str) -> tuple[Callable[..., None], Callable[..., None]]:
@@ -811,7 +762,7 @@ class FusedPairScores(torch.autograd.Function):
         return (_table_gradient(w, segs, segment, run, ctx.sparse),) + (None,) * 11
 
 
-def _halves(n: int) -> tuple[tuple[int, int], tuple[int, int]]:
+def halves(n: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """Two halves of range(n), one per worker thread."""
     return (0, n // 2), (n // 2, n)
 
@@ -826,7 +777,7 @@ def _table_gradient(w: np.ndarray, segs: list[tuple[int, int]], segment: Callabl
     # dense gradient is segment 0's buffer with the rows it never touched zeroed after the loops
     # (not the whole table before them: at 100k+ nodes a batch touches most rows) and the other
     # segments' rows added; a sparse one reads every segment's touched rows out of the buffers.
-    out = _buffer(0, w.shape, w.dtype) if sparse else _reused("dense", w.shape, w.dtype)[0]
+    out = _buffer(0, w.shape, w.dtype) if sparse else _reused("dense", w.shape, w.dtype)
     fresh = [np.full(w.shape[0], 1, np.uint8) for _ in segs]
     bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
     with _one_blas_thread():
@@ -837,16 +788,10 @@ def _table_gradient(w: np.ndarray, segs: list[tuple[int, int]], segment: Callabl
 
 
 def _dense_rows(bufs: list, fresh: list[np.ndarray], run: Callable[[list], list]) -> torch.Tensor:
-    """The dense gradient (V, d) of the segments' buffers, built in ``bufs[0]``: the rows it
-    never touched zeroed, the other segments' rows added in segment order."""
+    """The dense gradient (V, d) of the two segments' buffers, built in ``bufs[0]`` (the rows
+    it never touched zeroed, segment 1's rows added: the same sums on any number of threads)."""
     out = bufs[0]
-    rows = _halves(out.shape[0])
-    if len(bufs) == 1:
-        run([partial(zero_untouched, out, fresh[0], a, b) for a, b in rows])
-    else:  # in segment order: the same sums on any number of threads
-        run([partial(merge_two, out, fresh[0], bufs[1], fresh[1], a, b) for a, b in rows])
-    for k in range(2, len(bufs)):
-        run([partial(add_touched, out, bufs[k], fresh[k], a, b) for a, b in rows])
+    run([partial(merge_two, out, fresh[0], bufs[1], fresh[1], a, b) for a, b in halves(out.shape[0])])
     out[out.shape[0] - 1] = 0.0  # padding_idx: the pad row stays zero
     return torch.from_numpy(out)
 
@@ -893,14 +838,9 @@ def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray],
         touched |= f == 2
     touched[w.shape[0] - 1] = False  # padding_idx: the pad row is never updated
     rows = np.flatnonzero(touched)
-    if len(bufs) == 2:  # every row written once, on the threads
-        values = _reused("sparse", (len(rows), w.shape[1]), w.dtype, capacity=w.shape[0])[0]  # (R, d)
-        run([partial(sum_touched_two, values, rows, a, b, bufs[0], fresh[0], bufs[1], fresh[1])
-             for a, b in _halves(len(rows))])
-    else:
-        values = _zeroed("sparse", (len(rows), w.shape[1]), w.dtype, run, capacity=w.shape[0])
-        for buf, f in zip(bufs, fresh):
-            add_rows(values, buf, f, rows)
+    values = _reused("sparse", (len(rows), w.shape[1]), w.dtype, capacity=w.shape[0])  # (R, d)
+    run([partial(sum_touched_two, values, rows, a, b, bufs[0], fresh[0], bufs[1], fresh[1])
+         for a, b in halves(len(rows))])  # every row written once, on the threads
     index = torch.from_numpy(rows.astype(np.int64)).unsqueeze(0)  # (1, R)
     return torch.sparse_coo_tensor(index, torch.from_numpy(values), w.shape, is_coalesced=True,
                                    check_invariants=False)

@@ -126,18 +126,15 @@ def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tens
     the touched rows (torch's gathers and scatters cost ~10x dense fused Adam, bench/optimizer_step.py),
     its two halves on two threads where ``run`` has them."""
     if p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
-        from .fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
+        from .fused import halves, lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
 
         arrays = (p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),
                   state["step"].numpy())
         r, values, n = rows.numpy(), g.contiguous().numpy(), rows.shape[0]
-        cuts = (0, n // 2, n) if run is not None and n >= THREADS_FROM_ROWS else (0, n)
+        split = run is not None and n >= THREADS_FROM_ROWS
         tasks = [partial(lazy_adam_rows, *arrays, r[a:b], values[a:b], lr, beta1, beta2, eps)
-                 for a, b in zip(cuts[:-1], cuts[1:])]
-        if len(tasks) > 1 and run is not None:
-            run(tasks)
-        else:
-            tasks[0]()
+                 for a, b in (halves(n) if split else [(0, n)])]
+        run(tasks) if split else tasks[0]()
         return
     step = state["step"].index_select(0, rows) + 1  # (R,)
     state["step"].index_copy_(0, rows, step)
