@@ -115,6 +115,10 @@ def _rows_and_values(grad: torch.Tensor, p: torch.Tensor) -> tuple[torch.Tensor,
     return torch.arange(p.shape[0], device=p.device), grad
 
 
+def _in_order(tasks: list) -> list:
+    return [task() for task in tasks]
+
+
 # A CPU step splits its rows between threads from this many rows on (below, the hand-off costs more)
 THREADS_FROM_ROWS = 4096
 
@@ -131,10 +135,12 @@ def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tens
         arrays = (p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),
                   state["step"].numpy())
         r, values, n = rows.numpy(), g.contiguous().numpy(), rows.shape[0]
-        split = run is not None and n >= THREADS_FROM_ROWS
+        split = n >= THREADS_FROM_ROWS
         tasks = [partial(lazy_adam_rows, *arrays, r[a:b], values[a:b], lr, beta1, beta2, eps)
                  for a, b in (halves(n) if split else [(0, n)])]
-        run(tasks) if split else tasks[0]()
+        if run is None:  # in order, the same numbers
+            run = _in_order
+        run(tasks)
         return
     step = state["step"].index_select(0, rows) + 1  # (R,)
     state["step"].index_copy_(0, rows, step)
