@@ -10,16 +10,19 @@ for 10·n edges). A batch's gradient touches the rows of its pairs' sampled neig
 What a training step costs after the per-pair loops, wall seconds on this process's two worker
 threads (as training runs it), median of ``--repeats`` steps:
 
-* **dense**: the two segments' gradient buffers (each touched by the rows of its half of the
-  batch) merged into the dense gradient (``fused._dense_rows``), then
-  ``torch.optim.Adam(fused=True)``;
+* **dense** (what training runs since the fourteenth session): ``goat_core.optim.TableAdam``
+  reading the two segments' gradient buffers (each touched by the rows of its half of the
+  batch) through its ``SegmentGradient`` and merging them row by row as it updates, on two threads;
+* **dense via torch** (before): the buffers merged into the dense gradient first
+  (``fused._dense_rows``), then ``torch.optim.Adam(fused=True)`` on one thread;
 * **lazy**: the touched rows read out of the two buffers (``fused._touched_rows``), then
   ``goat_core.optim.LazyAdam`` with its rows split between the threads;
 * **lazy, one thread**: the same, everything on the calling thread (the code before the
   twelfth session, BENCHMARKS.md Round 5).
 
-Also the optimiser steps alone (dense Adam; lazy Adam on two threads and on one), and CPU
-seconds. Writes bench/results/optimizer_step.json.
+Also the optimiser steps alone on a gradient built beforehand (dense: TableAdam on two threads
+and torch's fused Adam on one; lazy Adam on two threads and on one), and CPU seconds. Writes
+bench/results/optimizer_step.json.
 """
 
 from __future__ import annotations
@@ -62,7 +65,7 @@ def one(n: int, args) -> dict:
 
     from goat_core import fused
     from goat_core.kernels import runner
-    from goat_core.optim import LazyAdam
+    from goat_core.optim import LazyAdam, TableAdam
 
     torch.set_num_threads(1)  # as the CLI sets it on this 2-core machine
     threads, in_order = runner(torch.device("cpu"), 2), (lambda tasks: [task() for task in tasks])
@@ -77,27 +80,35 @@ def one(n: int, args) -> dict:
     w = np.zeros((n + 1, 200), np.float32)
     dense_w = torch.zeros(n + 1, 200, requires_grad=True)
     adam = torch.optim.Adam([dense_w], lr=1e-3, fused=True)
+    table_w = torch.zeros(n + 1, 200, requires_grad=True)
+    table_adam = TableAdam([table_w], lr=1e-3, run=threads)
     lazy_w = torch.zeros(n + 1, 200, requires_grad=True)
     lazy, lazy_one = LazyAdam([lazy_w], lr=1e-3, run=threads), LazyAdam([lazy_w], lr=1e-3)
     first = bufs[0].copy()
 
     def setup():  # as training: zero_grad(set_to_none) frees the last gradient's buffer first
-        dense_w.grad = lazy_w.grad = None
+        dense_w.grad = lazy_w.grad = table_w.grad = None
         bufs[0][:] = first  # _dense_rows builds in segment 0's buffer
 
-    def dense_step(build=True):
+    def torch_dense_step(build=True):
         if build:
             dense_w.grad = fused._dense_rows(bufs, fresh, threads)
         adam.step()
+
+    def dense_step():  # what the fused loss's forward and backward leave in the sink
+        table_adam.sink.hold(table_w, bufs, fresh)
+        table_adam.sink.release(1.0)
+        table_adam.step()
 
     def lazy_step(optimizer=lazy, run=threads, build=True):
         if build:
             lazy_w.grad = fused._touched_rows(w, bufs, fresh, run)
         optimizer.step()
 
-    steps = {"dense": dense_step, "lazy": lazy_step,
+    steps = {"dense": dense_step, "torch_dense": torch_dense_step, "lazy": lazy_step,
              "lazy_one_thread": partial(lazy_step, lazy_one, in_order),
-             "dense_adam_alone": partial(dense_step, build=False),
+             "dense_adam_alone": table_adam.step,
+             "torch_adam_alone": partial(torch_dense_step, build=False),
              "lazy_adam_alone": partial(lazy_step, build=False),
              "lazy_adam_alone_one_thread": partial(lazy_step, lazy_one, build=False)}
     timed = {}
@@ -105,6 +116,7 @@ def one(n: int, args) -> dict:
         if "alone" in name:  # the gradients built once, outside the timing
             setup()
             dense_w.grad = fused._dense_rows(bufs, fresh, threads)
+            table_w.grad = dense_w.grad.clone()
             lazy_w.grad = fused._touched_rows(w, bufs, fresh, threads)
             timed[name] = time_steps(step, args.repeats)
         else:
@@ -128,15 +140,15 @@ def main() -> None:
     out = ROOT / "bench" / "results" / "optimizer_step.json"
     out.write_text(json.dumps({"rows": rows, "config": vars(args), "machine": machine()}, indent=1))
     print("wall ms per step after the loops (gradient from the two segments' buffers + optimiser step):")
-    print("| nodes | rows touched by a batch | dense | lazy (two threads) | lazy (one thread) "
-          "| Adam alone: dense / lazy two threads / lazy one | load |")
-    print("|---|---|---|---|---|---|---|")
+    print("| nodes | rows touched by a batch | dense (merged in the update) | dense via torch | lazy (two "
+          "threads) | lazy (one thread) | Adam alone: dense / torch / lazy two threads / lazy one | load |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         ms = {k[:-7]: v * 1e3 for k, v in r.items() if k.endswith("_wall_s")}
         print(f"| {r['nodes']:,} | {r['touched_rows']:,} ({r['touched_fraction']:.0%}) | {ms['dense']:.1f} | "
-              f"{ms['lazy']:.1f} | {ms['lazy_one_thread']:.1f} | {ms['dense_adam_alone']:.1f} / "
-              f"{ms['lazy_adam_alone']:.1f} / {ms['lazy_adam_alone_one_thread']:.1f} | "
-              f"{r['load_average_1min']:.1f} |")
+              f"{ms['torch_dense']:.1f} | {ms['lazy']:.1f} | {ms['lazy_one_thread']:.1f} | "
+              f"{ms['dense_adam_alone']:.1f} / {ms['torch_adam_alone']:.1f} / {ms['lazy_adam_alone']:.1f} / "
+              f"{ms['lazy_adam_alone_one_thread']:.1f} | {r['load_average_1min']:.1f} |")
 
 
 if __name__ == "__main__":

@@ -26,7 +26,8 @@ pair so that nothing is ever materialised for a whole batch:
   random numbers in memory;
 * **two segments of a batch on two threads** (``nogil``); segment k adds into its own
   gradient buffer and the buffers are summed in segment order, so the numbers do not depend
-  on the number of threads.
+  on the number of threads. Dense Adam (``optim.TableAdam``) sums them row by row while it
+  updates (:func:`adam_merged_rows`), one pass over the table instead of two.
 
 ``tests/test_fused.py`` compares logits and gradients with the plain modules in float64
 (masks drawn from :func:`dropout_masks`, the same hash).
@@ -56,7 +57,7 @@ ROW_STRIDE = 1 << 16  # ids of a pair's rows in the hash: (2·pair + side)·ROW_
 # because N <= 65,536 (estimator.PARAMETERS)
 PREFETCH_LOCALITY = 2  # llvm.prefetch's locality for table rows: into L2, not L1 (_prefetch_row)
 SEGMENTS = 2  # a batch is cut into this many segments whatever the number of threads; the
-# gradient's sum over segments (merge_two, sum_touched_two) is written for two
+# gradient's sum over segments (merge_two, sum_touched_two, adam_merged_rows) is written for two
 _FAST = {"nsz", "arcp", "contract", "reassoc"}  # not nnan/ninf: padding is -inf
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -611,6 +612,41 @@ def _copy_plus_zero(y, x):
         y[k] = 0.0 + x[k]  # 0 + x, as adding into a zeroed row does (-0.0 becomes 0.0)
 
 
+@nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
+def adam_merged_rows(p, exp_avg, exp_avg_sq, b0, fresh0, b1, fresh1, lo, hi, scale, c):
+    """Dense Adam on rows lo..hi-1 of ``p``, each row's gradient merged on the way from the two
+    segments' buffers as :func:`merge_two` merges it, times ``scale``.
+    ``c`` = (-step size, sqrt of the second bias correction, 1 - β1, β2, 1 - β2, eps), the
+    step's constants in the table's precision; the moments and the row in torch.optim.Adam's order
+    (:func:`lazy_adam_rows`).
+
+    Building the dense gradient first is a pass over the table of its own: a read and a write of
+    every row that this pass saves (``bench/optimizer_step.py``)."""
+    step_size, bias2_sqrt, one_b1, b2, one_b2, eps = c[0], c[1], c[2], c[3], c[4], c[5]
+    g, denom = np.empty(p.shape[1], p.dtype), np.empty(p.shape[1], p.dtype)
+    for v in range(lo, hi):
+        _merged_row(g, v, b0, fresh0, b1, fresh1, scale)
+        _adam_moments(exp_avg[v], exp_avg_sq[v], g, one_b1, b2, one_b2)
+        _adam_denominator(denom, exp_avg_sq[v], bias2_sqrt, eps)
+        _adam_move(p[v], exp_avg[v], denom, step_size)
+
+
+@nb.njit(inline="always")
+def _merged_row(g, v, b0, fresh0, b1, fresh1, scale):
+    """g = row v of the dense gradient merge_two builds (then times scale)."""
+    if fresh0[v] == 2:
+        g[:] = b0[v]
+        if fresh1[v] == 2:
+            _axpy(g, 1.0, b1[v])
+    elif fresh1[v] == 2:
+        _copy_plus_zero(g, b1[v])
+    else:
+        g[:] = 0.0
+    if scale != 1.0:
+        for k in range(g.shape[0]):
+            g[k] *= scale
+
+
 @nb.njit(nogil=True, cache=True)
 def sum_touched_two(values, rows, lo, hi, b0, fresh0, b1, fresh1):
     """values[i] = (b0[v] where segment 0 touched v) + (b1[v] where segment 1 did), v = rows[i],
@@ -777,14 +813,22 @@ def _table_gradient(w: np.ndarray, segs: list[tuple[int, int]], segment: Callabl
     # dense gradient is segment 0's buffer with the rows it never touched zeroed after the loops
     # (not the whole table before them: at 100k+ nodes a batch touches most rows) and the other
     # segments' rows added; a sparse one reads every segment's touched rows out of the buffers.
-    out = _buffer(0, w.shape, w.dtype) if sparse else _reused("dense", w.shape, w.dtype)
-    fresh = [np.full(w.shape[0], 1, np.uint8) for _ in segs]
-    bufs = [out] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
-    with _one_blas_thread():
-        run([segment(lo, hi, bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
+    bufs, fresh = _segment_buffers(w, segs, segment, run, _buffer(0, w.shape, w.dtype) if sparse
+                                   else _reused("dense", w.shape, w.dtype))
     if sparse:
         return _touched_rows(w, bufs, fresh, run)
     return _dense_rows(bufs, fresh, run)
+
+
+def _segment_buffers(w: np.ndarray, segs: list[tuple[int, int]], segment: Callable[..., Callable[[], None]],
+                     run: Callable[[list], list], first: np.ndarray) -> tuple[list, list[np.ndarray]]:
+    """Every segment's loops run (on threads), each adding into its own buffer (segment 0's is
+    ``first``): (the buffers, their touched flags: 2 where a segment touched a row)."""
+    fresh = [np.full(w.shape[0], 1, np.uint8) for _ in segs]
+    bufs = [first] + [_buffer(k, w.shape, w.dtype) for k in range(1, len(segs))]
+    with _one_blas_thread():
+        run([segment(lo, hi, bufs[k], fresh[k]) for k, (lo, hi) in enumerate(segs)])
+    return bufs, fresh
 
 
 def _dense_rows(bufs: list, fresh: list[np.ndarray], run: Callable[[list], list]) -> torch.Tensor:
@@ -806,7 +850,7 @@ class FusedPairLoss(torch.autograd.Function):
     def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                 len_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, key: np.uint64,
                 threshold: int, s2: float, run: Callable[[list], list], pooling: str, excluded: int,
-                sparse: bool) -> torch.Tensor:
+                sparse: bool, sink=None) -> torch.Tensor:
         w = weight.detach().numpy()
         ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
         y, pw = labels.to(weight.dtype).numpy(), pair_weights.to(weight.dtype).numpy()
@@ -818,15 +862,27 @@ class FusedPairLoss(torch.autograd.Function):
             return partial(train_pairs, w, ids_s_np, ids_t_np, ls, lt, excluded, key, threshold, s2, lo, hi,
                            y, pw, 1.0 / B, mean, losses, buf, fresh)
 
-        ctx.gradient = _table_gradient(w, _segments(ls, lt, w.shape[1]), segment, run, sparse)
+        segs = _segments(ls, lt, w.shape[1])
+        ctx.sink = sink
+        if sink is not None:  # the gradient stays in the buffers, for the optimiser to read there
+            bufs, fresh = _segment_buffers(w, segs, segment, run, _buffer(0, w.shape, w.dtype))
+            for flags in fresh:  # padding_idx: the pad row's gradient is zero, as _dense_rows makes it
+                flags[-1] = 1
+            sink.hold(weight, bufs, fresh)
+            ctx.gradient = None
+        else:
+            ctx.gradient = _table_gradient(w, segs, segment, run, sparse)
         return torch.tensor(losses.sum() / B, dtype=weight.dtype)
 
     @staticmethod
     def backward(ctx, grad: torch.Tensor) -> tuple:
+        if ctx.sink is not None:  # no .grad: the optimiser reads the buffers (optim.SegmentGradient)
+            ctx.sink.release(float(grad))
+            return (None,) * 15
         gradient, ctx.gradient = ctx.gradient, None
         if float(grad) != 1.0:
             (gradient._values() if gradient.is_sparse else gradient).mul_(grad.to(gradient.dtype))
-        return (gradient,) + (None,) * 13
+        return (gradient,) + (None,) * 14
 
 
 def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray],
@@ -872,11 +928,13 @@ def _loop_constants(weight: torch.Tensor, keep: float, zero_pads: bool) -> tuple
 def fused_loss(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                len_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, keep: float, key: int,
                run: Callable[[list], list], pooling: str = "max", zero_pads: bool = False,
-               sparse: bool = False) -> torch.Tensor:
+               sparse: bool = False, sink=None) -> torch.Tensor:
     """The weighted mean logistic loss of the logits :func:`fused_logits` gives for the same
     arguments (and ``key``: the same dropout masks), against ``labels`` (B,) with weights
-    ``pair_weights`` (B,), its gradient computed in the same pass (:class:`FusedPairLoss`)."""
+    ``pair_weights`` (B,), its gradient computed in the same pass (:class:`FusedPairLoss`).
+    With ``sink`` (an ``optim.SegmentGradient``) the backward leaves ``weight.grad`` alone and
+    the gradient in the segments' buffers, where the sink's optimiser reads it."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     return FusedPairLoss.apply(weight, ids_s.contiguous(), ids_t.contiguous(), len_s.contiguous(),
                                len_t.contiguous(), labels.contiguous(), pair_weights.contiguous(),
-                               np.uint64(key), threshold, s2, run, pooling, excluded, sparse)
+                               np.uint64(key), threshold, s2, run, pooling, excluded, sparse, sink)

@@ -352,7 +352,7 @@ def zero_padded(mask_s: torch.Tensor, mask_t: torch.Tensor) -> bool:
 def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
               mask_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, dropout: float = 0.0,
               generator: torch.Generator | None = None, *, options: KernelOptions = DEFAULT_OPTIONS,
-              pooling: str = "max", sparse: bool = False) -> torch.Tensor:
+              pooling: str = "max", sparse: bool = False, sink=None) -> torch.Tensor:
     """A training step's loss on CPU in one pass of the fused loop (:func:`.fused.fused_loss`):
     ``F.binary_cross_entropy_with_logits(goat_logits(..., backend="fused"), labels,
     weight=pair_weights)`` with the same dropout masks (one draw from ``generator``), each
@@ -364,7 +364,7 @@ def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, ma
     ids_s, ids_t, len_s, len_t, key, run, zero_pads = _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t,
                                                                        dropout, generator, options)
     return fused.fused_loss(weight, ids_s, ids_t, len_s, len_t, labels, pair_weights, 1.0 - dropout, key, run,
-                            pooling, zero_pads, sparse)
+                            pooling, zero_pads, sparse, sink)
 
 
 def _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator, options: KernelOptions):

@@ -110,10 +110,12 @@ class PairScorer(nn.Module):
     ``backend`` "fused" or "torch" runs :func:`kernels.goat_logits` (the same function with less
     work: "fused" computes both poolings of ``Goat``, "torch" max pooling); "module" the
     wrapped model's own forward. A module so that ``DistributedDataParallel`` can wrap it.
+    With ``sink`` (``optim.TableAdam``'s, one process) the fused loss hands the table's gradient
+    to that optimiser in the loops' buffers instead of as ``.grad``.
     """
 
     def __init__(self, model: nn.Module, backend: str = "module",
-                 options: kernels.KernelOptions = kernels.DEFAULT_OPTIONS):
+                 options: kernels.KernelOptions = kernels.DEFAULT_OPTIONS, sink=None):
         super().__init__()
         pooling = model.attention.pooling if isinstance(model, Goat) else None
         if (backend == "fused" and pooling is None) or (backend == "torch" and pooling != "max"):
@@ -123,6 +125,7 @@ class PairScorer(nn.Module):
         self.model: Goat | GoatGlobal = model  # type: ignore[assignment]  # checked by the caller's backend
         self.backend = backend
         self.options = options
+        self.sink = sink  # optim.SegmentGradient: the fused loss leaves the gradient there, not in .grad
 
     @property
     def fast(self) -> bool:
@@ -138,7 +141,7 @@ class PairScorer(nn.Module):
         if self.backend == "fused" and targets is not None:
             return kernels.goat_loss(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t, *targets,
                                      dropout, generator, options=self.options, pooling=self.pooling or "max",
-                                     sparse=self.model.embedding.sparse)  # ()
+                                     sparse=self.model.embedding.sparse, sink=self.sink)  # ()
         if self.fast:
             logits = kernels.goat_logits(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t, dropout,
                                          generator, backend=self.backend, options=self.options,

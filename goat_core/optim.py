@@ -14,14 +14,21 @@ exactly what dense Adam would hold for a parameter that saw only that row's grad
 row touched for the first time at step 1000 moves by lr·g/|g| as at step 1 (with one global
 count it would move by about (1-β1)/sqrt(1-β2) ≈ 3.2 times that). Where every row is touched
 at every step, lazy Adam is dense Adam, step for step (``tests/test_optim.py``).
+
+**Dense Adam** on CPU tables is ``TableAdam``: torch.optim.Adam's update in one compiled pass
+on the two worker threads. With the fused trainer it also takes the table's gradient where the
+per-pair loops left it (two segments' buffers, ``SegmentGradient``) and merges it row by row
+as it updates, instead of a separate pass that builds the dense gradient first.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import partial
 
+import numpy as np
 import torch
 
 OPTIMIZERS = ("auto", "adam", "lazy-adam")
@@ -46,13 +53,23 @@ def resolve_optimizer(optimizer: str, num_nodes: int) -> str:
 def make_optimizer(name: str, params: Iterable[torch.nn.Parameter], lr: float,
                    run: Callable[[list], list] | None = None) -> torch.optim.Optimizer:
     """The optimiser ``name`` ("adam" or "lazy-adam", resolved) over ``params``; ``run`` runs
-    lazy Adam's CPU row updates (a list of callables) on threads (``kernels.runner``)."""
+    the CPU row updates (a list of callables) on threads (``kernels.runner``). Dense Adam is
+    ``TableAdam`` where every parameter is a CPU table, else torch's."""
+    params = list(params)
     if name == "lazy-adam":
         return LazyAdam(params, lr=lr, run=run)
+    if all(_cpu_table(p) for p in params):
+        return TableAdam(params, lr=lr, run=run)
     try:  # plain Adam; its fused single-pass kernel where this build has one for the device
         return torch.optim.Adam(params, lr=lr, fused=True)
     except (RuntimeError, TypeError, ValueError):
         return torch.optim.Adam(params, lr=lr)
+
+
+def _cpu_table(p: torch.Tensor) -> bool:
+    """A parameter TableAdam's compiled pass updates in place: a contiguous 2-D float table on CPU."""
+    return p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and p.dtype in (torch.float32,
+                                                                                           torch.float64)
 
 
 @contextmanager
@@ -81,30 +98,40 @@ class LazyAdam(torch.optim.Optimizer):
     def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  run: Callable[[list], list] | None = None):
-        if lr <= 0.0 or eps <= 0.0 or not (0.0 <= betas[0] < 1.0 and 0.0 <= betas[1] < 1.0):
-            raise ValueError(f"LazyAdam needs lr > 0, eps > 0 and betas in [0, 1), got lr={lr}, "
-                             f"betas={betas}, eps={eps}")
-        super().__init__(params, dict(lr=lr, betas=betas, eps=eps))
+        super().__init__(params, _adam_defaults("LazyAdam", lr, betas, eps))
         self.run = run
 
     @torch.no_grad()
     def step(self, closure: Callable[[], float] | None = None) -> float | None:  # type: ignore[override]
         loss = closure() if closure is not None else None
-        for group in self.param_groups:
+        for group, p in _parameters(self):
+            if p.grad is None:
+                continue
+            rows, values = _rows_and_values(p.grad, p)
+            if rows.numel() == 0:
+                continue
+            state = self.state[p]
+            if not state:
+                state["step"] = torch.zeros(p.shape[0], dtype=torch.int32, device=p.device)
+                state["exp_avg"] = torch.zeros_like(p)
+                state["exp_avg_sq"] = torch.zeros_like(p)
             beta1, beta2 = group["betas"]
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                rows, values = _rows_and_values(p.grad, p)
-                if rows.numel() == 0:
-                    continue
-                state = self.state[p]
-                if not state:
-                    state["step"] = torch.zeros(p.shape[0], dtype=torch.int32, device=p.device)
-                    state["exp_avg"] = torch.zeros_like(p)
-                    state["exp_avg_sq"] = torch.zeros_like(p)
-                _update_rows(p, state, rows, values, group["lr"], beta1, beta2, group["eps"], self.run)
+            _update_rows(p, state, rows, values, group["lr"], beta1, beta2, group["eps"], self.run)
         return loss
+
+
+def _parameters(optimizer: torch.optim.Optimizer) -> Iterator[tuple[dict, torch.Tensor]]:
+    """(group, parameter) for every parameter of ``optimizer``."""
+    for group in optimizer.param_groups:
+        for p in group["params"]:
+            yield group, p
+
+
+def _adam_defaults(name: str, lr: float, betas: tuple[float, float], eps: float) -> dict:
+    if lr <= 0.0 or eps <= 0.0 or not (0.0 <= betas[0] < 1.0 and 0.0 <= betas[1] < 1.0):
+        raise ValueError(f"{name} needs lr > 0, eps > 0 and betas in [0, 1), got lr={lr}, betas={betas}, "
+                         f"eps={eps}")
+    return dict(lr=lr, betas=betas, eps=eps)
 
 
 def _rows_and_values(grad: torch.Tensor, p: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
@@ -153,3 +180,96 @@ def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tens
     bias2_sqrt = (1.0 - torch.pow(beta2, t)).sqrt_().to(p.dtype)
     denom = v.sqrt_().div_(bias2_sqrt).add_(eps)
     p.index_add_(0, rows, m.div_(denom).mul_(step_size))
+
+
+class SegmentGradient:
+    """A table's gradient left where the fused per-pair loops made it: two segments' buffers
+    (V, d) and their touched flags (2 where a segment touched a row), summed in segment order
+    row by row by whoever reads them (``fused.merge_two``'s sums). The fused loss ``hold``s it in
+    its forward and ``release``s it in its backward with the loss's gradient as a scale;
+    ``TableAdam`` takes it in its step, which leaves it empty."""
+
+    def __init__(self) -> None:
+        self._held: tuple | None = None
+        self._ready: tuple | None = None
+
+    def hold(self, weight: torch.Tensor, bufs: list, fresh: list) -> None:
+        self._held, self._ready = (weight, bufs, fresh), None
+
+    def release(self, scale: float) -> None:
+        if self._held is None:
+            raise RuntimeError("SegmentGradient.release without a held gradient (one backward per forward)")
+        self._ready, self._held = (*self._held, scale), None
+
+    def take(self, p: torch.Tensor) -> tuple | None:
+        """(buffers, flags, scale) of ``p``'s released gradient, or None; what it returns is gone."""
+        if self._ready is None or self._ready[0] is not p:
+            return None
+        _, bufs, fresh, scale = self._ready
+        self._ready = None
+        return bufs, fresh, scale
+
+
+class TableAdam(torch.optim.Optimizer):
+    """Dense Adam (torch.optim.Adam's update and numbers up to float rounding: every row, every
+    step) on contiguous 2-D CPU tables, in one compiled pass split between the threads of
+    ``run``. A parameter's gradient is its ``.grad`` or, where ``sink`` (this optimiser's
+    ``SegmentGradient``, which the fused loss fills) holds one for it, the fused loops' two
+    buffers, merged row by row during the update: one pass over the table instead of two
+    (``bench/optimizer_step.py``)."""
+
+    def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
+                 betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
+                 run: Callable[[list], list] | None = None):
+        super().__init__(params, _adam_defaults("TableAdam", lr, betas, eps))
+        for group in self.param_groups:
+            for p in group["params"]:
+                if not _cpu_table(p):
+                    raise ValueError(f"TableAdam updates contiguous 2-D float tables on CPU, got a "
+                                     f"{tuple(p.shape)} {p.dtype} tensor on {p.device}; use torch.optim.Adam")
+        self.run = run
+        self.sink = SegmentGradient()
+
+    @torch.no_grad()
+    def step(self, closure: Callable[[], float] | None = None) -> float | None:  # type: ignore[override]
+        from .fused import adam_merged_rows, halves  # numba: compiled (or loaded from its cache) on first use
+
+        loss = closure() if closure is not None else None
+        for group, p in _parameters(self):
+            source = self.sink.take(p) or _dense_source(p)
+            if source is None:
+                continue
+            state = self.state[p]
+            if not state:
+                state["step"] = 0
+                state["exp_avg"] = torch.zeros_like(p, memory_format=torch.contiguous_format)
+                state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.contiguous_format)
+            state["step"] += 1
+            bufs, fresh, scale = source
+            beta1, beta2 = group["betas"]
+            c = _adam_constants(state["step"], group["lr"], beta1, beta2, group["eps"], p.dtype)
+            arrays = (p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),
+                      bufs[0], fresh[0], bufs[1], fresh[1])
+            n = p.shape[0]
+            tasks = [partial(adam_merged_rows, *arrays, a, b, scale, c)
+                     for a, b in (halves(n) if n >= THREADS_FROM_ROWS else [(0, n)])]
+            (self.run or _in_order)(tasks)
+        return loss
+
+
+def _dense_source(p: torch.Tensor) -> tuple | None:
+    """``p.grad`` as TableAdam's source: (buffers, flags, scale) with every row in the first."""
+    if p.grad is None:
+        return None
+    g = (p.grad.to_dense() if p.grad.is_sparse else p.grad).to(p.dtype).contiguous().numpy()
+    n = p.shape[0]
+    return [g, g], [np.full(n, 2, np.uint8), np.full(n, 1, np.uint8)], 1.0
+
+
+def _adam_constants(step: int, lr: float, beta1: float, beta2: float, eps: float, dtype: torch.dtype):
+    """(-step size, sqrt of the second bias correction, 1 - β1, β2, 1 - β2, eps): corrections
+    in double as torch.optim.Adam computes them, then in the table's precision."""
+    step_size = -lr / (1.0 - beta1 ** step)
+    bias2_sqrt = math.sqrt(1.0 - beta2 ** step)
+    return np.array([step_size, bias2_sqrt, 1.0 - beta1, beta2, 1.0 - beta2, eps],
+                    dtype=torch.empty((), dtype=dtype).numpy().dtype)

@@ -21,7 +21,7 @@ from .errors import TrainingCancelled, TrainingDiverged
 from .graph import Graph
 from .kernels import DEFAULT_OPTIONS, GramCache, KernelOptions
 from .model import Goat, GoatGlobal, PairScorer
-from .optim import make_optimizer, sparse_table_gradient
+from .optim import TableAdam, make_optimizer, sparse_table_gradient
 from .sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
 
 BUCKET_GROUP = 32  # batches sorted together by size; larger = less padding, less randomness
@@ -168,7 +168,10 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
         step_optimizer = make_optimizer(optimizer, model.parameters(), lr,
                                         run=kernels.runner(device, options.workers))
         uses_hood = hasattr(model, "attention")
-        scorer = PairScorer(model, backend, options)
+        # One process with TableAdam: the fused loss leaves the gradient in its loops' buffers and
+        # the update merges it as it goes (DDP all-reduces .grad, so it keeps the usual path).
+        sink = step_optimizer.sink if isinstance(step_optimizer, TableAdam) and wrap is None else None
+        scorer = PairScorer(model, backend, options, sink=sink)
         gram = GramCache()  # this training's validation scores: dropped with it
         step_module = wrap(scorer) if wrap is not None else scorer
         rank, world = shard

@@ -12,7 +12,15 @@ import torch
 from goat_core import Goat, ParameterError, load_graph
 from goat_core.model import Goat as GoatModule
 from goat_core.model import GoatGlobal, PairScorer
-from goat_core.optim import LAZY_FROM_NODES, LazyAdam, resolve_optimizer, sparse_table_gradient
+from goat_core.optim import (
+    LAZY_FROM_NODES,
+    LazyAdam,
+    SegmentGradient,
+    TableAdam,
+    make_optimizer,
+    resolve_optimizer,
+    sparse_table_gradient,
+)
 
 from .conftest import FAST
 
@@ -110,6 +118,83 @@ def test_lazy_adam_on_two_threads_gives_the_numbers_of_one(sparse):
     for key in ("step", "exp_avg", "exp_avg_sq"):
         assert torch.equal(optimizers[0].state[tables[0]][key], optimizers[1].state[tables[1]][key])
     assert not torch.equal(tables[0], start)
+
+
+def test_table_adam_is_adam():
+    """Dense Adam's compiled pass: torch.optim.Adam's numbers (float64, up to rounding), every
+    row moved at every step, on two threads the numbers of one, bit for bit."""
+    from goat_core.kernels import runner
+    from goat_core.optim import THREADS_FROM_ROWS
+
+    gen = torch.Generator().manual_seed(6)
+    rows = 2 * THREADS_FROM_ROWS + 3  # large enough for the two threads to split it
+    start = torch.randn(rows, 5, generator=gen, dtype=torch.float64)
+    tables = [start.clone().requires_grad_() for _ in range(3)]
+    reference = torch.optim.Adam([tables[0]], lr=0.01, foreach=False)
+    threads = runner(torch.device("cpu"), 2)
+    one, two = TableAdam([tables[1]], lr=0.01), TableAdam([tables[2]], lr=0.01, run=threads)
+    for _ in range(5):
+        grad = torch.randn(rows, 5, generator=gen, dtype=torch.float64)
+        grad[: rows // 3] = 0.0  # rows without a gradient still move (their momentum), as in Adam
+        for table, opt in zip(tables, (reference, one, two)):
+            table.grad = grad.clone()
+            opt.step()
+        torch.testing.assert_close(tables[1], tables[0], rtol=1e-13, atol=1e-15)
+    assert torch.equal(tables[1], tables[2])
+    for key in ("exp_avg", "exp_avg_sq"):
+        torch.testing.assert_close(one.state[tables[1]][key], reference.state[tables[0]][key], rtol=1e-13,
+                                   atol=0)
+        assert torch.equal(one.state[tables[1]][key], two.state[tables[2]][key])
+    assert one.state[tables[1]]["step"] == 5
+
+
+@pytest.mark.parametrize("padding", ["mask", "zero"])
+def test_the_fused_loss_hands_table_adam_its_gradient_in_the_loops_buffers(padding):
+    """With TableAdam's sink the fused loss leaves .grad alone and the update merges the two
+    segments' buffers itself: the same table, bit for bit, as the dense gradient through .grad,
+    the loss's own gradient (a scale) included, and the pad row stays zero."""
+    from goat_core import kernels
+
+    n = 300  # enough pairs for both segments to have rows
+    tables = []
+    for sink in (False, True):
+        model = GoatModule(n, 12, "max", generator=torch.Generator().manual_seed(3))
+        opt = TableAdam(model.parameters(), lr=0.05, run=kernels.runner(torch.device("cpu"), 2))
+        scorer = PairScorer(model, "fused", sink=opt.sink if sink else None).train()
+        gen = torch.Generator().manual_seed(7)
+        for step in range(3):
+            nbr_s, nbr_t, mask_s, mask_t = _batch(n, gen, padding)
+            labels = (torch.arange(24) % 2).float()
+            opt.zero_grad(set_to_none=True)
+            loss = scorer(nbr_s[:, 0], nbr_t[:, 0], nbr_s, nbr_t, mask_s, mask_t, generator=gen,
+                          targets=(labels, torch.ones(24)))
+            (loss * (1.0 if step else 0.5)).backward()
+            assert (model.embedding.weight.grad is None) == sink
+            opt.step()
+        tables.append(model.embedding.weight.detach())
+    assert torch.equal(tables[0], tables[1])
+    assert np.count_nonzero(tables[1][-1]) == 0
+
+
+def test_a_segment_gradient_is_taken_once_and_only_after_a_backward():
+    sink, weight, other = SegmentGradient(), torch.zeros(3, 2), torch.zeros(3, 2)
+    with pytest.raises(RuntimeError, match="without a held gradient"):
+        sink.release(1.0)
+    sink.hold(weight, ["b0", "b1"], ["f0", "f1"])
+    assert sink.take(weight) is None  # held by a forward, not yet released by its backward
+    sink.release(2.0)
+    assert sink.take(other) is None
+    assert sink.take(weight) == (["b0", "b1"], ["f0", "f1"], 2.0)
+    assert sink.take(weight) is None
+
+
+def test_dense_adam_is_table_adam_on_cpu_tables_and_torch_adam_elsewhere():
+    table = torch.nn.Parameter(torch.zeros(4, 3))
+    assert isinstance(make_optimizer("adam", [table], 0.01), TableAdam)
+    assert type(make_optimizer("adam", [torch.nn.Parameter(torch.zeros(4))], 0.01)) is torch.optim.Adam
+    assert isinstance(make_optimizer("lazy-adam", [table], 0.01), LazyAdam)
+    with pytest.raises(ValueError, match="2-D float tables on CPU"):
+        TableAdam([torch.nn.Parameter(torch.zeros(4))], lr=0.01)
 
 
 def test_lazy_adam_rejects_bad_settings():
