@@ -52,6 +52,7 @@ from numba.extending import intrinsic
 from threadpoolctl import ThreadpoolController
 
 from .masks import MASK_BITS, threshold_for
+from .optim import SegmentGradient
 
 ROW_STRIDE = 1 << 16  # ids of a pair's rows in the hash: (2·pair + side)·ROW_STRIDE + row; distinct
 # because N <= 65,536 (estimator.PARAMETERS)
@@ -850,7 +851,7 @@ class FusedPairLoss(torch.autograd.Function):
     def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                 len_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, key: np.uint64,
                 threshold: int, s2: float, run: Callable[[list], list], pooling: str, excluded: int,
-                sparse: bool, sink=None) -> torch.Tensor:
+                sparse: bool, sink: SegmentGradient | None = None) -> torch.Tensor:
         w = weight.detach().numpy()
         ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
         y, pw = labels.to(weight.dtype).numpy(), pair_weights.to(weight.dtype).numpy()
@@ -928,7 +929,7 @@ def _loop_constants(weight: torch.Tensor, keep: float, zero_pads: bool) -> tuple
 def fused_loss(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                len_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, keep: float, key: int,
                run: Callable[[list], list], pooling: str = "max", zero_pads: bool = False,
-               sparse: bool = False, sink=None) -> torch.Tensor:
+               sparse: bool = False, sink: SegmentGradient | None = None) -> torch.Tensor:
     """The weighted mean logistic loss of the logits :func:`fused_logits` gives for the same
     arguments (and ``key``: the same dropout masks), against ``labels`` (B,) with weights
     ``pair_weights`` (B,), its gradient computed in the same pass (:class:`FusedPairLoss`).

@@ -51,6 +51,7 @@ import numpy as np
 import torch
 
 from .masks import draw_noise, keep_from_noise
+from .optim import SegmentGradient
 
 MIN_CHUNK = 8  # pairs
 KERNEL_BACKENDS = ("fused", "torch")  # the two fast paths of max-pooling GOAT
@@ -352,7 +353,8 @@ def zero_padded(mask_s: torch.Tensor, mask_t: torch.Tensor) -> bool:
 def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
               mask_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, dropout: float = 0.0,
               generator: torch.Generator | None = None, *, options: KernelOptions = DEFAULT_OPTIONS,
-              pooling: str = "max", sparse: bool = False, sink=None) -> torch.Tensor:
+              pooling: str = "max", sparse: bool = False,
+              sink: SegmentGradient | None = None) -> torch.Tensor:
     """A training step's loss on CPU in one pass of the fused loop (:func:`.fused.fused_loss`):
     ``F.binary_cross_entropy_with_logits(goat_logits(..., backend="fused"), labels,
     weight=pair_weights)`` with the same dropout masks (one draw from ``generator``), each

@@ -12,6 +12,7 @@ from torch import nn
 
 from . import kernels
 from .masks import keep_mask
+from .optim import SegmentGradient
 
 POOLINGS = ("max", "mean")
 
@@ -115,7 +116,8 @@ class PairScorer(nn.Module):
     """
 
     def __init__(self, model: nn.Module, backend: str = "module",
-                 options: kernels.KernelOptions = kernels.DEFAULT_OPTIONS, sink=None):
+                 options: kernels.KernelOptions = kernels.DEFAULT_OPTIONS,
+                 sink: SegmentGradient | None = None):
         super().__init__()
         pooling = model.attention.pooling if isinstance(model, Goat) else None
         if (backend == "fused" and pooling is None) or (backend == "torch" and pooling != "max"):
