@@ -52,7 +52,6 @@ from numba.extending import intrinsic
 from threadpoolctl import ThreadpoolController
 
 from .masks import MASK_BITS, threshold_for
-from .optim import SegmentGradient
 
 ROW_STRIDE = 1 << 16  # ids of a pair's rows in the hash: (2·pair + side)·ROW_STRIDE + row; distinct
 # because N <= 65,536 (estimator.PARAMETERS)
@@ -841,6 +840,34 @@ def _dense_rows(bufs: list, fresh: list[np.ndarray], run: Callable[[list], list]
     return torch.from_numpy(out)
 
 
+class SegmentGradient:
+    """A table's gradient left where the fused per-pair loops made it: two segments' buffers
+    (V, d) and their touched flags (2 where a segment touched a row), summed in segment order
+    row by row by whoever reads them (:func:`merge_two`'s sums). The fused loss ``hold``s it in
+    its forward and ``release``s it in its backward with the loss's gradient as a scale;
+    ``optim.TableAdam`` takes it in its step, which leaves it empty."""
+
+    def __init__(self) -> None:
+        self._held: tuple | None = None
+        self._ready: tuple | None = None
+
+    def hold(self, weight: torch.Tensor, bufs: list, fresh: list) -> None:
+        self._held, self._ready = (weight, bufs, fresh), None
+
+    def release(self, scale: float) -> None:
+        if self._held is None:
+            raise RuntimeError("SegmentGradient.release without a held gradient (one backward per forward)")
+        self._ready, self._held = (*self._held, scale), None
+
+    def take(self, p: torch.Tensor) -> tuple | None:
+        """(buffers, flags, scale) of ``p``'s released gradient, or None; what it returns is gone."""
+        if self._ready is None or self._ready[0] is not p:
+            return None
+        _, bufs, fresh, scale = self._ready
+        self._ready = None
+        return bufs, fresh, scale
+
+
 class FusedPairLoss(torch.autograd.Function):
     """A training step's loss in one pass (:func:`train_pairs`): the weighted mean logistic
     loss of a batch's logits, as ``F.binary_cross_entropy_with_logits(logits, labels,
@@ -877,7 +904,7 @@ class FusedPairLoss(torch.autograd.Function):
 
     @staticmethod
     def backward(ctx, grad: torch.Tensor) -> tuple:
-        if ctx.sink is not None:  # no .grad: the optimiser reads the buffers (optim.SegmentGradient)
+        if ctx.sink is not None:  # no .grad: the optimiser reads the buffers (SegmentGradient)
             ctx.sink.release(float(grad))
             return (None,) * 15
         gradient, ctx.gradient = ctx.gradient, None
@@ -933,7 +960,7 @@ def fused_loss(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, l
     """The weighted mean logistic loss of the logits :func:`fused_logits` gives for the same
     arguments (and ``key``: the same dropout masks), against ``labels`` (B,) with weights
     ``pair_weights`` (B,), its gradient computed in the same pass (:class:`FusedPairLoss`).
-    With ``sink`` (an ``optim.SegmentGradient``) the backward leaves ``weight.grad`` alone and
+    With ``sink`` (a :class:`SegmentGradient`) the backward leaves ``weight.grad`` alone and
     the gradient in the segments' buffers, where the sink's optimiser reads it."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     return FusedPairLoss.apply(weight, ids_s.contiguous(), ids_t.contiguous(), len_s.contiguous(),

@@ -46,12 +46,15 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
 from .masks import draw_noise, keep_from_noise
-from .optim import SegmentGradient
+
+if TYPE_CHECKING:  # fused is numba's module, imported only where a loop runs
+    from .fused import SegmentGradient
 
 MIN_CHUNK = 8  # pairs
 KERNEL_BACKENDS = ("fused", "torch")  # the two fast paths of max-pooling GOAT

@@ -6,13 +6,17 @@ d the embedding dimension, n the number of nodes (row n of the table is the zero
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from . import kernels
 from .masks import keep_mask
-from .optim import SegmentGradient
+
+if TYPE_CHECKING:  # fused is numba's module, imported only where a loop runs
+    from .fused import SegmentGradient
 
 POOLINGS = ("max", "mean")
 
@@ -127,7 +131,7 @@ class PairScorer(nn.Module):
         self.model: Goat | GoatGlobal = model  # type: ignore[assignment]  # checked by the caller's backend
         self.backend = backend
         self.options = options
-        self.sink = sink  # optim.SegmentGradient: the fused loss leaves the gradient there, not in .grad
+        self.sink = sink  # fused.SegmentGradient: the fused loss leaves the gradient there, not in .grad
 
     @property
     def fast(self) -> bool:

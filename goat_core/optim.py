@@ -17,7 +17,7 @@ at every step, lazy Adam is dense Adam, step for step (``tests/test_optim.py``).
 
 **Dense Adam** on CPU tables is ``TableAdam``: torch.optim.Adam's update in one compiled pass
 on the two worker threads. With the fused trainer it also takes the table's gradient where the
-per-pair loops left it (two segments' buffers, ``SegmentGradient``) and merges it row by row
+per-pair loops left it (two segments' buffers, ``fused.SegmentGradient``) and merges it row by row
 as it updates, instead of a separate pass that builds the dense gradient first.
 """
 
@@ -182,39 +182,11 @@ def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tens
     p.index_add_(0, rows, m.div_(denom).mul_(step_size))
 
 
-class SegmentGradient:
-    """A table's gradient left where the fused per-pair loops made it: two segments' buffers
-    (V, d) and their touched flags (2 where a segment touched a row), summed in segment order
-    row by row by whoever reads them (``fused.merge_two``'s sums). The fused loss ``hold``s it in
-    its forward and ``release``s it in its backward with the loss's gradient as a scale;
-    ``TableAdam`` takes it in its step, which leaves it empty."""
-
-    def __init__(self) -> None:
-        self._held: tuple | None = None
-        self._ready: tuple | None = None
-
-    def hold(self, weight: torch.Tensor, bufs: list, fresh: list) -> None:
-        self._held, self._ready = (weight, bufs, fresh), None
-
-    def release(self, scale: float) -> None:
-        if self._held is None:
-            raise RuntimeError("SegmentGradient.release without a held gradient (one backward per forward)")
-        self._ready, self._held = (*self._held, scale), None
-
-    def take(self, p: torch.Tensor) -> tuple | None:
-        """(buffers, flags, scale) of ``p``'s released gradient, or None; what it returns is gone."""
-        if self._ready is None or self._ready[0] is not p:
-            return None
-        _, bufs, fresh, scale = self._ready
-        self._ready = None
-        return bufs, fresh, scale
-
-
 class TableAdam(torch.optim.Optimizer):
     """Dense Adam (torch.optim.Adam's update and numbers up to float rounding: every row, every
     step) on contiguous 2-D CPU tables, in one compiled pass split between the threads of
     ``run``. A parameter's gradient is its ``.grad`` or, where ``sink`` (this optimiser's
-    ``SegmentGradient``, which the fused loss fills) holds one for it, the fused loops' two
+    ``fused.SegmentGradient``, which the fused loss fills) holds one for it, the fused loops' two
     buffers, merged row by row during the update: one pass over the table instead of two
     (``bench/optimizer_step.py``)."""
 
@@ -228,6 +200,8 @@ class TableAdam(torch.optim.Optimizer):
                     raise ValueError(f"TableAdam updates contiguous 2-D float tables on CPU, got a "
                                      f"{tuple(p.shape)} {p.dtype} tensor on {p.device}; use torch.optim.Adam")
         self.run = run
+        from .fused import SegmentGradient  # numba's module: imported where training needs it, as step does
+
         self.sink = SegmentGradient()
 
     @torch.no_grad()

@@ -10,12 +10,12 @@ import pytest
 import torch
 
 from goat_core import Goat, ParameterError, load_graph
+from goat_core.fused import SegmentGradient
 from goat_core.model import Goat as GoatModule
 from goat_core.model import GoatGlobal, PairScorer
 from goat_core.optim import (
     LAZY_FROM_NODES,
     LazyAdam,
-    SegmentGradient,
     TableAdam,
     make_optimizer,
     resolve_optimizer,
