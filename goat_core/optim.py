@@ -150,6 +150,15 @@ def _in_order(tasks: list) -> list:
 THREADS_FROM_ROWS = 4096
 
 
+def _row_ranges(n: int) -> list[tuple[int, int]]:
+    """The ranges a CPU step over ``n`` rows runs as: the two halves from THREADS_FROM_ROWS rows
+    on, one task per thread; else all of them at once. The rows' updates are independent, so the
+    numbers are the same either way."""
+    from .fused import halves
+
+    return list(halves(n)) if n >= THREADS_FROM_ROWS else [(0, n)]
+
+
 def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tensor, lr: float,
                  beta1: float, beta2: float, eps: float, run: Callable[[list], list] | None = None) -> None:
     """Adam on ``rows`` of ``p`` with gradient rows ``g``, in torch.optim.Adam's order of
@@ -157,17 +166,13 @@ def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tens
     the touched rows (torch's gathers and scatters cost ~10x dense fused Adam, bench/optimizer_step.py),
     its two halves on two threads where ``run`` has them."""
     if p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
-        from .fused import halves, lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
+        from .fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
 
         arrays = (p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),
                   state["step"].numpy())
-        r, values, n = rows.numpy(), g.contiguous().numpy(), rows.shape[0]
-        split = n >= THREADS_FROM_ROWS
-        tasks = [partial(lazy_adam_rows, *arrays, r[a:b], values[a:b], lr, beta1, beta2, eps)
-                 for a, b in (halves(n) if split else [(0, n)])]
-        if run is None:  # in order, the same numbers
-            run = _in_order
-        run(tasks)
+        r, values = rows.numpy(), g.contiguous().numpy()
+        (run or _in_order)([partial(lazy_adam_rows, *arrays, r[a:b], values[a:b], lr, beta1, beta2, eps)
+                            for a, b in _row_ranges(rows.shape[0])])
         return
     step = state["step"].index_select(0, rows) + 1  # (R,)
     state["step"].index_copy_(0, rows, step)
@@ -206,7 +211,7 @@ class TableAdam(torch.optim.Optimizer):
 
     @torch.no_grad()
     def step(self, closure: Callable[[], float] | None = None) -> float | None:  # type: ignore[override]
-        from .fused import adam_merged_rows, halves  # numba: compiled (or loaded from its cache) on first use
+        from .fused import adam_merged_rows  # numba: compiled (or loaded from its cache) on first use
 
         loss = closure() if closure is not None else None
         for group, p in _parameters(self):
@@ -224,10 +229,8 @@ class TableAdam(torch.optim.Optimizer):
             c = _adam_constants(state["step"], group["lr"], beta1, beta2, group["eps"], p.dtype)
             arrays = (p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),
                       bufs[0], fresh[0], bufs[1], fresh[1])
-            n = p.shape[0]
-            tasks = [partial(adam_merged_rows, *arrays, a, b, scale, c)
-                     for a, b in (halves(n) if n >= THREADS_FROM_ROWS else [(0, n)])]
-            (self.run or _in_order)(tasks)
+            (self.run or _in_order)([partial(adam_merged_rows, *arrays, a, b, scale, c)
+                                     for a, b in _row_ranges(p.shape[0])])
         return loss
 
 
