@@ -95,7 +95,7 @@ def page_errors(page) -> list[str]:
 
 
 def upload(page, path: Path, timeout_s: float) -> float:
-    page.get_by_text("Upload an edge list").click()
+    page.get_by_text("Upload a graph file").click()
     settle(page, timeout_s)
     page.locator(".st-key-upload_edges input[type=file]").set_input_files(str(path))
     page.get_by_text(f"Ready to load: {path.name}").wait_for(timeout=timeout_s * 1000)

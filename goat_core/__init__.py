@@ -15,8 +15,16 @@ from .errors import (
 )
 from .estimator import BACKENDS, PARAMETERS, VARIANTS, Goat, PairAttention, load_run, save_run
 from .evaluation import evaluate_clustering, evaluate_link_prediction
-from .graph import Graph, NodeLabels, parse_edge_list, parse_labels, read_labels
+from .formats import FORMATS, ReadOptions, ReadReport
+from .graph import Graph, NodeLabels, parse_labels, read_labels
 from .paper import paper_config
+from .readers import (
+    label_attributes,
+    labels_from_attribute,
+    parse_edge_list,
+    read_graph_bytes,
+    read_graph_file,
+)
 from .sampling import EdgeSplit, split_edges
 from .state import GoatState
 from .tracking import AttentionHistory
@@ -27,6 +35,7 @@ __all__ = [
     "BACKENDS",
     "BUNDLED",
     "EdgeSplit",
+    "FORMATS",
     "Goat",
     "GoatState",
     "GoatError",
@@ -38,6 +47,8 @@ __all__ = [
     "PairAttention",
     "ParameterError",
     "Progress",
+    "ReadOptions",
+    "ReadReport",
     "TrainingCancelled",
     "TrainingDiverged",
     "UnknownNodeError",
@@ -45,11 +56,15 @@ __all__ = [
     "VARIANTS",
     "evaluate_clustering",
     "evaluate_link_prediction",
+    "label_attributes",
+    "labels_from_attribute",
     "load_graph",
     "load_run",
     "paper_config",
     "parse_edge_list",
     "parse_labels",
+    "read_graph_bytes",
+    "read_graph_file",
     "read_labels",
     "save_run",
     "split_edges",

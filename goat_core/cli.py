@@ -20,7 +20,8 @@ from .datasets import BUNDLED, load_graph
 from .errors import GoatError
 from .estimator import PARAMETERS, VARIANTS, Goat
 from .evaluation import evaluate_clustering, evaluate_link_prediction
-from .graph import read_labels
+from .formats import FORMAT_ALIASES, FORMATS
+from .graph import Graph, read_labels
 from .sampling import split_edges
 from .training import PADDINGS, small_machine_threads
 
@@ -59,6 +60,26 @@ def add_training_options(parser: argparse.ArgumentParser, leave_out: tuple[str, 
         group.add_argument("--" + name.replace("_", "-"), dest=name, default=None, **kind,
                            help=f"{spec.meaning} (default: {spec.default})")
     group.add_argument("--directed", action="store_true", help="read edges as directed")
+
+
+def add_read_options(parser: argparse.ArgumentParser) -> None:
+    """How to read GRAPH when it is a file: the same choices as the library's keywords."""
+    group = parser.add_argument_group("reading a graph file (default: found from its content)")
+    group.add_argument("--format", choices=FORMATS + tuple(FORMAT_ALIASES), metavar="FORMAT",
+                       help=f"the file's format: {', '.join(FORMATS)} (csv/tsv = edgelist, json = node-link, "
+                            "net = pajek; auto = detect, the default)")
+    group.add_argument("--source", metavar="COL", help="edge tables: the source column, by header name or "
+                                                       "0-based position (with --target)")
+    group.add_argument("--target", metavar="COL", help="edge tables: the target column (name or position)")
+    group.add_argument("--weight", metavar="COL", help="edge tables: the weight column (name or position); "
+                                                       "networkx formats: the edge attribute; none: "
+                                                       "unweighted")
+
+
+def load(args: argparse.Namespace) -> Graph:
+    """GRAPH as the command line asks for it."""
+    return load_graph(args.graph, directed=args.directed, format=args.format, source=args.source,
+                      target=args.target, weight=args.weight)
 
 
 def goat_from_args(args: argparse.Namespace) -> Goat:
@@ -109,17 +130,31 @@ def emit(result: dict, as_json: bool) -> None:
 
 
 def cmd_info(args: argparse.Namespace) -> None:
-    graph = load_graph(args.graph, directed=args.directed)
+    graph = load(args)
     info = graph.summary()
     if graph.labels is not None:
         info["label_classes"] = len(graph.labels.classes)
-    emit(info, args.json)
+    if graph.node_attrs and graph.read is not None:
+        info["node_attributes"] = list(graph.node_attrs)
+    if graph.read is not None:
+        info["read"] = graph.read.to_dict()
+    if args.json:
+        emit(info, True)
+        return
+    read = info.pop("read", None)
+    emit(info, False)
+    if read is not None:  # the account of the read, then the first rows as read
+        print(f"read: {read['summary']}")
+        for note in read["notes"]:
+            print(f"  note: {note}")
+        for row in read["first_rows"]:
+            print("  " + "  ".join(row))
 
 
 def cmd_train(args: argparse.Namespace) -> None:
     if args.out.exists() and not args.out.is_dir():  # found before training, not after
         raise CliError(f"{args.out}: exists and is not a directory; --out names the run directory to write")
-    graph = load_graph(args.graph, directed=args.directed)
+    graph = load(args)
     goat = goat_from_args(args)
     start = time.perf_counter()
     goat.fit(graph, callback=TerminalProgress(), track_pairs=args.track_pairs)
@@ -167,7 +202,7 @@ def cmd_attention(args: argparse.Namespace) -> None:
 
 
 def cmd_linkpred(args: argparse.Namespace) -> None:
-    graph = load_graph(args.graph, directed=args.directed)
+    graph = load(args)
     goat = goat_from_args(args)  # the seed without --seed is the parameter's default, never None
     split = split_edges(graph, args.train_ratio, goat.seed)
     start = time.perf_counter()
@@ -182,7 +217,7 @@ def cmd_linkpred(args: argparse.Namespace) -> None:
 def cmd_compare(args: argparse.Namespace) -> None:
     """GOAT's variants (and paddings) trained on the same split with the same settings and seed,
     compared edge by edge on the same held-out pairs (:mod:`.compare`)."""
-    graph = load_graph(args.graph, directed=args.directed)
+    graph = load(args)
     base = goat_from_args(args).get_params()  # variant and padding come from --variants / --padding
     split = split_edges(graph, args.train_ratio, base["seed"])
     runs, about = {}, []
@@ -200,7 +235,7 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
 
 def cmd_cluster(args: argparse.Namespace) -> None:
-    graph = load_graph(args.graph, directed=args.directed)
+    graph = load(args)
     if args.labels:
         labels = read_labels(args.labels, graph)
     elif graph.labels is not None:
@@ -225,14 +260,17 @@ def cmd_cluster(args: argparse.Namespace) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m goat_core", description=(
         "GOAT (Gossip and Attend): context-sensitive graph representation learning. "
-        "GRAPH is a file path (edge list, GML, GraphML) or a bundled name: " + ", ".join(BUNDLED)))
+        "GRAPH is a graph file (edge list or CSV, adjacency list, GEXF, GraphML, GML, Pajek, node-link JSON; "
+        "gzip/bz2/xz/zip too) or a bundled name: " + ", ".join(BUNDLED)))
     parser.add_argument("--debug", action="store_true",
                         help="show the traceback of input errors too (bugs always show theirs)")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("info", help="describe a graph")
+    p = sub.add_parser("info", help="describe a graph and how its file was read")
     p.add_argument("graph")
-    p.add_argument("--directed", action="store_true")
+    p.add_argument("--directed", action="store_true", help="keep edge directions (default: as the file "
+                                                           "declares; edge lists are undirected)")
+    add_read_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_info)
 
@@ -243,6 +281,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="record this pair's attention (both sides) and probability after every epoch, "
                         "saved with the run (repeatable)")
     add_training_options(p)
+    add_read_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_train)
 
@@ -264,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("graph")
     p.add_argument("--train-ratio", type=float, required=True, help="fraction of edges to train on")
     add_training_options(p)
+    add_read_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_linkpred)
 
@@ -276,6 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
                    dest="paddings",
                    help="the paddings to train each variant with (GoatGlobal pads nothing: once)")
     add_training_options(p, leave_out=("variant", "padding"))
+    add_read_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_compare)
 
@@ -284,6 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", help="'node label' file (email: its departments by default)")
     p.add_argument("--train-ratio", type=float, default=1.0, help="fraction of edges to train on")
     add_training_options(p)
+    add_read_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_cluster)
     return parser

@@ -18,7 +18,9 @@ from pathlib import Path
 import numpy as np
 
 from .errors import GraphFormatError
-from .graph import Graph, NodeLabels, data_dir, from_networkx, parse_labels, read_graph_file
+from .formats import Column
+from .graph import Graph, NodeLabels, data_dir, from_networkx, parse_labels
+from .readers import read_graph_file
 
 # Newman's lesmis.gml numbering, used by the GOAT paper's case study (25 Thenardier,
 # 48 Gavroche, 55 Marius). networkx keys the same graph by name; this fixes the order.
@@ -140,10 +142,17 @@ def email(directed: bool = False, download: bool | None = None) -> Graph:
     return replace(graph, labels=labels)
 
 
-def load_graph(spec: str | Path, directed: bool = False) -> Graph:
-    """A bundled name (``lesmis``, ``email``) or a file path."""
-    if str(spec) == "lesmis":
-        return lesmis(directed=directed)
-    if str(spec) == "email":
-        return email(directed=directed)
-    return read_graph_file(spec, directed=directed)
+def load_graph(spec: str | Path, directed: bool = False, *, format: str | None = None, source: Column = None,
+               target: Column = None, weight: Column = None) -> Graph:
+    """A bundled name (``lesmis``, ``email``) or a graph file in any supported format
+    (:mod:`.readers`); ``format``, ``source``, ``target`` and ``weight`` override what is found
+    in a file (columns by header name or 0-based position; ``weight="none"`` ignores weights)."""
+    if str(spec) in BUNDLED:
+        given = {k: v for k, v in dict(format=format, source=source, target=target, weight=weight).items()
+                 if v is not None}
+        if given:
+            raise GraphFormatError(str(spec), f"{', '.join(given)} apply to graph files, not to the bundled "
+                                              f"graph {spec!r}")
+        return lesmis(directed=directed) if str(spec) == "lesmis" else email(directed=directed)
+    return read_graph_file(spec, directed=directed, format=format, source=source, target=target,
+                           weight=weight)

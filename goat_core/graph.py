@@ -1,26 +1,27 @@
 """Graphs in: parsing, validation, normalisation and node indexing.
 
 A :class:`Graph` holds nodes 0..n-1 (with their original ids kept as display names) and a
-normalised edge list: no self-loops, no duplicates, positive finite weights. Everything a
-user gives us passes through :func:`read_edge_list`, :func:`read_networkx_file` or
+normalised edge list: no self-loops, no duplicates, positive finite weights. Every reader of
+graph files (:mod:`.readers`, which finds the format and reads it) ends in :func:`normalise` or
 :func:`from_networkx`; bad input raises :class:`GraphFormatError` naming file, line and problem.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import math
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import GraphFormatError, UnknownNodeError
+
+if TYPE_CHECKING:
+    from .formats import ReadReport
 
 HEADER_WORDS = {
     # Single letters (u, v, a, b) are left out: they are plausible node names.
@@ -74,6 +75,7 @@ class Graph:
     report: NormalisationReport | None = None
     node_attrs: dict = field(default_factory=dict)  # e.g. {"paper_id": array}
     labels: NodeLabels | None = None  # optional ground truth shipped with the graph
+    read: ReadReport | None = None  # how the file was read (format, columns, first rows): readers.py
 
     @property
     def num_nodes(self) -> int:
@@ -241,17 +243,6 @@ def _is_number(token: str) -> bool:
     return True
 
 
-def _looks_like_header(tokens: list[str], rest: list[list[str]]) -> bool:
-    if all(tok.lower().strip("\"'") in HEADER_WORDS for tok in tokens):
-        return True
-    if len(tokens) >= 3 and not _is_number(tokens[2]) and rest and all(
-        len(r) >= 3 and _is_number(r[2]) for r in rest[:20]
-    ):
-        return True
-    ids_numeric = rest and all(_is_number(r[0]) and _is_number(r[1]) for r in rest[:20] if len(r) >= 2)
-    return bool(ids_numeric) and not (_is_number(tokens[0]) or _is_number(tokens[1]))
-
-
 def _parse_weight(token: str, file: str, line: int | None) -> float:
     try:
         value = float(token)
@@ -269,168 +260,6 @@ def _parse_weight(token: str, file: str, line: int | None) -> float:
     return value
 
 
-def parse_edge_list(raw: bytes, file: str = "<upload>", directed: bool = False) -> Graph:
-    """Parse edge-list bytes (space/tab/comma separated, optional header and weights).
-
-    Integer ids in a plain file take a columnar path (pandas' C parser: a few times the file's
-    size in memory, where one Python object per token took about 48 times). Anything else,
-    and any file that path finds fault with, goes through the line-by-line parser, which
-    names the file, line and problem; both give the same graph.
-    """
-    fast = _parse_columns(raw, file, directed)
-    return fast if fast is not None else _parse_lines(raw, file, directed)
-
-
-def _parse_lines(raw: bytes, file: str, directed: bool) -> Graph:
-    """The line-by-line parser: any id, and a one-line error naming the line for any problem."""
-    rows = _data_lines(_decode(raw, file))
-    if not rows:
-        raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
-    split = _splitter(rows[0][1])
-    tokens = [split(text) for _, text in rows]
-    header = _looks_like_header(tokens[0], tokens[1:])
-    if header:
-        rows, tokens = rows[1:], tokens[1:]
-        if not rows:
-            raise GraphFormatError(file, "no edges: only a header line")
-    width = len(tokens[0])
-    first_line = rows[0][0]
-    for (number, _), toks in zip(rows, tokens):
-        if len(toks) < 2:
-            raise GraphFormatError(
-                file, f"only {len(toks)} column; expected 'source target [weight]'", number
-            )
-        if len(toks) > 3:
-            raise GraphFormatError(
-                file, f"{len(toks)} columns; expected 'source target [weight]'", number
-            )
-        if len(toks) != width:
-            raise GraphFormatError(
-                file, f"{len(toks)} columns, but line {first_line} has {width} (ragged rows)", number
-            )
-        if "" in toks[:2]:
-            raise GraphFormatError(file, "empty node id", number)
-    weighted = width == 3
-    weights = [_parse_weight(t[2], file, n) for (n, _), t in zip(rows, tokens)] if weighted else None
-    return _build(
-        [t[0] for t in tokens], [t[1] for t in tokens], weights, directed, weighted, file, header
-    )
-
-
-# Ids whose integer value would not give back their text: "007", "+7", "-0" (the line parser
-# keeps them as distinct names; the columnar path would merge them).
-_NOT_CANONICAL = re.compile(rb"(?:^|[\s,])(?:\+|-?0\d|-0(?![\d.]))")
-_HEAD_LINES = 21  # what header detection looks at
-_INTEGER = re.compile(r"-?\d+")
-# Rows per chunk of the columnar path: one chunk's tokens (text ids: two Python strings per row,
-# ~60 bytes each) are what loading holds beyond the arrays, ~8 MB at this size.
-CHUNK_ROWS = 1 << 16
-
-
-# Text ids the line parser would read differently from pandas' C parser: quotes (pandas would
-# unquote them) and blanks around a comma or at a line's ends (the line parser strips them).
-_TEXT_NEEDS_LINES = re.compile(rb"[\"']|[ \t],|,[ \t]|(?:^|\n)[ \t]|[ \t]\r?(?:\n|$)")
-
-
-def _parse_columns(raw: bytes, file: str, directed: bool) -> Graph | None:
-    """The columnar path of :func:`parse_edge_list`, or None when the line parser must decide.
-
-    Integer ids are read as int64 columns; text ids as string columns whose names are numbered
-    in first-seen order (``pandas.factorize``), as the line parser numbers them."""
-    import pandas as pd
-
-    if b"#" in raw or b"%" in raw or b";" in raw or b"\x00" in raw[:MAX_BINARY_SNIFF]:
-        return None
-    if not raw.strip() or _NOT_CANONICAL.search(raw):
-        return None
-    head = raw[:65536].decode("utf-8-sig", errors="replace").splitlines()
-    head = [line.strip() for line in head if line.strip()][:_HEAD_LINES]
-    if not head:
-        return None
-    comma = "," in head[0]
-    tokens = [[t.strip() for t in line.split(",")] if comma else line.split() for line in head]
-    header = _looks_like_header(tokens[0], tokens[1:])
-    first = tokens[int(header)] if len(tokens) > int(header) else []
-    if len(first) not in (2, 3):
-        return None
-    integer_ids = all(_INTEGER.fullmatch(t) for t in first[:2])
-    if not integer_ids and _TEXT_NEEDS_LINES.search(raw):
-        return None
-    width = len(first)
-    id_type = np.int64 if integer_ids else str
-    try:  # in chunks: the parser's token buffer stays the size of one chunk, not of the file
-        chunks = pd.read_csv(io.BytesIO(raw), sep="," if comma else r"\s+", header=None,
-                             skiprows=int(header), names=list(range(width)),
-                             dtype={0: id_type, 1: id_type, 2: np.float64}, engine="c",
-                             encoding="utf-8-sig", skip_blank_lines=True, chunksize=CHUNK_ROWS,
-                             na_filter=integer_ids, quoting=csv.QUOTE_NONE)  # 'NA' is a name
-        names: dict[str, int] = {}  # text ids: name -> index, in first-seen order
-        columns: list[list[np.ndarray]] = [[], [], []]
-        for chunk in chunks:
-            if chunk.shape[1] != width or chunk.isna().to_numpy().any():
-                return None  # a missing field: ragged rows, which the line parser names
-            ends = [chunk[k].to_numpy() for k in range(2)]
-            if not integer_ids:
-                if (ends[0] == "").any() or (ends[1] == "").any():
-                    return None  # an empty id: the line parser names the line
-                ends = _text_codes(ends[0], ends[1], names)
-            for k in range(width):
-                columns[k].append(ends[k] if k < 2 else chunk[k].to_numpy())
-            del chunk, ends
-    except (ValueError, pd.errors.ParserError, UnicodeDecodeError, OverflowError):
-        return None  # ragged rows, text ids, bad numbers: the line parser says where
-    if not columns[0]:
-        return None
-    src_ids, dst_ids = _joined(columns[0]), _joined(columns[1])
-    weights = _joined(columns[2]) if width == 3 else None
-    if weights is not None and not (np.isfinite(weights).all() and (weights > 0).all()
-                                    and (weights <= FLOAT32_MAX).all()):
-        return None
-    if integer_ids:
-        nodes = _sorted_unique(np.concatenate([src_ids, dst_ids]))  # numerically, as _node_order does
-        src, dst = _ranks(nodes, src_ids), _ranks(nodes, dst_ids)
-        del src_ids, dst_ids
-        node_names = nodes.astype(str).tolist()  # no Python int per node on the way
-        del nodes
-        return normalise(node_names, src, dst, weights, directed, width == 3, file, header)
-    if all(_INTEGER.fullmatch(name) for name in names):
-        return None  # integer ids after all (a text header guessed wrong): the line parser decides
-    return normalise(list(names), src_ids, dst_ids, weights, directed, width == 3, file, header)
-
-
-def _text_codes(src_ids: np.ndarray, dst_ids: np.ndarray, names: dict[str, int]) -> list[np.ndarray]:
-    """One chunk's text ids as node indices (int32 columns), numbering new names in ``names``.
-
-    Names are numbered in first-seen order over s0, t0, s1, t1, ... as the line parser numbers
-    them. Chunk by chunk, so that only one chunk's Python strings are alive at a time (text ids
-    held as one object per edge end took 15-22x the file's size).
-    """
-    import pandas as pd
-
-    interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: the line parser's order
-    interleaved[0::2], interleaved[1::2] = src_ids, dst_ids
-    codes, uniques = pd.factorize(interleaved, sort=False)  # first-seen order within the chunk
-    del interleaved
-    # len(names) is read before each insertion: a new name takes the next index
-    index = np.fromiter((names.setdefault(u, len(names)) for u in uniques), np.int64, len(uniques))
-    coded = index[codes].astype(np.int32 if len(names) < 2**31 else np.int64)
-    return [coded[0::2].copy(), coded[1::2].copy()]
-
-
-# Loading memory (issue "Training at scale": at most 10x the file): the helpers below keep one
-# copy of each column alive at a time, sort in place, and index nodes with int32 where they fit.
-
-def _joined(chunks: list[np.ndarray]) -> np.ndarray:
-    """The chunks as one array, each chunk released as soon as it is copied."""
-    out = np.empty(sum(len(c) for c in chunks), chunks[0].dtype)
-    at = 0
-    while chunks:
-        c = chunks.pop(0)
-        out[at:at + len(c)] = c
-        at += len(c)
-    return out
-
-
 def _sorted_unique(values: np.ndarray) -> np.ndarray:
     """np.unique(values) for an array the caller gives up: sorted in place, no sorted copy."""
     values.sort()
@@ -440,12 +269,6 @@ def _sorted_unique(values: np.ndarray) -> np.ndarray:
     keep[0] = True
     np.not_equal(values[1:], values[:-1], out=keep[1:])
     return values[keep]
-
-
-def _ranks(nodes: np.ndarray, ids: np.ndarray) -> np.ndarray:
-    """Index of each id in the sorted ``nodes``: int32 when the nodes fit."""
-    ranks = np.searchsorted(nodes, ids)
-    return ranks.astype(np.int32) if len(nodes) < 2**31 else ranks
 
 
 def _node_order(ids: list[str]) -> list[str]:
@@ -561,39 +384,6 @@ def from_networkx(nx_graph: Any, source: str = "<networkx>", weight: str = "weig
     src = np.array([index[u] for u, _, _ in edges], dtype=np.int64)
     dst = np.array([index[v] for _, v, _ in edges], dtype=np.int64)
     return normalise(names, src, dst, np.asarray(values, dtype=np.float64), directed, weighted, source)
-
-
-def read_networkx_file(path: str | Path, directed: bool = False) -> Graph:
-    """GML or GraphML through networkx, with errors turned into GraphFormatError."""
-    import networkx as nx
-
-    path = Path(path)
-    raw = path.read_bytes()
-    _decode(raw, str(path))  # empty / binary checks with the same messages
-    try:
-        if path.suffix.lower() == ".gml":
-            g = nx.read_gml(path, label="label")
-        else:
-            g = nx.read_graphml(path)
-    except Exception as err:  # networkx raises many types; all mean "bad file"
-        message = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise GraphFormatError(str(path), f"cannot parse {path.suffix[1:].upper()}: {message}") from None
-    if directed and not g.is_directed():
-        g = g.to_directed()
-    return from_networkx(g, source=str(path), directed=directed or g.is_directed())
-
-
-NETWORKX_SUFFIXES = {".gml", ".graphml"}
-
-
-def read_graph_file(path: str | Path, directed: bool = False) -> Graph:
-    """Any supported graph file by suffix; a missing file is a GraphFormatError too."""
-    path = Path(path)
-    if not path.is_file():
-        raise GraphFormatError(str(path), "no such file (and not a bundled graph name)")
-    if path.suffix.lower() in NETWORKX_SUFFIXES:
-        return read_networkx_file(path, directed=directed)
-    return parse_edge_list(path.read_bytes(), file=str(path), directed=directed)
 
 
 # --------------------------------------------------------------------------- labels

@@ -1,17 +1,14 @@
-"""1 · Graph: pick a bundled graph or upload an edge list; look at it."""
+"""1 · Graph: pick a bundled graph or upload a graph file; look at it."""
 
 import numpy as np
 import streamlit as st
 
 import goat_core
 from goat_core import explore, views
-from ui import cache, parts, state
+from ui import cache, parts, state, upload
 from ui.parts import md
 
-MAX_EDGES_MB = 20
-MAX_LABELS_MB = 5
-EDGE_TYPES = ["txt", "csv", "tsv", "edges", "el"]
-SOURCES = {"lesmis": "Les Misérables (bundled)", "email": "Email (bundled)", "upload": "Upload an edge list"}
+SOURCES = {"lesmis": "Les Misérables (bundled)", "email": "Email (bundled)", "upload": "Upload a graph file"}
 
 ex = state.get()
 
@@ -27,33 +24,6 @@ def load_bundled() -> None:
         st.session_state["graph_source"] = ex.graph_key if ex.bundled else "upload"
 
 
-def load_upload() -> None:
-    """Parse the uploaded files; on any problem show it and keep the current graph."""
-    edges = st.session_state.get("upload_edges")
-    labels = st.session_state.get("upload_labels")
-    if edges is None:
-        ex.message = ("warning", "Choose an edge-list file first.")
-        return
-    raw = edges.getvalue()
-    kept = "the current graph is kept"
-    if parts.too_big(ex, edges.name, raw, MAX_EDGES_MB, "edge lists", kept):
-        return
-    labels_raw = labels.getvalue() if labels is not None else None
-    if labels_raw is not None and parts.too_big(
-            ex, labels.name, labels_raw, MAX_LABELS_MB, "labels files", kept):
-        return
-    directed = bool(st.session_state.get("upload_directed", False))
-    try:
-        graph = cache.uploaded_graph(
-            cache.digest(raw), edges.name, directed, cache.digest(labels_raw) if labels_raw else None,
-            labels.name if labels is not None else None, raw, labels_raw)
-    except goat_core.GraphFormatError as err:
-        ex.message = ("error", str(err))
-        return
-    state.set_graph(ex, graph, f"upload:{edges.name}")
-    ex.message = ("success", f"Loaded {edges.name}: {graph.num_nodes:,} nodes, {graph.num_edges:,} edges.")
-
-
 st.title("Graph")
 parts.show_message(ex)
 if "graph_source" not in st.session_state:
@@ -62,23 +32,7 @@ st.radio("Graph", list(SOURCES), format_func=SOURCES.get, key="graph_source", ho
          on_change=load_bundled)
 
 if st.session_state["graph_source"] == "upload":
-    with st.container(border=True):
-        st.markdown(
-            f"An **edge list**: one edge per line, `source target` or `source target weight`, separated by "
-            f"spaces, tabs, commas or semicolons; `#`/`%` comments and a header line are fine (up to "
-            f"{MAX_EDGES_MB} MB: about 1.5 million edges with integer ids). Optional **labels**: "
-            f"`node label` per line (up to {MAX_LABELS_MB} MB), used to colour nodes and to score "
-            "clusterings.")
-        c1, c2 = st.columns(2)
-        chosen = c1.file_uploader(f"Edge list (≤ {MAX_EDGES_MB} MB)", type=EDGE_TYPES, key="upload_edges",
-                                  max_upload_size=MAX_EDGES_MB)
-        labels_file = c2.file_uploader(f"Labels, optional (≤ {MAX_LABELS_MB} MB)", type=["txt", "csv", "tsv"],
-                                       key="upload_labels", max_upload_size=MAX_LABELS_MB)
-        ready = [f"{f.name} ({f.size:,} bytes)" for f in (chosen, labels_file) if f is not None]
-        st.caption(f"Ready to load: {md(', '.join(ready))}" if ready else "No file chosen yet.")
-        st.checkbox("Directed edges", key="upload_directed",
-                    help="GOAT's neighborhoods ignore direction either way (the paper's D counts both).")
-        st.button("Load graph", key="upload_load", type="primary", on_click=load_upload)
+    upload.section(ex)
 
 graph = ex.graph
 summary = graph.summary()
@@ -93,6 +47,7 @@ cols[5].metric("Max degree", f"{summary['max_degree']:,}")
 kind = ("directed" if graph.directed else "undirected") + (", weighted" if graph.weighted else ", unweighted")
 notes = [kind] + summary["notes"] + (graph.labels.notes() if graph.labels is not None else ["no labels"])
 st.caption(md(" · ".join(notes)))
+upload.account(ex)
 
 seed = state.seed()
 modes = cache.colour_modes(graph, run=ex.run)

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from goat_core import GraphFormatError, load_graph, parse_edge_list, parse_labels
-from goat_core.graph import read_graph_file
+from goat_core import GraphFormatError, load_graph, parse_edge_list, parse_labels, read_graph_file
 
 
 def parse(text: str | bytes, **kw):
@@ -232,7 +231,7 @@ def _ba_lines(n: int = 300, m: int = 3, seed: int = 0) -> list[tuple[int, int]]:
 def test_the_columnar_path_gives_the_line_parsers_graph(case, chunk_rows, monkeypatch):
     """Integer-id files take the columnar path; it must build exactly the graph the line
     parser builds (names in the same order, same edges, weights and report)."""
-    from goat_core import graph as graph_module
+    from goat_core import delimited as graph_module
 
     monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
 
@@ -254,7 +253,7 @@ def test_the_columnar_path_gives_the_line_parsers_graph(case, chunk_rows, monkey
     directed = case == "directed"
     fast = graph_module._parse_columns(raw, "g.txt", directed)
     assert fast is not None, "this file should take the columnar path"
-    slow = graph_module._parse_lines(raw, "g.txt", directed)
+    slow = graph_module._parse_lines_bytes(raw, "g.txt", directed)
     assert fast.names == slow.names and fast.directed == slow.directed and fast.weighted == slow.weighted
     assert np.array_equal(fast.src, slow.src) and np.array_equal(fast.dst, slow.dst)
     assert np.array_equal(fast.weight, slow.weight) and fast.report == slow.report
@@ -267,7 +266,7 @@ def test_the_columnar_path_gives_the_line_parsers_graph(case, chunk_rows, monkey
 def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case, chunk_rows, monkeypatch):
     """Text ids take the columnar path too: names numbered in first-seen order, as the line
     parser numbers them, and every other detail of the graph the same."""
-    from goat_core import graph as graph_module
+    from goat_core import delimited as graph_module
 
     monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
 
@@ -281,7 +280,7 @@ def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case, chunk_ro
     raw, directed = text.encode(), case == "directed"
     fast = graph_module._parse_columns(raw, "g.txt", directed)
     assert fast is not None, "this file should take the columnar path"
-    slow = graph_module._parse_lines(raw, "g.txt", directed)
+    slow = graph_module._parse_lines_bytes(raw, "g.txt", directed)
     assert fast.names == slow.names and fast.weighted == slow.weighted and fast.report == slow.report
     assert fast.fingerprint() == slow.fingerprint()
 
@@ -303,7 +302,7 @@ def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case, chunk_ro
 ])
 @pytest.mark.parametrize("chunk_rows", [1 << 18, 1])
 def test_files_the_columnar_path_cannot_vouch_for_take_the_line_parser(raw, chunk_rows, monkeypatch):
-    from goat_core import graph as graph_module
+    from goat_core import delimited as graph_module
 
     monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
 

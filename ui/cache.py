@@ -36,14 +36,18 @@ def digest(raw: bytes) -> str:
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
-def uploaded_graph(edges_digest: str, file: str, directed: bool, labels_digest: str | None,
-                   labels_file: str | None, _edges: bytes, _labels: bytes | None) -> goat_core.Graph:
-    """Parse an uploaded edge list (and labels file); errors are GraphFormatError."""
+def uploaded_graph(edges_digest: str, file: str, options: goat_core.ReadOptions, labels_digest: str | None,
+                   labels_file: str | None, max_bytes: int, _edges: bytes,
+                   _labels: bytes | None) -> goat_core.Graph:
+    """Read an uploaded graph file (any format, ``options`` as chosen) and labels file; keyed by
+    content and options. Errors are GoatErrors (GraphFormatError, ParameterError)."""
     from dataclasses import replace
 
-    graph = goat_core.parse_edge_list(_edges, file=file, directed=directed)
+    graph = goat_core.read_graph_bytes(_edges, file, options, max_bytes=max_bytes)
     if _labels is not None:
-        graph = replace(graph, labels=goat_core.parse_labels(_labels, graph, file=labels_file or "<labels>"))
+        labels = goat_core.parse_labels(_labels, graph, file=labels_file or "<labels>")
+        read = replace(graph.read, labels_from=None) if graph.read is not None else None
+        graph = replace(graph, labels=labels, read=read)
     return graph
 
 
@@ -82,6 +86,9 @@ def colouring(ex, mode: str, seed: int, embedding: np.ndarray | None = None, run
         return None, (), context_spread(ex.run.key, seed, ex.run.goat).spread, SPREAD
     if mode == "labels" and graph.labels is not None:
         return graph.labels.codes, graph.labels.classes, None, "label"
+    if mode.startswith(ATTRIBUTE) and mode[len(ATTRIBUTE):] in graph.node_attrs:
+        found = goat_core.labels_from_attribute(graph, mode[len(ATTRIBUTE):])
+        return found.codes, found.classes, None, mode[len(ATTRIBUTE):]
     if mode == "k-means" and embedding is not None:
         k = len(graph.labels.classes) if graph.labels is not None else 8
         codes = kmeans(run_key, k, seed, _embedding=embedding)
@@ -93,12 +100,14 @@ def colouring(ex, mode: str, seed: int, embedding: np.ndarray | None = None, run
 
 
 SPREAD = "context spread"
+ATTRIBUTE = "attribute: "  # colour by a node attribute of the file (GEXF/GraphML/GML/JSON)
 
 
 def colour_modes(graph: goat_core.Graph, with_kmeans: bool = False, run=None) -> list[str]:
     """The colourings offered; ``context spread`` with a run of this graph that has contexts, up
     to ``presets.LARGE_GRAPH_EDGES`` edges (above, the Embeddings page computes it on request)."""
     modes = (["labels"] if graph.labels is not None else []) + ["communities"]
+    modes += [ATTRIBUTE + name for name in goat_core.label_attributes(graph)]  # e.g. "attribute: club"
     modes += (["k-means"] if with_kmeans else []) + ["degree"]
     if run is not None and spread_offered(graph, run) and graph.num_edges <= presets.LARGE_GRAPH_EDGES:
         modes.append(SPREAD)

@@ -112,7 +112,7 @@ def test_shared_link_opens_the_same_view_in_dark_mode(server, new_page):
 def test_upload_edge_list_good_then_bad(server, new_page, tmp_path):
     page = new_page()
     open_app(page, server)
-    page.get_by_text("Upload an edge list").click()
+    page.get_by_text("Upload a graph file").click()
     settle(page)
     good, bad = tmp_path / "friends.csv", tmp_path / "broken.txt"
     good.write_bytes(EDGES)
@@ -168,7 +168,7 @@ def ba_edge_list(path, nodes: int, m: int) -> None:
 
 def upload_and_train(page, server, path) -> None:
     open_app(page, server)
-    page.get_by_text("Upload an edge list").click()
+    page.get_by_text("Upload a graph file").click()
     settle(page)
     choose_file(page, path)
     page.get_by_role("button", name="Load graph").click()

@@ -1,0 +1,140 @@
+"""Adjacency lists as networkx writes them, read line by line so that errors name the line.
+
+``write_adjlist``: ``node neighbor neighbor ...`` (a node alone on its line has no neighbor
+left to list). ``write_multiline_adjlist``: ``node degree`` followed by that many lines
+``neighbor [{attributes}]``. Both begin with networkx's ``# GMT <date>`` comment header, which is
+how they are recognised; a multiline list is also recognised by its shape alone (every block's
+count matching, every node heading one block), which no edge list has.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .delimited import _literal_dict
+from .errors import GraphFormatError
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
+from .graph import Graph, _data_lines, _decode, _node_order, _parse_weight, normalise
+
+NETWORKX_HEADER = re.compile(r"^#\s*GMT\s", re.MULTILINE)
+_DEGREE = re.compile(r"\d+")
+
+
+def has_networkx_header(text_head: str) -> bool:
+    """networkx's adjacency-list writers start with '#<command>', '# GMT <date>', '# <name>'."""
+    return bool(NETWORKX_HEADER.search("\n".join(text_head.splitlines()[:4])))
+
+
+def _rows(raw: bytes, file: str) -> list[tuple[int, list[str]]]:
+    """Tokens of every line, after networkx's rule: anything after '#' is a comment."""
+    rows = []
+    for number, text in _data_lines(_decode(raw, file)):
+        tokens = text.split("#", 1)[0].split()
+        if tokens:
+            rows.append((number, tokens))
+    if not rows:
+        raise GraphFormatError(file, "no nodes: the file holds only comments or blank lines")
+    return rows
+
+
+def _graph(order: list[str], heads: list[str], tails: list[str], weights: list[float] | None,
+           directed: bool, file: str) -> Graph:
+    names = _node_order(order)
+    index = {name: i for i, name in enumerate(names)}
+    src = np.fromiter((index[h] for h in heads), np.int64, len(heads))
+    dst = np.fromiter((index[t] for t in tails), np.int64, len(tails))
+    w = np.asarray(weights, dtype=np.float64) if weights is not None else None
+    return normalise(names, src, dst, w, directed, weights is not None, file)
+
+
+def _refuse_columns(options: ReadOptions, file: str) -> None:
+    if options.source is not None or options.weight not in (None, NO_WEIGHT, "weight"):
+        raise GraphFormatError(file, "--source/--target/--weight COL choose columns of an edge table; an "
+                                     "adjacency list has none (--weight none ignores weights)")
+
+
+def read_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    _refuse_columns(options, file)
+    rows = _rows(raw, file)
+    order, heads, tails = [], [], []
+    for _, tokens in rows:
+        order.extend(tokens)
+        heads.extend([tokens[0]] * (len(tokens) - 1))
+        tails.extend(tokens[1:])
+    graph = _graph(order, heads, tails, None, options.directed, file)
+    report = ReadReport(format="adjlist", edges=len(heads), directed=options.directed,
+                        directed_why="as asked" if options.directed else "",
+                        rows=tuple((h, t) for h, t in list(zip(heads, tails))[:FIRST_ROWS]))
+    return graph, report
+
+
+def multiline_blocks(rows: list[tuple[int, list[str]]], file: str | None) -> list[tuple[str, list]] | None:
+    """The blocks (node, [(line, neighbor, attributes text)]) of a multiline adjacency list.
+
+    With ``file`` a malformed list is a GraphFormatError naming the line; without, None (the
+    shape test of detection)."""
+    def fail(problem: str, line: int):
+        if file is None:
+            return None
+        raise GraphFormatError(file, problem, line)
+
+    blocks, at = [], 0
+    while at < len(rows):
+        number, tokens = rows[at]
+        if len(tokens) != 2 or not _DEGREE.fullmatch(tokens[1]):
+            return fail("expected 'node degree' (networkx's multiline adjacency list)", number)
+        degree, neighbors = int(tokens[1]), []
+        for line, toks in rows[at + 1: at + 1 + degree]:
+            if len(toks) > 1 and not toks[1].startswith("{"):
+                return fail(f"expected 'neighbor [{{attributes}}]' ({degree} of them after line {number})",
+                            line)
+            neighbors.append((line, toks[0], " ".join(toks[1:])))
+        if len(neighbors) < degree:
+            return fail(f"node {tokens[0]} announces {degree} neighbors, the file ends after "
+                        f"{len(neighbors)}", number)
+        blocks.append((tokens[0], neighbors))
+        at += 1 + degree
+    return blocks
+
+
+def looks_multiline(raw: bytes, file: str) -> bool:
+    """A multiline adjacency list by shape: consistent blocks, every node heading one, an edge."""
+    try:
+        rows = _rows(raw, file)
+    except GraphFormatError:
+        return False
+    blocks = multiline_blocks(rows, None)
+    if not blocks or not any(neighbors for _, neighbors in blocks):
+        return False
+    heads = [node for node, _ in blocks]
+    mentioned = {n for _, neighbors in blocks for _, n, _ in neighbors}
+    return len(set(heads)) == len(heads) and mentioned <= set(heads)
+
+
+def read_multiline_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    _refuse_columns(options, file)
+    blocks = multiline_blocks(_rows(raw, file), file) or []
+    use_weight = options.weight != NO_WEIGHT
+    order, heads, tails, weights, weighted, ignored = [], [], [], [], False, {}
+    for node, neighbors in blocks:
+        order.append(node)
+        for line, neighbor, text in neighbors:
+            attrs = _literal_dict(text, file, line) if text else {}
+            ignored.update((k, None) for k in attrs if k != "weight")
+            value = attrs.get("weight") if use_weight else None
+            weighted |= value is not None
+            weights.append(1.0 if value is None else _parse_weight(str(value), file, line))
+            order.append(neighbor)
+            heads.append(node)
+            tails.append(neighbor)
+    graph = _graph(order, heads, tails, weights if weighted else None, options.directed, file)
+    report = ReadReport(
+        format="multiline-adjlist", edges=len(heads), directed=options.directed,
+        directed_why="as asked" if options.directed else "",
+        weight="edge attribute 'weight'" if weighted else None,
+        ignored=tuple(f"edge attribute {k!r}" for k in ignored),
+        rows=tuple((h, t) + ((f"{w:g}",) if weighted else ()) for h, t, w in
+                   list(zip(heads, tails, weights))[:FIRST_ROWS]))
+    return graph, report

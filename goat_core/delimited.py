@@ -1,0 +1,625 @@
+"""Edge tables: one edge per line, in delimited text (CSV, TSV, whitespace, ``;``, ``|``).
+
+Covers SNAP-style lists, spreadsheet and pandas CSVs (a header chooses columns by name; an
+unnamed or ``index`` first column is a row index), Gephi's edge table, KONECT files (``% sym
+...`` first line; weight and timestamp columns) and networkx's ``write_edgelist`` with its
+attribute dicts (read with ``ast.literal_eval``). Quoting follows RFC 4180 (the csv module), so
+names may hold the separator.
+
+When the columns cannot be told apart with confidence (a wide file without a header, a header
+whose names say nothing, integers that may be a row index or an adjacency list), reading stops
+with one line that says what it saw and which option decides. Integer ids in a plain two- or
+three-column file take a columnar path (:func:`_parse_columns`, pandas' C parser) that keeps
+loading memory near the file's size; it builds exactly the graph the line parser builds.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import io
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import GraphFormatError
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
+from .graph import (
+    FLOAT32_MAX,
+    HEADER_WORDS,
+    MAX_BINARY_SNIFF,
+    Graph,
+    _build,
+    _data_lines,
+    _decode,
+    _is_number,
+    _parse_weight,
+    _sorted_unique,
+    normalise,
+)
+
+# Header names, compared lower-case with everything but letters and digits removed
+# ("Source ID" = "source_id" = "sourceid"). Strong names make a first line a header by themselves;
+# weak ones (plausible node names) only choose columns once a header has been recognised.
+STRONG_SOURCE = {"source", "src", "from", "sourceid", "fromid", "sourcenode", "fromnode", "node1", "tail",
+                 "origin", "sender"}
+STRONG_TARGET = {"target", "dst", "dest", "destination", "to", "targetid", "toid", "targetnode", "tonode",
+                 "node2", "head", "receiver"}
+WEAK_SOURCE = {"u", "n1", "v1", "id1", "nodea", "a1"}
+WEAK_TARGET = {"v", "n2", "v2", "id2", "nodeb", "a2"}
+WEIGHT_NAMES = {"weight", "weights", "w", "value", "strength", "count"}
+INDEX_NAMES = {"", "index", "unnamed0", "idx", "rowid", "row"}
+# Columns that are never an edge's end (Gephi's Type/Id/Label, times): left out when the ends are
+# taken in order because the header does not name them.
+NOT_ENDS = {"type", "id", "label", "timestamp", "time", "date", "datetime", "ts", "year", "key", "kind",
+            "color", "colour", "sign"}
+SEPARATORS = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe", None: "whitespace"}
+KONECT = re.compile(r"%\s*(sym|asym|bip)\b\s*(\S*)", re.IGNORECASE)
+HEAD_ROWS = 21  # what the header and separator are decided on (the first 21 data lines)
+_QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
+_INTEGER = re.compile(r"-?\d+")
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+# --------------------------------------------------------------------------- how a table is laid out
+
+
+def sniff_separator(lines: list[str]) -> str | None:
+    """Tab, comma, semicolon or pipe when it splits every line into the same number (>= 2) of
+    fields (quotes respected); else the one in the first line; else None (runs of whitespace)."""
+    for sep in SEPARATORS:
+        if sep is None:
+            break
+        counts = {len(row) for row in csv.reader(lines, delimiter=sep)}
+        if len(counts) == 1 and counts.pop() >= 2:
+            return sep
+    first = lines[0] if lines else ""
+    return next((sep for sep in (",", ";", "\t", "|") if sep in first), None)
+
+
+def split_rows(texts: list[str], sep: str | None) -> list[list[str]]:
+    """Fields of each line: csv quoting for a delimiter; whitespace runs (with "double quotes"
+    keeping a name together) otherwise. Fields are stripped."""
+    if sep is None:
+        return [line.split() if '"' not in line else
+                [q.replace('""', '"') if q or not plain else plain for q, plain in _QUOTED.findall(line)]
+                for line in texts]
+    return [[field.strip() for field in row]
+            for row in csv.reader(texts, delimiter=sep, skipinitialspace=True)]
+
+
+def looks_like_header(first: list[str], rest: list[list[str]]) -> bool:
+    """Whether the first line names columns rather than holding an edge."""
+    keys = [_key(tok.strip("\"'")) for tok in first]
+    if all(tok.lower().strip("\"'") in HEADER_WORDS for tok in first):
+        return True
+    if any(k in STRONG_SOURCE for k in keys) and any(k in STRONG_TARGET for k in keys):
+        return True
+    if first and first[0] == "" and rest and all(r and r[0] != "" for r in rest[:20]):
+        return True  # pandas' to_csv: an unnamed index column
+    if len(first) >= 3 and not _is_number(first[2]) and rest and all(
+            len(r) >= 3 and _is_number(r[2]) for r in rest[:20]):
+        return True
+    ids_numeric = rest and all(_is_number(r[0]) and _is_number(r[1]) for r in rest[:20] if len(r) >= 2)
+    return bool(ids_numeric) and len(first) >= 2 and not (_is_number(first[0]) or _is_number(first[1]))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How an edge table is laid out, decided on its first lines."""
+
+    separator: str | None
+    header: tuple[str, ...] | None  # with a leading "" when rows carry one more field (R's row names)
+    header_line: int | None
+    width: int  # fields in the first row after the header
+    konect: tuple[str, str] | None  # ("asym", "posweighted") from a KONECT first line
+
+
+def konect_header(text: str) -> tuple[str, str] | None:
+    for line in text.splitlines():
+        if line.strip():
+            found = KONECT.match(line.strip())
+            return (found.group(1).lower(), found.group(2).lower()) if found else None
+    return None
+
+
+def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None) -> Layout:
+    head = rows[:HEAD_ROWS]
+    sep = None if konect else sniff_separator([text for _, text in head])
+    tokens = split_rows([text for _, text in head], sep)
+    header = None if konect else tuple(tokens[0]) if looks_like_header(tokens[0], tokens[1:]) else None
+    body = tokens[1:] if header is not None else tokens
+    width = len(body[0]) if body else len(tokens[0])
+    if header is not None and body and all(len(r) == len(header) + 1 for r in body):
+        header = ("",) + header  # every row has one more field: row names (R's write.table)
+    return Layout(sep, header, head[0][0] if header is not None else None, width, konect)
+
+
+@dataclass(frozen=True)
+class Columns:
+    """The fields an edge takes (0-based), and what it leaves."""
+
+    source: int
+    target: int
+    weight: int | None
+    index: int | None = None
+    ignored: tuple[int, ...] = ()
+    given: bool = False  # chosen by the caller's options
+
+    @property
+    def identity(self) -> bool:
+        plain = (self.source, self.target, self.index, self.ignored) == (0, 1, None, ())
+        return plain and self.weight in (None, 2)
+
+
+def _choice_hint(layout: Layout) -> str:
+    names = ", ".join(layout.header) if layout.header is not None else ""
+    where = f"the header names {names}" if names else \
+        f"there is no header: give 0-based positions (0 to {layout.width - 1})"
+    return (f"say which columns hold the edges: --source COL --target COL [--weight COL|none] "
+            f"(library: source=, target=, weight=); {where}")
+
+
+def _resolve(value: str | int, layout: Layout, what: str, file: str) -> int:
+    """A column by header name (exact, then case-insensitive) or 0-based position."""
+    header = layout.header
+    if isinstance(value, str) and header is not None:
+        for match in (lambda h: h == value, lambda h: h.strip().lower() == value.strip().lower()):
+            found = [i for i, h in enumerate(header) if match(h)]
+            if len(found) == 1:
+                return found[0]
+            if len(found) > 1:
+                raise GraphFormatError(file, f"{what} column {value!r}: the header has it {len(found)} "
+                                             "times; give its 0-based position instead")
+    text = str(value).strip()
+    width = len(header) if header is not None else layout.width
+    if re.fullmatch(r"\d+", text) and int(text) < width:
+        return int(text)
+    known = f"the header names {', '.join(repr(h) for h in header)}" if header is not None else \
+        f"there is no header and {width} columns (0-based positions 0 to {width - 1})"
+    raise GraphFormatError(file, f"no {what} column {value!r}: {known}")
+
+
+def choose_columns(layout: Layout, options: ReadOptions, file: str,
+                   sample: list[list[str]] | None = None) -> Columns:
+    """The columns an edge takes: the caller's choice, else the header's names, else position."""
+    header, width = layout.header, layout.width if layout.header is None else len(layout.header)
+    index = 0 if header is not None and _key(header[0]) in INDEX_NAMES and width > 2 else None
+    keys = [_key(h) for h in header] if header is not None else []
+    if options.source is not None:
+        source = _resolve(options.source, layout, "source", file)
+        target = _resolve(options.target, layout, "target", file)
+        index = None if index in (source, target) else index
+    elif header is not None:
+        source, target = _named_ends(keys, index, layout, file)
+    else:
+        source, target = 0, 1
+    if source == target:
+        raise GraphFormatError(file, f"source and target are the same column ({source}); "
+                                     + _choice_hint(layout))
+    weight: int | None
+    if options.weight == NO_WEIGHT:
+        weight = None
+    elif options.weight is not None:
+        weight = _resolve(options.weight, layout, "weight", file)
+    elif header is not None:
+        named = [i for i, k in enumerate(keys) if k in WEIGHT_NAMES and i not in (source, target, index)]
+        weight = named[0] if named else None
+        if weight is None and options.source is None and width - (index is not None) == 3:
+            third = next(i for i in range(width) if i not in (source, target, index))
+            numeric = sample is not None and all(len(r) > third and _is_number(r[third]) for r in sample)
+            if numeric and keys[third] not in NOT_ENDS:  # numbers under an unknown name: a weight?
+                raise GraphFormatError(file, f"header {', '.join(header)}: is {header[third]!r} a weight? "
+                                             f"say --weight {header[third]!r} or --weight none "
+                                             "(library: weight=)")
+    elif options.source is None:
+        weight = 2 if width == 3 or (layout.konect and width >= 3) else None
+        if layout.konect and layout.konect[1] == "unweighted":
+            weight = None
+    else:
+        weight = None
+    if weight is not None and weight in (source, target):
+        raise GraphFormatError(file, f"the weight column is also an end of the edge ({weight}); "
+                                     + _choice_hint(layout))
+    used = {source, target, weight, index}
+    return Columns(source, target, weight, index, tuple(i for i in range(width) if i not in used),
+                   given=options.source is not None or options.weight is not None)
+
+
+def _named_ends(keys: list[str], index: int | None, layout: Layout, file: str) -> tuple[int, int]:
+    def one(names: set[str], what: str) -> int | None:
+        found = [i for i, k in enumerate(keys) if k in names and i != index]
+        if len(found) > 1:
+            shown = ", ".join(repr(layout.header[i]) for i in found)  # type: ignore[index]
+            raise GraphFormatError(file, f"header has {len(found)} {what} columns ({shown}); "
+                                         + _choice_hint(layout))
+        return found[0] if found else None
+
+    source = one(STRONG_SOURCE, "source")
+    source = one(WEAK_SOURCE, "source") if source is None else source
+    target = one(STRONG_TARGET, "target")
+    target = one(WEAK_TARGET, "target") if target is None else target
+    if source is not None and target is not None:
+        return source, target
+    candidates = [i for i, k in enumerate(keys)
+                  if i != index and k not in WEIGHT_NAMES and k not in NOT_ENDS]
+    if source is None and target is None and len(candidates) == 2:
+        return candidates[0], candidates[1]  # two unnamed columns besides a weight: in order
+    raise GraphFormatError(file, f"header {', '.join(layout.header or ())}: cannot tell which columns "
+                                 "are source and target; " + _choice_hint(layout), layout.header_line)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """An edge table's graph and the account of how it was read."""
+    text = _decode(raw, file)
+    rows = _data_lines(text)
+    if not rows:
+        raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
+    if _dict_row(rows[0][1]) is not None:
+        return _read_dict_rows(rows, file, options)
+    konect = konect_header(text)
+    layout = sniff_layout(rows, konect)
+    columns = choose_columns(layout, options, file, _sample(rows, layout))
+    directed, why = _direction(options, layout, rows, columns)
+    guess = {"index": not columns.given, "adjlist": not columns.given and options.format is None}
+    graph = None
+    if columns.identity and not konect:
+        graph = _parse_columns(raw, file, directed, layout, guess)
+    if graph is None:
+        graph = _parse_lines(rows, layout, columns, file, directed, guess)
+    return graph, _report(graph, rows, layout, columns, directed, why)
+
+
+def _sample(rows: list[tuple[int, str]], layout: Layout) -> list[list[str]]:
+    """The first data rows after the header, split."""
+    body = rows[1:HEAD_ROWS + 1] if layout.header is not None else rows[:HEAD_ROWS]
+    return split_rows([text for _, text in body], layout.separator)
+
+
+def _direction(options: ReadOptions, layout: Layout, rows: list[tuple[int, str]],
+               columns: Columns) -> tuple[bool, str]:
+    if options.directed:
+        return True, "as asked"
+    if layout.konect and layout.konect[0] == "asym":
+        return True, "the KONECT header says asym"
+    if layout.header is not None:
+        keys = [_key(h) for h in layout.header]
+        if "type" in keys:  # Gephi's edge table: Type is Directed or Undirected on every row
+            at = keys.index("type")
+            kinds = {r[at].lower() for r in _sample(rows, layout) if len(r) > at}
+            if kinds == {"directed"}:
+                return True, "its Type column says Directed"
+    return False, ""
+
+
+def _report(graph: Graph, rows: list[tuple[int, str]], layout: Layout, columns: Columns, directed: bool,
+            why: str) -> ReadReport:
+    header = layout.header
+    name = (lambda i: repr(header[i]) if header[i] else "(unnamed)") if header is not None else \
+        (lambda i: f"column {i}")
+    body = rows[1:] if header is not None else rows
+    shown = split_rows([t for _, t in body[:FIRST_ROWS]], layout.separator)
+    wanted = [columns.source, columns.target] + ([columns.weight] if columns.weight is not None else [])
+    notes = []
+    if layout.konect:
+        notes.append(f"KONECT header: {' '.join(layout.konect)}")
+    return ReadReport(
+        format="edgelist", edges=graph.report.input_edges if graph.report else graph.num_edges,
+        directed=directed, directed_why=why, separator=SEPARATORS[layout.separator],
+        header=header,
+        source=name(columns.source), target=name(columns.target),
+        weight=name(columns.weight) if columns.weight is not None else None,
+        index_column=None if columns.index is None else header[columns.index] if header is not None else "",
+        ignored=tuple(name(i) for i in columns.ignored),
+        positions=(columns.source, columns.target, columns.weight),
+        rows=tuple(tuple(r[i] if i < len(r) else "" for i in wanted) for r in shown),
+        notes=tuple(notes),
+    )
+
+
+WIDE_HINT = ("; or say which columns hold the edge: --source COL --target COL [--weight COL|none], 0-based "
+             "(library: source=, target=, weight=)")
+ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist')"
+NO_GUESS = {"index": True, "adjlist": True}  # which ambiguities to refuse (both, unless told)
+
+
+def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, file: str, directed: bool,
+                 guess: dict[str, bool] = NO_GUESS) -> Graph:
+    """The line-by-line parser: any id, and a one-line error naming the line for any problem."""
+    header = layout.header is not None
+    body = rows[1:] if header else rows
+    if not body:
+        raise GraphFormatError(file, "no edges: only a header line")
+    tokens = split_rows([text for _, text in body], layout.separator)
+    positional = not header and not columns.given and not layout.konect
+    width = len(layout.header) if header else len(tokens[0])
+    first_line = body[0][0]
+    consistent = len({len(t) for t in tokens}) == 1
+    for (number, _), toks in zip(body, tokens):
+        if positional:
+            if len(toks) < 2:
+                raise GraphFormatError(file, f"only {len(toks)} column; expected 'source target [weight]'"
+                                             + ADJLIST_HINT, number)
+            if len(toks) > 3:
+                hint = WIDE_HINT if consistent else ""
+                raise GraphFormatError(file, f"{len(toks)} columns; expected 'source target [weight]'{hint}",
+                                       number)
+        if len(toks) != width:
+            where = f"the header (line {layout.header_line})" if header else f"line {first_line}"
+            hint = ADJLIST_HINT if positional else ""
+            raise GraphFormatError(file, f"{len(toks)} columns, but {where} has {width} (ragged rows){hint}",
+                                   number)
+        if toks[columns.source] == "" or toks[columns.target] == "":
+            raise GraphFormatError(file, "empty node id", number)
+    heads = [t[columns.source] for t in tokens]
+    tails = [t[columns.target] for t in tokens]
+    weights = None
+    if columns.weight is not None:
+        weights = [_parse_weight(t[columns.weight], file, n) for (n, _), t in zip(body, tokens)]
+    if positional and width == 3:
+        _refuse_ambiguous_integers(heads, tails, [t[2] for t in tokens], file, guess)
+    return _build(heads, tails, weights, directed, columns.weight is not None, file, header)
+
+
+def _parse_lines_bytes(raw: bytes, file: str, directed: bool) -> Graph:
+    """The line parser on a whole file, as :func:`read_table` would lay it out (for tests and
+    ``bench/load_memory.py``, which compare it with the columnar path)."""
+    text = _decode(raw, file)
+    rows = _data_lines(text)
+    if not rows:
+        raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
+    layout = sniff_layout(rows, konect_header(text))
+    columns = choose_columns(layout, ReadOptions(), file, _sample(rows, layout))
+    return _parse_lines(rows, layout, columns, file, directed)
+
+
+def _refuse_ambiguous_integers(heads: list[str], tails: list[str], thirds: list[str], file: str,
+                               guess: dict[str, bool]) -> None:
+    """Three integer columns without a header may be (index, source, target) as pandas' to_csv
+    writes them, or an adjacency list with two neighbors per node: refuse to guess."""
+    if not all(_INTEGER.fullmatch(x) for col in (heads, tails, thirds) for x in col):
+        return
+    message = _ambiguity(np.array(heads, dtype=np.int64), np.array(tails, dtype=np.int64),
+                         np.array(thirds, dtype=np.int64), guess)
+    if message:
+        raise GraphFormatError(file, message)
+
+
+def _ambiguity(first: np.ndarray, second: np.ndarray, third: np.ndarray,
+               guess: dict[str, bool]) -> str | None:
+    """Why three integer columns cannot be read without being told how, or None."""
+    m = len(first)
+    counts_rows = m >= 2 and first[0] in (0, 1) and first[-1] - first[0] == m - 1 and bool(
+        (np.diff(first) == 1).all())
+    if guess["index"] and counts_rows:
+        return (f"3 integer columns and column 0 counts the rows ({first[0]}, {first[0] + 1}, …, "
+                f"{first[-1]}): a row index (as pandas' to_csv writes) or the source nodes? say --source 1 "
+                "--target 2 for an index, or --source 0 --target 1 --weight 2 for an edge list with weights "
+                "(library: source=, target=, weight=)")
+    one_line_per_node = m >= 2 and len(np.unique(first)) == m
+    if guess["adjlist"] and one_line_per_node and np.isin(np.concatenate([second, third]), first).all():
+        return ("3 integer columns, each node first on exactly one line and every value a node: an edge "
+                "list with weights, or an adjacency list (two neighbors per node)? say --format adjlist, or "
+                "--weight 2 for an edge list with weights (library: format=, weight=)")
+    return None
+
+
+# --------------------------------------------------------------------------- networkx's write_edgelist
+
+
+def _dict_row(text: str) -> tuple[str, str] | None:
+    """(ends, attributes) of a ``u v {'weight': 2}`` line, None for any other line."""
+    at = text.find("{")
+    if at <= 0 or not text.endswith("}"):
+        return None
+    return text[:at].strip(), text[at:]
+
+
+MAX_ATTRIBUTES_CHARS = 10_000
+
+
+def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """networkx's ``write_edgelist`` with data: ``u v {'weight': 4, 'color': 'red'}`` per line."""
+    ends = [_dict_row(text) for _, text in rows]
+    sep = sniff_separator([e[0] for e in ends if e is not None][:HEAD_ROWS])
+    wanted = weight_attribute(options)
+    heads, tails, weights, keys = [], [], [], {}
+    weighted = False
+    for (number, _), found in zip(rows, ends):
+        if found is None:
+            raise GraphFormatError(file, "expected 'source target {attributes}' as on the lines above "
+                                         "(networkx's write_edgelist)", number)
+        pair = split_rows([found[0]], sep)[0]
+        if len(pair) != 2 or "" in pair:
+            raise GraphFormatError(file, f"{len(pair)} node ids before the attributes; expected 'source "
+                                         "target {attributes}'", number)
+        attrs = _literal_dict(found[1], file, number)
+        keys.update(dict.fromkeys(attrs))
+        value = attrs.get(wanted) if wanted else None
+        weighted |= value is not None
+        weights.append(1.0 if value is None else _parse_weight(str(value), file, number))
+        heads.append(pair[0])
+        tails.append(pair[1])
+    directed = options.directed
+    graph = _build(heads, tails, weights if weighted else None, directed, weighted, file, False)
+    report = ReadReport(
+        format="edgelist", edges=len(heads), directed=directed, directed_why="as asked" if directed else "",
+        separator=SEPARATORS[sep], source="column 0", target="column 1",
+        weight=f"attribute {wanted!r}" if weighted else None,
+        ignored=tuple(f"attribute {k!r}" for k in keys if k != wanted),
+        rows=tuple((h, t) + ((f"{w:g}",) if weighted else ()) for h, t, w in
+                   list(zip(heads, tails, weights))[:FIRST_ROWS]),
+        notes=("networkx edge list with attribute dicts",),
+    )
+    return graph, report
+
+
+def weight_attribute(options: ReadOptions) -> str | None:
+    """The edge attribute that holds weights: ``weight`` unless told (None: unweighted)."""
+    if options.weight is None:
+        return "weight"
+    return None if options.weight == NO_WEIGHT else str(options.weight)
+
+
+def _literal_dict(text: str, file: str, line: int) -> dict:
+    """A Python dict literal, read by ``ast.literal_eval`` (never ``eval``)."""
+    if len(text) > MAX_ATTRIBUTES_CHARS:
+        raise GraphFormatError(file, f"edge attributes longer than {MAX_ATTRIBUTES_CHARS:,} characters", line)
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise GraphFormatError(file, f"edge attributes {text[:40]!r} are not a Python dict literal",
+                               line) from None
+    if not isinstance(value, dict):
+        raise GraphFormatError(file, f"edge attributes {text[:40]!r} are not a dict", line)
+    return {str(k): v for k, v in value.items()}
+
+
+# --------------------------------------------------------------------------- the columnar path
+
+# Ids whose integer value would not give back their text: "007", "+7", "-0" (the line parser
+# keeps them as distinct names; the columnar path would merge them).
+_NOT_CANONICAL = re.compile(rb"(?:^|[\s,])(?:\+|-?0\d|-0(?![\d.]))")
+# Rows per chunk of the columnar path: one chunk's tokens (text ids: two Python strings per row,
+# ~60 bytes each) are what loading holds beyond the arrays, ~8 MB at this size.
+CHUNK_ROWS = 1 << 16
+# Text ids the line parser would read differently from pandas' C parser: quotes (pandas would
+# unquote them) and blanks around a comma or at a line's ends (the line parser strips them).
+_TEXT_NEEDS_LINES = re.compile(rb"[\"']|[ \t],|,[ \t]|(?:^|\n)[ \t]|[ \t]\r?(?:\n|$)")
+
+
+def _head_layout(raw: bytes) -> Layout | None:
+    head = raw[:65536].decode("utf-8-sig", errors="replace").splitlines()
+    rows = [(k, line.strip()) for k, line in enumerate(head, start=1) if line.strip()][:HEAD_ROWS]
+    return sniff_layout(rows, None) if rows else None
+
+
+def _parse_columns(raw: bytes, file: str, directed: bool, layout: Layout | None = None,
+                   guess: dict[str, bool] = NO_GUESS) -> Graph | None:
+    """The columnar path of :func:`read_table`, or None when the line parser must decide.
+
+    Integer ids are read as int64 columns; text ids as string columns whose names are numbered
+    in first-seen order (``pandas.factorize``), as the line parser numbers them."""
+    import pandas as pd
+
+    if b"#" in raw or b"%" in raw or b";" in raw or b"{" in raw or b"\x00" in raw[:MAX_BINARY_SNIFF]:
+        return None
+    if not raw.strip() or _NOT_CANONICAL.search(raw):
+        return None
+    layout = layout or _head_layout(raw)
+    if layout is None or layout.width not in (2, 3) or layout.separator not in (None, ",", "\t"):
+        return None
+    if layout.separator == "\t" and b" " in raw:
+        return None  # names with blanks inside tab-separated fields: the line parser keeps them
+    header = layout.header is not None
+    head = split_rows([line for line in raw[:65536].decode("utf-8-sig", errors="replace").splitlines()
+                       if line.strip()][:HEAD_ROWS], layout.separator)
+    try:
+        if not choose_columns(layout, ReadOptions(), file, head[int(header):]).identity:
+            return None
+    except GraphFormatError:
+        return None  # the line parser says why
+    first = head[int(header)] if len(head) > int(header) else []
+    if len(first) != layout.width or (header and len(layout.header) != layout.width):  # type: ignore[arg-type]
+        return None
+    integer_ids = all(_INTEGER.fullmatch(t) for t in first[:2])
+    if not integer_ids and _TEXT_NEEDS_LINES.search(raw):
+        return None
+    width = layout.width
+    id_type = np.int64 if integer_ids else str
+    sep = {",": ",", "\t": "\t"}.get(layout.separator, r"\s+")  # type: ignore[arg-type]
+    try:  # in chunks: the parser's token buffer stays the size of one chunk, not of the file
+        chunks = pd.read_csv(io.BytesIO(raw), sep=sep, header=None,
+                             skiprows=int(header), names=list(range(width)),
+                             dtype={0: id_type, 1: id_type, 2: np.float64}, engine="c",
+                             encoding="utf-8-sig", skip_blank_lines=True, chunksize=CHUNK_ROWS,
+                             na_filter=integer_ids, quoting=csv.QUOTE_NONE)  # 'NA' is a name
+        names: dict[str, int] = {}  # text ids: name -> index, in first-seen order
+        columns: list[list[np.ndarray]] = [[], [], []]
+        for chunk in chunks:
+            if chunk.shape[1] != width or chunk.isna().to_numpy().any():
+                return None  # a missing field: ragged rows, which the line parser names
+            ends = [chunk[k].to_numpy() for k in range(2)]
+            if not integer_ids:
+                if (ends[0] == "").any() or (ends[1] == "").any():
+                    return None  # an empty id: the line parser names the line
+                ends = _text_codes(ends[0], ends[1], names)
+            for k in range(width):
+                columns[k].append(ends[k] if k < 2 else chunk[k].to_numpy())
+            del chunk, ends
+    except (ValueError, pd.errors.ParserError, UnicodeDecodeError, OverflowError):
+        return None  # ragged rows, text ids, bad numbers: the line parser says where
+    if not columns[0]:
+        return None
+    src_ids, dst_ids = _joined(columns[0]), _joined(columns[1])
+    weights = _joined(columns[2]) if width == 3 else None
+    if weights is not None and not (np.isfinite(weights).all() and (weights > 0).all()
+                                    and (weights <= FLOAT32_MAX).all()):
+        return None
+    if integer_ids:
+        nodes = _sorted_unique(np.concatenate([src_ids, dst_ids]))  # numerically, as _node_order does
+        if weights is not None and _maybe_ambiguous(src_ids, len(nodes), weights) and _ambiguity(
+                src_ids, dst_ids, weights.astype(np.int64), guess):
+            return None  # the line parser refuses it, saying why
+        src, dst = _ranks(nodes, src_ids), _ranks(nodes, dst_ids)
+        del src_ids, dst_ids
+        node_names = nodes.astype(str).tolist()  # no Python int per node on the way
+        del nodes
+        return normalise(node_names, src, dst, weights, directed, width == 3, file, header)
+    if all(_INTEGER.fullmatch(name) for name in names):
+        return None  # integer ids after all (a text header guessed wrong): the line parser decides
+    return normalise(list(names), src_ids, dst_ids, weights, directed, width == 3, file, header)
+
+
+def _maybe_ambiguous(first: np.ndarray, nodes: int, weights: np.ndarray) -> bool:
+    """Cheap tests before :func:`_ambiguity`: a row index ends at its start + rows - 1; an
+    adjacency list has as many rows as nodes (every node begins one line)."""
+    m = len(first)
+    counts_rows = first[0] in (0, 1) and first[-1] - first[0] == m - 1
+    return bool((counts_rows or nodes == m) and (weights == np.floor(weights)).all())
+
+
+def _text_codes(src_ids: np.ndarray, dst_ids: np.ndarray, names: dict[str, int]) -> list[np.ndarray]:
+    """One chunk's text ids as node indices (int32 columns), numbering new names in ``names``.
+
+    Names are numbered in first-seen order over s0, t0, s1, t1, ... as the line parser numbers
+    them. Chunk by chunk, so that only one chunk's Python strings are alive at a time (text ids
+    held as one object per edge end took 15-22x the file's size).
+    """
+    import pandas as pd
+
+    interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: the line parser's order
+    interleaved[0::2], interleaved[1::2] = src_ids, dst_ids
+    codes, uniques = pd.factorize(interleaved, sort=False)  # first-seen order within the chunk
+    del interleaved
+    # len(names) is read before each insertion: a new name takes the next index
+    index = np.fromiter((names.setdefault(u, len(names)) for u in uniques), np.int64, len(uniques))
+    coded = index[codes].astype(np.int32 if len(names) < 2**31 else np.int64)
+    return [coded[0::2].copy(), coded[1::2].copy()]
+
+
+# Loading memory (issue "Training at scale": at most 10x the file): the helpers below keep one
+# copy of each column alive at a time, sort in place, and index nodes with int32 where they fit.
+
+def _joined(chunks: list[np.ndarray]) -> np.ndarray:
+    """The chunks as one array, each chunk released as soon as it is copied."""
+    out = np.empty(sum(len(c) for c in chunks), chunks[0].dtype)
+    at = 0
+    while chunks:
+        c = chunks.pop(0)
+        out[at:at + len(c)] = c
+        at += len(c)
+    return out
+
+
+def _ranks(nodes: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Index of each id in the sorted ``nodes``: int32 when the nodes fit."""
+    ranks = np.searchsorted(nodes, ids)
+    return ranks.astype(np.int32) if len(nodes) < 2**31 else ranks

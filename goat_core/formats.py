@@ -1,0 +1,133 @@
+"""What reading a graph file may be told, and what it says it did.
+
+:class:`ReadOptions` is everything a caller can choose (format, the columns of an edge table,
+direction): one small frozen value, so that the app keys its caches by it. :class:`ReadReport`
+is the account of one read: the format found, the columns used and ignored, the first rows as
+read. ``goat_core.readers`` fills both; nothing here reads a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import ParameterError
+
+# The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content).
+FORMATS = ("edgelist", "adjlist", "multiline-adjlist", "gexf", "graphml", "gml", "pajek", "node-link")
+FORMAT_ALIASES = {"auto": None, "csv": "edgelist", "tsv": "edgelist", "txt": "edgelist",
+                  "json": "node-link", "net": "pajek"}
+FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
+                 "multiline-adjlist": "multiline adjacency list", "gexf": "GEXF", "graphml": "GraphML",
+                 "gml": "GML", "pajek": "Pajek", "node-link": "node-link JSON"}
+NO_WEIGHT = "none"  # weight="none" / --weight none: every edge weighs 1, whatever the file holds
+FIRST_ROWS = 5  # rows of the file shown as read
+
+Column = str | int | None
+
+
+def format_name(name: str | None) -> str | None:
+    """A known format (aliases resolved), None for detection; anything else is a ParameterError."""
+    if name is None:
+        return None
+    key = name.strip().lower()
+    if key in FORMAT_ALIASES:
+        return FORMAT_ALIASES[key]
+    if key not in FORMATS:
+        raise ParameterError(f"format must be one of {', '.join(FORMATS)} (or auto), got {name!r}")
+    return key
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """How to read a graph file. Every field left at its default means "found from the file".
+
+    ``source``/``target``/``weight``: a column of an edge table, by its header name or its 0-based
+    position; ``weight="none"`` reads every edge with weight 1. ``directed=True`` keeps edge
+    directions; ``False`` takes them from the file (GEXF, GraphML, GML, node-link and Pajek say;
+    so do a KONECT header and a Gephi ``Type`` column), undirected when it says nothing.
+    """
+
+    format: str | None = None
+    source: Column = None
+    target: Column = None
+    weight: Column = None
+    directed: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "format", format_name(self.format))
+        for name in ("source", "target", "weight"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (str, int, type(None))):
+                raise ParameterError(f"{name} must be a column name or a 0-based position, got {value!r}")
+            if isinstance(value, int) and value < 0:
+                raise ParameterError(f"{name} must be a 0-based position (>= 0), got {value}")
+            if isinstance(value, str) and not value.strip():
+                raise ParameterError(f"{name} must name a column, got an empty name")
+        if (self.source is None) != (self.target is None):
+            raise ParameterError("source and target are chosen together: give both (or neither)")
+
+    @property
+    def columns_given(self) -> bool:
+        return self.source is not None or self.weight is not None
+
+
+@dataclass(frozen=True)
+class ReadReport:
+    """The account of one read: what was found, what was used, what was left out."""
+
+    format: str  # one of FORMATS
+    edges: int  # edge rows (or elements) read, before self-loops and duplicates were dropped
+    directed: bool
+    directed_why: str = ""  # "the file declares it", "--directed", ...
+    compression: str | None = None  # "gzip", "bz2", "xz", "zip"
+    member: str | None = None  # the file inside a zip archive
+    detected: bool = True  # the format was found from the content (False: given)
+    separator: str | None = None  # edge tables: "comma", "tab", "whitespace", ...
+    header: tuple[str, ...] | None = None  # edge tables: the header's names, None without one
+    source: str | None = None  # what the source ends came from: a column's name or "column 0"
+    target: str | None = None
+    weight: str | None = None  # None: unweighted
+    index_column: str | None = None  # a row-index column left out ("" when unnamed)
+    positions: tuple[int, int, int | None] | None = None  # edge tables: 0-based source, target, weight
+    ignored: tuple[str, ...] = ()  # columns or attributes read past
+    node_attributes: tuple[str, ...] = ()  # kept as Graph.node_attrs
+    labels_from: str | None = None  # the node attribute taken as labels
+    names_from: str | None = None  # the attribute node names came from (GEXF/GraphML labels)
+    rows: tuple[tuple[str, ...], ...] = ()  # the first rows as read: (source, target[, weight])
+    notes: tuple[str, ...] = ()
+
+    def summary(self) -> str:
+        """One sentence: "78 edges from Source → Target, weight from Weight; ignored Type, Id,
+        Label; undirected"."""
+        what = FORMAT_TITLES.get(self.format, self.format)
+        member = f": {self.member}" if self.member else ""
+        packed = f" ({self.compression}{member})" if self.compression else ""
+        parts = [f"{self.edges:,} edges read as {what}{packed}"
+                 + ("" if self.detected else " (format as given)")]
+        if self.source is not None:
+            parts[0] += f" from {self.source} → {self.target}"
+        parts[0] += f", weight from {self.weight}" if self.weight else ", unweighted"
+        if self.index_column is not None:
+            parts.append(f"row index {self.index_column or '(unnamed first column)'} left out")
+        if self.ignored:
+            parts.append("ignored " + ", ".join(self.ignored))
+        if self.names_from:
+            parts.append(f"node names from {self.names_from}")
+        if self.labels_from:
+            parts.append(f"labels from node attribute {self.labels_from}")
+        parts.append(("directed" if self.directed else "undirected")
+                     + (f" ({self.directed_why})" if self.directed_why else ""))
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict:
+        return {
+            "format": self.format, "detected": self.detected, "compression": self.compression,
+            "member": self.member, "separator": self.separator,
+            "header": list(self.header) if self.header is not None else None,
+            "columns": {"source": self.source, "target": self.target, "weight": self.weight},
+            "positions": list(self.positions) if self.positions is not None else None,
+            "index_column": self.index_column, "ignored": list(self.ignored), "edges": self.edges,
+            "directed": self.directed, "node_attributes": list(self.node_attributes),
+            "labels_from": self.labels_from, "names_from": self.names_from,
+            "first_rows": [list(r) for r in self.rows], "notes": list(self.notes), "summary": self.summary(),
+        }

@@ -1,0 +1,225 @@
+"""Graph formats read through networkx: GEXF, GraphML, GML, Pajek and node-link JSON.
+
+XML is first parsed by defusedxml with DTDs forbidden: a graph file needs none, and a DTD is
+what entity expansion (the "billion laughs" bomb) and external entities (XXE) need. Only bytes
+that pass are handed to networkx's readers. Every graph ends in :func:`.graph.from_networkx`;
+node attributes (karate's ``club``) are kept as ``Graph.node_attrs`` (text, "" when missing),
+edge attributes other than the weight are named as ignored.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from .delimited import weight_attribute
+from .errors import GraphFormatError
+from .formats import FIRST_ROWS, ReadOptions, ReadReport
+from .graph import Graph, _decode, from_networkx
+
+# Node attributes that say where or how a node is drawn, or repeat its id: not kept.
+DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spells", "size", "r", "g", "b",
+                      "color", "colour", "id"}
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def _refuse_columns(options: ReadOptions, fmt: str, file: str) -> None:
+    if options.source is not None or isinstance(options.weight, int):
+        raise GraphFormatError(file, f"--source/--target/--weight COL choose columns of an edge table; a "
+                                     f"{fmt} file names its edges' ends (--weight NAME picks an edge "
+                                     "attribute)")
+
+
+# --------------------------------------------------------------------------- XML
+
+
+def safe_xml_root(raw: bytes, file: str, what: str) -> Any:
+    """The root element, parsed by defusedxml with DTDs (and so entities) refused."""
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
+    from defusedxml.ElementTree import fromstring
+
+    try:
+        return fromstring(raw, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden):
+        raise GraphFormatError(file, f"{what} with a DTD or entities (<!DOCTYPE …>/<!ENTITY …>) refused: "
+                                     "graph files need none, and they are how XML bombs and "
+                                     "external-entity reads work") from None
+    except ParseError as err:
+        line = err.position[0] if getattr(err, "position", None) else None
+        raise GraphFormatError(file, f"malformed XML: {_first_line(err)}", line) from None
+
+
+def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:
+    """GEXF or GraphML: checked by :func:`safe_xml_root`, then read by networkx."""
+    import networkx as nx
+
+    title = "GEXF" if fmt == "gexf" else "GraphML"
+    _refuse_columns(options, title, file)
+    root = safe_xml_root(raw, file, title)
+    tag = str(root.tag)
+    local = tag.rsplit("}", 1)[-1].lower()
+    if local != fmt:
+        raise GraphFormatError(file, f"XML whose root is <{local}>, not <{fmt}>: expected {title}")
+    try:
+        if fmt == "graphml":
+            g = nx.parse_graphml(raw)
+        else:
+            g = nx.read_gexf(io.BytesIO(raw), version=_gexf_version(tag, file))
+    except GraphFormatError:
+        raise
+    except Exception as err:  # networkx raises many types; all mean "bad file"
+        raise GraphFormatError(file, f"cannot parse {title}: {_first_line(err)}") from None
+    return to_graph(g, file, options, fmt, names_attribute="label")
+
+
+def _gexf_version(tag: str, file: str) -> str:
+    """networkx reads GEXF 1.1draft, 1.2draft and 1.3, each under its own namespace."""
+    from networkx.readwrite.gexf import GEXF
+
+    namespace = tag[1:].split("}", 1)[0] if tag.startswith("{") else ""
+    plain = namespace.replace("://www.", "://").rstrip("/")
+    for version, spec in GEXF.versions.items():
+        if spec["NS_GEXF"].replace("://www.", "://").rstrip("/") == plain:
+            return version
+    raise GraphFormatError(file, f"GEXF namespace {namespace or '(none)'!r} is not one networkx reads "
+                                 f"(versions {', '.join(GEXF.versions)})")
+
+
+# --------------------------------------------------------------------------- GML, Pajek, node-link
+
+
+def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    import networkx as nx
+
+    _refuse_columns(options, "GML", file)
+    text = _decode(raw, file)
+    try:
+        g, names_from = nx.parse_gml(text, label="label"), "label"
+    except nx.NetworkXError as err:
+        if "label" not in str(err):
+            raise GraphFormatError(file, f"cannot parse GML: {_first_line(err)}") from None
+        try:  # labels missing or repeated: the nodes keep their ids
+            g, names_from = nx.parse_gml(text, label="id"), ""
+        except Exception as again:
+            raise GraphFormatError(file, f"cannot parse GML: {_first_line(again)}") from None
+    except Exception as err:
+        raise GraphFormatError(file, f"cannot parse GML: {_first_line(err)}") from None
+    graph, report = to_graph(g, file, options, "gml")
+    names = "GML label" if names_from else "GML id (labels missing or repeated)"
+    return graph, replace(report, names_from=names)
+
+
+def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    import networkx as nx
+
+    _refuse_columns(options, "Pajek", file)
+    text = _decode(raw, file)
+    try:
+        g = nx.parse_pajek(text)
+    except Exception as err:
+        raise GraphFormatError(file, f"cannot parse Pajek: {_first_line(err)}") from None
+    for _, data in g.nodes(data=True):
+        data.pop("id", None)  # the vertex's number in the file: the name is its label
+    return to_graph(g, file, options, "pajek")
+
+
+MAX_JSON_DEPTH_ERRORS = (RecursionError, MemoryError)
+
+
+def read_node_link(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """networkx's ``node_link_data`` as JSON: ``{"nodes": [...], "links" or "edges": [...]}``."""
+    import networkx as nx
+
+    _refuse_columns(options, "node-link JSON", file)
+    text = _decode(raw, file)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise GraphFormatError(file, f"not valid JSON: {err.msg} (column {err.colno})", err.lineno) from None
+    except MAX_JSON_DEPTH_ERRORS:
+        raise GraphFormatError(file, "JSON nested too deeply") from None
+    if not isinstance(data, dict) or "nodes" not in data:
+        found = ", ".join(list(data)[:6]) if isinstance(data, dict) else type(data).__name__
+        raise GraphFormatError(file, f"JSON without \"nodes\" ({found}): expected networkx's node-link JSON "
+                                     "({\"nodes\": [...], \"links\": [...]})")
+    key = "links" if "links" in data else "edges"
+    if key not in data:
+        raise GraphFormatError(file, "node-link JSON without \"links\" or \"edges\"")
+    try:
+        g = nx.node_link_graph(data, edges=key)
+    except Exception as err:
+        raise GraphFormatError(file, f"cannot read node-link JSON: {_first_line(err)}") from None
+    return to_graph(g, file, options, "node-link")
+
+
+# --------------------------------------------------------------------------- networkx -> Graph
+
+
+def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
+             names_attribute: str | None = None) -> tuple[Graph, ReadReport]:
+    """A networkx graph as a Graph with its node attributes, and the account of the read."""
+    import networkx as nx
+
+    declared = g.is_directed()
+    directed = options.directed or declared
+    if options.directed and not declared:
+        g = g.to_directed()
+    names_from = None
+    if names_attribute and _unique_labels(g, names_attribute):
+        mapping = {node: str(data[names_attribute]) for node, data in g.nodes(data=True)}
+        if any(str(node) != name for node, name in mapping.items()):
+            g = nx.relabel_nodes(g, mapping)
+            names_from = f"the {names_attribute} attribute"
+        for _, data in g.nodes(data=True):
+            data.pop(names_attribute, None)
+    weight = weight_attribute(options)
+    edge_keys: dict[str, None] = {}
+    for _, _, data in g.edges(data=True):
+        edge_keys.update(dict.fromkeys(map(str, data)))
+    if weight is not None and weight not in edge_keys and options.weight is not None:
+        raise GraphFormatError(file, f"no edge attribute {weight!r}; edges carry "
+                                     f"{', '.join(map(repr, edge_keys)) or 'no attributes'}")
+    graph = from_networkx(g, source=file, weight=weight or "\x00no weight", directed=directed)
+    attrs = node_attributes(g)
+    graph = replace(graph, node_attrs=attrs)
+    rows = []
+    for u, v, data in list(g.edges(data=True))[:FIRST_ROWS]:
+        rows.append((str(u), str(v)) + ((str(data.get(weight, 1)),) if graph.weighted else ()))
+    report = ReadReport(
+        format=fmt, edges=g.number_of_edges(), directed=directed,
+        directed_why="the file declares it" if declared else "as asked" if directed else "",
+        weight=f"edge attribute {weight!r}" if graph.weighted else None,
+        ignored=tuple(f"edge attribute {k!r}" for k in edge_keys if k != weight),
+        node_attributes=tuple(attrs), names_from=names_from, rows=tuple(rows),
+    )
+    return graph, report
+
+
+def _unique_labels(g: Any, name: str) -> bool:
+    labels = [data.get(name) for _, data in g.nodes(data=True)]
+    return bool(labels) and all(isinstance(x, (str, int)) and str(x) != "" for x in labels) and \
+        len({str(x) for x in labels}) == len(labels)
+
+
+def node_attributes(g: Any) -> dict[str, np.ndarray]:
+    """Each node attribute with a plain value (text, number) as text per node, "" where missing."""
+    keys: dict[str, None] = {}
+    for _, data in g.nodes(data=True):
+        keys.update((k, None) for k, v in data.items()
+                    if str(k).lower() not in DRAWING_ATTRIBUTES and isinstance(v, (str, int, float, bool)))
+    out = {}
+    for key in keys:
+        values = [data.get(key) for _, data in g.nodes(data=True)]
+        out[str(key)] = np.array(["" if v is None or isinstance(v, (dict, list)) else str(v) for v in values],
+                                 dtype=str)
+    return out

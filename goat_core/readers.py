@@ -1,0 +1,257 @@
+"""Graph files in: one entry point that finds the format from the bytes and reads it.
+
+Order of detection (``format=`` skips all but the first step):
+
+1. compression, by its magic bytes: gzip, bz2, xz, zip with one file; decompressed up to a cap;
+2. XML: GEXF or GraphML by the root element (parsed hardened, :mod:`.nxformats`);
+3. JSON (``{``): networkx's node-link data;
+4. Pajek (a ``*Vertices``/``*Network`` line), GML (``graph [``);
+5. networkx's adjacency lists (their ``# GMT`` header; a multiline list also by its shape);
+6. otherwise an edge table (:mod:`.delimited`): CSV/TSV/whitespace, a header or not, KONECT,
+   networkx's edge list with attribute dicts.
+
+Every reader ends in :func:`.graph.normalise` or :func:`.graph.from_networkx`; the Graph it
+returns carries the account of the read as ``graph.read`` (:class:`.formats.ReadReport`).
+Categorical node attributes (karate's ``club``) are label candidates; the first becomes
+``graph.labels``.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import re
+import zipfile
+import zlib
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
+from .delimited import read_table
+from .errors import GraphFormatError
+from .formats import Column, ReadOptions, ReadReport
+from .graph import Graph, NodeLabels
+from .nxformats import read_gml, read_node_link, read_pajek, read_xml
+
+MAX_DECOMPRESSED = 2 * 2**30  # the library's cap on a compressed file's content (the app sets less)
+MAX_LABEL_CLASSES = 50  # a node attribute with more distinct values is not offered as labels
+
+Reader = Callable[[bytes, str, ReadOptions], tuple[Graph, ReadReport]]
+READERS: dict[str, Reader] = {
+    "edgelist": read_table,
+    "adjlist": read_adjlist,
+    "multiline-adjlist": read_multiline_adjlist,
+    "gexf": lambda raw, file, options: read_xml(raw, file, options, "gexf"),
+    "graphml": lambda raw, file, options: read_xml(raw, file, options, "graphml"),
+    "gml": read_gml,
+    "pajek": read_pajek,
+    "node-link": read_node_link,
+}
+
+
+def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | None = None, *,
+                     max_bytes: int = MAX_DECOMPRESSED) -> Graph:
+    """Read a graph file's bytes; ``graph.read`` says how. Bad input is a GraphFormatError."""
+    options = options or ReadOptions()
+    raw, compression, member = unpack(raw, file, max_bytes)
+    shown = f"{file}/{member}" if member else file
+    raw, utf16 = _utf16_as_utf8(raw)
+    fmt = options.format or sniff_format(raw, shown)
+    graph, report = READERS[fmt](raw, shown, options)
+    graph = replace(graph, source=shown)
+    notes = report.notes + (("UTF-16 text",) if utf16 else ())
+    report = replace(report, compression=compression, member=member, detected=options.format is None,
+                     notes=notes)
+    candidates = label_attributes(graph)
+    if candidates and graph.labels is None:
+        graph = replace(graph, labels=labels_from_attribute(graph, candidates[0]))
+        report = replace(report, labels_from=repr(candidates[0]))
+    return replace(graph, read=report)
+
+
+def parse_edge_list(raw: bytes, file: str = "<upload>", directed: bool = False, *, format: str | None = None,
+                    source: Column = None, target: Column = None, weight: Column = None) -> Graph:
+    """A graph file's bytes in any supported format (the name is historical: edge lists first)."""
+    options = ReadOptions(format=format, source=source, target=target, weight=weight, directed=directed)
+    return read_graph_bytes(raw, file, options)
+
+
+def read_graph_file(path: str | Path, directed: bool = False, *, format: str | None = None,
+                    source: Column = None, target: Column = None, weight: Column = None) -> Graph:
+    """A graph file by path, any supported format; a missing file is a GraphFormatError too."""
+    path = Path(path)
+    if not path.is_file():
+        raise GraphFormatError(str(path), "no such file (and not a bundled graph name)")
+    return parse_edge_list(path.read_bytes(), str(path), directed, format=format, source=source,
+                           target=target, weight=weight)
+
+
+# --------------------------------------------------------------------------- compression
+
+MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"PK\x03\x04": "zip",
+         b"PK\x05\x06": "zip"}
+UNREAD = {b"7z\xbc\xaf\x27\x1c": "a 7-Zip archive", b"Rar!": "a RAR archive",
+          b"\x28\xb5\x2f\xfd": "zstd-compressed", b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
+          b"\xd0\xcf\x11\xe0": "an old Excel/Office file"}
+
+
+def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, str | None]:
+    """(content, compression, zip member): a compressed file's content, capped at ``max_bytes``."""
+    compression, member = None, None
+    for _ in range(2):  # a .zip holding a .gz is unpacked twice; no deeper
+        kind = next((name for magic, name in MAGIC.items() if raw.startswith(magic)), None)
+        if kind is None:
+            break
+        raw, inner = _decompress(raw, kind, file, max_bytes)
+        compression = kind if compression is None else f"{compression} + {kind}"
+        member = member or inner
+    what = next((name for magic, name in UNREAD.items() if raw.startswith(magic)), None)
+    if what is None and len(raw) > 262 and raw[257:262] == b"ustar":
+        what = "a tar archive"
+    if what:
+        raise GraphFormatError(file, f"binary content ({what}), not a graph file: gzip, bz2, xz and "
+                                     "one-file zip are unpacked; graphs are text, CSV, GEXF, GraphML, GML, "
+                                     "Pajek or JSON")
+    return raw, compression, member
+
+
+def _decompress(raw: bytes, kind: str, file: str, max_bytes: int) -> tuple[bytes, str | None]:
+    openers = {"gzip": lambda b: gzip.GzipFile(fileobj=b), "bz2": bz2.BZ2File, "xz": lzma.LZMAFile}
+    member = None
+    try:
+        if kind == "zip":
+            with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+                info = _only_member(archive, file)
+                member = info.filename
+                with archive.open(info) as stream:
+                    out = stream.read(max_bytes + 1)
+        else:
+            with openers[kind](io.BytesIO(raw)) as stream:
+                out = stream.read(max_bytes + 1)
+    except GraphFormatError:
+        raise
+    except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile, NotImplementedError,
+            RuntimeError, ValueError) as err:
+        problem = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise GraphFormatError(file, f"not a readable {kind} file: {problem}") from None
+    if len(out) > max_bytes:
+        raise GraphFormatError(file, f"{kind} content over {max_bytes / 2**20:,.0f} MB once decompressed "
+                                     "(the limit here): refused")
+    return out, member
+
+
+def _only_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
+    names = [i.filename for i in archive.infolist()]
+    if any(n.startswith("xl/") for n in names) and "[Content_Types].xml" in names:
+        raise GraphFormatError(file, "an Excel workbook: save the sheet as CSV and upload that")
+    files = [i for i in archive.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")
+             and Path(i.filename).name not in (".DS_Store", "Thumbs.db")]
+    if len(files) != 1:
+        shown = ", ".join(i.filename for i in files[:4]) + (" …" if len(files) > 4 else "")
+        listed = f" ({shown})" if files else ""
+        raise GraphFormatError(file, f"a zip archive of {len(files)} files{listed}: expected exactly one "
+                                     "graph file")
+    if files[0].flag_bits & 0x1:
+        raise GraphFormatError(file, "an encrypted zip archive: cannot be read")
+    return files[0]
+
+
+def _utf16_as_utf8(raw: bytes) -> tuple[bytes, bool]:
+    """UTF-16 text (spreadsheets' "Unicode text", some Windows XML) as UTF-8."""
+    if not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw, False
+    try:
+        text = raw.decode("utf-16")
+    except UnicodeDecodeError:
+        return raw, False
+    text = re.sub(r"^(<\?xml[^>]*encoding=[\"'])utf-16([\"'])", r"\1utf-8\2", text, flags=re.IGNORECASE)
+    return text.encode("utf-8"), True
+
+
+# --------------------------------------------------------------------------- format detection
+
+_GML_KEY_VALUE = re.compile(r'\s*\w+\s+("[^"]*"|[^\s\[\]]+)\s*')
+_GML_GRAPH = re.compile(r"\s*graph\s*\[", re.IGNORECASE)
+
+
+def _looks_gml(lines: list[str]) -> bool:
+    """GML: ``graph [`` after nothing but top-level ``Key value`` lines (``Creator "yEd"``)."""
+    for line in lines[:20]:
+        if _GML_GRAPH.match(line):
+            return True
+        if not _GML_KEY_VALUE.fullmatch(line):
+            return False
+    return False
+
+
+def _looks_multiline(raw: bytes, file: str, rows: list[str]) -> bool:
+    """Shape test of a multiline adjacency list, run on the whole file only when its first lines
+    have a neighbor line (one token, or a node and its {attributes}): no edge list has one."""
+    tokens = [line.split() for line in rows[:21]]
+    if not tokens or len(tokens[0]) != 2 or not tokens[0][1].isdigit():
+        return False
+    if not any(len(t) == 1 or (len(t) > 1 and t[1].startswith("{")) for t in tokens[1:]):
+        return False
+    return looks_multiline(raw, file)
+
+
+def sniff_format(raw: bytes, file: str) -> str:
+    """The format of (uncompressed) bytes, from their first 64 kB."""
+    head = raw[:65536].decode("utf-8-sig", errors="replace").lstrip()
+    if head.startswith("<"):
+        root = re.search(r"<(?!\?|!)(?:[\w.-]+:)?([\w.-]+)", head)
+        name = root.group(1).lower() if root else ""
+        if name in ("gexf", "graphml"):
+            return name
+        if head.startswith(("<?xml", "<!")):
+            raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>) and GraphML (<graphml>) "
+                                         "are the XML graph formats read")
+        # a node named like a tag ("<a> <b>"): an edge list after all
+    if head.startswith(("{", "[")):
+        return "node-link"
+    lines = head.splitlines()[:-1] if len(raw) > 65536 else head.splitlines()  # the last may be cut
+    rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith(("#", "%"))]
+    first = rows[0] if rows else ""
+    if first.lower().startswith(("*vertices", "*network", "*arcs", "*edges")):
+        return "pajek"
+    if _looks_gml(rows):
+        return "gml"
+    if has_networkx_header(head):
+        return "multiline-adjlist" if looks_multiline(raw, file) else "adjlist"
+    if _looks_multiline(raw, file, rows):
+        return "multiline-adjlist"
+    return "edgelist"
+
+
+# --------------------------------------------------------------------------- node attributes as labels
+
+
+def label_attributes(graph: Graph) -> list[str]:
+    """Node attributes that can serve as labels: text per node with 2 to ``MAX_LABEL_CLASSES``
+    distinct values, fewer than the nodes (an attribute unique per node is a name, not a class)."""
+    out = []
+    for name, values in graph.node_attrs.items():
+        values = np.asarray(values)
+        if values.dtype.kind not in "UO" or len(values) != graph.num_nodes:
+            continue
+        distinct = len(set(values[values != ""].tolist()))
+        if 2 <= distinct <= min(MAX_LABEL_CLASSES, max(2, graph.num_nodes // 2)):
+            out.append(name)
+    return out
+
+
+def labels_from_attribute(graph: Graph, name: str) -> NodeLabels:
+    """``NodeLabels`` from a node attribute (nodes without a value are unlabelled)."""
+    if name not in graph.node_attrs:
+        known = ", ".join(graph.node_attrs) or "none"
+        raise GraphFormatError(graph.source, f"no node attribute {name!r} (attributes: {known})")
+    values = np.asarray(graph.node_attrs[name]).astype(str)
+    classes: dict[str, int] = {}
+    codes = np.array([-1 if v == "" else classes.setdefault(v, len(classes)) for v in values.tolist()],
+                     dtype=np.int64)
+    return NodeLabels(codes=codes, classes=tuple(classes), source=f"{graph.source} (node attribute {name!r})")

@@ -1,0 +1,157 @@
+"""The Graph page's upload: any graph file, its format found from its content.
+
+After a load the page shows the account of the read (``graph.read``) and the first rows as
+read; an edge table with a header gets a column picker that re-reads the same bytes (kept in
+this session, not uploaded again); node attributes that can be labels (karate's ``club``) are
+offered as the graph's labels. A failed read leaves the current graph as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+import goat_core
+
+from . import cache, parts, state
+from .parts import md
+from .state import Explorer
+
+MAX_EDGES_MB = 20
+MAX_LABELS_MB = 5
+MAX_UNPACKED_MB = 100  # a compressed upload's content: 5x the upload limit
+LAST = "upload_last"  # the last graph file loaded: (name, bytes, labels name, labels bytes, ReadOptions)
+PICKERS = ("upload_col_source", "upload_col_target", "upload_col_weight")
+NO_WEIGHT = -1  # the weight picker's "unweighted"
+FORMATS_NOTE = (
+    "Any **graph file**, recognised by its content: an edge list or table (CSV, TSV, spaces, `;` or `|`; "
+    "a header chooses columns by name, e.g. Gephi's `Source,Target,Weight`; pandas' index column is left "
+    "out; KONECT), networkx's edge and adjacency lists, GEXF, GraphML, GML, Pajek, node-link JSON; gzip, "
+    "bz2, xz or a one-file zip of any of them (up to {edges} MB; about 1.5 million edges with integer ids). "
+    "Optional **labels**: `node label` per line (up to {labels} MB), used to colour nodes and to score "
+    "clusterings; a GEXF/GraphML/GML/JSON file's node attributes are offered as labels too.")
+
+
+def section(ex: Explorer) -> None:
+    """The upload box: two file pickers, direction, and the Load button."""
+    with st.container(border=True):
+        st.markdown(FORMATS_NOTE.format(edges=MAX_EDGES_MB, labels=MAX_LABELS_MB))
+        c1, c2 = st.columns(2)
+        chosen = c1.file_uploader(f"Graph file (≤ {MAX_EDGES_MB} MB)", key="upload_edges",
+                                  max_upload_size=MAX_EDGES_MB)
+        labels_file = c2.file_uploader(f"Labels, optional (≤ {MAX_LABELS_MB} MB)", type=["txt", "csv", "tsv"],
+                                       key="upload_labels", max_upload_size=MAX_LABELS_MB)
+        ready = [f"{f.name} ({f.size:,} bytes)" for f in (chosen, labels_file) if f is not None]
+        st.caption(f"Ready to load: {md(', '.join(ready))}" if ready else "No file chosen yet.")
+        st.checkbox("Directed edges", key="upload_directed",
+                    help="Keep edge directions (without it: as the file declares, e.g. a directed GEXF; "
+                         "edge lists are undirected). GOAT's neighborhoods ignore direction either way "
+                         "(the paper's D counts both).")
+        st.button("Load graph", key="upload_load", type="primary", on_click=load, args=(ex,))
+
+
+def load(ex: Explorer) -> None:
+    """Read the uploaded files; on any problem say so and keep the current graph."""
+    edges = st.session_state.get("upload_edges")
+    labels = st.session_state.get("upload_labels")
+    if edges is None:
+        ex.message = ("warning", "Choose a graph file first.")
+        return
+    raw = edges.getvalue()
+    kept = "the current graph is kept"
+    if parts.too_big(ex, edges.name, raw, MAX_EDGES_MB, "graph files", kept):
+        return
+    labels_raw = labels.getvalue() if labels is not None else None
+    if labels_raw is not None and parts.too_big(ex, labels.name, labels_raw, MAX_LABELS_MB, "labels files",
+                                                kept):
+        return
+    options = goat_core.ReadOptions(directed=bool(st.session_state.get("upload_directed", False)))
+    read(ex, edges.name, raw, labels.name if labels is not None else None, labels_raw, options)
+
+
+def read(ex: Explorer, name: str, raw: bytes, labels_name: str | None, labels_raw: bytes | None,
+         options: goat_core.ReadOptions) -> bool:
+    """Read ``raw`` with ``options`` and make it the session's graph; False (and a one-line
+    error, the graph unchanged) when it cannot be read."""
+    try:
+        graph = cache.uploaded_graph(cache.digest(raw), name, options, cache.digest(labels_raw) if labels_raw
+                                     else None, labels_name, MAX_UNPACKED_MB * 2**20, raw, labels_raw)
+    except goat_core.GoatError as err:
+        ex.message = ("error", str(err))
+        return False
+    state.set_graph(ex, graph, f"upload:{name}")
+    st.session_state[LAST] = (name, raw, labels_name, labels_raw, options)
+    preset_pickers(graph)
+    ex.message = ("success", f"Loaded {name}: {graph.num_nodes:,} nodes, {graph.num_edges:,} edges.")
+    return True
+
+
+def preset_pickers(graph: goat_core.Graph) -> None:
+    """The column and label pickers, set to what the read found."""
+    found = graph.read.positions if graph.read is not None else None
+    if found is not None:
+        source, target, weight = found
+        for key, value in zip(PICKERS, (source, target, NO_WEIGHT if weight is None else weight)):
+            st.session_state[key] = value
+    st.session_state.pop("upload_label_attr", None)
+
+
+def reread(ex: Explorer) -> None:
+    """The last file again, with the columns the picker names."""
+    name, raw, labels_name, labels_raw, options = st.session_state[LAST]
+    weight = st.session_state[PICKERS[2]]
+    chosen = replace(options, format="edgelist", source=int(st.session_state[PICKERS[0]]),
+                     target=int(st.session_state[PICKERS[1]]),
+                     weight="none" if weight == NO_WEIGHT else int(weight))
+    read(ex, name, raw, labels_name, labels_raw, chosen)
+
+
+def relabel(ex: Explorer) -> None:
+    """The graph's labels from the node attribute the picker names."""
+    name = st.session_state["upload_label_attr"]
+    graph = ex.graph
+    report = replace(graph.read, labels_from=repr(name)) if graph.read is not None else None
+    state.set_graph(ex, replace(graph, labels=goat_core.labels_from_attribute(graph, name), read=report),
+                    ex.graph_key)
+
+
+def account(ex: Explorer) -> None:
+    """What the last upload read: the account, the first rows, and the pickers."""
+    graph, report = ex.graph, ex.graph.read
+    if report is None or not ex.graph_key.startswith("upload:"):
+        return
+    with st.expander("How the file was read", expanded=True):
+        st.markdown(md(report.summary()))
+        if report.notes:
+            st.caption(md(" · ".join(report.notes)))
+        if report.rows:
+            import pandas as pd
+
+            names = ["source", "target", "weight"][:len(report.rows[0])]
+            st.caption(f"The first {len(report.rows)} edges as read:")
+            st.dataframe(pd.DataFrame(list(report.rows), columns=names), hide_index=True, key="upload_rows")
+        last = st.session_state.get(LAST)
+        if report.header is not None and report.positions is not None and last is not None:
+            column_picker(ex, report.header)
+        attributes = goat_core.label_attributes(graph)
+        if attributes:
+            st.session_state.setdefault("upload_label_attr", attributes[0] if graph.labels is None or
+                                        "node attribute" in graph.labels.source else None)
+            st.selectbox("Labels from node attribute", attributes, key="upload_label_attr", on_change=relabel,
+                         args=(ex,), placeholder="(labels from the labels file)",
+                         help="The graph's labels: 'Colour nodes by → labels' and the Scores page's "
+                              "clustering scores use them.")
+
+
+def column_picker(ex: Explorer, header: tuple[str, ...]) -> None:
+    """Source, target and weight by the header's names, pre-set to what was detected."""
+    columns = list(range(len(header)))
+    name = (lambda i: header[i] or f"(unnamed column {i})")
+    st.caption("Not the right columns? Choose them and read the same file again:")
+    c1, c2, c3, c4 = st.columns([2, 2, 2, 1.4], vertical_alignment="bottom")
+    c1.selectbox("Source", columns, format_func=name, key=PICKERS[0])
+    c2.selectbox("Target", columns, format_func=name, key=PICKERS[1])
+    c3.selectbox("Weight", [NO_WEIGHT] + columns, key=PICKERS[2],
+                 format_func=lambda i: "(none: unweighted)" if i == NO_WEIGHT else name(i))
+    c4.button("Read again", key="upload_reread", on_click=reread, args=(ex,))
