@@ -30,7 +30,8 @@ from goat_core import delimited, readers
 raw = open({path!r}, "rb").read()
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t0 = time.perf_counter()
-parse = readers.parse_edge_list if {columnar!r} else (lambda raw, file: delimited._parse_lines_bytes(raw, file, False))
+lines = lambda raw, file: delimited._parse_lines_bytes(raw, file, False)  # noqa: E731
+parse = readers.parse_edge_list if {columnar!r} else lines
 parsed = parse(raw, "ba.txt")
 seconds = time.perf_counter() - t0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
