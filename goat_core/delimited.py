@@ -190,12 +190,14 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
     header, width = layout.header, layout.width if layout.header is None else len(layout.header)
     index = 0 if header is not None and _key(header[0]) in INDEX_NAMES and width > 2 else None
     keys = [_key(h) for h in header] if header is not None else []
+    given_weight = None if options.weight in (None, NO_WEIGHT) else _resolve(options.weight, layout, "weight",
+                                                                              file)
     if options.source is not None:
         source = _resolve(options.source, layout, "source", file)
         target = _resolve(options.target, layout, "target", file)
         index = None if index in (source, target) else index
     elif header is not None:
-        source, target = _named_ends(keys, index, layout, file)
+        source, target = _named_ends(keys, {index, given_weight}, layout, file)
     else:
         source, target = 0, 1
     if source == target:
@@ -205,7 +207,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
     if options.weight == NO_WEIGHT:
         weight = None
     elif options.weight is not None:
-        weight = _resolve(options.weight, layout, "weight", file)
+        weight = given_weight
     elif header is not None:
         named = [i for i, k in enumerate(keys) if k in WEIGHT_NAMES and i not in (source, target, index)]
         weight = named[0] if named else None
@@ -230,9 +232,11 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
                    given=options.source is not None or options.weight is not None)
 
 
-def _named_ends(keys: list[str], index: int | None, layout: Layout, file: str) -> tuple[int, int]:
+def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: str) -> tuple[int, int]:
+    """Source and target by the header's names; else the only two (or first two of three) columns
+    that are not an index, a weight or something else by name."""
     def one(names: set[str], what: str) -> int | None:
-        found = [i for i, k in enumerate(keys) if k in names and i != index]
+        found = [i for i, k in enumerate(keys) if k in names and i not in taken]
         if len(found) > 1:
             shown = ", ".join(repr(layout.header[i]) for i in found)  # type: ignore[index]
             raise GraphFormatError(file, f"header has {len(found)} {what} columns ({shown}); "
@@ -246,9 +250,9 @@ def _named_ends(keys: list[str], index: int | None, layout: Layout, file: str) -
     if source is not None and target is not None:
         return source, target
     candidates = [i for i, k in enumerate(keys)
-                  if i != index and k not in WEIGHT_NAMES and k not in NOT_ENDS]
-    if source is None and target is None and len(candidates) == 2:
-        return candidates[0], candidates[1]  # two unnamed columns besides a weight: in order
+                  if i not in taken and k not in WEIGHT_NAMES and k not in NOT_ENDS]
+    if source is None and target is None and len(candidates) in (2, 3):
+        return candidates[0], candidates[1]  # the ends in order; a third is asked about or ignored
     raise GraphFormatError(file, f"header {', '.join(layout.header or ())}: cannot tell which columns "
                                  "are source and target; " + _choice_hint(layout), layout.header_line)
 

@@ -252,3 +252,37 @@ def test_train_with_zero_epochs_saves_the_untrained_reference(tmp_path):
     out = json.loads(cli("train", "lesmis", "--out", str(tmp_path / "run"), "--epochs", "0", "--dim", "8",
                          "--json").stdout)
     assert out["final_loss"] is None and out["history"] == []
+
+
+def test_info_says_how_a_file_was_read(tmp_path):
+    """Gephi's edge table: columns by name, the others named as ignored, the first rows as read."""
+    path = tmp_path / "edges.csv"
+    path.write_text("Source,Target,Type,Id,Label,Weight\nann,bob,Undirected,0,,2\nbob,cat,Undirected,1,,1.5\n")
+    info = json.loads(cli("info", str(path), "--json").stdout)
+    read = info["read"]
+    assert (info["nodes"], info["edges"], info["weighted"]) == (3, 2, True)
+    assert read["format"] == "edgelist" and read["columns"] == {"source": "'Source'", "target": "'Target'",
+                                                                 "weight": "'Weight'"}
+    assert read["ignored"] == ["'Type'", "'Id'", "'Label'"] and read["first_rows"] == [["ann", "bob", "2"],
+                                                                                       ["bob", "cat", "1.5"]]
+    text = cli("info", str(path)).stdout
+    assert "read: 2 edges read as edge list from 'Source' → 'Target', weight from 'Weight'" in text
+
+
+def test_read_flags_choose_columns_and_format(tmp_path):
+    path = tmp_path / "rows.csv"
+    path.write_text("0,5,7\n1,5,9\n2,7,9\n")  # pandas' to_csv(header=False): a row index first
+    proc = cli("info", str(path), "--json", check=False)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "--source 1 --target 2" in proc.stderr
+    info = json.loads(cli("info", str(path), "--source", "1", "--target", "2", "--json").stdout)
+    assert (info["nodes"], info["edges"], info["weighted"]) == (3, 3, False)
+    assert info["read"]["positions"] == [1, 2, None]
+    adj = tmp_path / "adj.txt"
+    adj.write_text("a b c\nb c\nc\n")
+    assert json.loads(cli("info", str(adj), "--format", "adjlist", "--json").stdout)["edges"] == 3
+    named = tmp_path / "named.csv"
+    named.write_text("who,whom,score\na,b,3\nb,c,4\n")
+    info = json.loads(cli("info", str(named), "--weight", "score", "--json").stdout)
+    assert info["weighted"] and info["read"]["columns"]["weight"] == "'score'"
+    proc = cli("info", "lesmis", "--format", "gml", check=False)
+    assert proc.returncode == 2 and "not to the bundled graph" in proc.stderr

@@ -130,7 +130,7 @@ def account(ex: Explorer) -> None:
 
             names = ["source", "target", "weight"][:len(report.rows[0])]
             st.caption(f"The first {len(report.rows)} edges as read:")
-            st.dataframe(pd.DataFrame(list(report.rows), columns=names), hide_index=True, key="upload_rows")
+            st.dataframe(pd.DataFrame(list(report.rows), columns=names), hide_index=True)
         last = st.session_state.get(LAST)
         if report.header is not None and report.positions is not None and last is not None:
             column_picker(ex, report.header)

@@ -122,3 +122,70 @@ def test_colour_by_degree_and_communities(app):
     open_tab(app, "graph_tabs", "Degree distribution")
     spec = json.loads(app.get("plotly_chart")[0].proto.spec)
     assert spec["layout"]["title"]["text"] == "Degree distribution" and spec["data"][0]["type"] == "bar"
+
+
+def karate_file(write) -> bytes:
+    import io
+
+    import networkx as nx
+
+    buffer = io.BytesIO()
+    write(nx.karate_club_graph(), buffer)
+    return buffer.getvalue()
+
+
+def test_upload_gexf_offers_its_node_attribute_as_labels(app):
+    import networkx as nx
+
+    upload(app, karate_file(nx.write_gexf), name="karate.gexf")
+    assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    ex = explorer(app)
+    assert ex.graph.read.format == "gexf" and ex.graph.labels.classes == ("Mr. Hi", "Officer")
+    account = " ".join(texts(app.markdown))
+    assert "78 edges read as GEXF" in account and "labels from node attribute 'club'" in account
+    assert app.selectbox(key="upload_label_attr").value == "club"
+    assert "attribute: club" in app.selectbox(key="graph_colour").options
+    app.selectbox(key="graph_colour").set_value("attribute: club").run()
+    assert not app.exception
+    spec = json.loads(app.get("plotly_chart")[0].proto.spec)
+    assert {t.get("name") for t in spec["data"]} >= {"Mr. Hi", "Officer"}  # one trace per club
+
+
+GEPHI = (b"Source,Target,Type,Id,Label,Weight\nann,bob,Undirected,0,,2\nbob,cat,Undirected,1,,1\n"
+         b"cat,ann,Undirected,2,,1\ncat,dan,Undirected,3,,3\n")
+
+
+def test_upload_gephi_csv_shows_what_was_read_and_rereads_other_columns(app):
+    upload(app, GEPHI, name="gephi.csv")
+    assert not app.error and metric(app, "Nodes") == "4" and explorer(app).graph.weighted
+    account = " ".join(texts(app.markdown))
+    assert ("from 'Source' → 'Target', weight from 'Weight'; ignored 'Type', 'Id', 'Label'; "
+            "undirected") in account
+    rows = app.dataframe[0].value
+    assert rows.values.tolist() == [["ann", "bob", "2"], ["bob", "cat", "1"], ["cat", "ann", "1"],
+                                    ["cat", "dan", "3"]]
+    assert [app.selectbox(key=k).value for k in ("upload_col_source", "upload_col_target",
+                                                   "upload_col_weight")] == [0, 1, 5]
+    fingerprint = explorer(app).graph_fp
+    app.selectbox(key="upload_col_weight").set_value(-1)  # unweighted: the same bytes read again
+    app.button(key="upload_reread").click().run()
+    assert not app.error and not explorer(app).graph.weighted and explorer(app).graph_fp != fingerprint
+    app.selectbox(key="upload_col_weight").set_value(4)  # Label: empty, not a weight
+    app.button(key="upload_reread").click().run()
+    assert texts(app.error) == ["gephi.csv:2: weight '' is not a number"]
+    assert not explorer(app).graph.weighted and metric(app, "Nodes") == "4"  # the graph read before stays
+
+
+def test_upload_gzipped_edge_list(app):
+    import gzip
+
+    upload(app, gzip.compress(b"# SNAP-style\n1\t2\n2\t3\n3\t1\n3\t4\n"), name="edges.txt.gz")
+    assert not app.error and metric(app, "Nodes") == "4" and metric(app, "Edges") == "4"
+    assert explorer(app).graph.read.compression == "gzip"
+    assert "4 edges read as edge list (gzip)" in " ".join(texts(app.markdown))
+
+
+def test_an_ambiguous_upload_says_how_to_choose_and_keeps_the_graph(app):
+    upload(app, b"0,5,7\n1,5,9\n2,7,9\n", name="rows.csv")
+    assert len(app.error) == 1 and "column 0 counts the rows" in app.error[0].value
+    assert explorer(app).graph_key == "lesmis"

@@ -1,0 +1,323 @@
+"""Graph files as the tools people use write them, each read to the graph it came from; every
+case the columns cannot be told apart is a one-line error; hostile files are refused."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import json
+import zipfile
+
+import networkx as nx
+import pandas as pd
+import pytest
+
+from goat_core import GraphFormatError, ParameterError, load_graph, parse_edge_list, read_graph_file
+from goat_core.readers import label_attributes, read_graph_bytes
+
+
+def karate() -> nx.Graph:
+    return nx.karate_club_graph()  # 34 nodes, 78 weighted edges, node attribute "club"
+
+
+def lesmis() -> nx.Graph:
+    return nx.les_miserables_graph()  # 77 text-named nodes, 254 weighted edges
+
+
+def edges_of(graph) -> dict[frozenset, float]:
+    return {frozenset((graph.names[s], graph.names[t])): float(w)
+            for s, t, w in zip(graph.src.tolist(), graph.dst.tolist(), graph.weight.tolist())}
+
+
+def assert_same(graph, g: nx.Graph, weighted: bool = True) -> None:
+    """The graph read has g's nodes (as text), g's edges and, when ``weighted``, g's weights."""
+    assert set(graph.names) == {str(n) for n in g.nodes}
+    want = {frozenset((str(u), str(v))): float(d.get("weight", 1.0)) if weighted else 1.0
+            for u, v, d in g.edges(data=True)}
+    assert edges_of(graph) == want
+    assert graph.weighted == weighted
+    assert graph.read is not None
+
+
+def written(tmp_path, name: str, write) -> bytes:
+    path = tmp_path / name
+    write(path)
+    return path.read_bytes()
+
+
+NETWORKX_WRITERS = {
+    # name: (writer, file name, format found, weights kept)
+    "write_edgelist": (nx.write_edgelist, "g.edgelist", "edgelist", True),
+    "write_edgelist data=False": (lambda g, p: nx.write_edgelist(g, p, data=False), "g.txt", "edgelist",
+                                  False),
+    "write_weighted_edgelist": (nx.write_weighted_edgelist, "g.txt", "edgelist", True),
+    "write_adjlist": (nx.write_adjlist, "g.adjlist", "adjlist", False),
+    "write_multiline_adjlist": (nx.write_multiline_adjlist, "g.adjlist", "multiline-adjlist", True),
+    "write_gexf": (nx.write_gexf, "g.gexf", "gexf", True),
+    "write_graphml": (nx.write_graphml, "g.graphml", "graphml", True),
+    "write_gml": (nx.write_gml, "g.gml", "gml", True),
+    "write_pajek": (nx.write_pajek, "g.net", "pajek", True),
+    "node_link_data": (lambda g, p: p.write_text(json.dumps(nx.node_link_data(g))), "g.json", "node-link",
+                       True),
+}
+
+
+@pytest.mark.parametrize("writer", NETWORKX_WRITERS)
+@pytest.mark.parametrize("make", [karate, lesmis], ids=["karate", "lesmis"])
+def test_networkx_writers_are_read_to_the_graph_they_wrote(tmp_path, writer, make):
+    write, name, fmt, weighted = NETWORKX_WRITERS[writer]
+    g = make()
+    path = tmp_path / name
+    write(g, path)
+    graph = read_graph_file(path.rename(tmp_path / "no-suffix-hint"))  # content decides, not the name
+    assert_same(graph, g, weighted)
+    assert graph.read.format == fmt and graph.read.detected
+
+
+@pytest.mark.parametrize("fmt", ["gexf", "graphml", "gml", "node-link"])
+def test_node_attributes_become_labels(tmp_path, fmt):
+    g = karate()
+    writers = {"gexf": nx.write_gexf, "graphml": nx.write_graphml, "gml": nx.write_gml,
+               "node-link": lambda g, p: p.write_text(json.dumps(nx.node_link_data(g)))}
+    graph = parse_edge_list(written(tmp_path, "k", lambda p: writers[fmt](g, p)), "k")
+    assert label_attributes(graph) == ["club"] and graph.read.labels_from == "'club'"
+    clubs = {str(n): d["club"] for n, d in g.nodes(data=True)}
+    assert [graph.labels.classes[c] for c in graph.labels.codes] == [clubs[name] for name in graph.names]
+
+
+def test_a_directed_gexf_stays_directed(tmp_path):
+    g = nx.DiGraph([("a", "b"), ("b", "a"), ("b", "c")])
+    graph = parse_edge_list(written(tmp_path, "d.gexf", lambda p: nx.write_gexf(g, p)), "d.gexf")
+    assert graph.directed and graph.num_edges == 3 and graph.read.directed_why == "the file declares it"
+
+
+def frame(g: nx.Graph) -> pd.DataFrame:
+    return nx.to_pandas_edgelist(g)  # columns source, target, weight
+
+
+@pytest.mark.parametrize("index", [True, False])
+def test_pandas_to_csv_with_and_without_its_index(tmp_path, index):
+    g = karate()
+    graph = read_graph_file(written(tmp_path, "k.csv", lambda p: frame(g).to_csv(p, index=index)) and
+                            tmp_path / "k.csv")
+    assert_same(graph, g)  # with the index: 34 nodes and 78 edges, not 78 nodes and 77 edges
+    assert (graph.read.source, graph.read.target, graph.read.weight) == ("'source'", "'target'", "'weight'")
+    assert graph.read.index_column == ("" if index else None)
+
+
+def test_columns_by_name_in_any_order(tmp_path):
+    g = lesmis()
+    renamed = frame(g).rename(columns={"source": "from", "target": "to"})[["weight", "to", "from"]]
+    graph = read_graph_file(written(tmp_path, "w.csv", lambda p: renamed.to_csv(p, index=False)) and
+                            tmp_path / "w.csv")
+    assert_same(graph, g)
+
+
+def test_gephi_edge_table(tmp_path):
+    g = lesmis()
+    table = frame(g).rename(columns={"source": "Source", "target": "Target", "weight": "Weight"})
+    table.insert(2, "Type", "Undirected")
+    table.insert(3, "Id", range(len(table)))
+    table.insert(4, "Label", "")
+    table.to_csv(tmp_path / "e.csv", index=False)
+    graph = load_graph(tmp_path / "e.csv")
+    assert_same(graph, g)
+    assert graph.read.ignored == ("'Type'", "'Id'", "'Label'")
+    assert "from 'Source' → 'Target', weight from 'Weight'; ignored 'Type', 'Id', 'Label'; undirected" in \
+        graph.read.summary()
+
+
+def test_quoted_names_hold_the_separator(tmp_path):
+    g = nx.Graph()
+    g.add_weighted_edges_from([("Smith, John", "Doe, Jane", 2.0), ("Doe, Jane", 'Roe "R"', 1.5),
+                               ('Roe "R"', "Smith, John", 1.0)])
+    graph = parse_edge_list(frame(g).to_csv(index=False).encode(), "q.csv")
+    assert_same(graph, g)
+
+
+def test_tsv_with_a_timestamp_column():
+    g = lesmis()
+    table = frame(g).assign(timestamp=range(1_600_000_000, 1_600_000_000 + g.number_of_edges()))
+    graph = parse_edge_list(table.to_csv(sep="\t", index=False).encode(), "t.tsv")
+    assert_same(graph, g)
+    assert graph.read.separator == "tab" and graph.read.ignored == ("'timestamp'",)
+
+
+def test_konect_file_with_weights_and_timestamps():
+    g = nx.DiGraph()
+    g.add_weighted_edges_from([(1, 2, 3.0), (2, 3, 1.0), (3, 1, 2.0), (3, 4, 5.0)])
+    rows = "".join(f"{u} {v} {d['weight']:g} {1000 + k}\n" for k, (u, v, d) in enumerate(g.edges(data=True)))
+    graph = parse_edge_list(f"% asym posweighted\n% 4 4 4\n{rows}".encode(), "out.konect")
+    assert graph.directed and graph.read.directed_why == "the KONECT header says asym"
+    assert {(graph.names[s], graph.names[t]): w for s, t, w in zip(graph.src, graph.dst, graph.weight)} == \
+        {(str(u), str(v)): d["weight"] for u, v, d in g.edges(data=True)}
+    assert graph.read.ignored == ("column 3",)
+
+
+@pytest.mark.parametrize("pack", ["gzip", "bz2", "zip", "xz"])
+def test_compressed_edge_lists_by_their_bytes(tmp_path, pack):
+    import lzma
+
+    g = karate()
+    raw = written(tmp_path, "k.txt", lambda p: nx.write_weighted_edgelist(g, p))
+    if pack == "zip":
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("karate.txt", raw)
+        packed = buffer.getvalue()
+    else:
+        packed = {"gzip": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}[pack](raw)
+    graph = parse_edge_list(packed, "k.bin")
+    assert_same(graph, g)
+    assert graph.read.compression == pack and graph.read.member == ("karate.txt" if pack == "zip" else None)
+
+
+# --------------------------------------------------------------------------- told, not guessed
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b"0,5,7\n1,5,9\n2,7,9\n3,1,2\n", "column 0 counts the rows"),  # to_csv(header=False) with its index
+    (b"1 4 6\n4 6 1\n6 1 4\n", "an adjacency list"),  # two neighbors per node, or weights?
+    (b"name1,name2,score\na,b,3\nb,c,4\n", "is 'score' a weight?"),
+    (b"p,q,r,s\n1,2,3,4\n2,3,4,5\n", "cannot tell which columns are source and target"),
+    (b"a b x y\nb c x y\n", "--source COL --target COL"),
+    (b"source,src,target\na,a,b\n", "2 source columns"),
+    (b"a b c\nb c\nc\n", "--format adjlist"),  # an adjacency list without networkx's header
+])
+def test_ambiguous_tables_are_one_line_errors_saying_how_to_choose(raw, words):
+    with pytest.raises(GraphFormatError) as info:
+        parse_edge_list(raw, "amb.txt")
+    assert words in str(info.value) and "\n" not in str(info.value)
+    assert str(info.value).startswith("amb.txt")
+
+
+def test_the_options_decide_what_detection_would_not():
+    index = parse_edge_list(b"0,5,7\n1,5,9\n2,7,9\n3,1,2\n", "i.csv", source=1, target=2)
+    assert set(edges_of(index)) == {frozenset(p) for p in [("5", "7"), ("5", "9"), ("7", "9"), ("1", "2")]}
+    weighted = parse_edge_list(b"1 4 6\n4 6 1\n6 1 4\n", "w.txt", weight=2)
+    assert edges_of(weighted) == {frozenset(("1", "4")): 6.0, frozenset(("4", "6")): 1.0,
+                                  frozenset(("6", "1")): 4.0}
+    adjacency = parse_edge_list(b"1 4 6\n4 6 1\n6 1 4\n", "a.txt", format="adjlist")
+    assert set(edges_of(adjacency)) == {frozenset(p) for p in [("1", "4"), ("1", "6"), ("4", "6")]}
+    by_name = parse_edge_list(b"name1,name2,score\na,b,3\nb,c,4\n", "n.csv", weight="score")
+    assert edges_of(by_name) == {frozenset("ab"): 3.0, frozenset("bc"): 4.0}
+    unweighted = parse_edge_list(b"name1,name2,score\na,b,3\nb,c,4\n", "n.csv", weight="none")
+    assert not unweighted.weighted and unweighted.read.ignored == ("'score'",)
+    wide = parse_edge_list(b"p,q,r,s\n1,2,3,4\n2,3,4,5\n", "p.csv", source="r", target="P")  # any case
+    assert set(edges_of(wide)) == {frozenset("31"), frozenset("42")} and wide.read.ignored == ("'q'", "'s'")
+
+
+@pytest.mark.parametrize("keywords, words", [
+    ({"source": "nope", "target": "b"}, "no source column 'nope'"),
+    ({"source": 7, "target": 1}, "no source column 7"),
+    ({"source": 0, "target": 0}, "the same column"),
+])
+def test_bad_column_choices_name_the_columns(keywords, words):
+    with pytest.raises(GraphFormatError, match=words):
+        parse_edge_list(b"a,b\nx,y\n", "c.csv", **keywords)
+
+
+def test_bad_options_are_parameter_errors():
+    with pytest.raises(ParameterError, match="format must be one of"):
+        parse_edge_list(b"a b\n", "f.txt", format="excel")
+    with pytest.raises(ParameterError, match="give both"):
+        parse_edge_list(b"a b\n", "f.txt", source=0)
+
+
+# --------------------------------------------------------------------------- hostile files
+
+BOMB = b"""<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph edgedefault="undirected">
+<node id="&lol3;"/><node id="b"/><edge source="b" target="&lol3;"/></graph></graphml>"""
+XXE = b"""<?xml version="1.0"?>
+<!DOCTYPE gexf [<!ENTITY xxe SYSTEM "file:///etc/hostname">]>
+<gexf xmlns="http://www.gexf.net/1.2draft" version="1.2"><graph defaultedgetype="undirected"><nodes>
+<node id="a" label="&xxe;"/><node id="b" label="b"/></nodes><edges><edge id="0" source="a" target="b"/>
+</edges></graph></gexf>"""
+
+
+@pytest.mark.parametrize("raw", [BOMB, XXE], ids=["xml-bomb", "xxe"])
+def test_xml_entities_are_refused_in_one_line(raw):
+    with pytest.raises(GraphFormatError) as info:
+        parse_edge_list(raw, "evil.xml")
+    assert "DTD or entities" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_xml_refusal_is_defusedxml_s_own(monkeypatch):
+    """Without the hardened parse, networkx's own reader would expand the entities: the check
+    is what refuses them (this fails if it is skipped)."""
+    from goat_core import nxformats
+
+    monkeypatch.setattr(nxformats, "safe_xml_root", lambda raw, file, what: __import__(
+        "xml.etree.ElementTree", fromlist=["fromstring"]).fromstring(raw))
+    graph = parse_edge_list(BOMB, "evil.xml")
+    assert max(len(n) for n in graph.names) == 300  # "lol" x 100: expanded
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b"", "the file is empty"),
+    (b"\x00\x01\x02\x03binary", "binary"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary"),
+    (b"<?xml version='1.0'?><graphml><graph><node id='a'/>", "malformed XML"),
+    (b"<?xml version='1.0'?><svg></svg>", "root is <svg>"),
+    (b'{"nodes": [{"id": 1}], "links": [{"source": 1}', "not valid JSON"),
+    (b'{"a": 1}', "JSON without \"nodes\""),
+    (b"graph [ node [ id 0 ", "cannot parse GML"),
+    (gzip.compress(b"0 1\n")[:-6], "not a readable gzip file"),
+    (b"PK\x03\x04garbage", "not a readable zip file"),
+])
+def test_hostile_and_broken_files_are_one_line_errors(raw, words):
+    with pytest.raises(GraphFormatError) as info:
+        parse_edge_list(raw, "h.bin")
+    assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_decompression_is_capped():
+    packed = gzip.compress(b"1 2\n" * 300_000)  # 1.2 MB of text in a few kB
+    with pytest.raises(GraphFormatError, match="over 1 MB once decompressed"):
+        read_graph_bytes(packed, "bomb.gz", max_bytes=2**20)
+    assert read_graph_bytes(packed, "ok.gz", max_bytes=2**21).num_edges == 1
+
+
+def test_a_zip_holds_exactly_one_graph_file():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("a.txt", "1 2\n")
+        archive.writestr("b.txt", "2 3\n")
+    with pytest.raises(GraphFormatError, match=r"a zip archive of 2 files \(a.txt, b.txt\)"):
+        parse_edge_list(buffer.getvalue(), "two.zip")
+
+
+def test_errors_inside_an_archive_name_the_member_and_line():
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("edges.txt", "a b\nb c\nc\n")
+    with pytest.raises(GraphFormatError) as info:
+        parse_edge_list(buffer.getvalue(), "g.zip")
+    assert str(info.value).startswith("g.zip/edges.txt:3: only 1 column")
+
+
+def test_utf16_text_from_a_spreadsheet():
+    graph = parse_edge_list("Source\tTarget\nZoë\tBjörn\nBjörn\tÅsa\n".encode("utf-16"), "u.txt")
+    assert set(graph.names) == {"Zoë", "Björn", "Åsa"} and "UTF-16 text" in graph.read.notes
+
+
+def test_attribute_dicts_are_read_as_literals_never_run():
+    raw = b"a b {'weight': 2, 'color': 'red'}\nb c {'weight': __import__('os').getpid()}\n"
+    with pytest.raises(GraphFormatError, match=r"g.txt:2: edge attributes .* not a Python dict literal"):
+        parse_edge_list(raw, "g.txt")
+
+
+def test_the_columnar_path_still_takes_a_large_integer_list():
+    """10k nodes of integer ids: the columnar path reads it (same graph as the line parser)."""
+    from goat_core import delimited
+
+    g = nx.barabasi_albert_graph(10_000, 2, seed=1)
+    raw = "".join(f"{u} {v}\n" for u, v in g.edges()).encode()
+    fast = delimited._parse_columns(raw, "ba.txt", False)
+    assert fast is not None and fast.num_nodes == 10_000
+    assert fast.fingerprint() == delimited._parse_lines_bytes(raw, "ba.txt", False).fingerprint()
+    assert parse_edge_list(raw, "ba.txt").fingerprint() == fast.fingerprint()
