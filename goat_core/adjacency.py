@@ -117,7 +117,12 @@ def read_multiline_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple
     _refuse_columns(options, file)
     blocks = multiline_blocks(_rows(raw, file), file) or []
     use_weight = options.weight != NO_WEIGHT
-    order, heads, tails, weights, weighted, ignored = [], [], [], [], False, {}
+    order: list[str] = []
+    heads: list[str] = []
+    tails: list[str] = []
+    weights: list[float] = []
+    ignored: dict[str, None] = {}
+    weighted = False
     for node, neighbors in blocks:
         order.append(node)
         for line, neighbor, text in neighbors:

@@ -194,7 +194,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
                                                                               file)
     if options.source is not None:
         source = _resolve(options.source, layout, "source", file)
-        target = _resolve(options.target, layout, "target", file)
+        target = _resolve(options.target if options.target is not None else 1, layout, "target", file)
         index = None if index in (source, target) else index
     elif header is not None:
         source, target = _named_ends(keys, {index, given_weight}, layout, file)
@@ -343,7 +343,7 @@ def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, 
         raise GraphFormatError(file, "no edges: only a header line")
     tokens = split_rows([text for _, text in body], layout.separator)
     positional = not header and not columns.given and not layout.konect
-    width = len(layout.header) if header else len(tokens[0])
+    width = len(layout.header) if layout.header is not None else len(tokens[0])
     first_line = body[0][0]
     consistent = len({len(t) for t in tokens}) == 1
     for (number, _), toks in zip(body, tokens):

@@ -121,7 +121,8 @@ def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, st
 
 
 def _decompress(raw: bytes, kind: str, file: str, max_bytes: int) -> tuple[bytes, str | None]:
-    openers = {"gzip": lambda b: gzip.GzipFile(fileobj=b), "bz2": bz2.BZ2File, "xz": lzma.LZMAFile}
+    openers: dict[str, Callable[[io.BytesIO], io.BufferedIOBase]] = {
+        "gzip": lambda b: gzip.GzipFile(fileobj=b), "bz2": bz2.BZ2File, "xz": lzma.LZMAFile}
     member = None
     try:
         if kind == "zip":
