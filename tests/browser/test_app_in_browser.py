@@ -323,3 +323,41 @@ def test_mute_a_neighbor_by_clicking_its_bar_then_scrub_and_play_training(server
     page.locator(".js-plotly-plot .updatemenu-button").filter(has_text="Play").click()
     page.wait_for_function(PLOT_TITLE, arg="Epoch 40:", timeout=60_000)  # played to the last epoch
     assert not page.get_by_test_id("stException").count()
+
+
+def test_upload_a_gexf_then_read_a_gephi_table_by_other_columns(server, new_page, tmp_path):
+    """Any graph file goes through the uploader (no extension filter): GEXF's node attribute
+    becomes the labels; a Gephi edge table is read by name, then re-read without its weights."""
+    import networkx as nx
+
+    page = new_page()
+    open_app(page, server)
+    page.get_by_text("Upload a graph file").click()
+    settle(page)
+    gexf, table = tmp_path / "karate.gexf", tmp_path / "gephi.csv"
+    nx.write_gexf(nx.karate_club_graph(), gexf)
+    table.write_text("Source,Target,Type,Id,Label,Weight\nann,bob,Undirected,0,,2\nbob,cat,Undirected,1,,1\n"
+                     "cat,ann,Undirected,2,,1\ncat,dan,Undirected,3,,3\n")
+    choose_file(page, gexf)
+    page.get_by_role("button", name="Load graph").click()
+    settle(page)
+    page.get_by_text("Loaded karate.gexf: 34 nodes, 78 edges.").wait_for()
+    page.get_by_text(re.compile(r"78 edges read as GEXF, weight from edge attribute 'weight'")).wait_for()
+    assert metric(page, "Nodes") == "34"
+    assert page.get_by_text("labels from node attribute 'club'", exact=False).count() >= 1
+    shot(page, "1-graph-uploaded-gexf")
+    choose_file(page, table)
+    page.get_by_role("button", name="Load graph").click()
+    settle(page)
+    page.get_by_text("Loaded gephi.csv: 4 nodes, 4 edges.").wait_for()
+    page.get_by_text(re.compile(r"from 'Source' → 'Target', weight from 'Weight'; ignored 'Type'")).wait_for()
+    weight = page.locator(".st-key-upload_col_weight")
+    weight.click()
+    page.get_by_role("option", name="(none: unweighted)").click()
+    settle(page)
+    page.get_by_role("button", name="Read again").click()
+    settle(page)
+    page.get_by_text(re.compile(r"4 edges read as edge list \(format as given\) from 'Source' → 'Target', "
+                                r"unweighted")).wait_for()
+    shot(page, "1-graph-reread-columns")
+    assert not page.get_by_test_id("stException").count()
