@@ -513,6 +513,7 @@ def _parse_columns(raw: bytes, file: str, directed: bool, layout: Layout | None 
     in first-seen order (``pandas.factorize``), as the line parser numbers them."""
     import pandas as pd
 
+    raw = _after_leading_comments(raw)
     if b"#" in raw or b"%" in raw or b";" in raw or b"{" in raw or b"\x00" in raw[:MAX_BINARY_SNIFF]:
         return None
     if not raw.strip() or _NOT_CANONICAL.search(raw):
@@ -569,8 +570,8 @@ def _parse_columns(raw: bytes, file: str, directed: bool, layout: Layout | None 
         return None
     if integer_ids:
         nodes = _sorted_unique(np.concatenate([src_ids, dst_ids]))  # numerically, as _node_order does
-        if weights is not None and _maybe_ambiguous(src_ids, len(nodes), weights) and _ambiguity(
-                src_ids, dst_ids, weights.astype(np.int64), guess):
+        suspect = not header and weights is not None and _maybe_ambiguous(src_ids, len(nodes), weights)
+        if suspect and _ambiguity(src_ids, dst_ids, weights.astype(np.int64), guess):  # type: ignore[union-attr]
             return None  # the line parser refuses it, saying why
         src, dst = _ranks(nodes, src_ids), _ranks(nodes, dst_ids)
         del src_ids, dst_ids
@@ -580,6 +581,16 @@ def _parse_columns(raw: bytes, file: str, directed: bool, layout: Layout | None 
     if all(_INTEGER.fullmatch(name) for name in names):
         return None  # integer ids after all (a text header guessed wrong): the line parser decides
     return normalise(list(names), src_ids, dst_ids, weights, directed, width == 3, file, header)
+
+
+_LEADING_COMMENTS = re.compile(rb"(?:\xef\xbb\xbf)?(?:[ \t]*(?:[#%][^\n]*)?\r?\n)+")
+
+
+def _after_leading_comments(raw: bytes) -> bytes:
+    """The bytes after a first block of ``#``/``%`` comment and blank lines (SNAP's and KONECT's
+    headers), which the line parser skips too; ``raw`` itself when there is none (no copy)."""
+    found = _LEADING_COMMENTS.match(raw)
+    return raw[found.end():] if found else raw
 
 
 def _maybe_ambiguous(first: np.ndarray, nodes: int, weights: np.ndarray) -> bool:

@@ -226,7 +226,7 @@ def _ba_lines(n: int = 300, m: int = 3, seed: int = 0) -> list[tuple[int, int]]:
 
 
 @pytest.mark.parametrize("case", ["plain", "weights", "header", "comma", "crlf", "bom", "sparse", "negative",
-                                  "self-loops-and-duplicates", "directed"])
+                                  "self-loops-and-duplicates", "directed", "snap-comments"])
 @pytest.mark.parametrize("chunk_rows", [1 << 18, 7])
 def test_the_columnar_path_gives_the_line_parsers_graph(case, chunk_rows, monkeypatch):
     """Integer-id files take the columnar path; it must build exactly the graph the line
@@ -249,6 +249,8 @@ def test_the_columnar_path_gives_the_line_parsers_graph(case, chunk_rows, monkey
         text = text.replace(" ", ",")
     if case == "crlf":
         text = text.replace("\n", "\r\n")
+    if case == "snap-comments":  # SNAP's header: comment lines first, then only edges
+        text = "# Directed graph (each unordered pair of nodes is saved once)\n# Nodes: 300\n\n% x\n" + text
     raw = text.encode("utf-8-sig" if case == "bom" else "utf-8")
     directed = case == "directed"
     fast = graph_module._parse_columns(raw, "g.txt", directed)
