@@ -261,7 +261,24 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
 
 
 def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    """An edge table's graph and the account of how it was read."""
+    """An edge table's graph and the account of how it was read.
+
+    The layout is decided on the first lines; when it is a plain two- or three-column table the
+    columnar path reads it before the whole text is ever decoded (the line parser's lists hold
+    ~48x the file)."""
+    if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
+        _decode(raw, file)  # empty or binary: its one-line error
+    head = _head(raw)
+    rows = _data_lines(head) if head is not None else []
+    if rows and _dict_row(rows[0][1]) is None and head is not None:
+        konect = konect_header(head)
+        layout = sniff_layout(rows, konect)
+        columns = choose_columns(layout, options, file, _sample(rows, layout))
+        if columns.identity and not konect:
+            directed, why = _direction(options, layout, rows)
+            graph = _parse_columns(raw, file, directed, layout, _guess(columns, options))
+            if graph is not None:
+                return graph, _report(graph, rows, layout, columns, directed, why)
     text = _decode(raw, file)
     rows = _data_lines(text)
     if not rows:
@@ -271,14 +288,28 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     konect = konect_header(text)
     layout = sniff_layout(rows, konect)
     columns = choose_columns(layout, options, file, _sample(rows, layout))
-    directed, why = _direction(options, layout, rows, columns)
-    guess = {"index": not columns.given, "adjlist": not columns.given and options.format is None}
-    graph = None
-    if columns.identity and not konect:
-        graph = _parse_columns(raw, file, directed, layout, guess)
-    if graph is None:
-        graph = _parse_lines(rows, layout, columns, file, directed, guess)
+    directed, why = _direction(options, layout, rows)
+    graph = _parse_lines(rows, layout, columns, file, directed, _guess(columns, options))
     return graph, _report(graph, rows, layout, columns, directed, why)
+
+
+HEAD_BYTES = 65536
+
+
+def _head(raw: bytes) -> str | None:
+    """The whole lines in the first 64 kB as text; None when they are not UTF-8."""
+    cut = raw[:HEAD_BYTES]
+    if len(raw) > HEAD_BYTES:
+        cut = cut[:cut.rfind(b"\n") + 1]
+    try:
+        return cut.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+
+
+def _guess(columns: Columns, options: ReadOptions) -> dict[str, bool]:
+    """Which ambiguities to refuse: none the caller settled by naming columns or the format."""
+    return {"index": not columns.given, "adjlist": not columns.given and options.format is None}
 
 
 def _sample(rows: list[tuple[int, str]], layout: Layout) -> list[list[str]]:
@@ -287,8 +318,7 @@ def _sample(rows: list[tuple[int, str]], layout: Layout) -> list[list[str]]:
     return split_rows([text for _, text in body], layout.separator)
 
 
-def _direction(options: ReadOptions, layout: Layout, rows: list[tuple[int, str]],
-               columns: Columns) -> tuple[bool, str]:
+def _direction(options: ReadOptions, layout: Layout, rows: list[tuple[int, str]]) -> tuple[bool, str]:
     if options.directed:
         return True, "as asked"
     if layout.konect and layout.konect[0] == "asym":
@@ -516,7 +546,7 @@ def _parse_columns(raw: bytes, file: str, directed: bool, layout: Layout | None 
     raw = _after_leading_comments(raw)
     if b"#" in raw or b"%" in raw or b";" in raw or b"{" in raw or b"\x00" in raw[:MAX_BINARY_SNIFF]:
         return None
-    if not raw.strip() or _NOT_CANONICAL.search(raw):
+    if not raw or raw.isspace() or _NOT_CANONICAL.search(raw):
         return None
     layout = layout or _head_layout(raw)
     if layout is None or layout.width not in (2, 3) or layout.separator not in (None, ",", "\t"):
