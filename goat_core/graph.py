@@ -1,4 +1,4 @@
-"""Graphs in: parsing, validation, normalisation and node indexing.
+"""Graphs: validation, normalisation and node indexing (the file formats are in readers.py).
 
 A :class:`Graph` holds nodes 0..n-1 (with their original ids kept as display names) and a
 normalised edge list: no self-loops, no duplicates, positive finite weights. Every reader of

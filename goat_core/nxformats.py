@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -103,6 +104,8 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
 
     _refuse_columns(options, "GML", file)
     text = _decode(raw, file)
+    if "multigraph" not in text[:4096]:  # repeated edges (Newman's files have some) are kept, then merged
+        text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
     try:
         g, names_from = nx.parse_gml(text, label="label"), "label"
     except nx.NetworkXError as err:
@@ -117,6 +120,9 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     graph, report = to_graph(g, file, options, "gml")
     names = "GML label" if names_from else "GML id (labels missing or repeated)"
     return graph, replace(report, names_from=names)
+
+
+_GML_GRAPH = re.compile(r"\bgraph\s*\[", re.IGNORECASE)
 
 
 def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:

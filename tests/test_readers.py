@@ -321,3 +321,11 @@ def test_the_columnar_path_still_takes_a_large_integer_list():
     assert fast is not None and fast.num_nodes == 10_000
     assert fast.fingerprint() == delimited._parse_lines_bytes(raw, "ba.txt", False).fingerprint()
     assert parse_edge_list(raw, "ba.txt").fingerprint() == fast.fingerprint()
+
+
+def test_gml_without_labels_and_with_a_repeated_edge():
+    """Newman's GML files: nodes with only an id, an edge listed twice (networkx alone refuses it)."""
+    raw = b"graph [\n node [ id 1 ]\n node [ id 2 ]\n node [ id 3 ]\n edge [ source 1 target 2 ]\n" \
+          b" edge [ source 2 target 3 ]\n edge [ source 1 target 2 ]\n]\n"
+    graph = parse_edge_list(raw, "newman.gml")
+    assert graph.names == ("1", "2", "3") and graph.num_edges == 2 and graph.report.duplicates_merged == 1
