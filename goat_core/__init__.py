@@ -15,7 +15,7 @@ from .errors import (
 )
 from .estimator import BACKENDS, PARAMETERS, VARIANTS, Goat, PairAttention, load_run, save_run
 from .evaluation import evaluate_clustering, evaluate_link_prediction
-from .graph import Graph, NodeLabels, parse_edge_list, parse_labels, read_labels
+from .graph import Graph, NodeIndex, NodeLabels, parse_edge_list, parse_labels, read_labels
 from .paper import paper_config
 from .sampling import EdgeSplit, split_edges
 from .state import GoatState
@@ -32,6 +32,7 @@ __all__ = [
     "GoatError",
     "Graph",
     "GraphFormatError",
+    "NodeIndex",
     "NodeLabels",
     "NotFittedError",
     "PARAMETERS",
