@@ -480,7 +480,7 @@ class _RunReader:
         attrs = {}
         for key in sorted(k for k in tensors if k.startswith("attr_")):
             tensor = tensors[key]
-            if tensor.dim() < 1 or tensor.shape[0] != n or not _plain_numbers(tensor):
+            if tuple(tensor.shape) != (n,) or not _plain_numbers(tensor):
                 raise self.fail("weights.pt", f"{key} must hold one number per node ({n}), got "
                                               f"{_dtype(tensor)} of shape {tuple(tensor.shape)}")
             attrs[key.removeprefix("attr_")] = tensor.numpy()

@@ -11,7 +11,7 @@ import torch
 from goat_core import Goat, GraphFormatError, load_graph
 
 from .conftest import FAST
-from .tamper import as_format_1, tampered
+from .tamper import as_format_1, read_parts, tampered
 
 
 def test_save_load_gives_identical_answers(tmp_path):
@@ -361,3 +361,20 @@ def test_config_is_strict_json_even_with_a_nan_validation_auc(saved, tmp_path):
     goat.save(tmp_path / "run")
     json.loads((tmp_path / "run" / "config.json").read_text(), parse_constant=lambda c: 1 / 0)
     assert Goat.load(tmp_path / "run").history_[0]["val_auc"] is None
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.to(torch.float64) if t.dtype != torch.float64 else t.to(torch.float32),
+    lambda t: t.to(torch.int32),
+    lambda t: t[:-1],
+    lambda t: t.reshape(-1, 1),
+    lambda t: t.flatten()[:1].reshape(()),
+], ids=["another float", "int32", "one fewer", "2-D", "0-d"])
+def test_every_array_with_another_dtype_or_shape_is_refused_even_with_new_checksums(saved, tmp_path, change):
+    """A sweep over every array of a run (the probes of issue 24 went by hand; these go by rule)."""
+    names = sorted(read_parts(saved)[2])
+    for k, name in enumerate(names):
+        run = tampered(saved, tmp_path / str(k), _tensor(name, change), reseal=True)
+        with pytest.raises(GraphFormatError) as err:
+            Goat.load(run)
+        assert f"{run}/weights.pt: " in _one_line(err.value, run) or f"{run}: " in str(err.value), name
