@@ -16,7 +16,7 @@ from .errors import (
 from .estimator import BACKENDS, PARAMETERS, VARIANTS, Goat, PairAttention, load_run, save_run
 from .evaluation import evaluate_clustering, evaluate_link_prediction
 from .formats import FORMATS, ReadOptions, ReadReport
-from .graph import Graph, NodeLabels, parse_labels, read_labels
+from .graph import Graph, NodeIndex, NodeLabels, parse_labels, read_labels
 from .paper import paper_config
 from .readers import (
     label_attributes,
@@ -41,6 +41,7 @@ __all__ = [
     "GoatError",
     "Graph",
     "GraphFormatError",
+    "NodeIndex",
     "NodeLabels",
     "NotFittedError",
     "PARAMETERS",

@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from . import presets
 from .compare import compare_runs, variant_params
 from .datasets import BUNDLED, load_graph
 from .errors import GoatError
 from .estimator import PARAMETERS, VARIANTS, Goat
-from .evaluation import evaluate_clustering, evaluate_link_prediction
+from .evaluation import check_clustering_labels, evaluate_clustering, evaluate_link_prediction
 from .formats import FORMAT_ALIASES, FORMATS
 from .graph import Graph, read_labels
+from .persistence import check_run_target
 from .sampling import split_edges
 from .training import PADDINGS, small_machine_threads
 
@@ -30,6 +32,14 @@ CLI_PRESETS = ("validated", "paper")
 
 class CliError(GoatError):
     """A user-facing problem found by the CLI itself: printed as one line, exit status 2."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's parser, whose usage errors are one line too (``error: ...``, status 2), as every
+    other input error: the usage is one ``--help`` away."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def _graph_name(spec: str) -> str:
@@ -84,20 +94,32 @@ def load(args: argparse.Namespace) -> Graph:
 
 def goat_from_args(args: argparse.Namespace) -> Goat:
     """``Goat`` with the options given, the rest from the preset: ``validated`` is the parameters'
-    defaults, ``paper`` Table 2 for the graph's dataset (the common settings for other graphs)."""
+    defaults, ``paper`` Table 2 for the graph's dataset (the common settings for other graphs).
+    Every parameter and the device are checked here, before any work (a split, a training)."""
     params = {name: spec.default for name, spec in PARAMETERS.items()}
     if getattr(args, "preset", "validated") == "paper":
         params.update({k: v for k, v in presets.paper(_graph_name(args.graph)).items() if k != "holdout"})
     params.update({name: getattr(args, name) for name in PARAMETERS if getattr(args, name, None) is not None})
-    return Goat(**params)
+    goat = Goat(**params)
+    goat.resolved_device()  # ParameterError for a bad value or a device this machine lacks
+    return goat
+
+
+def check_train_ratio(ratio: float, allow_one: bool) -> None:
+    """``--train-ratio`` in (0, 1) (link prediction: some edges must be held out), or (0, 1] when
+    training on every edge is allowed (clustering)."""
+    top = "1]" if allow_one else "1)"
+    if not (math.isfinite(ratio) and 0.0 < ratio and (ratio <= 1.0 if allow_one else ratio < 1.0)):
+        raise CliError(f"--train-ratio must be a number in (0, {top}, the share of edges to train on; got "
+                       f"{ratio}")
 
 
 class TerminalProgress:
     """A one-line progress bar on stderr, only when stderr is a terminal."""
 
-    def __init__(self, stream: TextIO = sys.stderr) -> None:
-        self.stream = stream
-        self.active = stream.isatty()
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr  # the stderr of now, not of import
+        self.active = self.stream.isatty()
         self.stage = ""
 
     def __call__(self, progress) -> None:
@@ -119,9 +141,14 @@ class TerminalProgress:
         self.stream.flush()
 
 
+def to_json(result: dict) -> str:
+    """Strict JSON: a NaN or an infinity is a bug to see, never an invalid ``NaN`` in the output."""
+    return json.dumps(result, allow_nan=False)
+
+
 def emit(result: dict, as_json: bool) -> None:
     if as_json:
-        print(json.dumps(result))
+        print(to_json(result))
         return
     for key, value in result.items():
         if isinstance(value, float):
@@ -152,12 +179,12 @@ def cmd_info(args: argparse.Namespace) -> None:
 
 
 def cmd_train(args: argparse.Namespace) -> None:
-    if args.out.exists() and not args.out.is_dir():  # found before training, not after
-        raise CliError(f"{args.out}: exists and is not a directory; --out names the run directory to write")
-    graph = load(args)
+    check_run_target(args.out, overwrite=args.overwrite)  # found before training, not after
     goat = goat_from_args(args)
+    graph = load(args)
     start = time.perf_counter()
     goat.fit(graph, callback=TerminalProgress(), track_pairs=args.track_pairs)
+    check_run_target(args.out, overwrite=args.overwrite)  # still free: nothing appeared there meanwhile
     goat.save(args.out)
     emit({
         "run_dir": str(args.out), "nodes": graph.num_nodes, "edges": graph.num_edges,
@@ -170,7 +197,11 @@ def cmd_train(args: argparse.Namespace) -> None:
 
 
 def cmd_attention(args: argparse.Namespace) -> None:
+    if args.top < 0:
+        raise CliError(f"--top must be 0 (every neighbor) or a positive number of rows, got {args.top}")
     goat = Goat.load(args.run_dir, device=args.device)
+    for note in goat.load_notes_:
+        print(f"note: {args.run_dir}: {note}", file=sys.stderr)
     pair = goat.attention(args.source, args.target, mute=args.mute, uniform=args.uniform)
     tracked = goat.attention_history(args.source, args.target)
     result = pair.to_dict()
@@ -181,7 +212,7 @@ def cmd_attention(args: argparse.Namespace) -> None:
     result["history"] = tracked.rows(args.top) if tracked is not None else []
     result["history_series"] = tracked.series() if tracked is not None else None
     if args.json:
-        print(json.dumps(result))
+        print(to_json(result))
         return
     what = " with uniform attention" if pair.uniform else ""
     muted = f", muted: {', '.join(pair.muted)}" if pair.muted else ""
@@ -202,8 +233,9 @@ def cmd_attention(args: argparse.Namespace) -> None:
 
 
 def cmd_linkpred(args: argparse.Namespace) -> None:
-    graph = load(args)
+    check_train_ratio(args.train_ratio, allow_one=False)
     goat = goat_from_args(args)  # the seed without --seed is the parameter's default, never None
+    graph = load(args)
     split = split_edges(graph, args.train_ratio, goat.seed)
     start = time.perf_counter()
     goat.fit(split.train, callback=TerminalProgress())
@@ -217,8 +249,9 @@ def cmd_linkpred(args: argparse.Namespace) -> None:
 def cmd_compare(args: argparse.Namespace) -> None:
     """GOAT's variants (and paddings) trained on the same split with the same settings and seed,
     compared edge by edge on the same held-out pairs (:mod:`.compare`)."""
-    graph = load(args)
+    check_train_ratio(args.train_ratio, allow_one=False)
     base = goat_from_args(args).get_params()  # variant and padding come from --variants / --padding
+    graph = load(args)
     split = split_edges(graph, args.train_ratio, base["seed"])
     runs, about = {}, []
     for name, params in variant_params(base, args.variants, args.paddings).items():
@@ -235,6 +268,8 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
 
 def cmd_cluster(args: argparse.Namespace) -> None:
+    check_train_ratio(args.train_ratio, allow_one=True)
+    goat = goat_from_args(args)
     graph = load(args)
     if args.labels:
         labels = read_labels(args.labels, graph)
@@ -242,7 +277,7 @@ def cmd_cluster(args: argparse.Namespace) -> None:
         labels = graph.labels
     else:
         raise CliError(f"{args.graph}: no labels: pass --labels FILE ('node label' per line)")
-    goat = goat_from_args(args)
+    check_clustering_labels(labels)  # before training: scores that could mean nothing are refused
     split = split_edges(graph, args.train_ratio, goat.seed) if args.train_ratio < 1.0 else None
     start = time.perf_counter()
     goat.fit(split.train if split else graph, callback=TerminalProgress())
@@ -258,7 +293,7 @@ def cmd_cluster(args: argparse.Namespace) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m goat_core", description=(
+    parser = OneLineParser(prog="python -m goat_core", description=(
         "GOAT (Gossip and Attend): context-sensitive graph representation learning. "
         "GRAPH is a graph file (edge list or CSV, adjacency list, GEXF, GraphML, GML, Pajek, node-link JSON; "
         "gzip/bz2/xz/zip too) or a bundled name: " + ", ".join(BUNDLED)))
@@ -276,7 +311,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("train", help="train GOAT on every edge and save the run")
     p.add_argument("graph")
-    p.add_argument("--out", required=True, type=Path, help="run directory to write")
+    p.add_argument("--out", required=True, help="run directory to write: new, empty, or a run to replace "
+                                                   "with --overwrite (never a directory holding other files)")
+    p.add_argument("--overwrite", action="store_true", help="replace the GOAT run already in --out")
     p.add_argument("--track-pair", nargs=2, action="append", metavar=("S", "T"), dest="track_pairs",
                    help="record this pair's attention (both sides) and probability after every epoch, "
                         "saved with the run (repeatable)")
@@ -289,13 +326,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run_dir", type=Path)
     p.add_argument("source")
     p.add_argument("target")
-    p.add_argument("--top", type=int, default=0, help="keep only the top K neighbors per side")
+    p.add_argument("--top", type=int, default=0, help="keep only the top K neighbors per side (0: all)")
     p.add_argument("--mute", action="append", metavar="NAME",
                    help="leave this neighbor out of the attention of each side holding it, a "
                         "counterfactual: the others share its attention (repeatable)")
     p.add_argument("--uniform", action="store_true",
                    help="uniform attention over the same neighbors (their mean) instead of the learned one")
-    p.add_argument("--device", default="cpu")
+    p.add_argument("--device", default="cpu", help="where to compute: 'auto', 'cpu', 'cuda' or 'cuda:N'")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_attention)
 

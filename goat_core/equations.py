@@ -68,7 +68,7 @@ class PairEquations:
 
 
 def pair_equations(goat: Goat, source: int | str, target: int | str) -> PairEquations:
-    """The equations of a fitted ``Goat`` on the pair (source, target), by name or id."""
+    """The equations of a fitted ``Goat`` on the pair (source, target), by name or ``NodeIndex``."""
     pair = goat.attention(source, target)
     E = np.asarray(goat.embedding_, dtype=np.float64)
     S, T = E[pair.source_neighbors], E[pair.target_neighbors]  # (Ls, d), (Lt, d)

@@ -10,6 +10,8 @@ and leaves learned attributes ending in ``_``.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from numbers import Integral, Real
@@ -23,8 +25,8 @@ from numpy.typing import ArrayLike
 from . import model as modules
 from . import persistence
 from .attribution import SharedMass, shared_mass
-from .errors import GraphFormatError, NotFittedError, ParameterError, UnknownNodeError
-from .graph import Graph
+from .errors import GraphFormatError, NotFittedError, ParameterError
+from .graph import Graph, NodeIndex
 from .kernels import GramCache
 from .optim import LAZY_FROM_NODES, OPTIMIZERS, resolve_optimizer
 from .sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
@@ -48,7 +50,12 @@ def _int(low, high=None):
 
 def _real(low, high, low_open=False, high_open=False):
     def check(v):
-        if not isinstance(v, Real) or isinstance(v, bool) or not np.isfinite(v):
+        if not isinstance(v, Real) or isinstance(v, bool):
+            return False
+        try:
+            if not math.isfinite(v):  # math, not numpy: an int past int64 (10**20) is a number too
+                return False
+        except OverflowError:  # an int past any float (10**400)
             return False
         return (low < v if low_open else low <= v) and (v < high if high_open else v <= high)
     lo, hi = ("(" if low_open else "["), (")" if high_open else "]")
@@ -60,13 +67,11 @@ def _choice(options):
 
 
 def _device(v):
-    if v == "auto":
+    """'auto', 'cpu', 'cuda' or 'cuda:N': the devices GOAT's compute paths run on (torch names
+    others, e.g. 'mps' or 'meta', that no path here computes on)."""
+    if v in ("auto", "cpu", "cuda"):
         return True
-    try:
-        torch.device(v)
-    except (RuntimeError, TypeError):
-        return False
-    return True
+    return isinstance(v, str) and re.fullmatch(r"cuda:\d{1,3}", v) is not None
 
 
 class Parameter(NamedTuple):
@@ -130,6 +135,36 @@ PARAMETERS: dict[str, Parameter] = {
 }
 
 
+def check_params(params: dict, skip: tuple[str, ...] = ()) -> None:
+    """ParameterError unless ``params`` are :data:`PARAMETERS` names, each within its rule (those
+    in ``skip`` are not looked at): the one check of a parameter, for ``fit`` and for a saved run."""
+    for name in params:
+        if name not in PARAMETERS:
+            raise ParameterError(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
+    for name, spec in PARAMETERS.items():
+        if name in params and name not in skip and not spec.check(params[name]):
+            raise ParameterError(f"{name} must be {spec.expected}, got {params[name]!r}")
+
+
+def resolve_device(device: str) -> torch.device:
+    """The torch device of the ``device`` parameter ('auto': a CUDA GPU when there is one), or a
+    ParameterError that blames the device: not one GOAT runs on, or not on this machine."""
+    spec = PARAMETERS["device"]
+    if not spec.check(device):
+        raise ParameterError(f"device must be {spec.expected}, got {device!r}")
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    resolved = torch.device(device)
+    if resolved.type == "cuda":
+        if not torch.cuda.is_available():
+            raise ParameterError(f"device={device!r} was asked for but this machine has no CUDA GPU; use "
+                                 "'auto' or 'cpu'")
+        if resolved.index is not None and resolved.index >= torch.cuda.device_count():
+            raise ParameterError(f"device={device!r} was asked for but this machine has "
+                                 f"{torch.cuda.device_count()} CUDA GPU(s), numbered from 0")
+    return resolved
+
+
 def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
     """The compute path ``fit`` takes: ``backend`` with "auto" resolved, checked against the
     variant and the device.
@@ -154,14 +189,12 @@ def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
     return backend
 
 
-def node_index(graph: Graph, node: int | str) -> int:
-    """The index of ``node`` (a name, or an index into the graph's nodes) in ``graph``;
-    UnknownNodeError when it has none."""
-    if isinstance(node, Integral) and not isinstance(node, bool):
-        if not 0 <= int(node) < graph.num_nodes:
-            raise UnknownNodeError(f"node index {node} is out of range 0..{graph.num_nodes - 1}")
-        return int(node)
-    return graph.index_of(node)
+# The most pairs ``fit(track_pairs=...)`` records. Each tracked pair costs a forward pass per epoch
+# and its attention for every epoch. On Les Misérables (fast preset: 40 short epochs, where the
+# tracker's share is largest) the tracker took 3 % of the fit at 64 pairs, 9 % at 256 (the 10 %
+# target of tracking's cost), 34 % at 1,024 and 73 % at every ordered pair (5,852), whose memory
+# reached 1.2 GB in issue 24's probe (BENCHMARKS.md, "Tracked pairs: the cap").
+MAX_TRACKED_PAIRS = 64
 
 
 @dataclass(frozen=True)
@@ -266,6 +299,7 @@ class Goat:
         self.optimizer = optimizer
 
     run_info_: dict  # set by Goat.load: the metadata saved with the run
+    load_notes_: tuple[str, ...]  # set by Goat.load: what the user should know (e.g. an older run format)
     tracked_: tuple[AttentionHistory, ...]  # set by fit (track_pairs) and from_state
 
     # ------------------------------------------------------------------ parameters
@@ -280,19 +314,10 @@ class Goat:
         return self
 
     def _validate_params(self) -> None:
-        for name, spec in PARAMETERS.items():
-            value = getattr(self, name)
-            if not spec.check(value):
-                raise ParameterError(f"{name} must be {spec.expected}, got {value!r}")
+        check_params(self.get_params())
 
     def _resolve_device(self) -> torch.device:
-        if self.device == "auto":
-            return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-        device = torch.device(self.device)
-        if device.type == "cuda" and not torch.cuda.is_available():
-            raise ParameterError("device='cuda' was asked for but no CUDA GPU is available; "
-                                 "use 'auto' or 'cpu'")
-        return device
+        return resolve_device(self.device)
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
@@ -377,8 +402,8 @@ class Goat:
         try:
             carve = split_edges(graph, 1.0 - self.validation_fraction, self.seed)
         except ParameterError as err:
-            raise ParameterError(f"early stopping: {err}; train without it with "
-                                 "validation_fraction=0") from None
+            raise ParameterError(f"early stopping: {err}: set validation_fraction to 0 "
+                                 "(--validation-fraction 0) to train without it") from None
         _, _, history, _ = self._train(carve.train, self.epochs, validation=(carve.test_pos, carve.test_neg),
                                        patience=self.patience, stage="select", **run)
         return {"best_epoch": best_epoch(history), "epochs_tried": len(history),
@@ -392,6 +417,9 @@ class Goat:
         if self.variant == "global":
             raise ParameterError("track_pairs records attention, which GoatGlobal has not: train variant "
                                  "'goat' or 'mean-pool'")
+        if len(track_pairs) > MAX_TRACKED_PAIRS:
+            raise ParameterError(f"track_pairs holds {len(track_pairs)} pairs; at most {MAX_TRACKED_PAIRS} "
+                                 "are tracked (each costs memory for every epoch and a pass per epoch)")
         pairs: list[tuple[int, int]] = []
         for pair in track_pairs:
             try:
@@ -400,7 +428,7 @@ class Goat:
                 source, target = pair  # a tuple, a list, a row of an (k, 2) array
             except (TypeError, ValueError):
                 raise ParameterError(f"track_pairs holds (source, target) pairs, got {pair!r}") from None
-            s, t = node_index(graph, source), node_index(graph, target)
+            s, t = graph.index_of(source), graph.index_of(target)
             if s == t:
                 raise ParameterError(f"track_pairs: a node cannot gossip with itself ({graph.names[s]!r})")
             if (s, t) not in pairs:
@@ -434,8 +462,8 @@ class Goat:
 
         Used by persistence (``Goat.load``) and by experiments that rescore a model with other
         neighborhoods (``dataclasses.replace(goat.state(), neighborhoods=...)``)."""
+        check_params(dict(params, device=device))  # unknown names too: before they reach __init__
         goat = cls(**dict(params, device=device))
-        goat._validate_params()
         n, dim = state.graph.num_nodes, goat.dim
         if tuple(state.embedding.shape) != (n + 1, dim):
             raise ParameterError(f"embedding has shape {tuple(state.embedding.shape)}, expected "
@@ -480,7 +508,7 @@ class Goat:
 
     # ------------------------------------------------------------------ answers
     def _node(self, node: int | str) -> int:
-        return node_index(self.graph_, node)
+        return self.graph_.index_of(node)  # a name (an int is the name it spells), or a NodeIndex
 
     def decision_function(self, pairs: ArrayLike) -> np.ndarray:
         """Scores (logits) of (s, t) pairs given as an (k, 2) array of node indices: the mean over
@@ -603,8 +631,10 @@ class Goat:
         """r_node for each partner (default: its neighbors): one representation per partner."""
         self._check_fitted()
         u = self._node(node)
-        given = Adjacency.from_graph(self.graph_).neighbors(u).tolist() if partners is None else partners
-        ids = np.array([self._node(p) for p in given], dtype=np.int64)
+        if partners is None:
+            ids = Adjacency.from_graph(self.graph_).neighbors(u).astype(np.int64)
+        else:
+            ids = np.array([self._node(p) for p in partners], dtype=np.int64)
         ids = ids[ids != u]
         return ids, self._representations(np.full(len(ids), u), ids)
 
@@ -671,15 +701,35 @@ class Goat:
 
     @classmethod
     def load(cls, path: str | Path, device: str = "auto") -> Goat:
-        """A fitted ``Goat`` from a run directory; bad or partial runs raise GraphFormatError.
-        Its ``run_info_`` is the ``extra`` metadata saved with it."""
-        params, state, extra = persistence.read_run(path)
-        try:
-            goat = cls.from_state(params, state, device=device)
-        except ParameterError as err:
-            raise GraphFormatError(str(path), f"inconsistent run: {err}") from None
-        goat.run_info_ = extra
+        """A fitted ``Goat`` from a run directory, checked in full first (:func:`.persistence.read_run`);
+        bad or partial runs raise GraphFormatError naming the file and the problem, a device this
+        machine lacks a ParameterError (checked before the run is read). Its ``run_info_`` is the
+        ``extra`` metadata saved with it, ``load_notes_`` what the user should know (an older
+        run format)."""
+        resolve_device(device)  # the device's fault is never reported as the run's
+        defaults = {name: spec.default for name, spec in PARAMETERS.items()}
+        contents = persistence.read_run(path, defaults, lambda saved: check_params(saved, skip=("device",)))
+        goat = cls.from_state(contents.params, contents.state, device=device)
+        goat._check_tracked_last_rows(Path(path) / "weights.pt")
+        goat.run_info_ = contents.extra
+        goat.load_notes_ = contents.notes
         return goat
+
+    def _check_tracked_last_rows(self, weights: Path) -> None:
+        """Each tracked pair's last row is this model's own attention and scores (the tracker's
+        last record is the final model): a history changed after saving is refused, in one line."""
+        for k, history in enumerate(self.tracked_):
+            pair = NodeIndex(history.source_id), NodeIndex(history.target_id)
+            att, flat = self.attention(*pair), self.attention(*pair, uniform=True)
+            rows = ((att.source_attention, history.source_attention[-1]),
+                    (att.target_attention, history.target_attention[-1]),
+                    ([att.source_padding, att.target_padding],
+                     [history.source_padding[-1], history.target_padding[-1]]),
+                    ([att.score, flat.score], [history.score[-1], history.uniform_score[-1]]))
+            if not all(np.allclose(mine, saved, rtol=1e-4, atol=1e-4) for mine, saved in rows):
+                who = f"tracked pair {k} ({history.source!r}, {history.target!r})"
+                problem = f"{who}: its last row is not the final model's attention (changed after saving)"
+                raise GraphFormatError(str(weights), problem)
 
 
 def save_run(goat: Goat, path: str | Path, extra: dict | None = None) -> Path:

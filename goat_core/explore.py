@@ -22,7 +22,7 @@ import numpy as np
 from .attribution import total_variation
 from .errors import GraphFormatError
 from .estimator import Goat
-from .graph import Graph, NodeLabels
+from .graph import Graph, NodeIndex, NodeLabels, nfc
 from .persistence import FILES
 from .sampling import EdgeSplit, sample_non_edges, split_edges
 
@@ -208,8 +208,9 @@ def ego_subgraph(graph: Graph, center: int, limit: int = 300) -> tuple[np.ndarra
 def find_nodes(graph: Graph, query: str, limit: int = 20) -> list[int]:
     """Nodes whose name matches ``query``, best first: the exact name, then names equal to it
     ignoring case, then names starting with it, then names containing it (``limit`` at most).
-    Integer-id graphs are searched by id this way, since their names are the ids."""
-    query = query.strip()
+    Integer-id graphs are searched by id this way, since their names are the ids. The query is
+    read in Unicode NFC, as names are (``graph.nfc``)."""
+    query = nfc(query.strip())
     if not query:
         return []
     folded = query.casefold()
@@ -333,7 +334,8 @@ class ContextShift:
 
 
 def context_shift(goat: Goat, node: int | str, partner_a: int | str, partner_b: int | str) -> ContextShift:
-    """Compare ``node``'s attention (and r_node) while gossiping with two partners."""
+    """Compare ``node``'s attention (and r_node) while gossiping with two partners (names, or
+    ``NodeIndex`` positions: see ``Graph.index_of``)."""
     a = goat.attention(node, partner_a)
     b = goat.attention(node, partner_b)
     names = list(dict.fromkeys(a.source_names + b.source_names))
@@ -359,11 +361,11 @@ def contrasting_partner(goat: Goat, node: int, partner: int, limit: int = 50) ->
     if not others:
         return None
     others = sorted(others, key=lambda v: (-deg[v], v))[:limit]
-    base = goat.attention(node, partner)
+    base = goat.attention(NodeIndex(node), NodeIndex(partner))
     ref = dict(zip(base.source_names, base.source_attention.tolist(), strict=True))
     best, best_gap = None, -1.0
     for v in others:
-        att = goat.attention(node, v)
+        att = goat.attention(NodeIndex(node), NodeIndex(v))
         cur = dict(zip(att.source_names, att.source_attention.tolist(), strict=True))
         gap = total_variation(ref, cur)
         if gap > best_gap + 1e-12:
@@ -452,11 +454,11 @@ def _pick_members(zf: zipfile.ZipFile, file: str, max_bytes: int) -> dict[str, z
     return members
 
 
-def _load(directory: str, file: str):
+def _load(directory: str, file: str) -> Goat:
+    """The run unpacked in ``directory``, checked in full by ``Goat.load`` (the same checks as a
+    run directory's); its problems are reported against the archive ``file`` and the member."""
     try:
         return Goat.load(directory, device="auto")
     except GraphFormatError as err:
-        raise GraphFormatError(file, err.problem) from None
-    except (KeyError, TypeError, ValueError, IndexError, RuntimeError, AttributeError) as err:
-        detail = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise GraphFormatError(file, f"not a valid GOAT run ({type(err).__name__}: {detail})") from None
+        member = Path(err.file).relative_to(directory).as_posix() if err.file != directory else "."
+        raise GraphFormatError(file, err.problem if member == "." else f"{member}: {err.problem}") from None

@@ -12,6 +12,7 @@ import hashlib
 import math
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,45 @@ HEADER_WORDS = {
 }
 MAX_BINARY_SNIFF = 8192
 FLOAT32_MAX = float(np.finfo(np.float32).max)  # the largest weight training can represent
+
+
+class NodeIndex(int):
+    """A node asked for by its 0-based position in ``Graph.names`` rather than by name:
+    ``goat.attention(NodeIndex(55), NodeIndex(25))``. A plain int is a name (see
+    :meth:`Graph.index_of`); this type is how code that holds positions says so."""
+
+    def __repr__(self) -> str:
+        return f"NodeIndex({int(self)})"
+
+    def __str__(self) -> str:  # as the int it is (object's __str__ would take the repr above)
+        return int.__repr__(self)
+
+
+def nfc(name: str) -> str:
+    """``name`` in Unicode NFC (ASCII, most names, is NFC already: returned as it is)."""
+    return name if name.isascii() else unicodedata.normalize("NFC", name)
+
+
+def _same_name(first: str, second: str) -> str:
+    return (f"nodes {first!r} and {second!r} are the same name in two Unicode spellings (NFC and "
+            "NFD); write it one way")
+
+
+def _nfc_names(names: list[str], file: str) -> list[str]:
+    """``names`` in NFC (the same list when every name is ASCII); two names that become one are
+    a GraphFormatError naming both."""
+    changed = [i for i, name in enumerate(names) if not name.isascii() and nfc(name) != name]
+    if not changed:
+        return names
+    out = list(names)
+    for i in changed:
+        out[i] = nfc(names[i])
+    if len(set(out)) != len(out):
+        first: dict[str, int] = {}
+        for i, name in enumerate(out):
+            if first.setdefault(name, i) != i:
+                raise GraphFormatError(file, _same_name(names[first[name]], names[i]))
+    return out
 
 
 @dataclass(frozen=True)
@@ -86,19 +126,45 @@ class Graph:
         return int(self.src.shape[0])
 
     def index_of(self, node: str | int) -> int:
-        """Resolve a node name (or, failing that, a 0-based index) to its index."""
-        key = str(node)
-        lookup = self._name_index()
-        if key in lookup:
-            return lookup[key]
-        if re.fullmatch(r"\d+", key) and int(key) < self.num_nodes:
-            return int(key)
-        raise UnknownNodeError(f"node {node!r} is not in the graph {self.source}")
+        """The index of the node named ``node``: the one place a node's name is resolved (the
+        library's answers, the CLI's ``attention``, ``--mute`` and ``--track-pair``, the app).
+
+        A name is a name: text, matched after Unicode NFC normalisation (so the NFC and NFD
+        spellings of "Zoë" are one name); a Python int is read as the name it spells (``20`` is
+        the node named "20"), never as a position. To ask by position, pass ``NodeIndex(i)`` (or
+        ``graph.names[i]``). A numpy integer is refused: it usually comes from an array of
+        positions (the library's own id arrays hold positions), so reading it as a name could
+        silently pick another node. Anything unknown is an :class:`UnknownNodeError`.
+        """
+        if isinstance(node, NodeIndex):
+            if not 0 <= int(node) < self.num_nodes:
+                raise UnknownNodeError(f"node index {int(node)} is out of range 0..{self.num_nodes - 1} "
+                                       f"for the graph {self.source}")
+            return int(node)
+        if isinstance(node, np.integer):
+            raise UnknownNodeError(f"node {node!r} is a numpy integer, a position or a name: pass "
+                                   f"NodeIndex({int(node)}) for the position, or the name as text")
+        if isinstance(node, bool) or not isinstance(node, (str, int)):
+            raise UnknownNodeError(f"a node is named by text (or an integer name), got {node!r} "
+                                   f"({type(node).__name__})")
+        key = nfc(str(node) if isinstance(node, int) else node)
+        found = self._name_index().get(key)
+        if found is None:
+            shown = ", ".join(repr(name) for name in self.names[:3])
+            raise UnknownNodeError(f"node {key!r} is not in the graph {self.source} (names are matched "
+                                   f"exactly; its nodes are named e.g. {shown})")
+        return found
 
     def _name_index(self) -> dict[str, int]:
+        """NFC name -> index, built once; two names of one NFC spelling are a GraphFormatError
+        (a graph made by :func:`normalise` never has them; a hand-made one may)."""
         cache = self.__dict__.get("_index")
         if cache is None:
-            cache = {name: i for i, name in enumerate(self.names)}
+            cache = {}
+            for i, name in enumerate(self.names):
+                key = nfc(name)
+                if cache.setdefault(key, i) != i:
+                    raise GraphFormatError(self.source, _same_name(self.names[cache[key]], name))
             object.__setattr__(self, "_index", cache)
         return cache
 
@@ -296,7 +362,9 @@ def normalise(
     weighted: bool, file: str, header: bool = False,
 ) -> Graph:
     """Drop self-loops, merge duplicates (weights summed; unweighted stay 1; ``weight`` may be
-    None then), check size. ``src``/``dst`` are node indices of any integer type."""
+    None then), check size, write names in Unicode NFC (two names of one NFC spelling are an
+    error naming both). ``src``/``dst`` are node indices of any integer type."""
+    names = _nfc_names(names, file)
     n, input_edges = len(names), len(src)
     loops = src == dst
     self_loops = int(loops.sum())
@@ -374,6 +442,7 @@ def from_networkx(nx_graph: Any, source: str = "<networkx>", weight: str = "weig
     names = [str(node) for node in nx_graph.nodes]
     if len(set(names)) != len(names):
         raise GraphFormatError(source, "two nodes have the same name once written as text")
+    names = _nfc_names(names, source)  # normalise() would too; here first, to name the clash
     index = {node: i for i, node in enumerate(nx_graph.nodes)}
     edges = list(nx_graph.edges(data=True))
     weighted = any(weight in data for _, _, data in edges)
@@ -401,7 +470,7 @@ def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels
         toks = split(text)
         if len(toks) != 2:
             raise GraphFormatError(file, f"{len(toks)} columns; expected 'node label'", number)
-        name, label = toks
+        name, label = nfc(toks[0]), toks[1]
         if name not in lookup:
             is_header = number == rows[0][0] and name.lower() in HEADER_WORDS | {"id", "name"}
             if not is_header:

@@ -6,6 +6,8 @@ module, the app and the reproduction read them from here.
 
 from __future__ import annotations
 
+from .graph import NodeIndex
+
 # Table 2: d = 200 and lr = 1e-4 everywhere; dropout and N per dataset.
 PAPER_DIM = 200
 PAPER_LR = 1e-4
@@ -17,8 +19,9 @@ TABLE2 = {  # dataset -> what differs from the defaults above
 }
 
 # The case study (section 5), in Newman's lesmis numbering 0..76 (networkx keys the same
-# graph by name): Marius gossiping with Thenardier and with Gavroche.
-MARIUS, THENARDIER, GAVROCHE = 55, 25, 48
+# graph by name): Marius gossiping with Thenardier and with Gavroche. Positions, so NodeIndex: a
+# plain int names a node by its text (``Graph.index_of``).
+MARIUS, THENARDIER, GAVROCHE = NodeIndex(55), NodeIndex(25), NodeIndex(48)
 
 
 def paper_config(dataset: str) -> dict:

@@ -128,7 +128,10 @@ def sample_non_edges(graph: Graph, count: int, rng: np.random.Generator,
     edges = set(graph._keys(graph.src, graph.dst).tolist()) | (exclude or set())
     possible = n * (n - 1) // (1 if graph.directed else 2) - len(edges)
     if count > possible:
-        raise ParameterError(f"{graph.source}: the graph has only {possible} non-edges, {count} needed")
+        full = " (every pair of nodes is an edge: a complete graph)" if possible <= 0 else ""
+        raise ParameterError(f"{graph.source}: each held-out edge is scored against a non-edge, but the "
+                             f"graph has only {max(possible, 0)} non-edges for {count} held-out edges{full}; "
+                             "hold out fewer edges, or none")
     chosen: dict[int, tuple[int, int]] = {}
     while len(chosen) < count:
         u = np.asarray(rng.integers(0, n, size=2 * (count - len(chosen)) + 16))

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from goat_core import equations, views
+from goat_core import NodeIndex, equations, views
 from ui import parts, state
 from ui.parts import md
 
@@ -15,7 +15,7 @@ s, t = ex.pair
 
 st.title("How a score is made")
 parts.show_message(ex)
-eq = equations.pair_equations(run.goat, s, t)
+eq = equations.pair_equations(run.goat, NodeIndex(s), NodeIndex(t))
 st.markdown(f"The pair **{md(eq.source)}** (s) and **{md(eq.target)}** (t), as on the Gossip page: the "
             "paper's Fig. 2 with this model's numbers. Step through it; each step is highlighted where it "
             "lives in the alignment.")

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 import goat_core
-from goat_core import attribution, explore, views
+from goat_core import NodeIndex, attribution, explore, views
 from ui import cache, parts, state, training
 from ui.parts import md
 
@@ -32,7 +32,8 @@ if clicked_bar is not None:  # a click on an attention bar mutes that neighbor, 
     now = state.mutes(ex)
     wanted = [v for v in now if v != clicked_bar] if clicked_bar in now else now + [clicked_bar]
     try:
-        goat.attention(*ex.pair, mute=wanted)  # e.g. the last neighbor of a side cannot be muted
+        # e.g. the last neighbor of a side cannot be muted
+        goat.attention(*map(NodeIndex, ex.pair), mute=[NodeIndex(v) for v in wanted])
     except goat_core.GoatError as err:
         ex.message = ("warning", str(err))
     else:
@@ -100,7 +101,7 @@ else:  # too many nodes to list: search by name or id
     with c[2]:
         pair_buttons()
 
-s, t = ex.pair
+s, t = map(NodeIndex, ex.pair)  # positions in the graph's names (a plain int would be a name)
 seed = state.seed()
 for key in ("shift_keep", "topk_node"):  # radios over the pair: forget a choice from an older pair
     if st.session_state.get(key) not in (s, t):
@@ -109,7 +110,8 @@ mode = "labels" if graph.labels is not None else "communities"
 groups, group_names, values, value_title = cache.colouring(ex, mode, seed)
 model_att = goat.attention(s, t)  # the model's own answer; ``att`` is the one shown (counterfactual or not)
 try:
-    att = goat.attention(s, t, mute=state.mutes(ex), uniform=bool(st.session_state.get("att_uniform")))
+    att = goat.attention(s, t, mute=[NodeIndex(v) for v in state.mutes(ex)],
+                         uniform=bool(st.session_state.get("att_uniform")))
 except goat_core.GoatError as err:  # mutes made for another run of this pair (e.g. another N)
     state.set_mutes(ex, ())
     ex.message = ("warning", f"Unmuted every neighbor: {err}")
@@ -298,7 +300,7 @@ def alignment_tab() -> None:
 def shift_tab() -> None:
     keep = st.radio("Keep", [s, t], format_func=lambda i: md(names[i]), horizontal=True, key="shift_keep")
     partner_a = t if keep == s else s
-    default_b = cache.contrasting_partner(run.key, keep, partner_a, goat)
+    default_b = cache.contrasting_partner(run.key, int(keep), int(partner_a), goat)
     options = [int(v) for v in explore.neighbors(graph, keep) if v != partner_a] or \
         [v for v in range(graph.num_nodes) if v not in (keep, partner_a)]
     if not options:
@@ -308,7 +310,7 @@ def shift_tab() -> None:
         st.session_state["shift_partner"] = default_b if default_b in options else options[0]
     label = f"Compare {md(names[partner_a])} with another partner of {md(names[keep])}"
     partner_b = st.selectbox(label, options, format_func=lambda i: names[i], key="shift_partner")
-    shift = explore.context_shift(goat, keep, partner_a, partner_b)
+    shift = explore.context_shift(goat, keep, partner_a, NodeIndex(partner_b))
     k = st.columns(4)
     k[0].metric(f"p(edge) with {md(names[partner_a])}", f"{shift.probability_a:.3f}")
     k[1].metric(f"p(edge) with {md(names[partner_b])}", f"{shift.probability_b:.3f}")
@@ -322,7 +324,7 @@ def shift_tab() -> None:
     parts.chart(left, views.context_shift_bars(shift.neighbor_names, shift.weights_a, shift.weights_b,
                                                node=shift.node, partner_a=shift.partner_a,
                                                partner_b=shift.partner_b), key="shift_bars")
-    partner_ids, reps = cache.personas(run.key, keep, False, goat)
+    partner_ids, reps = cache.personas(run.key, int(keep), False, goat)
     if len(partner_ids) >= 3:
         coords = cache.projection(f"{run.key}|personas|{keep}|neighbors", "pca", seed, reps)
         fig = views.persona_scatter(coords, partner_ids, names, node=names[keep], groups=groups,

@@ -5,6 +5,7 @@ import streamlit as st
 
 from goat_core import views
 from goat_core.baselines import HEURISTICS
+from goat_core.evaluation import clustering_problem
 from goat_core.node2vec import WALK_METHODS, walk_note
 from ui import cache, parts, side_by_side, state
 
@@ -22,6 +23,8 @@ labels = graph.labels
 if labels is None or not (labels.codes >= 0).any():
     st.info("This graph has no labels: upload a labels file with the edge list on the Graph page to score "
             "clusterings.")
+elif problem := clustering_problem(labels):  # e.g. one class: NMI = AMI = 1 whatever the clustering
+    st.info(parts.md(problem))
 else:
     st.caption(f"k-means (k = {len(set(labels.codes[labels.codes >= 0].tolist()))}, seed {seed}) on each "
                f"embedding, compared with the labels ({parts.md(labels.source)}) by NMI and AMI. "

@@ -51,7 +51,9 @@ def load_run_upload() -> None:
         key=f"upload:{cache.digest(raw)}", goat=goat, graph_fp=ex.graph_fp, params=goat.get_params(),
         holdout=match.holdout, split=match.split, seconds=0.0, origin="upload", history=list(goat.history_))
     where = "its held-out edges were found again" if match.split is not None else "no held-out edges known"
-    ex.message = ("success", f"Loaded run {upload.name} on {parts.graph_title(ex)} ({where}).")
+    notes = "".join(f" Note: {note}." for note in goat.load_notes_)  # e.g. an older run format
+    ex.message = ("warning" if notes else "success",
+                  f"Loaded run {upload.name} on {parts.graph_title(ex)} ({where}).{notes}")
 
 
 st.title("Train")

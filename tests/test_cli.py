@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -74,7 +75,7 @@ def test_train_then_attention(tmp_path):
 def test_tracked_pairs_history_and_mutes(tmp_path):
     run = tmp_path / "run"
     summary = json.loads(cli("train", "lesmis", "--out", str(run), *TRAIN, "--track-pair", "Marius",
-                             "Thenardier", "--track-pair", "55", "48", "--json").stdout)
+                             "Thenardier", "--track-pair", "Marius", "Gavroche", "--json").stdout)
     assert summary["tracked_pairs"] == [["Marius", "Thenardier"], ["Marius", "Gavroche"]]
     out = json.loads(cli("attention", str(run), "Marius", "Thenardier", "--json").stdout)
     history = out["history"]
@@ -286,3 +287,203 @@ def test_read_flags_choose_columns_and_format(tmp_path):
     assert info["weighted"] and info["read"]["columns"]["weight"] == "'score'"
     proc = cli("info", "lesmis", "--format", "gml", check=False)
     assert proc.returncode == 2 and "not to the bundled graph" in proc.stderr
+
+
+# --------------------------------------------------------------------------- issue 24: every answer trusted
+# In-process (``main``) where a subprocess would only add start-up time; training is refused by a
+# stub wherever a check must come before any work.
+
+INTS = "10 20\n20 30\n30 40\n40 10\n10 30\n"  # nodes named 10, 20, 30, 40 (indices 0..3)
+TINY = ["--dim", "8", "--epochs", "2", "--neighborhood", "4", "--validation-fraction", "0",
+        "--batch-size", "8"]
+
+
+def run_main(capsys, *args: str) -> tuple[int, str, str]:
+    from goat_core.cli import main
+
+    try:
+        code = main(list(args))
+    except SystemExit as stop:  # argparse's own exit
+        code = stop.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def one_line_error(code: int, err: str) -> str:
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.fixture
+def no_work(monkeypatch):
+    """Training or splitting now is a failure: the checks must come first."""
+    from goat_core import cli as cli_module
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("work started before the parameters were checked")
+    monkeypatch.setattr(cli_module.Goat, "fit", refuse)
+    monkeypatch.setattr(cli_module, "split_edges", refuse)
+
+
+@pytest.fixture(scope="module")
+def ints_run(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("ints")
+    (folder / "ints.txt").write_text(INTS)
+    from goat_core import Goat
+    from goat_core.readers import read_graph_file
+
+    Goat(dim=8, epochs=2, neighborhood=4, validation_fraction=0.0, batch_size=8).fit(
+        read_graph_file(folder / "ints.txt"), track_pairs=[("10", "20")]).save(folder / "run")
+    return folder
+
+
+@pytest.mark.parametrize("args, words", [
+    (("1", "2"), "node '1' is not in the graph"),  # once answered for 20 and 30 (indices 1 and 2)
+    (("10", "20", "--mute", "3"), "node '3' is not in the graph"),  # once muted 40 (index 3)
+    (("10", "20", "--top", "-1"), "--top must be 0 (every neighbor) or a positive number"),
+    (("10", "20", "--device", "mps"), "device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got 'mps'"),
+    (("10", "20", "--device", "meta"), "got 'meta'"),
+])
+def test_attention_names_are_names_and_bad_options_are_one_line(capsys, ints_run, args, words):
+    code, out, err = run_main(capsys, "attention", str(ints_run / "run"), *args, "--json")
+    assert words in one_line_error(code, err) and out == ""
+
+
+def test_attention_by_name_on_integer_names_and_a_device_this_machine_lacks(capsys, ints_run):
+    import torch
+
+    code, out, err = run_main(capsys, "attention", str(ints_run / "run"), "20", "30", "--json")
+    assert code == 0 and json.loads(out)["source"] == "20" and json.loads(out)["target"] == "30"
+    if not torch.cuda.is_available():
+        code, out, err = run_main(capsys, "attention", str(ints_run / "run"), "20", "30", "--device", "cuda")
+        assert "no CUDA GPU" in one_line_error(code, err) and str(ints_run) not in err  # the device's fault
+
+
+def test_track_pair_names_are_names(capsys, ints_run, tmp_path):
+    code, _, err = run_main(capsys, "train", str(ints_run / "ints.txt"), "--out", str(tmp_path / "new"),
+                            *TINY, "--track-pair", "1", "2")  # once tracked 20 and 30 (indices 1 and 2)
+    assert "node '1' is not in the graph" in one_line_error(code, err)
+    assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ("linkpred", "lesmis", "--train-ratio", "0.8"),
+    ("compare", "lesmis", "--train-ratio", "0.8"),
+    ("cluster", "lesmis", "--train-ratio", "0.8"),
+    ("train", "lesmis", "--out", "NEW"),
+])
+@pytest.mark.parametrize("option, words", [
+    (("--seed", "-1"), "seed must be an integer >= 0"),
+    (("--device", "mps"), "device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got 'mps'"),
+])
+def test_parameters_are_checked_before_any_split_or_training(capsys, no_work, tmp_path, command, option,
+                                                             words):
+    args = [str(tmp_path / "new") if a == "NEW" else a for a in command]
+    code, _, err = run_main(capsys, *args, *option)
+    assert words in one_line_error(code, err)
+    assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("command, ratio, words", [
+    ("cluster", "2", "--train-ratio must be a number in (0, 1]"),
+    ("cluster", "inf", "got inf"),
+    ("cluster", "nan", "got nan"),
+    ("cluster", "0", "got 0.0"),
+    ("linkpred", "1", "--train-ratio must be a number in (0, 1)"),
+    ("compare", "-0.5", "--train-ratio must be a number in (0, 1)"),
+])
+def test_train_ratio_outside_its_range_is_refused(capsys, no_work, command, ratio, words):
+    code, out, err = run_main(capsys, command, "lesmis", "--train-ratio", ratio, "--json")
+    assert words in one_line_error(code, err) and out == ""
+
+
+@pytest.mark.parametrize("labels, words", [
+    ("Marius a\nCosette a\nValjean a\n", "3 labelled node(s) in 1 class(es): clustering scores need"),
+    ("Marius a\n", "1 labelled node(s) in 1 class(es)"),
+    ("Marius a\nCosette b\nValjean c\n", "3 classes for 3 labelled nodes"),
+])
+def test_labels_whose_scores_would_mean_nothing_are_refused_before_training(capsys, no_work, tmp_path, labels,
+                                                                            words):
+    path = tmp_path / "labels.txt"
+    path.write_text(labels)
+    code, out, err = run_main(capsys, "cluster", "lesmis", "--labels", str(path), "--json")
+    assert words in one_line_error(code, err) and out == ""
+
+
+def test_json_output_is_strict():
+    from goat_core.cli import to_json
+
+    with pytest.raises(ValueError):
+        to_json({"nmi": float("nan")})
+    assert to_json({"nmi": 0.5}) == '{"nmi": 0.5}'
+
+
+def test_out_must_be_new_empty_or_a_run_checked_before_training(capsys, no_work, tmp_path, ints_run):
+    graph = str(ints_run / "ints.txt")
+    (tmp_path / "afile").write_text("mine")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "config.json").write_text('{"mine": true}')
+    (mine / "nodes.json").write_text("[]")
+    other = tmp_path / "other"
+    shutil.copytree(ints_run / "run", other)
+    (other / "notes.txt").write_text("mine")
+    for out, words in [("", "--out: names no directory"),
+                       (str(tmp_path / "afile" / "sub"), "is a file, not a directory"),
+                       (str(tmp_path / "afile"), "exists and is not a directory"),
+                       (str(mine), "that is not a GOAT run's"),
+                       (str(other), "holds other files ('notes.txt')"),
+                       (str(ints_run / "run"), "already holds a GOAT run: pass --overwrite")]:
+        code, _, err = run_main(capsys, "train", graph, "--out", out, *TINY)
+        assert words in one_line_error(code, err), (out, err)
+    code, _, err = run_main(capsys, "train", graph, "--out", str(other), "--overwrite", *TINY)
+    assert "holds other files" in one_line_error(code, err)  # --overwrite replaces a run, nothing else
+    assert (mine / "config.json").read_text() == '{"mine": true}'
+    assert (tmp_path / "afile").read_text() == "mine"
+
+
+def test_overwrite_replaces_a_run(capsys, tmp_path, ints_run):
+    run = tmp_path / "run"
+    shutil.copytree(ints_run / "run", run)
+    code, out, err = run_main(capsys, "train", str(ints_run / "ints.txt"), "--out", str(run), "--overwrite",
+                              *TINY, "--seed", "5", "--json")
+    assert code == 0 and json.loads((run / "config.json").read_text())["params"]["seed"] == 5
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda run: (run / "weights.pt").write_bytes(b""), "weights.pt: is empty"),
+    (lambda run: (run / "weights.pt").write_text("not tensors"), "weights.pt: is not a weights file"),
+    (lambda run: __import__("torch").save(__import__("torch").zeros(2), run / "weights.pt"),
+     "weights.pt: holds a single tensor"),
+    (lambda run: ((run / "weights.pt").rename(run.parent / "w.pt"), (run / "weights.pt").symlink_to(
+        run.parent / "w.pt")), "weights.pt: is a symbolic link"),
+    (lambda run: (run / "config.json").write_text(json.dumps({**json.loads((run / "config.json").read_text()),
+                                                              "extra_key": 1})), "unknown key 'extra_key'"),
+])
+def test_a_broken_run_is_one_line_in_the_cli(capsys, tmp_path, ints_run, change, words):
+    run = tmp_path / "run"
+    shutil.copytree(ints_run / "run", run)
+    change(run)
+    code, out, err = run_main(capsys, "attention", str(run), "10", "20", "--json")
+    assert words in one_line_error(code, err) and f"error: {run}" in err
+
+
+def test_usage_errors_are_one_line(capsys):
+    code, _, err = run_main(capsys, "train", "lesmis", "--out", "x", "--dim", "big")
+    assert "argument --dim: invalid int value: 'big'" in one_line_error(code, err)
+    code, _, err = run_main(capsys, "attention")
+    assert "required" in one_line_error(code, err)
+
+
+def test_a_format_1_run_says_so_on_stderr(capsys, tmp_path, ints_run):
+    from .tamper import as_format_1, tampered
+
+    run = tampered(ints_run / "run", tmp_path / "run", as_format_1)
+    code, out, err = run_main(capsys, "attention", str(run), "10", "20", "--json")
+    assert code == 0 and json.loads(out)["source"] == "10"
+    assert err.startswith("note: ") and "format 1" in err and err.count("\n") == 1
+
+
+def test_an_out_name_too_long_is_one_line_before_training(capsys, no_work, tmp_path):
+    code, _, err = run_main(capsys, "train", "lesmis", "--out", str(tmp_path / ("x" * 300)), *TINY)
+    assert "cannot be used as a run directory (File name too long)" in one_line_error(code, err)

@@ -8,6 +8,7 @@ import pytest
 from goat_core import Goat, TrainingCancelled, evaluate_clustering, evaluate_link_prediction, split_edges
 
 from .conftest import FAST, planted_graph
+from .tamper import as_format_1
 
 
 @pytest.mark.parametrize("name, value, words", [
@@ -216,6 +217,7 @@ def test_padding_is_saved_and_old_runs_load_masked(planted, tmp_path):
     assert np.allclose(again.decision_function([[0, 1]]), goat.decision_function([[0, 1]]))
     config = json.loads((tmp_path / "run" / "config.json").read_text())
     del config["params"]["padding"]  # a run saved before padding was a parameter
+    as_format_1(config)  # (and before checksums)
     (tmp_path / "run" / "config.json").write_text(json.dumps(config))
     assert Goat.load(tmp_path / "run").padding == "mask"
     assert Goat().padding == "zero"  # the paper's, chosen on validation
@@ -247,7 +249,7 @@ def test_early_stopping_on_too_small_a_graph_says_how_to_turn_it_off():
 
     graph = Graph(names=("a", "b"), src=np.array([0]), dst=np.array([1]), weight=np.array([1.0]),
                   source="one-edge.txt")
-    with pytest.raises(ValueError, match="early stopping: .*validation_fraction=0"):
+    with pytest.raises(ValueError, match="early stopping: .*set validation_fraction to 0"):
         Goat(**dict(FAST, validation_fraction=0.2)).fit(graph)
 
 
@@ -259,6 +261,8 @@ def test_early_stopping_is_saved_and_older_runs_load_without_it(planted, tmp_pat
     assert again.early_stopping_ == goat.early_stopping_ and again.validation_fraction == 0.25
     config = json.loads((tmp_path / "run" / "config.json").read_text())
     del config["early_stopping"], config["params"]["validation_fraction"], config["params"]["patience"]
+    config["params"]["epochs"] = len(config["history"])  # without early stopping, every epoch asked for
+    as_format_1(config)  # (and before checksums)
     (tmp_path / "run" / "config.json").write_text(json.dumps(config))
     old = Goat.load(tmp_path / "run")  # saved before early stopping: it trained `epochs` epochs
     assert old.early_stopping_ is None and old.validation_fraction == 0.0
@@ -280,3 +284,13 @@ def test_the_defaults_learn_planted_links_that_the_papers_schedule_leaves_undert
     ours, theirs = (evaluate_link_prediction(g, split)["auc"] for g in (default, paper))
     assert ours > theirs + 0.03 and ours > 0.78
     assert 1 <= default.early_stopping_["best_epoch"] == len(default.history_) <= 100
+
+
+def test_a_number_past_int64_is_a_parameter_error_not_a_crash():
+    """Found by issue 24's sweep: numpy's isfinite refused 10**20 with a TypeError."""
+    from goat_core import ParameterError
+
+    for name in ("dropout", "lr", "validation_fraction"):
+        for value in (10**20, 10**400):
+            with pytest.raises(ParameterError, match=f"{name} must be a number"):
+                Goat(**{name: value}).resolved_device()

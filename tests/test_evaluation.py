@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import numpy as np
+import re
 
+import numpy as np
+import pytest
+
+from goat_core import ParameterError
 from goat_core.evaluation import contingency, evaluate_clustering, link_scores
 from goat_core.graph import NodeLabels
 from goat_core.projection import project
@@ -37,3 +41,25 @@ def test_pca_projection_is_deterministic():
     emb = np.random.default_rng(0).normal(size=(20, 5))
     a, b = project(emb, "pca", seed=0), project(emb, "pca", seed=0)
     assert a.shape == (20, 2) and np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("codes, classes, words", [
+    ([0, 0, 0, -1], ("a",), "3 labelled node(s) in 1 class(es): clustering scores need at least two classes"),
+    ([-1, 0, -1, -1], ("a", "b"), "1 labelled node(s) in 1 class(es)"),
+    ([0, 1, 2, 2], ("a", "b", "c"), "3 classes for 4 labelled nodes"),
+])
+def test_clustering_scores_that_would_mean_nothing_are_refused(codes, classes, words):
+    """Issue 24: one class (or one labelled node) reported NMI = AMI = 1.0 without a word."""
+    labels = NodeLabels(codes=np.array(codes), classes=classes, source="l.txt")
+    with pytest.raises(ParameterError, match=re.escape(f"l.txt: {words}")):
+        evaluate_clustering(np.random.default_rng(0).normal(size=(4, 3)), labels, seed=0)
+
+
+def test_too_many_classes_are_refused_before_any_k_means(monkeypatch):
+    from goat_core import evaluation
+
+    k = evaluation.MAX_CLASSES + 1
+    labels = NodeLabels(codes=np.repeat(np.arange(k), 2), classes=tuple(map(str, range(k))), source="l.txt")
+    monkeypatch.setattr(evaluation, "cluster_embeddings", lambda *a: pytest.fail("k-means ran"))
+    with pytest.raises(ParameterError, match=f"l.txt: {k:,} classes: clustering scores at most"):
+        evaluate_clustering(np.zeros((2 * k, 2)), labels, seed=0)

@@ -9,7 +9,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from goat_core import Goat, GraphFormatError, explore, load_graph, parse_edge_list, split_edges
+from goat_core import Goat, GraphFormatError, NodeIndex, explore, load_graph, parse_edge_list, split_edges
 
 from .conftest import FAST, planted_graph
 
@@ -71,7 +71,7 @@ def test_ego_subgraph(lesmis):
 
 
 def test_context_shift(goat):
-    shift = explore.context_shift(goat, 55, 25, 48)
+    shift = explore.context_shift(goat, NodeIndex(55), NodeIndex(25), NodeIndex(48))
     assert shift.node == "Marius" and shift.partner_a == "Thenardier" and shift.partner_b == "Gavroche"
     assert np.nansum(shift.weights_a) == pytest.approx(1.0, abs=1e-5)
     assert np.nansum(shift.weights_b) == pytest.approx(1.0, abs=1e-5)
@@ -79,7 +79,7 @@ def test_context_shift(goat):
     assert 0.0 < shift.moved <= 1.0 and -1.0 <= shift.cosine <= 1.0
     to_a, to_b = shift.gained()
     assert not set(to_a) & set(to_b)
-    same = explore.context_shift(goat, 55, 25, 25)
+    same = explore.context_shift(goat, "Marius", "Thenardier", "Thenardier")
     assert same.moved == pytest.approx(0.0) and same.cosine == pytest.approx(1.0)
 
 
@@ -107,7 +107,8 @@ def _members(goat) -> dict[str, bytes]:
 
 def test_run_archive_round_trip_and_folder(goat):
     again = explore.run_from_zip(explore.run_to_zip(goat))
-    assert again.attention(55, 25).to_dict() == goat.attention(55, 25).to_dict()
+    pair = ("Marius", "Thenardier")
+    assert again.attention(*pair).to_dict() == goat.attention(*pair).to_dict()
     nested = _zip({f"run/{k}": v for k, v in _members(goat).items()})
     assert explore.run_from_zip(nested).graph_.names == goat.graph_.names
 
@@ -119,7 +120,7 @@ def test_run_archive_round_trip_and_folder(goat):
     ("symlink", "symbolic link"),
     ("missing", "weights.pt missing"),
     ("huge", "over the"),
-    ("bad config", "inconsistent run: KeyError"),
+    ("bad config", "config.json: 'params' is missing"),
 ])
 def test_run_archive_refuses_bad_archives(goat, case, problem):
     members = _members(goat)
@@ -203,11 +204,11 @@ def _patch_header(raw: bytes, member: str, local: int, central: int, value: int,
 
 
 @pytest.mark.parametrize("case, problem", [
-    ("names as ints", "node names must be strings"),
-    ("negative src", "src holds node ids outside"),
-    ("neighborhood ids", "the neighborhood table holds ids outside"),
-    ("NaN embedding", "NaN or infinite"),
-    ("malformed history", "history must be a list"),
+    ("names as ints", "nodes.json: names must be a list of strings"),
+    ("negative src", "weights.pt: src was changed after the run was saved"),
+    ("neighborhood ids", "weights.pt: hood_table was changed after the run was saved"),
+    ("NaN embedding", "weights.pt: embedding was changed after the run was saved"),
+    ("malformed history", "config.json: was changed after the run was saved"),
     ("encrypted", "is encrypted"),
     ("compression", "compression method 99"),
 ])
@@ -232,6 +233,11 @@ def test_tampered_runs_are_one_line_errors(goat, case, problem):
     with pytest.raises(GraphFormatError) as err:
         explore.run_from_zip(raw, file="up.zip")
     assert str(err.value).startswith("up.zip: ") and problem in str(err.value) and "\n" not in str(err.value)
+
+
+def test_find_nodes_matches_either_unicode_spelling():
+    graph = parse_edge_list("Zo\u00eb b\nb c\n".encode(), file="<find>")
+    assert explore.find_nodes(graph, "Zoe\u0308") == explore.find_nodes(graph, "Zo\u00eb") == [0]
 
 
 def test_find_nodes_ranks_exact_then_case_then_prefix_then_substring():

@@ -84,3 +84,22 @@ def test_caption_is_one_line_of_the_configuration():
     assert shown.layout.title.subtitle.text == "a &lt;script&gt;alert('x')&lt;/script&gt;"
     wrapped = export.with_caption(views.degree_histogram(np.array([1, 2])), "word " * 60)
     assert wrapped.layout.title.subtitle.text.count("<br>") == 2  # 300 characters: three lines
+
+
+@pytest.mark.parametrize("value, words", [
+    ("MISSING", "BROWSER_PATH names {path}, which does not exist"),
+    ("NOT_EXECUTABLE", "BROWSER_PATH names {path}, which is not executable"),
+])
+def test_a_browser_path_naming_no_browser_is_a_problem_up_front(monkeypatch, tmp_path, value, words):
+    """Issue 24: with BROWSER_PATH naming a missing file, export looked possible and a click failed
+    with an empty message."""
+    path = tmp_path / ("no-chromium" if value == "MISSING" else "chromium.txt")
+    if value == "NOT_EXECUTABLE":
+        path.write_text("not a browser")
+    monkeypatch.setenv("BROWSER_PATH", str(path))
+    problem = export.renderer_problem()
+    assert problem is not None and words.format(path=path) in problem
+    with pytest.raises(export.ExportError) as err:
+        figure = views.attention_bars(["a"], np.array([1.0]), [], node="s", partner="t")
+        export.figure_bytes(figure, "svg", {})
+    assert words.format(path=path) in str(err.value) and "\n" not in str(err.value)

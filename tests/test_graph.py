@@ -34,6 +34,47 @@ def test_integer_ids_sort_numerically_and_stay_labels():
     assert g.index_of("10") == 2
 
 
+def test_a_name_is_a_name_never_a_position():
+    """Issue 24: with integer names, an unknown name once fell back to a 0-based index."""
+    from goat_core import UnknownNodeError
+
+    g = parse("10 20\n20 30\n30 40\n")
+    assert [g.index_of(name) for name in ("10", "20", "30", "40")] == [0, 1, 2, 3]
+    assert g.index_of(20) == 1  # an int is the name it spells
+    for unknown in ("1", "3", 0, 1, "0"):
+        with pytest.raises(UnknownNodeError, match=f"node '{unknown}' is not in the graph g.txt"):
+            g.index_of(unknown)
+    for odd in (True, 2.0, None, b"10", ("10",), np.bool_(True)):
+        with pytest.raises(UnknownNodeError, match="a node is named by text"):
+            g.index_of(odd)
+    with pytest.raises(UnknownNodeError, match="numpy integer, a position or a name: pass NodeIndex\\(1\\)"):
+        g.index_of(np.int64(1))  # e.g. an id from an answer's array: position 1 is '20'; no name '1'
+    from goat_core import NodeIndex
+
+    assert g.index_of(NodeIndex(3)) == 3  # a position, said explicitly
+    with pytest.raises(UnknownNodeError, match="node index 4 is out of range 0..3"):
+        g.index_of(NodeIndex(4))
+
+
+def test_names_are_read_in_nfc_so_both_spellings_match():
+    nfd, nfc = "Zoe\u0308", "Zo\u00eb"  # the same name, decomposed and composed
+    g = parse(f"{nfd} b\nb c\n")
+    assert g.names[0] == nfc
+    assert g.index_of(nfd) == g.index_of(nfc) == 0
+    labels = parse_labels(f"{nfd} x\nb y\n".encode(), g, file="l.txt")
+    assert labels.codes[0] == 0 and labels.unknown_nodes == ()
+    with pytest.raises(GraphFormatError, match=f"g.txt: nodes '{nfc}' and '{nfd}' are the same name in two "
+                                               "Unicode spellings"):
+        parse(f"{nfc} b\n{nfd} c\n")
+    import networkx as nx
+
+    from goat_core.graph import from_networkx
+
+    assert from_networkx(nx.Graph([(nfd, "b")])).names[0] == nfc
+    with pytest.raises(GraphFormatError, match="the same name in two Unicode spellings"):
+        from_networkx(nx.Graph([(nfd, "b"), (nfc, "c")]), source="g.gml")
+
+
 def test_weights_header_and_merge_rules():
     g = parse("from,to,weight\na,b,1.5\nb,a,2\nb,c,1\n")
     assert g.weighted and g.num_edges == 2

@@ -11,6 +11,7 @@ import torch
 from goat_core import Goat, GraphFormatError, load_graph
 
 from .conftest import FAST
+from .tamper import as_format_1, read_parts, tampered
 
 
 def test_save_load_gives_identical_answers(tmp_path):
@@ -52,27 +53,6 @@ def test_run_directory_holds_json_and_tensors_only(tmp_path):
     assert set(tensors) >= {"embedding", "src", "dst", "hood_table"}
 
 
-def test_broken_runs_are_clear_errors(tmp_path):
-    with pytest.raises(GraphFormatError, match="config.json is missing"):
-        Goat.load(tmp_path)
-    Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path)
-    (tmp_path / "weights.pt").write_bytes(b"not a torch file")
-    with pytest.raises(GraphFormatError, match="unreadable run"):
-        Goat.load(tmp_path)
-
-
-def test_inconsistent_runs_are_clear_errors(tmp_path):
-    Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path)
-    nodes = json.loads((tmp_path / "nodes.json").read_text())
-    (tmp_path / "nodes.json").write_text(json.dumps({"names": nodes["names"][:-1]}))
-    with pytest.raises(GraphFormatError, match="inconsistent run: .*expected"):
-        Goat.load(tmp_path)
-    (tmp_path / "nodes.json").write_text(json.dumps(nodes))
-    (tmp_path / "config.json").write_text(json.dumps({"format_version": 1, "params": {"dim": 16}}))
-    with pytest.raises(GraphFormatError, match="inconsistent run: KeyError"):
-        Goat.load(tmp_path)
-
-
 def test_the_compute_path_is_saved_and_runs_saved_before_it_still_load(tmp_path):
     goat = Goat(**FAST).fit(load_graph("lesmis"))
     goat.save(tmp_path)
@@ -80,6 +60,7 @@ def test_the_compute_path_is_saved_and_runs_saved_before_it_still_load(tmp_path)
     assert config["params"]["backend"] == "auto" and config["backend"] == goat.backend_
     pairs = np.array([[0, 11], [55, 25]])
     del config["backend"], config["params"]["backend"]  # as written before the parameter existed
+    as_format_1(config)  # (and before checksums)
     (tmp_path / "config.json").write_text(json.dumps(config))
     old = Goat.load(tmp_path)
     assert old.backend == "auto" and old.backend_ == goat.backend_
@@ -102,7 +83,8 @@ def test_state_round_trips_through_from_state():
 
 
 def test_tracked_attention_round_trips(tmp_path):
-    goat = Goat(**FAST, seed=2).fit(load_graph("lesmis"), track_pairs=[("Marius", "Thenardier"), (11, 27)])
+    goat = Goat(**FAST, seed=2).fit(load_graph("lesmis"),
+                                    track_pairs=[("Marius", "Thenardier"), ("Valjean", "Javert")])
     again = Goat.load(goat.save(tmp_path / "run"), device="cpu")
     assert len(again.tracked_) == 2
     for s, t in (("Marius", "Thenardier"), ("Valjean", "Javert")):
@@ -118,7 +100,8 @@ def test_tracked_attention_round_trips(tmp_path):
     assert tuple(tensors["tracked_pairs"].shape) == (2, 2)
     assert tensors["tracked_epochs"].tolist() == list(range(6))
     state = again.state()
-    assert Goat.from_state(again.get_params(), state).attention_history(25, 55).source == "Thenardier"
+    rebuilt = Goat.from_state(again.get_params(), state)
+    assert rebuilt.attention_history("Thenardier", "Marius").source == "Thenardier"
 
 
 def test_runs_without_tracked_attention_still_load(tmp_path):
@@ -129,28 +112,269 @@ def test_runs_without_tracked_attention_still_load(tmp_path):
     assert again.tracked_ == () and again.attention_history("Marius", "Thenardier") is None
 
 
-@pytest.mark.parametrize("change, words", [
-    (lambda t: t.update(tracked_0_source_attention=t["tracked_0_source_attention"][:-1]),
-     "source_attention must be finite numbers of shape"),
-    (lambda t: t["tracked_0_target_attention"].__setitem__((0, 0), float("nan")),
-     "target_attention must be finite"),
-    (lambda t: t["tracked_0_source_attention"].mul_(2.0),
-     "source attention must be non-negative and sum to 1"),
-    (lambda t: t.update(tracked_pairs=torch.tensor([[55, 500]])), "tracked_pairs holds ids outside"),
-    (lambda t: t.update(tracked_pairs=torch.tensor([[55, 55]])), "a node paired with itself"),
-    (lambda t: t.update(tracked_epochs=torch.tensor([0, 2, 1, 3, 4, 5])),
-     "tracked_epochs must be increasing"),
-    (lambda t: t.pop("tracked_0_scores"), "KeyError: 'tracked_0_scores'"),
-    (lambda t: t.pop("tracked_pairs"), "tracked attention without tracked_pairs"),
-    (lambda t: t.update(tracked_0_source_neighbors=t["tracked_0_source_neighbors"] + 1000),
-     "source_neighbors must hold node ids"),
-    (lambda t: t.update(tracked_0_padding=[[0.0, 0.0]]), "AttributeError"),  # not a tensor
+
+
+# --------------------------------------------------------------------------- a run checked against itself
+# Issue 24: every tampered run is refused in one line naming the file and the problem, before
+# anything is built from it. Each case below once loaded (giving wrong answers, or crashing a
+# page later) or escaped as a traceback.
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory):
+    """A small run with two tracked pairs and labels (Les Misérables), saved once."""
+    goat = Goat(**FAST, seed=3).fit(load_graph("lesmis"), track_pairs=[("Marius", "Thenardier"),
+                                                                        ("Valjean", "Javert")])
+    return goat.save(tmp_path_factory.mktemp("saved") / "run")
+
+
+def _swap_names(config, nodes, tensors):
+    nodes["names"][0], nodes["names"][1] = nodes["names"][1], nodes["names"][0]
+
+
+def _set_param(name, value):
+    return lambda config, nodes, tensors: config["params"].__setitem__(name, value)
+
+
+def _tensor(name, change):
+    return lambda config, nodes, tensors: tensors.__setitem__(name, change(tensors[name]))
+
+
+def _pad_row(config, nodes, tensors):
+    tensors["embedding"][-1, 0] = 0.5
+
+
+def _non_neighbor(config, nodes, tensors):  # Marius (55) samples Napoleon (1), no neighbor of his
+    tensors["hood_table"][55, 0] = 1
+
+
+def _pair_elsewhere(config, nodes, tensors):  # pair 0's ids now say Cosette, Fantine: not its neighbors
+    tensors["tracked_pairs"][0] = torch.tensor([26, 23])
+
+
+TAMPERINGS = {  # name: (change, the words of the structural check that refuses it)
+    "two names swapped": (_swap_names, "does not match the fingerprint config.json records"),
+    "src truncated": (_tensor("src", lambda t: t[:-1]), "src must be int64 of shape (254,)"),
+    "dst truncated": (_tensor("dst", lambda t: t[:-1]), "dst must be int64 of shape (254,)"),
+    "src 2-D": (_tensor("src", lambda t: t.reshape(2, -1)), "src must be int64 of shape (254,)"),
+    "tracked pair id pointing at another pair": (_pair_elsewhere, "are not the ones the saved neighborhood"),
+    "non-zero pad row": (_pad_row, "padding row (row 77, after the 77 nodes) must be zero"),
+    "int embedding": (_tensor("embedding", lambda t: t.to(torch.int32)), "embedding must be float32"),
+    "bool embedding": (_tensor("embedding", lambda t: t > 0), "embedding must be float32"),
+    "float16 embedding": (_tensor("embedding", lambda t: t.half()), "embedding must be float32"),
+    "neighborhood disagrees with the table": (_set_param("neighborhood", 11),
+                                               "hood_table must be int64 of shape (77, 11)"),
+    "dim disagrees with the embedding": (_set_param("dim", 17),
+                                         "embedding must be float32 of shape (78, 17)"),
+    "float table": (_tensor("hood_table", lambda t: t.float()), "hood_table must be int64"),
+    "uint8 table": (_tensor("hood_table", lambda t: t.to(torch.uint8)), "hood_table must be int64"),
+    "int32 table": (_tensor("hood_table", lambda t: t.int()), "hood_table must be int64"),
+    "table of width 0": (_tensor("hood_table", lambda t: t[:, :0]),
+                         "hood_table must be int64 of shape (77, 10)"),
+    "a sample that is no neighbor": (_non_neighbor,
+                                     "gives a node a neighbor it does not have (node 'Marius')"),
+    "lengths that disagree with the degrees": (_tensor("hood_length", lambda t: t.clamp(max=3)),
+                                                "neighborhood lengths do not match the graph"),
+    "integer label classes": (lambda c, n, t: n["labels"].__setitem__("classes", list(range(len(
+        n["labels"]["classes"])))), "classes must be a list of distinct strings"),
+    "label codes out of range": (lambda c, n, t: n["labels"]["codes"].__setitem__(0, 99),
+                                 "label codes do not match the nodes and classes"),
+    "an extra config key": (lambda c, n, t: c.__setitem__("comment", "mine"), "unknown key 'comment'"),
+    "an unknown parameter": (_set_param("temperature", 2), "params: unknown parameter 'temperature'"),
+    "a parameter out of range": (_set_param("dropout", 7), "params: dropout must be a number in [0.0, 1.0)"),
+    "format true": (lambda c, n, t: c.__setitem__("format_version", True),
+                    "format_version must be a whole number"),
+    "format 9": (lambda c, n, t: c.__setitem__("format_version", 9), "newer than this version"),
+    "history cut": (lambda c, n, t: c["history"].pop(), "history has 4 epochs but the run trained 5"),
+    "names as ints": (lambda c, n, t: n.__setitem__("names", list(range(77))), "node names must be strings"),
+    "one name in NFC and NFD": (lambda c, n, t: n["names"].__setitem__(slice(0, 2),
+                                                                        ["Zo\u00eb", "Zoe\u0308"]),
+                                "node names must be distinct"),
+    "node count": (lambda c, n, t: c["graph"].__setitem__("nodes", 76),
+                   "holds 77 names but config.json's graph"),
+    "tracked epochs": (_tensor("tracked_epochs", lambda t: t.flip(0)), "tracked_epochs must be 0..5"),
+    "tracked attention doubled": (_tensor("tracked_0_source_attention", lambda t: t * 2),
+                                  "source attention must be non-negative and sum to 1"),
+    "tracked part missing": (lambda c, n, t: t.pop("tracked_1_scores"), "'tracked_1_scores' is missing"),
+    "NaN embedding": (_tensor("embedding", lambda t: t.index_fill(0, torch.tensor([3]), float("nan"))),
+                      "the embedding holds NaN or infinite values"),
+    "an unknown tensor": (lambda c, n, t: t.__setitem__("notes", torch.zeros(2)), "unknown tensor 'notes'"),
+    # found by a sweep of every key, dtype and shape (the scratch script behind issue 24's report)
+    "a tracked score changed": (_tensor("tracked_1_scores", lambda t: t * 2),
+                                "its last row is not the final model's attention"),
+    "an embedding too large to compute with": (_tensor("embedding", lambda t: t * 1e30),
+                                               "the embedding holds values too large to compute with"),
+    "a parameter missing": (lambda c, n, t: c["params"].pop("exclude_partner"),
+                            "params: 'exclude_partner' is missing"),
+    "a number past int64": (_set_param("dropout", 10**20), "params: dropout must be a number in [0.0, 1.0)"),
+    "tracked pairs in a GoatGlobal run": (_set_param("variant", "global"),
+                                          "tracked attention, which a GoatGlobal run never has"),
+}
+
+
+def _one_line(err: Exception, run) -> str:
+    text = str(err)
+    assert "\n" not in text and text.startswith(str(run))
+    for leak in ("weights_only", "torch.load", "Traceback", "Errno", "got (", "KeyError", "TypeError"):
+        assert leak not in text, text
+    return text
+
+
+@pytest.mark.parametrize("case", TAMPERINGS)
+def test_a_tampered_run_is_refused_by_its_checksums(saved, tmp_path, case):
+    run = tampered(saved, tmp_path / "run", TAMPERINGS[case][0])
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    _one_line(err.value, run)
+
+
+@pytest.mark.parametrize("case", TAMPERINGS)
+def test_a_tampered_run_with_new_checksums_is_refused_by_what_it_holds(saved, tmp_path, case):
+    """The structural checks alone (a forged run, or a format-1 run without checksums)."""
+    change, words = TAMPERINGS[case]
+    run = tampered(saved, tmp_path / "run", change, reseal=True)
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    assert words in _one_line(err.value, run)
+
+
+def test_an_edit_only_a_checksum_can_see_is_seen(saved, tmp_path):
+    edit = _tensor("embedding", lambda t: t.index_fill(0, torch.tensor([3]), 0.25))  # plausible numbers
+    with pytest.raises(GraphFormatError, match="weights.pt: embedding was changed after the run was saved"):
+        Goat.load(tampered(saved, tmp_path / "a", edit))
+    for name, value in (("padding", "zero"), ("exclude_partner", False), ("variant", "mean-pool")):
+        with pytest.raises(GraphFormatError, match="config.json: was changed after the run was saved"):
+            Goat.load(tampered(saved, tmp_path / name, _set_param(name, value)))  # valid, other answers
+    (tmp_path / "b").mkdir()
+    nodes = json.loads((saved / "nodes.json").read_text())
+    run = tampered(saved, tmp_path / "b" / "run", lambda c, n, t: None)
+    (run / "nodes.json").write_text(json.dumps(nodes, indent=1))  # the same names, other bytes
+    with pytest.raises(GraphFormatError, match="nodes.json: was changed after the run was saved"):
+        Goat.load(run)
+
+
+class NotATensor:
+    """A Python object in a weights file: weights_only loading refuses its class."""
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"", "weights.pt: is empty"),
+    (b"this is text, not tensors\n", "weights.pt: is not a weights file GOAT Explorer saved"),
+    ("tensor", "weights.pt: holds a single tensor, not a run's named tensors"),
+    ("list", "weights.pt: holds a list, not a run's named tensors"),
+    ("object", "weights.pt: holds Python objects besides tensors, which GOAT Explorer never loads"),
+    ("symlink", "weights.pt: is a symbolic link"),
 ])
-def test_malformed_tracked_attention_is_a_clear_error(tmp_path, change, words):
-    Goat(**FAST).fit(load_graph("lesmis"), track_pairs=[("Marius", "Thenardier")]).save(tmp_path)
-    tensors = torch.load(tmp_path / "weights.pt", weights_only=True)
-    change(tensors)
-    torch.save(tensors, tmp_path / "weights.pt")
-    with pytest.raises(GraphFormatError, match="inconsistent run: ") as info:
-        Goat.load(tmp_path)
-    assert words in str(info.value) and "\n" not in str(info.value)
+def test_a_weights_file_that_is_not_a_runs_is_one_line(saved, tmp_path, content, words):
+    run = tampered(saved, tmp_path / "run", lambda c, n, t: None)
+    weights = run / "weights.pt"
+    if content == "tensor":
+        torch.save(torch.zeros(3), weights)
+    elif content == "list":
+        torch.save([torch.zeros(3)], weights)
+    elif content == "object":  # weights_only refuses it; torch's text invites unpickling: never shown
+        torch.save({"embedding": NotATensor()}, weights)
+    elif content == "symlink":
+        weights.rename(tmp_path / "elsewhere.pt")
+        weights.symlink_to(tmp_path / "elsewhere.pt")
+    else:
+        weights.write_bytes(content)
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    assert words in _one_line(err.value, run)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[1, 2, 3]", "must hold a JSON object"),
+    ('{"format_version": 2, "params": {"dim": NaN}}', "not valid JSON (NaN is not a number JSON allows)"),
+    ("{" * 100_000, "not valid JSON"),
+    ('{"params": {}}', "has no format_version"),
+    ('{"format_version": 2}', "'params' is missing"),
+    ("\xff\xfe{}", "not valid JSON"),
+])
+def test_a_config_that_is_not_a_runs_is_one_line(saved, tmp_path, text, words):
+    run = tampered(saved, tmp_path / "run", lambda c, n, t: None)
+    (run / "config.json").write_text(text)
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    assert words in _one_line(err.value, run)
+
+
+def test_a_missing_or_partial_run_is_one_line(saved, tmp_path):
+    with pytest.raises(GraphFormatError, match="not a GOAT run directory: no such directory"):
+        Goat.load(tmp_path / "none")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(GraphFormatError, match="config.json is missing"):
+        Goat.load(tmp_path / "empty")
+    run = tampered(saved, tmp_path / "run", lambda c, n, t: None)
+    (run / "nodes.json").unlink()
+    with pytest.raises(GraphFormatError, match="nodes.json is missing"):
+        Goat.load(run)
+
+
+def test_runs_of_format_1_still_load_with_every_structural_check_and_a_note(saved, tmp_path):
+    """Runs saved before checksums (format 1) load; what they hold is checked as any run's."""
+    old = tampered(saved, tmp_path / "old", as_format_1)
+    goat = Goat.load(old)
+    assert goat.attention("Marius", "Thenardier").to_dict() == Goat.load(saved).attention(
+        "Marius", "Thenardier").to_dict()
+    (note,) = goat.load_notes_
+    assert "format 1" in note and "save it again" in note
+    assert Goat.load(goat.save(tmp_path / "again")).load_notes_ == ()  # saved again: format 2
+    for name, change in (("names", _swap_names), ("pad", _pad_row), ("pair", _pair_elsewhere)):
+        def both(config, nodes, tensors, change=change):
+            as_format_1(config, nodes, tensors)
+            change(config, nodes, tensors)
+        with pytest.raises(GraphFormatError):
+            Goat.load(tampered(saved, tmp_path / name, both))
+
+
+def test_load_blames_a_missing_device_not_the_run(saved):
+    from goat_core import ParameterError
+
+    with pytest.raises(ParameterError, match="device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got 'mps'"):
+        Goat.load(saved, device="mps")
+    if not torch.cuda.is_available():
+        with pytest.raises(ParameterError, match="this machine has no CUDA GPU") as err:
+            Goat.load(saved, device="cuda")
+        assert str(saved) not in str(err.value)
+
+
+def test_save_writes_over_a_run_but_never_over_other_files(saved, tmp_path):
+    goat = Goat.load(saved)
+    goat.save(tmp_path / "run")
+    goat.save(tmp_path / "run")  # a run is replaced
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "config.json").write_text('{"my": "settings"}')
+    with pytest.raises(GraphFormatError, match="not a GOAT run's"):
+        goat.save(mine)
+    assert (mine / "config.json").read_text() == '{"my": "settings"}'
+    (tmp_path / "run" / "notes.txt").write_text("mine")
+    with pytest.raises(GraphFormatError, match="holds other files \\('notes.txt'\\)"):
+        goat.save(tmp_path / "run")
+
+
+def test_config_is_strict_json_even_with_a_nan_validation_auc(saved, tmp_path):
+    goat = Goat.load(saved)
+    goat.history_[0]["val_auc"] = float("nan")  # a validation set with one class scores NaN
+    goat.save(tmp_path / "run")
+    json.loads((tmp_path / "run" / "config.json").read_text(), parse_constant=lambda c: 1 / 0)
+    assert Goat.load(tmp_path / "run").history_[0]["val_auc"] is None
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.to(torch.float64) if t.dtype != torch.float64 else t.to(torch.float32),
+    lambda t: t.to(torch.int32),
+    lambda t: t[:-1],
+    lambda t: t.reshape(-1, 1),
+    lambda t: t.flatten()[:1].reshape(()),
+], ids=["another float", "int32", "one fewer", "2-D", "0-d"])
+def test_every_array_with_another_dtype_or_shape_is_refused_even_with_new_checksums(saved, tmp_path, change):
+    """A sweep over every array of a run (the probes of issue 24 went by hand; these go by rule)."""
+    names = sorted(read_parts(saved)[2])
+    for k, name in enumerate(names):
+        run = tampered(saved, tmp_path / str(k), _tensor(name, change), reseal=True)
+        with pytest.raises(GraphFormatError) as err:
+            Goat.load(run)
+        assert f"{run}/weights.pt: " in _one_line(err.value, run) or f"{run}: " in str(err.value), name

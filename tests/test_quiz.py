@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from goat_core import Goat, ParameterError, load_graph
+from goat_core import Goat, NodeIndex, ParameterError, load_graph
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 from goat_core.quiz import top_neighbor_question
 
@@ -50,7 +50,7 @@ def test_a_guess_outside_the_neighborhood_is_refused(goat):
 
 def test_muting_the_answer_moves_it_to_the_next_neighbor(goat):
     first = top_neighbor_question(goat.attention(MARIUS, GAVROCHE))
-    muted = goat.attention(MARIUS, GAVROCHE, mute=[first.answer])
+    muted = goat.attention(MARIUS, GAVROCHE, mute=[NodeIndex(first.answer)])
     second = top_neighbor_question(muted)
     assert first.answer not in second.options  # a muted neighbor is not a choice
     assert second.answer == int(np.asarray(muted.source_neighbors)[np.argmax(muted.source_attention)])

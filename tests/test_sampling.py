@@ -86,3 +86,22 @@ def test_validation_negatives_are_never_test_edges(planted):
     assert not any(planted.has_edge(u, v) for u, v in val.test_neg.tolist())
     train_keys = {tuple(e) for e in zip(val.train.src.tolist(), val.train.dst.tolist())}
     assert not train_keys & {tuple(sorted(e)) for e in val.test_pos.tolist()}
+
+
+def test_a_complete_graph_says_to_hold_out_fewer_edges_or_none():
+    """Issue 24: K60 with the default hold-out failed with no hint."""
+    import networkx as nx
+
+    from goat_core import Goat, ParameterError
+    from goat_core.graph import from_networkx
+
+    k60 = from_networkx(nx.complete_graph(60), source="k60.txt")
+    with pytest.raises(ParameterError) as err:
+        split_edges(k60, 0.8, 0)
+    assert str(err.value) == (
+        "k60.txt: each held-out edge is scored against a non-edge, but the graph has only 0 non-edges for "
+        "354 held-out edges (every pair of nodes is an edge: a complete graph); hold out fewer edges, "
+        "or none")
+    with pytest.raises(ParameterError, match="early stopping: .*set validation_fraction to 0 "
+                                             "\\(--validation-fraction 0\\) to train without it"):
+        Goat(dim=4, epochs=1, neighborhood=4).fit(k60)

@@ -108,7 +108,7 @@ def test_a_bridge_between_two_communities_spreads_more_than_any_interior_node(se
     # its two-cluster cut is the two communities: one persona per community
     from scipy.cluster.hierarchy import fcluster, linkage
 
-    partners, reps = goat.context_representations(bridge)
+    partners, reps = goat.context_representations(goat_core.NodeIndex(bridge))
     cut = fcluster(linkage(reps, "average", metric="cosine"), 2, criterion="maxclust")
     community = np.array([int(graph.names[p]) >= 15 for p in partners])
     assert len(set(zip(cut.tolist(), community.tolist(), strict=True))) == 2

@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from goat_core import Goat, ParameterError, UnknownNodeError, load_graph, presets
+from goat_core import Goat, NodeIndex, ParameterError, UnknownNodeError, load_graph, presets
 from goat_core.attribution import attention_entropy
 
 from .conftest import FAST
 
-PAIRS = [("Marius", "Thenardier"), (55, 48), ("Valjean", "Javert")]
+PAIRS = [("Marius", "Thenardier"), (NodeIndex(55), NodeIndex(48)), ("Valjean", "Javert")]  # names, positions
 
 
 @pytest.fixture(scope="module")
@@ -70,13 +70,14 @@ def test_tracking_changes_nothing_training_computes(lesmis, tracked):
 
 
 def test_pairs_may_be_rows_of_an_array(lesmis):
-    goat = Goat(**{**FAST, "epochs": 1}).fit(lesmis, track_pairs=np.array([[55, 25], [55, 25], [11, 27]]))
+    rows = np.array([["Marius", "Thenardier"], ["Marius", "Thenardier"], ["Valjean", "Javert"]])
+    goat = Goat(**{**FAST, "epochs": 1}).fit(lesmis, track_pairs=rows)
     assert [(h.source, h.target) for h in goat.tracked_] == [("Marius", "Thenardier"), ("Valjean", "Javert")]
 
 
 def test_a_pair_is_found_from_either_side_and_untracked_is_none(tracked):
     forward = tracked.attention_history("Marius", "Gavroche")
-    backward = tracked.attention_history("Gavroche", 55)
+    backward = tracked.attention_history("Gavroche", NodeIndex(55))
     assert (backward.source, backward.target) == ("Gavroche", "Marius")
     assert np.array_equal(backward.source_attention, forward.target_attention)
     assert tracked.attention_history("Cosette", "Marius") is None
@@ -88,7 +89,8 @@ def test_a_pair_is_found_from_either_side_and_untracked_is_none(tracked):
     ([("Marius", "Nobody")], UnknownNodeError, "'Nobody' is not in the graph"),
     ([("Marius", "Marius")], ParameterError, "cannot gossip with itself"),
     (["Marius"], ParameterError, "track_pairs holds \\(source, target\\) pairs"),
-    ([(0, 500)], UnknownNodeError, "out of range"),
+    ([(NodeIndex(0), NodeIndex(500))], UnknownNodeError, "out of range"),
+    ([(55, 25)], UnknownNodeError, "'55' is not in the graph"),  # an int is a name, never a position
 ])
 def test_bad_tracked_pairs_fail_before_training(lesmis, pairs, error, words):
     seen = []
@@ -106,7 +108,8 @@ def test_global_variant_cannot_be_tracked(lesmis):
 def test_tracking_other_variants_and_zero_padding(lesmis, variant, padding):
     goat = Goat(**dict(FAST, padding=padding, neighborhood=30), variant=variant).fit(
         lesmis, track_pairs=[("Marius", "Thenardier")])
-    history, att = goat.attention_history(55, 25), goat.attention(55, 25)
+    pair = NodeIndex(55), NodeIndex(25)  # Marius, Thenardier by position
+    history, att = goat.attention_history(*pair), goat.attention(*pair)
     assert np.allclose(history.target_attention[-1], att.target_attention, atol=1e-6)
     assert history.target_padding[-1] == pytest.approx(att.target_padding, abs=1e-6)
     if padding == "zero":  # Thenardier has 16 neighbors besides Marius: 14 pads take mass
@@ -142,7 +145,7 @@ def test_muting_is_reproducible_and_order_free(tracked):
     plain = tracked.attention("Marius", "Thenardier")
     a, b = plain.source_names[0], plain.target_names[0]
     one = tracked.attention("Marius", "Thenardier", mute=[a, b])
-    two = tracked.attention(55, 25, mute=[b, a, a])
+    two = tracked.attention(NodeIndex(55), NodeIndex(25), mute=[b, a, a])
     assert np.array_equal(one.source_attention, two.source_attention)
     assert np.array_equal(one.target_attention, two.target_attention)
     assert one.probability == two.probability and set(one.muted) == set(two.muted) == {a, b}
@@ -196,3 +199,15 @@ def test_the_run_zip_carries_the_tracked_history(tracked):
     again = explore.run_from_zip(explore.run_to_zip(tracked), file="run.zip")
     assert again.attention_history("Marius", "Thenardier").rows() == \
         tracked.attention_history("Marius", "Thenardier").rows()
+
+
+def test_tracked_pairs_are_capped_before_training(lesmis):
+    from goat_core.estimator import MAX_TRACKED_PAIRS
+
+    names = lesmis.names
+    pairs = [(names[i], names[j]) for i in range(12) for j in range(i + 1, 12)][:MAX_TRACKED_PAIRS + 1]
+    seen = []
+    with pytest.raises(ParameterError, match=f"track_pairs holds {MAX_TRACKED_PAIRS + 1} pairs; at most "
+                                             f"{MAX_TRACKED_PAIRS} are tracked"):
+        Goat(**FAST).fit(lesmis, callback=seen.append, track_pairs=pairs)
+    assert seen == []

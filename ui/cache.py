@@ -19,7 +19,8 @@ import goat_core
 from goat_core import explore, presets, spread, views
 from goat_core import projection as projections
 from goat_core.baselines import evaluate_heuristics
-from goat_core.evaluation import cluster_embeddings, contingency
+from goat_core.evaluation import MAX_CLASSES, cluster_embeddings, contingency
+from goat_core.graph import NodeIndex
 from goat_core.node2vec import PRESETS, evaluate_walk_methods, walks_per_node
 from goat_core.projection import Progress, project
 
@@ -90,7 +91,7 @@ def colouring(ex, mode: str, seed: int, embedding: np.ndarray | None = None, run
         found = goat_core.labels_from_attribute(graph, mode[len(ATTRIBUTE):])
         return found.codes, found.classes, None, mode[len(ATTRIBUTE):]
     if mode == "k-means" and embedding is not None:
-        k = len(graph.labels.classes) if graph.labels is not None else 8
+        k = min(len(graph.labels.classes), MAX_CLASSES) if graph.labels is not None else 8
         codes = kmeans(run_key, k, seed, _embedding=embedding)
         return codes, tuple(f"cluster {c}" for c in range(k)), None, "cluster"
     if mode == "communities":
@@ -207,8 +208,8 @@ def projection(key: str, method: str, seed: int, points: np.ndarray,
 @st.cache_data(show_spinner=False, max_entries=64)
 def personas(run_key: str, node: int, everyone: bool, _goat: goat_core.Goat) -> tuple[np.ndarray, np.ndarray]:
     """All context representations of ``node``: one per neighbor (or per other node)."""
-    partners = np.arange(_goat.graph_.num_nodes) if everyone else None
-    return _goat.context_representations(node, partners)
+    partners = [NodeIndex(v) for v in range(_goat.graph_.num_nodes)] if everyone else None
+    return _goat.context_representations(NodeIndex(node), partners)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)

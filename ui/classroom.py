@@ -8,6 +8,7 @@ by :func:`ui.parts.chart`. Export renders a figure only when its download button
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 
@@ -61,14 +62,15 @@ def styled(fig: go.Figure) -> go.Figure:
 
 
 @st.cache_resource(show_spinner=False)
-def _export_problem() -> str | None:
-    return export.renderer_problem()  # looks for a browser on disk: once per server
+def _export_problem(browser_path: str | None) -> str | None:
+    """Looks for a browser on disk: once per server and ``BROWSER_PATH`` value."""
+    return export.renderer_problem()
 
 
 def export_menu(where, fig: go.Figure, key: str, about: Mapping) -> None:
     """An "Export" popover under a chart: SVG and PNG, each made when its button is clicked."""
     stem = "goat-" + re.sub(r"_\d+$", "", key).replace("_", "-")
-    problem = _export_problem()
+    problem = _export_problem(os.environ.get("BROWSER_PATH"))
     with where.popover("Export", icon=":material/download:", help="This figure as SVG or PNG, with the "
                        "run's configuration in its caption and its metadata"):
         if problem:
@@ -77,7 +79,9 @@ def export_menu(where, fig: go.Figure, key: str, about: Mapping) -> None:
             st.download_button(
                 fmt.upper(), data=lambda fmt=fmt: export.figure_bytes(fig, fmt, about),
                 file_name=f"{stem}.{fmt}", mime=export.FORMATS[fmt], key=f"{key}_export_{fmt}",
-                on_click="ignore", disabled=problem is not None, icon=":material/image:")
+                on_click="ignore", disabled=problem is not None, icon=":material/image:",
+                help=escape_markdown(problem) if problem else f"This figure as {fmt.upper()}, with the run's "
+                                                              "configuration")
 
 
 # --------------------------------------------------------------------------- the quiz

@@ -15,6 +15,7 @@ import streamlit as st
 
 import goat_core
 from goat_core import explore, views
+from goat_core.graph import NodeIndex
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 
 from . import cache, classroom
@@ -108,13 +109,18 @@ def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, a
         return RunRecord(**{**found.__dict__, "origin": "cache"})
     split, train_graph, validation = None, graph, None
     if holdout > 0:
-        split = goat_core.split_edges(graph, 1.0 - holdout, params["seed"])
+        try:
+            split = goat_core.split_edges(graph, 1.0 - holdout, params["seed"])
+        except goat_core.ParameterError as err:  # e.g. a complete graph has no non-edge to score against
+            raise goat_core.ParameterError(f"{err}: set 'Hold out for validation' to 0 to train on every "
+                                           "edge") from None
         train_graph, validation = split.train, (split.test_pos, split.test_neg)
     goat = goat_core.Goat(**params)
     if goat.variant == "global":  # GoatGlobal has no attention to track (fit refuses track_pairs)
         track = ()
     started = time.perf_counter()
-    goat.fit(train_graph, callback=LiveProgress(area, prefix), validation=validation, track_pairs=list(track))
+    goat.fit(train_graph, callback=LiveProgress(area, prefix), validation=validation,
+             track_pairs=[(NodeIndex(s), NodeIndex(t)) for s, t in track])  # node ids: positions
     record = RunRecord(key=key, goat=goat, graph_fp=graph_fp, params=dict(params), holdout=holdout,
                        split=split, seconds=time.perf_counter() - started, origin=origin,
                        history=list(goat.history_))
@@ -135,7 +141,8 @@ def replay(record: RunRecord, pair: tuple[int, int], area) -> tuple[RunRecord, b
     goat = goat_core.Goat(**old.get_params())
     started = time.perf_counter()
     goat.fit(train_graph, callback=LiveProgress(area, "replay"), validation=validation,
-             track_pairs=list(dict.fromkeys(tracked + [(int(pair[0]), int(pair[1]))])))
+             track_pairs=[(NodeIndex(s), NodeIndex(t))
+                          for s, t in dict.fromkeys(tracked + [(int(pair[0]), int(pair[1]))])])
     same = bool(np.array_equal(goat.embedding_, old.embedding_))
     new = RunRecord(**{**record.__dict__, "goat": goat, "history": list(goat.history_),
                        "seconds": time.perf_counter() - started})

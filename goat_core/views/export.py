@@ -12,11 +12,13 @@ Chromium it finds on the machine; without one, :func:`figure_bytes` raises
 from __future__ import annotations
 
 import json
+import os
 import re
 import struct
 import textwrap
 import zlib
 from collections.abc import Mapping
+from pathlib import Path
 from xml.sax.saxutils import escape
 
 import plotly.graph_objects as go
@@ -39,12 +41,16 @@ class ExportError(GoatError, RuntimeError):
 
 def renderer_problem() -> str | None:
     """Why figures cannot be exported on this machine, or None when they can (as far as a
-    cheap check tells: kaleido importable and a Chrome or Chromium found)."""
+    cheap check tells: kaleido importable and a Chrome or Chromium executable really there,
+    including the one ``BROWSER_PATH`` names, which kaleido would take without looking)."""
     try:
         import kaleido  # noqa: F401
         from choreographer.browsers.chromium import Chromium
     except ImportError:
         return "figure export needs the kaleido package (pip install 'kaleido>=1')"
+    named = os.environ.get("BROWSER_PATH")
+    if named:  # kaleido takes it as it is (an empty one: as unset)
+        return _browser_problem(named, "BROWSER_PATH names")
     try:
         found = Chromium.find_browser(skip_local=False)
     except Exception:  # the finder's own trouble: let the export itself try
@@ -52,6 +58,15 @@ def renderer_problem() -> str | None:
     if not found:
         return ("figure export needs Chrome or Chromium (kaleido drives it): install one, or set "
                 "BROWSER_PATH to its executable")
+    return _browser_problem(found, "the browser found is")
+
+
+def _browser_problem(path: str, named: str) -> str | None:
+    """None when ``path`` is an executable file, else why figure export cannot use it."""
+    if not Path(path).is_file():
+        return f"figure export needs Chrome or Chromium: {named} {path}, which does not exist"
+    if not os.access(path, os.X_OK):
+        return f"figure export needs Chrome or Chromium: {named} {path}, which is not executable"
     return None
 
 
@@ -101,7 +116,7 @@ def figure_bytes(fig: go.Figure, fmt: str, config: Mapping, *, scale: float = 2.
     try:
         raw = shown.to_image(format=fmt, width=width, scale=scale if fmt == "png" else 1)
     except Exception as err:  # kaleido's errors are many (no browser, a crash): one line for the user
-        first = str(err).splitlines()[0] if str(err) else ""
+        first = str(err).strip().splitlines()[0] if str(err).strip() else "the browser could not be started"
         problem = renderer_problem() or f"{type(err).__name__}: {first}"
         raise ExportError(f"could not export the figure as {fmt.upper()}: {problem}") from err
     text = config_json(config)

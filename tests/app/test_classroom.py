@@ -159,3 +159,21 @@ def test_an_exported_figure_carries_the_runs_configuration(app, downloads):
     assert config["graph"].startswith("Les Misérables (77 nodes")
     caption = " ".join("".join(e.itertext()) for e in root.iter(f"{SVG_NS}text")).replace(NBSP, " ")
     assert "dim=16" in caption and "Marius ↔ Thenardier" in caption
+
+
+def test_export_buttons_say_when_browser_path_names_no_browser(app, monkeypatch, tmp_path):
+    """Issue 24: the buttons stayed enabled and a click failed with an empty message."""
+    missing = tmp_path / "chromium"
+    monkeypatch.setenv("BROWSER_PATH", str(missing))
+    train(app)
+    goto(app, "gossip")
+    buttons = [b.proto for b in app.get("download_button") if b.proto.label in ("SVG", "PNG")]
+    assert buttons and all(b.disabled for b in buttons)
+    assert all(f"BROWSER_PATH names {missing}, which does not exist" in texts_of(b.help) for b in buttons)
+    monkeypatch.delenv("BROWSER_PATH")
+    goto(app, "gossip")
+    assert not any(b.proto.disabled for b in app.get("download_button") if b.proto.label == "SVG")
+
+
+def texts_of(markdown: str) -> str:
+    return markdown.replace("\\", "")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from goat_core import views
+from goat_core import NodeIndex, views
 from goat_core.equations import pair_equations
 
 from .conftest import explorer, goto, texts, train
 
-MARIUS, THENARDIER = 55, 25
+MARIUS, THENARDIER = NodeIndex(55), NodeIndex(25)  # positions, not names
 
 
 def test_guard_until_a_run_exists(app):

@@ -9,10 +9,12 @@ import re
 import numpy as np
 import pytest
 
+from goat_core import NodeIndex
+
 from .conftest import button, click_nodes, explorer, goto, new_app, open_tab, texts, train
 
 CHART, EGO = "gossip_graph", "gossip_ego"
-MARIUS, THENARDIER, GAVROCHE, VALJEAN, JAVERT = 55, 25, 48, 11, 27
+MARIUS, THENARDIER, GAVROCHE, VALJEAN, JAVERT = map(NodeIndex, (55, 25, 48, 11, 27))  # positions, not names
 
 
 def trained(at):
@@ -83,7 +85,7 @@ def test_ego_view_click_makes_a_neighbor_the_partner(app):
     assert panel_title(app) == f"Thenardier ↔ {ex.names[only_t]}"
     click_ego(app, only_t)  # now it is t: a click on t swaps the pair
     assert explorer(app).pair == (only_t, THENARDIER)
-    nbr = int(ex.run.goat.attention(only_t, THENARDIER).source_neighbors[0])
+    nbr = int(ex.run.goat.attention(NodeIndex(only_t), THENARDIER).source_neighbors[0])
     click_ego(app, nbr)  # a neighbor of s gossips with s
     assert explorer(app).pair == (only_t, nbr) and not app.exception
 
@@ -262,7 +264,7 @@ def test_a_click_on_a_bar_mutes_that_neighbor_and_a_second_unmutes_it(app):
     top = int(plain.source_neighbors[int(np.argmax(plain.source_attention))])
     name = explorer(app).names[top]
     click_bar(app, "source", top)
-    expected = goat.attention(MARIUS, THENARDIER, mute=[top])
+    expected = goat.attention(MARIUS, THENARDIER, mute=[NodeIndex(top)])
     assert explorer(app).muted == (top,)
     p = next(m for m in app.metric if m.label.startswith("Edge probability"))
     assert p.value == f"{expected.probability:.3f}"

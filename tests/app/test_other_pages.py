@@ -178,3 +178,16 @@ def test_every_page_survives_a_tiny_graph(app, edges):
         assert not app.exception, (tab, app.exception)
     app.button(key="pair_random_non_edge").click().run()
     assert not app.exception
+
+
+def test_scores_refuse_clustering_against_one_label_class(app):
+    """Issue 24: one label class reported NMI = AMI = 1.0 without a word."""
+    from goat_core import parse_edge_list
+
+    names = parse_edge_list(GOOD_EDGES, file="edges.csv").names
+    upload(app, GOOD_EDGES, labels="".join(f"{name} same\n" for name in names).encode())
+    train(app)
+    goto(app, "scores")
+    infos = " ".join(texts(app.info))
+    assert "in 1 class(es): clustering scores need at least two classes" in infos
+    assert not any(m.label == "NMI" for m in app.metric) and not app.exception

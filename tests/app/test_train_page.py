@@ -7,11 +7,13 @@ import zipfile
 from dataclasses import replace
 
 import goat_core
-from goat_core import explore
+from goat_core import NodeIndex, explore
 from ui.training import eta
 
 from .conftest import button, explorer, goto, new_app, texts, train, zip_names
 from .test_graph_page import upload
+
+PAIR = (NodeIndex(55), NodeIndex(25))  # Marius, Thenardier by position
 
 
 def test_small_training_makes_a_run(app, downloads):
@@ -30,7 +32,7 @@ def test_same_settings_and_seed_give_the_same_run(app):
     other = train(new_app())
     assert explorer(other).run.key == explorer(app).run.key
     a, b = explorer(app).run.goat, explorer(other).run.goat
-    assert a.attention(55, 25).to_dict() == b.attention(55, 25).to_dict()
+    assert a.attention(*PAIR).to_dict() == b.attention(*PAIR).to_dict()
 
 
 def test_paper_preset_fills_the_form(app):
@@ -78,7 +80,7 @@ def test_run_download_then_upload_in_another_session(app, downloads):
     run = explorer(other).run
     assert run.origin == "upload" and explorer(other).graph_key == "lesmis"
     assert run.split is not None  # the held-out edges were found again from the seed
-    assert run.goat.attention(55, 25).to_dict() == explorer(app).run.goat.attention(55, 25).to_dict()
+    assert run.goat.attention(*PAIR).to_dict() == explorer(app).run.goat.attention(*PAIR).to_dict()
 
 
 def test_bad_run_uploads_keep_the_previous_run(app):
@@ -101,7 +103,8 @@ def test_run_archive_round_trip_without_the_app(app):
     train(app)
     goat = explorer(app).run.goat
     again = explore.run_from_zip(explore.run_to_zip(goat), file="x.zip")
-    assert again.attention(55, 48).to_dict() == goat.attention(55, 48).to_dict()
+    assert again.attention(NodeIndex(55), NodeIndex(48)).to_dict() == \
+        goat.attention(NodeIndex(55), NodeIndex(48)).to_dict()
 
 
 def test_training_progress_says_how_long_is_left():
@@ -110,3 +113,87 @@ def test_training_progress_says_how_long_is_left():
     assert eta(replace(done_a_quarter, elapsed=100.0)) == " · about 5 min left"
     assert eta(replace(done_a_quarter, step=0)) == ""  # no pace to go by yet
     assert eta(replace(done_a_quarter, epoch=2, step=10)) == ""  # finished
+
+
+# ------------------------------------------------------------------------ issue 24: a run zip checked in full
+# Each of these loaded, replaced the session's run, then crashed every page. Checksums are
+# written again after each change (a forged zip), so that what refuses it is the run's own
+# validation, the same one a run directory goes through.
+
+def _tampered_zip(raw: bytes, tmp_path, change, reseal: bool = True) -> bytes:
+    from tests.tamper import tampered
+
+    folder = tmp_path / "unzipped"
+    with zipfile.ZipFile(io.BytesIO(raw)) as zf:
+        zf.extractall(folder)
+    run = tampered(folder, tmp_path / "tampered", change, reseal=reseal)
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zf:
+        for name in ("config.json", "nodes.json", "weights.pt"):
+            zf.write(run / name, arcname=name)
+    return out.getvalue()
+
+
+def _set_tensor(name, change):
+    return lambda config, nodes, tensors: tensors.__setitem__(name, change(tensors[name]))
+
+
+UNUSABLE = {  # what a zip held: the words of the one line that refuses it
+    "float table": (_set_tensor("hood_table", lambda t: t.float()), "weights.pt: hood_table must be int64"),
+    "uint8 table": (_set_tensor("hood_table", lambda t: t.to(__import__("torch").uint8)),
+                    "weights.pt: hood_table must be int64"),
+    "table of width 0": (_set_tensor("hood_table", lambda t: t[:, :0]),
+                         "weights.pt: hood_table must be int64 of shape (77, 100)"),
+    "2-D src": (_set_tensor("src", lambda t: t.reshape(2, -1)), "weights.pt: src must be int64 of shape"),
+    "int32 table": (_set_tensor("hood_table", lambda t: t.int()), "weights.pt: hood_table must be int64"),
+    "integer label classes": (lambda c, n, t: n["labels"].__setitem__("classes", list(range(len(
+        n["labels"]["classes"])))), "nodes.json: labels: classes must be a list of distinct strings"),
+}
+
+
+def test_unusable_run_zips_are_refused_and_the_previous_run_stays(app, downloads, tmp_path):
+    train(app)
+    before = explorer(app).run
+    raw = downloads["goat-run-lesmis-seed0.zip"]
+    cases = {**{name: _tampered_zip(raw, tmp_path / name.replace(" ", "-"), change) for name, (change, _) in
+                UNUSABLE.items()}}
+    empty = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(raw)) as zf, zipfile.ZipFile(empty, "w") as out:
+        for name in zf.namelist():
+            out.writestr(name, b"" if name == "weights.pt" else zf.read(name))
+    cases["empty weights.pt"] = empty.getvalue()
+    words = {**{name: w for name, (_, w) in UNUSABLE.items()}, "empty weights.pt": "weights.pt: is empty"}
+    for name, archive in cases.items():
+        app.file_uploader(key="run_upload").upload(f"{name}.zip", archive, "application/zip")
+        app.button(key="run_load").click().run()
+        assert not app.exception, (name, app.exception)
+        assert len(app.error) == 1, name
+        assert texts(app.error)[0].startswith(f"{name}.zip: {words[name]}"), texts(app.error)
+        assert explorer(app).run is before, name
+    for page in ("gossip", "embeddings", "scores"):  # the previous run still answers on every page
+        goto(app, page)
+
+
+def test_a_complete_graph_says_to_set_the_hold_out_to_0(app):
+    import itertools
+
+    k12 = "".join(f"{a} {b}\n" for a, b in itertools.combinations(range(12), 2)).encode()
+    upload(app, k12, name="k12.txt")
+    train(app, holdout=0.15)
+    assert len(app.error) == 1 and "set 'Hold out for validation' to 0" in texts(app.error)[0]
+    train(app, holdout=0.0)
+    assert explorer(app).run is not None and not app.error
+
+
+def test_a_format_1_run_zip_loads_and_says_so(app, downloads, tmp_path):
+    from tests.tamper import as_format_1
+
+    train(app)
+    old = _tampered_zip(downloads["goat-run-lesmis-seed0.zip"], tmp_path, as_format_1, reseal=False)
+    other = goto(new_app(), "train")
+    other.file_uploader(key="run_upload").upload("old.zip", old, "application/zip")
+    other.button(key="run_load").click().run()
+    assert not other.exception and not other.error and explorer(other).run.origin == "upload"
+    warning = texts(other.warning)[0]
+    assert warning.startswith("Loaded run old.zip") and "saved in run format 1" in warning
+    assert "/tmp" not in warning  # the archive is named, never the folder it was unpacked in
