@@ -7,7 +7,7 @@ import goat_core
 from goat_core import explore, presets, quiz, views
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER  # the paper's ids (Newman's numbering)
 from ui import cache, classroom, parts, state, training
-from ui.runs import run_key
+from ui.runs import run_key, with_backend
 
 ex = state.get()
 seed = state.seed()
@@ -24,7 +24,7 @@ st.markdown(
     "**Thenardier (25)** and **Gavroche (48)**. GOAT claims that Marius pays attention to *different "
     "parts of his neighborhood* depending on whom he gossips with. Let us check.")
 
-params = dict(CASE, seed=seed)
+params = with_backend(dict(CASE, seed=seed), graph.num_edges)
 try:
     if cache.run_store().get(run_key(fp, params, 0.0)) is None:
         with st.status(f"Training GOAT on Les Misérables (seed {seed}, about 2 s)…", expanded=True) as status:

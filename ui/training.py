@@ -17,8 +17,8 @@ import goat_core
 from goat_core import explore, views
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 
-from . import cache, classroom
-from .runs import RunRecord, run_key
+from . import cache, classroom, warmup
+from .runs import RunRecord, run_key, with_backend
 
 PROGRESS_KEY = "training_progress"  # (epoch, epochs) of the training under way, for "cancelled at"
 STAGES = {"select": "choosing the epochs (early stopping on the carve-out; at most) · ",
@@ -80,6 +80,26 @@ def eta(progress: goat_core.Progress) -> str:
 
 
 CASE_STUDY_PAIRS = ((MARIUS, THENARDIER), (MARIUS, GAVROCHE))
+def path_name(goat: goat_core.Goat) -> str:
+    """How a run was computed, for captions: "torch (nothing compiled)", "fused (compiled)"…"""
+    backend = getattr(goat, "backend_", goat.backend)
+    return {"torch": "torch (nothing compiled)", "fused": "fused (compiled loops)",
+            "module": "module (plain autograd)"}.get(backend, backend)
+
+
+def wait_for_compiled(params: dict, area) -> None:
+    """Before a training on a compiled path: wait, with the compile's progress in ``area``, for the
+    server's warm-up to have the fused loops loaded (a click elsewhere stops the wait)."""
+    warm = warmup.warm_up()
+    if params.get("backend") == "torch" or warm.fused_ready.is_set():
+        return
+    line = area.empty()
+    while not warm.wait_fused(0.5):
+        snap = warm.snapshot()
+        step = f"step {snap.done + 1}/{snap.total}: {snap.step}, " if snap.total else ""
+        line.caption(f"Waiting for the fused training loops, compiled once per install in the background "
+                     f"({step}{snap.elapsed:.0f} s so far; about half a minute on 2 cores)…")
+    line.empty()
 
 
 def pairs_to_track(graph: goat_core.Graph, pair: tuple[int, int] | None = None) -> list[tuple[int, int]]:
@@ -99,8 +119,10 @@ def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, a
     they give the live validation AUC and the Scores page's link prediction. ``track`` are
     pairs (node ids) whose attention is recorded after every epoch (a run fetched from the
     store keeps the pairs it was trained with: see :func:`replay`).
-    Raises ValueError (bad parameters, too small a graph) or TrainingCancelled.
+    Raises ValueError (bad parameters, too small a graph) or TrainingCancelled. ``params`` without
+    a ``backend`` get the app's (:func:`with_backend`), which the run key then names.
     """
+    params = with_backend(params, graph.num_edges)
     key = run_key(graph_fp, params, holdout)
     store = cache.run_store()
     found = store.get(key)
@@ -113,6 +135,7 @@ def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, a
     goat = goat_core.Goat(**params)
     if goat.variant == "global":  # GoatGlobal has no attention to track (fit refuses track_pairs)
         track = ()
+    wait_for_compiled(params, area)
     started = time.perf_counter()
     goat.fit(train_graph, callback=LiveProgress(area, prefix), validation=validation, track_pairs=list(track))
     record = RunRecord(key=key, goat=goat, graph_fp=graph_fp, params=dict(params), holdout=holdout,
@@ -133,6 +156,7 @@ def replay(record: RunRecord, pair: tuple[int, int], area) -> tuple[RunRecord, b
     train_graph = record.split.train if record.split is not None else old.graph_
     validation = (record.split.test_pos, record.split.test_neg) if record.split is not None else None
     goat = goat_core.Goat(**old.get_params())
+    wait_for_compiled(old.get_params(), area)
     started = time.perf_counter()
     goat.fit(train_graph, callback=LiveProgress(area, "replay"), validation=validation,
              track_pairs=list(dict.fromkeys(tracked + [(int(pair[0]), int(pair[1]))])))

@@ -14,7 +14,7 @@ from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 from goat_core.views.export import NBSP
 from goat_core.views.style import PROJECTOR_FONT
 from ui import cache, state
-from ui.runs import run_key
+from ui.runs import run_key, with_backend
 
 from .conftest import APP, explorer, goto, texts, train
 
@@ -25,7 +25,7 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 def case_record():
     """The case study's run (trained by the page, fetched from the shared store)."""
     graph = load_graph("lesmis")
-    params = dict(presets.case_study(graph.num_edges), seed=0)
+    params = with_backend(dict(presets.case_study(graph.num_edges), seed=0), graph.num_edges)  # app's path
     record = cache.run_store().get(run_key(graph.fingerprint(), params, 0.0))
     assert record is not None
     return record
