@@ -353,6 +353,8 @@ def drivers_tab() -> None:
 
 
 # Tabs compute and draw only when open (the context shift alone runs dozens of attentions).
+if st.session_state.get("gossip_tabs") not in (None, *TABS):  # e.g. a link's unknown tab
+    del st.session_state["gossip_tabs"]
 tabs = st.tabs(TABS, key="gossip_tabs", on_change="rerun")
 for tab, draw in zip(tabs, (attention_tab, training_tab, alignment_tab, shift_tab, drivers_tab), strict=True):
     if tab.open:

@@ -50,7 +50,9 @@ def load_upload() -> None:
     except goat_core.GraphFormatError as err:
         ex.message = ("error", str(err))
         return
-    state.set_graph(ex, graph, f"upload:{edges.name}")
+    key = cache.upload_key(cache.digest(raw), cache.digest(labels_raw) if labels_raw else None,
+                           {"directed": directed})
+    state.set_upload(ex, graph, edges.name, key)
     ex.message = ("success", f"Loaded {edges.name}: {graph.num_nodes:,} nodes, {graph.num_edges:,} edges.")
 
 

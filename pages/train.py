@@ -50,6 +50,7 @@ def load_run_upload() -> None:
     ex.runs[ex.graph_fp] = RunRecord(
         key=f"upload:{cache.digest(raw)}", goat=goat, graph_fp=ex.graph_fp, params=goat.get_params(),
         holdout=match.holdout, split=match.split, seconds=0.0, origin="upload", history=list(goat.history_))
+    cache.run_store().put(ex.runs[ex.graph_fp])  # by content: a refresh or a shared link finds it again
     where = "its held-out edges were found again" if match.split is not None else "no held-out edges known"
     ex.message = ("success", f"Loaded run {upload.name} on {parts.graph_title(ex)} ({where}).")
 
@@ -154,7 +155,8 @@ if run is not None:
     m[1].metric("Validation AUC", f"{last['val_auc']:.3f}" if last.get("val_auc") is not None else "—")
     m[2].metric("Training time", f"{run.seconds:.1f} s" if run.seconds else "—")
     m[3].metric("Held out", f"{run.holdout:.0%}")
-    st.caption(md(", ".join(f"{k}={v}" for k, v in run.params.items())) + f" · origin: {run.origin}")
+    st.caption(md(", ".join(f"{k}={v}" for k, v in run.params.items())) + f" · origin: {run.origin} · "
+               f"computed on the {training.path_name(run.goat)} path")
     if run.history:
         parts.chart(st, views.training_curve(run.history), key="train_history")
     st.download_button("Download this run (zip)", cache.run_zip(run.key, run.goat),
