@@ -1,7 +1,8 @@
 """Optional computations that fill a page in: background work with progress, cached by content.
 
 DeepWalk and node2vec baselines (10-15 s on Email) and UMAP projections (a first fit compiles
-for 15-20 s) used to hold their page until done. Now a page submits them here and draws
+for 15-20 s) used to hold their page until done; their numba compiles also held the server's
+interpreter lock, so they run in a child process (:mod:`ui.worker`). Now a page submits them here and draws
 everything else at once; a small fragment follows the job's progress (no rerun of the page)
 and, when it ends, reruns the page once so that the result takes its place.
 
@@ -25,10 +26,11 @@ from typing import Any
 import streamlit as st
 
 import goat_core
-from goat_core.node2vec import PRESETS, evaluate_walk_methods, walks_per_node
-from goat_core.projection import project
+from goat_core.node2vec import PRESETS, walks_per_node
 
 from . import cache
+from . import worker as worker_calls
+from .worker import Worker
 
 Report = Callable[[float, str], None]  # (fraction done, what is happening)
 
@@ -142,18 +144,25 @@ def show_error(job: Job, where=st) -> None:
 # --------------------------------------------------------------------------- the jobs pages submit
 
 
+@st.cache_resource(show_spinner=False)
+def worker() -> Worker:
+    """The server's child process for the numba-heavy calls (started on the first one)."""
+    return Worker()
+
+
 def walk_baselines(run_key: str, split: goat_core.EdgeSplit) -> Job:
     """DeepWalk and node2vec (``PRESETS``, seeded by the run's split) on the run's held-out edges,
-    one method after the other; fewer walks per node on large graphs keep the skip-gram's corpus
-    near a million tokens. The result: method name -> its scores and curves."""
+    one method after the other, in the worker process; fewer walks per node on large graphs keep
+    the skip-gram's corpus near a million tokens. The result: method name -> scores and curves."""
     walks = walks_per_node(split.train.num_nodes)
     configs = {name: {**config, "num_walks": walks} for name, config in PRESETS.items()}
+    child = worker()
 
     def work(report: Report) -> dict:
         out: dict = {}
         for k, (name, config) in enumerate(configs.items()):
             report(k / len(configs), f"{name}: random walks, then the skip-gram")
-            out.update(evaluate_walk_methods(split, {name: config}, seed=split.seed, curves=True))
+            out.update(child.call(report, worker_calls.walk_scores, split, {name: config}, split.seed))
         report(1.0, "done")
         return out
 
@@ -161,10 +170,12 @@ def walk_baselines(run_key: str, split: goat_core.EdgeSplit) -> Job:
 
 
 def umap(key: str, seed: int, points) -> Job:
-    """The UMAP projection of the point set ``key``, stored with the other projections once done."""
+    """The UMAP projection of the point set ``key`` (in the worker process), stored with the other
+    projections once done."""
+    child = worker()
 
     def work(report: Report):
-        coords = project(points, "umap", seed, progress=report)
+        coords = child.call(report, worker_calls.umap_projection, points, seed)
         cache.projection_store().put((key, "umap", seed), coords)
         return coords
 

@@ -3,11 +3,12 @@ background jobs that fill pages in."""
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 
 import goat_core
-from ui import jobs, warmup
+from ui import jobs, warmup, worker
 
 from .conftest import goto, train, wait_for_jobs
 
@@ -83,7 +84,7 @@ def test_a_failed_job_keeps_its_error_until_retried():
 
 def test_the_scores_page_draws_everything_else_while_the_walks_run(app, monkeypatch):
     gate = threading.Event()
-    monkeypatch.setattr(jobs, "evaluate_walk_methods", _held_walks(gate))  # they wait for the test
+    monkeypatch.setattr(jobs, "worker", lambda: HeldWorker(gate))  # the walks wait for the test
     train(app, epochs=7)  # a run of its own: a new job
     goto(app, "scores")
     assert "Runs side by side" in [h.value for h in app.header]  # the end of the page is drawn
@@ -95,11 +96,38 @@ def test_the_scores_page_draws_everything_else_while_the_walks_run(app, monkeypa
     assert not app.get("progress")
 
 
-def _held_walks(gate: threading.Event):
-    from goat_core.node2vec import evaluate_walk_methods
+class HeldWorker:
+    """The worker process's calls, run here once ``gate`` opens."""
 
-    def walks(*args, **kwargs):
-        gate.wait(60)
-        return evaluate_walk_methods(*args, **kwargs)
+    def __init__(self, gate: threading.Event):
+        self.gate = gate
 
-    return walks
+    def call(self, report, function, *args):
+        assert self.gate.wait(60)
+        return function(*args)
+
+
+def doubled_with_progress(n: int) -> int:
+    """Runs in the worker process (imported there by name)."""
+    from ui import worker
+
+    for k in range(n):
+        worker._report(k / n, f"step {k}")
+    if n < 0:
+        raise goat_core.ParameterError("n must be >= 0")
+    return 2 * n
+
+
+def test_the_worker_process_runs_a_call_and_sends_its_progress_back():
+    child = worker.Worker()
+    seen = []
+    assert child.call(lambda f, stage: seen.append((f, stage)), doubled_with_progress, 3) == 6
+    assert seen == [(0.0, "step 0"), (1 / 3, "step 1"), (2 / 3, "step 2")]
+    try:
+        child.call(lambda f, stage: None, doubled_with_progress, -1)
+    except goat_core.ParameterError as err:  # the child's error, raised here
+        assert "n must be >= 0" in str(err)
+    else:
+        raise AssertionError("the child's error was not raised")
+    assert child.pool._processes and all(p.pid != os.getpid() for p in child.pool._processes.values())
+    child.pool.shutdown()
