@@ -8,7 +8,7 @@ import goat_core
 from goat_core import explore, views
 from goat_core.views.style import escape_markdown
 
-from . import classroom, state, training
+from . import classroom, state, training, warmup
 from .runs import RunRecord
 from .state import Explorer
 
@@ -191,6 +191,9 @@ def finish(ex: Explorer) -> None:
     lines.append(f"**Gossip pair:** {md(s)} ↔ {md(t)}")
     st.sidebar.caption("  \n".join(lines))
     state.sync_url(ex)
+    # After the page: the server's warm-up starts once the first page is drawn (its imports would
+    # otherwise compete with that first run), and says where the compile is.
+    warmup.sidebar_status()
 
 
 def node_search(graph: goat_core.Graph, key: str, label: str) -> int | None:
