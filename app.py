@@ -30,5 +30,6 @@ pages = [
 page = st.navigation(pages)
 parts.seed_input()
 classroom.projector_toggle()
+classroom.names_toggle()
 page.run()
 parts.finish(ex)  # after the page: it may have changed the graph, the run or the pair

@@ -249,9 +249,10 @@ def take_mute_click(ex: Explorer) -> int | None:
 
 # The pages' main choices a link carries: URL name -> widget key. Widgets forget their value when
 # their page is left; the Explorer keeps it (``ex.view``) and gives it back when the page returns.
-VIEW_PARAMS = {"colour": "graph_colour", "view": "gossip_view", "tab": "gossip_tabs",
-               "uniform": "att_uniform", "emb": "emb_kind", "proj": "emb_method", "names": NAMES_KEY}
-BOOLEAN_VIEWS = ("uniform", "names")
+VIEW_PARAMS = {"projector": PROJECTOR_KEY, "names": NAMES_KEY, "colour": "graph_colour",
+               "view": "gossip_view", "tab": "gossip_tabs", "uniform": "att_uniform", "emb": "emb_kind",
+               "proj": "emb_method"}
+BOOLEAN_VIEWS = ("projector", "names", "uniform")
 
 
 def keep_view(ex: Explorer) -> None:
@@ -285,8 +286,6 @@ def url_state(ex: Explorer) -> dict[str, str | list[str]]:
         wanted, holdout = ex.missing.run
         params.update({short: str(wanted[name]) for short, name in URL_PARAMS.items() if name in wanted})
         params["holdout"] = f"{holdout:g}"
-    if st.session_state.get(PROJECTOR_KEY):
-        params["projector"] = "1"
     for param, value in ex.view.items():
         if value is None:
             continue
@@ -361,11 +360,11 @@ def apply_link(ex: Explorer, query: dict[str, list[str]]) -> None:
     """A link's view, from the server's stores: graph, seed, training form and run, pair, mutes
     and the pages' choices. What the stores lack goes to ``ex.missing`` (the pages offer to
     rebuild it); a value no widget takes is ignored with a warning."""
-    st.session_state[PROJECTOR_KEY] = BOOLEAN_WORDS.get(_first(query, "projector").lower(), False)
     try:
         st.session_state[SEED_KEY] = int(_first(query, "seed", "0"))
     except ValueError:
         pass
+    _link_view(ex, query)  # projector mode first: a page that waits for a missing graph is projected too
     if not _link_graph(ex, query):
         return
     zip_key = _first(query, "run")
@@ -382,7 +381,6 @@ def apply_link(ex: Explorer, query: dict[str, list[str]]) -> None:
     if s in names and t in names:
         set_pair(ex, names[s], names[t])
     set_mutes(ex, [names[v] for v in query.get("mute", []) if v in names])
-    _link_view(ex, query)
 
 
 def _link_graph(ex: Explorer, query: dict[str, list[str]]) -> bool:
