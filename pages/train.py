@@ -4,7 +4,7 @@ import streamlit as st
 
 import goat_core
 from goat_core import explore, presets, views
-from ui import cache, parts, state, training
+from ui import cache, jobs, parts, state, training
 from ui.parts import md
 from ui.runs import RunRecord
 
@@ -141,6 +141,7 @@ if submitted:
         st.caption("The previous run, if any, is kept.")
     else:
         ex.runs[ex.graph_fp] = record
+        jobs.case_study_run(state.seed())  # the Case study page's own model, trained ahead
         done = ("Fetched from the cache (trained before with these settings)" if record.origin == "cache"
                 else f"Trained in {record.seconds:.1f} s")
         ex.message = ("success", f"{done}. Next: pick a gossip pair on the Gossip & attend page.")

@@ -28,8 +28,8 @@ import streamlit as st
 import goat_core
 from goat_core.node2vec import PRESETS, walks_per_node
 
-from . import cache
-from . import worker as worker_calls
+from . import cache, training
+from .runs import run_key
 from .worker import Worker
 
 Report = Callable[[float, str], None]  # (fraction done, what is happening)
@@ -162,7 +162,7 @@ def walk_baselines(run_key: str, split: goat_core.EdgeSplit) -> Job:
         out: dict = {}
         for k, (name, config) in enumerate(configs.items()):
             report(k / len(configs), f"{name}: random walks, then the skip-gram")
-            out.update(child.call(report, worker_calls.walk_scores, split, {name: config}, split.seed))
+            out.update(child.call(report, "walk_scores", split, {name: config}, split.seed))
         report(1.0, "done")
         return out
 
@@ -175,8 +175,26 @@ def umap(key: str, seed: int, points) -> Job:
     child = worker()
 
     def work(report: Report):
-        coords = child.call(report, worker_calls.umap_projection, points, seed)
+        coords = child.call(report, "umap_projection", points, seed)
         cache.projection_store().put((key, "umap", seed), coords)
         return coords
 
     return job_store().submit(f"umap|{key}|{seed}", f"UMAP of {len(points):,} points", work)
+
+
+def case_study_run(seed: int) -> Job:
+    """The case study's model for ``seed``, trained ahead (about a second on the torch path) once a
+    session has trained its own: the Case study page then opens without training."""
+
+    graph = cache.bundled_graph("lesmis")  # here: Streamlit's caches belong to the script thread
+    fp = graph.fingerprint()
+
+    def work(report: Report) -> str:
+        params = training.case_study_params(graph, seed)
+        key = run_key(fp, params, 0.0)
+        if cache.run_store().get(key) is None:
+            report(0.0, "training")
+            training.fit_record(graph, fp, params, 0.0, None, "case study", training.CASE_STUDY_PAIRS)
+        return key
+
+    return job_store().submit(f"case-study|{seed}", "The case study's model", work)

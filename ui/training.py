@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import explore, views
+from goat_core import explore, presets, views
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 
 from . import cache, classroom, warmup
@@ -123,11 +123,19 @@ def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, a
     a ``backend`` get the app's (:func:`with_backend`), which the run key then names.
     """
     params = with_backend(params, graph.num_edges)
-    key = run_key(graph_fp, params, holdout)
-    store = cache.run_store()
-    found = store.get(key)
+    found = cache.run_store().get(run_key(graph_fp, params, holdout))
     if found is not None:
         return RunRecord(**{**found.__dict__, "origin": "cache"})
+    wait_for_compiled(params, area)
+    record = fit_record(graph, graph_fp, params, holdout, LiveProgress(area, prefix), origin, track)
+    st.session_state.pop(PROGRESS_KEY, None)
+    return record
+
+
+def fit_record(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, callback, origin: str,
+               track: Sequence[tuple[int, int]] = ()) -> RunRecord:
+    """Fit ``params`` (with their backend) on ``graph`` with ``holdout`` held out, put the run in the
+    shared store and return it; no Streamlit here (a background job trains with it too)."""
     split, train_graph, validation = None, graph, None
     if holdout > 0:
         split = goat_core.split_edges(graph, 1.0 - holdout, params["seed"])
@@ -135,15 +143,19 @@ def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, a
     goat = goat_core.Goat(**params)
     if goat.variant == "global":  # GoatGlobal has no attention to track (fit refuses track_pairs)
         track = ()
-    wait_for_compiled(params, area)
     started = time.perf_counter()
-    goat.fit(train_graph, callback=LiveProgress(area, prefix), validation=validation, track_pairs=list(track))
-    record = RunRecord(key=key, goat=goat, graph_fp=graph_fp, params=dict(params), holdout=holdout,
-                       split=split, seconds=time.perf_counter() - started, origin=origin,
+    goat.fit(train_graph, callback=callback, validation=validation, track_pairs=list(track))
+    seconds = time.perf_counter() - started
+    record = RunRecord(key=run_key(graph_fp, params, holdout), goat=goat, graph_fp=graph_fp,
+                       params=dict(params), holdout=holdout, split=split, seconds=seconds, origin=origin,
                        history=list(goat.history_))
-    store.put(record)
-    st.session_state.pop(PROGRESS_KEY, None)
+    cache.run_store().put(record)
     return record
+
+
+def case_study_params(graph: goat_core.Graph, seed: int) -> dict:
+    """The case study's training (the fast preset on every edge) with ``seed``, on the app's path."""
+    return with_backend(dict(presets.case_study(graph.num_edges), seed=seed), graph.num_edges)
 
 
 def replay(record: RunRecord, pair: tuple[int, int], area) -> tuple[RunRecord, bool]:

@@ -7,8 +7,11 @@ scikit-learn's lazy modules (about 2.5 s), and UMAP's numba code another half mi
 * small graphs train on the torch backend (``ui.runs.backend_for``), which compiles
   nothing: a click on Train at once trains Les Misérables in about a second once the imports
   below are done, and the same seed gives the same numbers whenever it is clicked;
-* a child process (``python -m goat_core.precompile --umap --with-parent``) compiles the fused loops and
-  UMAP's into numba's disk cache, away from the server's interpreter (a compile in a thread
+* the imports happen in the script thread that starts the warm-up, after the server's first page
+  is drawn (``ui.parts.finish``), never in a background thread (concurrent imports of one package
+  can hand a thread a half-initialised module);
+* a child process (``python -m goat_core.precompile --umap --with-parent``) compiles the fused
+  loops and UMAP's into numba's disk cache, away from the server's interpreter (a compile in a thread
   would hold the interpreter's lock and slow every page); its ``k/n name`` lines are the
   progress the sidebar and the Train page show;
 * once the child has compiled the training loop, this process loads it from the cache (about
@@ -65,6 +68,19 @@ class WarmUp:
         self.thread = threading.Thread(target=self._run, name="goat-warm-up", daemon=True)
 
     def start(self) -> WarmUp:
+        """Import ahead here, in the calling (script) thread, then follow the compile in a thread.
+
+        Imports stay out of background threads: two threads importing one package at the same time
+        can hand one of them a partially initialised module (seen here: pandas, while a job's first
+        fit imported scikit-learn and a page drew a table)."""
+        try:
+            _tiny_fit("torch")  # torch's and scikit-learn's lazy imports, before the first Train
+            import numba  # noqa: F401 - what goat_core.fused needs, so the thread imports that module only
+            import pandas  # noqa: F401 - the pages' tables
+            import scipy.linalg.cython_blas  # noqa: F401
+            import threadpoolctl  # noqa: F401
+        finally:
+            self.imports_ready.set()
         self.thread.start()
         return self
 
@@ -82,10 +98,6 @@ class WarmUp:
     # ------------------------------------------------------------------ the background thread
     def _run(self) -> None:
         child = self._spawn()
-        try:
-            _tiny_fit("torch")  # torch's and scikit-learn's lazy imports, before the first Train
-        finally:
-            self.imports_ready.set()
         if child is None:
             self._finish()
             return

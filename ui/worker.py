@@ -1,45 +1,39 @@
-"""A child process for the background jobs' heavy work (no Streamlit here: the child imports this).
+"""A child process for the background jobs' heavy work: ``python -m ui.worker [MODULE]``.
 
 DeepWalk/node2vec (pecanpy's walks) and UMAP compile numba code on their first call in a process:
 8 to 20 s during which the compiling thread holds the interpreter's lock. In the server's process
 every session's page would wait behind it, so :mod:`ui.jobs` runs these calls here, in one child
-process kept for the server's life (what it compiled stays compiled), started with ``spawn`` (a
-fork of a server with threads is unsafe). Progress travels back on a queue.
+process kept for the server's life (what it compiled stays compiled), at a lower priority.
+
+Not ``multiprocessing``: its ``spawn`` re-runs the parent's ``__main__``, which in a Streamlit
+server is the app script itself. Here the child is a plain ``python -m`` process; requests and
+answers are length-prefixed pickles on its stdin and stdout, between this server and its own
+child only (nothing a user sent is unpickled: the arguments are the server's own objects). The
+child runs only the functions named in ``CALLS`` of MODULE (default: this module). No Streamlit
+here: the child imports this module.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import importlib
 import os
-import queue
+import pickle
+import struct
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from pathlib import Path
+from typing import Any, BinaryIO
 
 Report = Callable[[float, str], None]
-
-_progress: Any = None  # the child's end of the progress queue (set by _start_child)
-
-
-def _start_child(progress: Any) -> None:
-    """In the child: keep the progress queue, use one thread, end with the parent."""
-    global _progress
-    _progress = progress
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(3)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+ROOT = Path(__file__).resolve().parents[1]
+_HEADER = struct.Struct("<Q")
+_out: BinaryIO | None = None  # the child's stdout, where _report writes (set by main)
 
 
-def _report(fraction: float, stage: str) -> None:
-    if _progress is not None:
-        _progress.put((float(fraction), str(stage)))
+# --------------------------------------------------------------------------- the calls the child runs
 
 
 def walk_scores(split, configs: dict, seed: int) -> dict:
@@ -53,43 +47,111 @@ def umap_projection(points, seed: int):
     """The UMAP projection of ``points``, its epochs reported as progress."""
     from goat_core.projection import project
 
-    return project(points, "umap", seed, progress=_report)
+    return project(points, "umap", seed, progress=report)
+
+
+CALLS: dict[str, Callable[..., Any]] = {"walk_scores": walk_scores, "umap_projection": umap_projection}
+
+
+def report(fraction: float, stage: str) -> None:
+    """In the child: tell the parent how far the current call is."""
+    if _out is not None:
+        _send(_out, ("progress", float(fraction), str(stage)))
+
+
+# --------------------------------------------------------------------------- the wire
+
+
+def _send(stream: BinaryIO, message: object) -> None:
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_HEADER.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream: BinaryIO) -> Any:
+    head = stream.read(_HEADER.size)
+    if len(head) < _HEADER.size:
+        raise EOFError("the worker process ended")
+    size = _HEADER.unpack(head)[0]
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError("the worker process ended")
+    return pickle.loads(data)  # noqa: S301 - our own child's answers, never a user's bytes
+
+
+# --------------------------------------------------------------------------- the parent's side
 
 
 class Worker:
-    """One child process that runs the jobs' calls in turn, and their progress on the way."""
+    """The child process and one call at a time through it; started again if it died."""
 
-    def __init__(self) -> None:
-        context = multiprocessing.get_context("spawn")
-        self.progress = context.Queue()
-        self.pool = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_start_child,
-                                        initargs=(self.progress,))
-        self.lock = threading.Lock()  # one call at a time: the queue's messages are that call's
+    def __init__(self, module: str = __name__):
+        self.module = module
+        self.lock = threading.Lock()
+        self.process: subprocess.Popen | None = None
 
-    def call(self, report: Report, function: Callable[..., Any], *args: Any) -> Any:
-        """``function(*args)`` in the child (a module-level function), reporting its progress."""
+    def _ensure(self) -> subprocess.Popen:
+        if self.process is None or self.process.poll() is not None:
+            path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+            self.process = subprocess.Popen([sys.executable, "-m", "ui.worker", self.module], cwd=ROOT,
+                                            env=dict(os.environ, PYTHONPATH=path), stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE)
+        return self.process
+
+    def call(self, report: Report, name: str, *args: Any) -> Any:
+        """``CALLS[name](*args)`` in the child, its progress passed to ``report``; the child's
+        exception is raised here."""
         with self.lock:
-            future = self.pool.submit(_call, function, *args)
-            while True:  # until the call's end mark (or a child that died without one)
-                try:
-                    item = self.progress.get(timeout=0.2)
-                except queue.Empty:
-                    if not future.done():
-                        continue
-                    try:  # done: its end mark was put before its result came back
-                        item = self.progress.get(timeout=1.0)
-                    except queue.Empty:
-                        break
-                if item is None:
-                    break
-                report(*item)
-            return future.result()  # the child's exception, raised here
+            process = self._ensure()
+            assert process.stdin is not None and process.stdout is not None
+            _send(process.stdin, (name, args))
+            while True:
+                kind, *rest = _receive(process.stdout)
+                if kind == "progress":
+                    report(*rest)
+                elif kind == "result":
+                    return rest[0]
+                else:
+                    raise rest[0]
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
 
 
-def _call(function: Callable[..., Any], *args: Any) -> Any:
-    """In the child: the call, then its end mark on the progress queue (after its last report)."""
-    try:
-        return function(*args)
-    finally:
-        if _progress is not None:
-            _progress.put(None)
+# --------------------------------------------------------------------------- the child's side
+
+
+def _exit_with_parent() -> None:
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def main(argv: list[str]) -> int:
+    """Serve calls from stdin until it closes."""
+    global _out
+    calls = importlib.import_module(argv[0]).CALLS if argv else CALLS
+    requests, _out = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # a library's print must not reach the wire
+    _exit_with_parent()
+    os.nice(10)  # background work: behind the sessions' pages and trainings
+    while True:
+        try:
+            name, args = _receive(requests)
+        except EOFError:
+            return 0
+        try:
+            _send(_out, ("result", calls[name](*args)))
+        except Exception as err:  # the call's failure goes back to the job
+            _send(_out, ("error", err))
+
+
+if __name__ == "__main__":  # run as ui.worker, not __main__: report() and the calls share its globals
+    sys.exit(importlib.import_module("ui.worker").main(sys.argv[1:]))

@@ -7,6 +7,8 @@ import os
 import sys
 import threading
 
+import pytest
+
 import goat_core
 from ui import jobs, warmup, worker
 
@@ -102,32 +104,54 @@ class HeldWorker:
     def __init__(self, gate: threading.Event):
         self.gate = gate
 
-    def call(self, report, function, *args):
+    def call(self, report, name, *args):
         assert self.gate.wait(60)
-        return function(*args)
+        return worker.CALLS[name](*args)
 
 
 def doubled_with_progress(n: int) -> int:
-    """Runs in the worker process (imported there by name)."""
+    """Runs in the worker process (CALLS below: ``python -m ui.worker tests.app.test_background``)."""
     from ui import worker
 
     for k in range(n):
-        worker._report(k / n, f"step {k}")
+        worker.report(k / n, f"step {k}")
+    print("a library printing", n)  # must not disturb the answers
     if n < 0:
         raise goat_core.ParameterError("n must be >= 0")
     return 2 * n
 
 
+CALLS = {"doubled": doubled_with_progress}
+
+
 def test_the_worker_process_runs_a_call_and_sends_its_progress_back():
-    child = worker.Worker()
+    child = worker.Worker("tests.app.test_background")
     seen = []
-    assert child.call(lambda f, stage: seen.append((f, stage)), doubled_with_progress, 3) == 6
-    assert seen == [(0.0, "step 0"), (1 / 3, "step 1"), (2 / 3, "step 2")]
     try:
-        child.call(lambda f, stage: None, doubled_with_progress, -1)
-    except goat_core.ParameterError as err:  # the child's error, raised here
-        assert "n must be >= 0" in str(err)
-    else:
-        raise AssertionError("the child's error was not raised")
-    assert child.pool._processes and all(p.pid != os.getpid() for p in child.pool._processes.values())
-    child.pool.shutdown()
+        assert child.call(lambda f, stage: seen.append((f, stage)), "doubled", 3) == 6
+        assert seen == [(0.0, "step 0"), (1 / 3, "step 1"), (2 / 3, "step 2")]
+        with pytest.raises(goat_core.ParameterError, match="n must be >= 0"):  # the child's, raised here
+            child.call(lambda f, stage: None, "doubled", -1)
+        first = child.process.pid
+        assert first != os.getpid() and child.call(lambda f, stage: None, "doubled", 1) == 2  # still alive
+        child.stop()
+        assert child.call(lambda f, stage: None, "doubled", 2) == 4  # started again
+        assert child.process.pid != first
+    finally:
+        child.stop()
+
+
+def test_after_a_training_the_case_studys_model_is_trained_ahead(app, monkeypatch):
+    from ui import cache, runs
+
+    store, queue = runs.RunStore(), jobs.JobStore()  # this test's own: nothing trained before it
+    monkeypatch.setattr(cache, "run_store", lambda: store)
+    monkeypatch.setattr(jobs, "job_store", lambda: queue)
+    train(app)
+    job = queue.get("case-study|0")
+    assert job is not None and job.done.wait(120) and job.ok
+    record = store.get(job.result)
+    assert record is not None and record.seed == 0 and record.origin == "case study"
+    goto(app, "case_study")  # opens on that model: nothing trained on the page
+    assert not [e for e in app.get("expandable") if "Training GOAT" in str(e.proto)]
+    assert len(store) == 2  # the Train page's run and the case study's: no third training
