@@ -160,9 +160,9 @@ if run is not None:
                f"computed on the {training.path_name(run.goat)} path")
     if run.history:
         parts.chart(st, views.training_curve(run.history), key="train_history")
-    st.download_button("Download this run (zip)", cache.run_zip(run.key, run.goat),
+    st.download_button("Download this run (zip)", lambda: cache.run_zip(run.key, run.goat),  # made on click
                        file_name=f"goat-run-{ex.graph_key.split(':')[-1]}-seed{run.seed}.zip",
-                       mime="application/zip", key="run_download",
+                       mime="application/zip", key="run_download", on_click="ignore",
                        help="config.json, nodes.json and weights.pt: load it later below.")
     st.page_link(parts.GOSSIP_PAGE, label="Next: gossip & attend", icon=":material/arrow_forward:")
 

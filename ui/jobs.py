@@ -30,7 +30,7 @@ from goat_core.node2vec import PRESETS, walks_per_node
 
 from . import cache, training
 from .runs import run_key
-from .worker import Worker
+from .worker import Worker, background_priority
 
 Report = Callable[[float, str], None]  # (fraction done, what is happening)
 
@@ -101,6 +101,7 @@ class JobStore:
 
     @staticmethod
     def _run(job: Job, work: Callable[[Report], Any]) -> None:
+        background_priority()
         job.report(0.0, "starting")
         try:
             job.result = work(job.report)

@@ -35,6 +35,8 @@ import streamlit as st
 
 import goat_core
 
+from .worker import background_priority
+
 ROOT = Path(__file__).resolve().parents[1]
 TRAINING_STEP = 1  # the child reports "1/n" once the training loop is compiled and cached
 
@@ -97,6 +99,7 @@ class WarmUp:
 
     # ------------------------------------------------------------------ the background thread
     def _run(self) -> None:
+        background_priority()
         child = self._spawn()
         if child is None:
             self._finish()

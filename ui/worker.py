@@ -59,6 +59,15 @@ def report(fraction: float, stage: str) -> None:
         _send(_out, ("progress", float(fraction), str(stage)))
 
 
+def background_priority() -> None:
+    """Lower the calling thread's CPU priority (Linux: a thread is a task with its own nice value),
+    so that background work yields the cores to the sessions' pages and trainings."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+    except (AttributeError, OSError):  # not Linux, or not allowed: same priority, still correct
+        pass
+
+
 # --------------------------------------------------------------------------- the wire
 
 
