@@ -220,7 +220,7 @@ def fill_in_times(page, graph: str, started: float) -> dict:
             "seconds_since_scores_first_opened": round(time.perf_counter() - started, 3), "load_1m": load()}
 
 
-def run(graphs: list[str]) -> dict:
+def run(graphs: list[str], first_train_only: bool = False) -> dict:
     from playwright.sync_api import sync_playwright
 
     numba_cache = Path(tempfile.mkdtemp(prefix="goat-numba-empty-"))
@@ -244,6 +244,8 @@ def run(graphs: list[str]) -> dict:
                     out[f"load_1m_before_{graph}"] = load()
                     (journey.open_lesmis if graph == "lesmis" else journey.open_email)()
                     trained_in[graph] = journey.train(graph)
+                    if first_train_only:
+                        break
                     scores_opened = time.perf_counter()
                     journey.pages(graph)
                     if graph == "lesmis":
@@ -298,15 +300,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--graphs", nargs="+", default=["lesmis", "email"], choices=["lesmis", "email"])
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "class_journey.json"))
+    parser.add_argument("--first-train-only", action="store_true",
+                        help="open and the first Train only (e.g. to time an older checkout the same way)")
     args = parser.parse_args()
     if args.graphs[0] != "lesmis":
         raise SystemExit("the journey starts on Les Misérables (the app's first graph)")
-    out = run(args.graphs)
+    out = run(args.graphs, args.first_train_only)
     Path(args.out).write_text(json.dumps(out, indent=2) + "\n")
     print()
     print(table(out))
-    print(f"\n{out['cores']} cores; 1-minute load average {out['load_1m_start']} at the start, "
-          f"{out['load_1m_end']} at the end; app's own training times {out['app_trained_in_s']}.")
+    loads = f"1-minute load average {out['load_1m_start']} at the start, {out['load_1m_end']} at the end"
+    print(f"\n{out['cores']} cores, commit {out['commit']}; {loads}; app's own training times "
+          f"{out['app_trained_in_s']}.")
 
 
 if __name__ == "__main__":

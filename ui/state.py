@@ -265,7 +265,12 @@ def keep_view(ex: Explorer) -> None:
 
 
 def url_state(ex: Explorer) -> dict[str, str | list[str]]:
-    """What a link carries: graph, seed, pair, mutes, the run's parameters and the pages' choices."""
+    """What a link carries: graph, seed, pair, mutes, the run's parameters and the pages' choices.
+    While the link's upload or run zip is missing, the link stays as it came (a refresh keeps it)."""
+    waiting = ex.missing
+    frozen = waiting is not None and (waiting.graph is not None or (waiting.run_zip and ex.run is None))
+    if waiting is not None and frozen and waiting.query:
+        return {key: list(values) for key, values in waiting.query.items()}
     params: dict[str, str | list[str]] = {"graph": graph_param(ex), "seed": str(seed())}
     if not ex.bundled:  # the file's name: what to upload again when the server lacks it
         params["file"] = ex.graph_key.split(":", 1)[-1]

@@ -107,6 +107,7 @@ def test_a_missing_upload_is_named_and_the_link_resumes_once_it_is_loaded_again(
     other = reopen(link, "gossip")
     warnings = " ".join(texts(other.warning))
     assert "the upload **again.txt**, is not on this server" in warnings
+    assert link_of(other) == {k: [v] for k, v in link.items()}  # a refresh meanwhile keeps the link
     button(other, "Load again.txt again").click().run()  # to the Graph page's upload
     assert other.radio(key="graph_source").value == "upload"  # the Graph page, upload chosen
     goto(other, "graph")  # AppTest itself asks for the page it was last sent to
