@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
+from numpy.typing import ArrayLike
 
 CHAR_WIDTH = 0.62  # em per character: wide enough for Plotly's default sans-serif
 LINE_HEIGHT = 1.3  # em
@@ -101,7 +102,7 @@ def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: fl
     return spots
 
 
-def label_trace(pos: np.ndarray, names: Sequence[str], nodes: Sequence[int], marker_sizes: Sequence[float],
+def label_trace(pos: ArrayLike, names: Sequence[str], nodes: Sequence[int], marker_sizes: ArrayLike,
                 height: int, margin: tuple[int, int] = (40, 10), size: int = LABEL_SIZE,
                 required: int = 2) -> go.Scatter:
     """A text trace naming ``nodes`` (ids into ``pos``/``names``, priority order) where they fit.
@@ -110,6 +111,7 @@ def label_trace(pos: np.ndarray, names: Sequence[str], nodes: Sequence[int], mar
     ``margin`` (top, bottom) the figure's, from which the plot's pixel scale follows; the first
     ``required`` nodes (the pair) are named even over other nodes (:func:`place`)."""
     pos = np.asarray(pos, dtype=float)
+    marker_sizes = np.asarray(marker_sizes, dtype=float)
     nodes = [int(v) for v in dict.fromkeys(int(v) for v in nodes)]
     extent = [float(pos[:, 0].min()), float(pos[:, 0].max()), float(pos[:, 1].min()), float(pos[:, 1].max())]
     meta = {"x": [float(pos[v, 0]) for v in nodes], "y": [float(pos[v, 1]) for v in nodes],
