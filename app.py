@@ -10,14 +10,13 @@ import os
 import streamlit as st
 import torch
 
-from ui import cache, classroom, parts, state
+from ui import classroom, parts, state
 
 st.set_page_config(page_title="GOAT Explorer", page_icon=":material/hub:", layout="wide")
 # One intra-op thread per training on small machines: sessions train side by side without
 # starving each other (Streamlit runs each session's script in its own thread).
 torch.set_num_threads(max(1, (os.cpu_count() or 2) // 2))
 
-cache.warm_up()
 ex = state.get()
 pages = [
     st.Page("pages/graph.py", title="Graph", icon=":material/hub:", url_path="graph", default=True),
@@ -31,5 +30,6 @@ pages = [
 page = st.navigation(pages)
 parts.seed_input()
 classroom.projector_toggle()
+classroom.names_toggle()
 page.run()
 parts.finish(ex)  # after the page: it may have changed the graph, the run or the pair

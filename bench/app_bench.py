@@ -171,7 +171,7 @@ def umap_email(browser, url: str) -> dict:
     go(page, "Embeddings")
     page.get_by_role("heading", name="Personas").wait_for()
     t0 = time.perf_counter()
-    page.locator(".st-key-emb_method").get_by_text("UMAP (slow first time)").click()
+    page.locator(".st-key-emb_method").get_by_text("UMAP (in the background; cached)").click()
     page.get_by_text("· UMAP · seed 0").first.wait_for()
     settle(page)
     first = time.perf_counter() - t0
@@ -181,7 +181,7 @@ def umap_email(browser, url: str) -> dict:
     settle(page)
     pca = time.perf_counter() - t0
     t0 = time.perf_counter()
-    page.locator(".st-key-emb_method").get_by_text("UMAP (slow first time)").click()
+    page.locator(".st-key-emb_method").get_by_text("UMAP (in the background; cached)").click()
     page.get_by_text("· UMAP · seed 0").first.wait_for()
     settle(page)
     cached = time.perf_counter() - t0

@@ -127,7 +127,8 @@ PARAMETERS: dict[str, Parameter] = {
                               "for nodes with more than N neighbors)"),
     "backend": _param("auto", _choice(BACKENDS), "compute path (same numbers up to rounding): auto = "
                       "fused on CPU and torch on CUDA for goat, module for mean-pool and global; fused = "
-                      "compiled per-pair CPU loop; torch = chunked torch kernels; module = plain autograd"),
+                      "compiled per-pair CPU loop; torch = chunked torch kernels and torch's Adam, "
+                      "nothing compiled (a fresh install trains at once); module = plain autograd"),
     "optimizer": _param("auto", _choice(OPTIMIZERS), "how the embedding table is updated: adam = dense Adam "
                         "(every row at every step); lazy-adam = row-sparse Adam (only the rows a batch "
                         "touched; the same quality on Email, BENCHMARKS.md); auto = lazy-adam from "

@@ -192,6 +192,22 @@ def neighbors(graph: Graph, node: int) -> np.ndarray:
     return np.unique(np.concatenate([dst[src == node], src[dst == node]]))
 
 
+def key_nodes(graph: Graph, focus: Sequence[int], hubs: int = 10, shared: int = 12) -> list[int]:
+    """The nodes a room should be able to name, in priority order: ``focus`` (the gossip pair, or
+    the case study's node and partners), then the neighbors ``focus[0]`` shares with each other
+    focus node (highest degree first, at most ``shared``), then the ``hubs`` highest-degree nodes."""
+    focus = [int(v) for v in focus]
+    deg = graph.degrees()
+    common: list[int] = []
+    if focus:
+        mine = set(neighbors(graph, focus[0]).tolist())
+        for other in focus[1:]:
+            common += [int(v) for v in neighbors(graph, other) if int(v) in mine]
+    common = sorted(dict.fromkeys(v for v in common if v not in focus), key=lambda v: (-deg[v], v))[:shared]
+    top = [int(v) for v in np.argsort(-deg, kind="stable")[:hubs]]
+    return list(dict.fromkeys(focus + common + top))
+
+
 def ego_subgraph(graph: Graph, center: int, limit: int = 300) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``center`` and up to ``limit - 1`` of its neighbors (highest degree first).
 

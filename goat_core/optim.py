@@ -51,14 +51,16 @@ def resolve_optimizer(optimizer: str, num_nodes: int) -> str:
 
 
 def make_optimizer(name: str, params: Iterable[torch.nn.Parameter], lr: float,
-                   run: Callable[[list], list] | None = None) -> torch.optim.Optimizer:
+                   run: Callable[[list], list] | None = None, compiled: bool = True) -> torch.optim.Optimizer:
     """The optimiser ``name`` ("adam" or "lazy-adam", resolved) over ``params``; ``run`` runs
     the CPU row updates (a list of callables) on threads (``kernels.runner``). Dense Adam is
-    ``TableAdam`` where every parameter is a CPU table, else torch's."""
+    ``TableAdam`` where every parameter is a CPU table, else torch's. ``compiled=False`` keeps to
+    torch code (torch's Adam; lazy Adam's torch rows): nothing for numba to compile, which is
+    what the torch backend trains with (a fresh install's first training, BENCHMARKS.md)."""
     params = list(params)
     if name == "lazy-adam":
-        return LazyAdam(params, lr=lr, run=run)
-    if all(_cpu_table(p) for p in params):
+        return LazyAdam(params, lr=lr, run=run, compiled=compiled)
+    if compiled and all(_cpu_table(p) for p in params):
         return TableAdam(params, lr=lr, run=run)
     try:  # plain Adam; its fused single-pass kernel where this build has one for the device
         return torch.optim.Adam(params, lr=lr, fused=True)
@@ -93,13 +95,15 @@ class LazyAdam(torch.optim.Optimizer):
     row as touched (so a table trained with dense gradients gets dense Adam). ``run`` (a
     callable that runs a list of callables, e.g. ``kernels.runner``) splits a CPU step's rows
     between threads: rows are distinct, so the halves never meet, and the numbers are those of
-    one thread."""
+    one thread. ``compiled=False`` updates CPU rows with torch's gathers and scatters instead of
+    the compiled pass (the same numbers up to float rounding; nothing to compile)."""
 
     def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
-                 run: Callable[[list], list] | None = None):
+                 run: Callable[[list], list] | None = None, compiled: bool = True):
         super().__init__(params, _adam_defaults("LazyAdam", lr, betas, eps))
         self.run = run
+        self.compiled = compiled
 
     @torch.no_grad()
     def step(self, closure: Callable[[], float] | None = None) -> float | None:  # type: ignore[override]
@@ -116,7 +120,8 @@ class LazyAdam(torch.optim.Optimizer):
                 state["exp_avg"] = torch.zeros_like(p)
                 state["exp_avg_sq"] = torch.zeros_like(p)
             beta1, beta2 = group["betas"]
-            _update_rows(p, state, rows, values, group["lr"], beta1, beta2, group["eps"], self.run)
+            _update_rows(p, state, rows, values, group["lr"], beta1, beta2, group["eps"], self.run,
+                         self.compiled)
         return loss
 
 
@@ -160,12 +165,13 @@ def _row_ranges(n: int) -> list[tuple[int, int]]:
 
 
 def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tensor, lr: float,
-                 beta1: float, beta2: float, eps: float, run: Callable[[list], list] | None = None) -> None:
+                 beta1: float, beta2: float, eps: float, run: Callable[[list], list] | None = None,
+                 compiled: bool = True) -> None:
     """Adam on ``rows`` of ``p`` with gradient rows ``g``, in torch.optim.Adam's order of
-    operations (so that a step over every row gives its numbers). On CPU one compiled pass over
-    the touched rows (torch's gathers and scatters cost ~10x dense fused Adam, bench/optimizer_step.py),
-    its two halves on two threads where ``run`` has them."""
-    if p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
+    operations (so that a step over every row gives its numbers). On CPU (unless not
+    ``compiled``) one compiled pass over the touched rows (torch's gathers and scatters cost ~10x
+    dense fused Adam, bench/optimizer_step.py), its two halves on two threads where ``run`` has them."""
+    if compiled and p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
         from .fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
 
         arrays = (p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),

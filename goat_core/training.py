@@ -165,8 +165,10 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
     weight = torch.from_numpy(graph.weight).float()
     weight = weight / weight.mean()  # mean weight 1: the learning rate means the same everywhere
     with sparse_table_gradient(model, optimizer == "lazy-adam"):  # the backends and DDP read it
+        # The torch backend is torch code only (the optimiser too): nothing for numba to compile.
         step_optimizer = make_optimizer(optimizer, model.parameters(), lr,
-                                        run=kernels.runner(device, options.workers))
+                                        run=kernels.runner(device, options.workers),
+                                        compiled=backend != "torch")
         uses_hood = hasattr(model, "attention")
         # One process with TableAdam: the fused loss leaves the gradient in its loops' buffers and
         # the update merges it as it goes (DDP all-reduces .grad, so it keeps the usual path).

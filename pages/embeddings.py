@@ -4,13 +4,13 @@ import pandas as pd
 import streamlit as st
 
 from goat_core import presets, spread, views
-from ui import cache, parts, state
+from ui import cache, jobs, parts, state
 from ui.parts import md
 
 CHART, PERSONA_CHART, SPREAD_CHART = "emb_scatter", "persona_scatter", "spread_scatter"
 SPREAD_ROWS = 25
 KINDS = {"context": "GOAT: mean context representation", "global": "Global embedding E"}
-METHODS = {"pca": "PCA (instant)", "umap": "UMAP (with progress; cached)"}
+METHODS = {"pca": "PCA (instant)", "umap": "UMAP (in the background; cached)"}
 
 ex = state.get()
 run = parts.require_run(ex)
@@ -47,6 +47,9 @@ seed = state.seed()
 large = graph.num_edges > presets.LARGE_GRAPH_EDGES
 # The mean context representation needs one attention per edge end (2M at 1M edges, about half
 # a minute here): large graphs open on the global embedding, which is instant.
+for key, options in (("emb_kind", KINDS), ("emb_method", METHODS)):  # e.g. a link's unknown choice
+    if key in st.session_state and st.session_state[key] not in options:
+        del st.session_state[key]
 st.session_state.setdefault("emb_kind", "global" if large else "context")
 c = st.columns(4)
 kind = c[0].radio("Embedding", list(KINDS), format_func=KINDS.get, key="emb_kind",
@@ -69,34 +72,32 @@ groups, group_names, values, value_title = cache.colouring(ex, colour, seed, emb
 s, t = ex.pair
 
 
-def scatter(coords, method: str):
+def scatter(coords, shown: str):
+    """The scatter of ``coords``; ``shown`` names the projection (e.g. "PCA (while UMAP runs)")."""
     return views.embedding_scatter(coords, names, groups=groups, group_names=group_names, values=values,
                                    value_title=value_title, highlight={s: "source", t: "target"},
-                                   title=f"{KINDS[kind]} · {method.upper()} · seed {seed}", seed=seed)
+                                   title=f"{KINDS[kind]} · {shown} · seed {seed}", seed=seed)
 
 
-def projected(key: str, method: str, points, preview=None):
-    """The projection, from the cache or computed now; a UMAP not cached yet shows the PCA
-    (``preview``, drawn at once) and a progress bar while it runs."""
+def projected(key: str, method: str, points) -> tuple:
+    """(coordinates, the method they come from): the projection from the cache or computed now;
+    a UMAP not cached yet runs in the background (its progress above the chart) while the page shows
+    the PCA, which takes milliseconds, and everything after it."""
     coords = cache.cached_projection(key, method, seed)
     if coords is not None or method != "umap":
-        return coords if coords is not None else cache.projection(key, method, seed, points)
-    holder = st.empty()
-    with holder.container():
-        if preview is not None:
-            parts.chart(st, preview(cache.projection(key, "pca", seed, points)), key=f"{key}_preview")
-        bar = st.progress(0.0, text=f"UMAP of {len(points):,} points: starting…")
-
-    def report(fraction: float, stage: str) -> None:
-        bar.progress(min(max(fraction, 0.0), 1.0), text=f"UMAP of {len(points):,} points: {stage}")
-
-    coords = cache.projection(key, method, seed, points, progress=report)
-    holder.empty()
-    return coords
+        return (coords if coords is not None else cache.projection(key, method, seed, points)), method.upper()
+    job = jobs.umap(key, seed, points)
+    if job.ok:
+        return job.result, method.upper()
+    if job.done.is_set():
+        jobs.show_error(job)
+    else:
+        jobs.follow(job)
+    return cache.projection(key, "pca", seed, points), "PCA (while UMAP runs)"
 
 
-coords = projected(f"{run.key}|{kind}", method, emb, preview=lambda c: scatter(c, "pca (while UMAP runs)"))
-parts.chart(st, scatter(coords, method), key=state.chart_key(ex, CHART), on_select="rerun",
+coords, shown = projected(f"{run.key}|{kind}", method, emb)
+parts.chart(st, scatter(coords, shown), key=state.chart_key(ex, CHART), on_select="rerun",
                 selection_mode="points")
 st.caption("Mean context representation: the average of r_u over u's gossip partners (its neighbors). "
            "Hover for names; click a point to put that node in the gossip pair.")
@@ -135,7 +136,7 @@ if len(partner_ids) < 3:
     st.info(f"{md(names[node])} has {len(partner_ids)} gossip partner(s): too few to project. "
             "Choose 'every node' as partners, or another node.")
 else:
-    p_coords = projected(f"{run.key}|personas|{node}|{everyone}", p_method, reps)
+    p_coords, _ = projected(f"{run.key}|personas|{node}|{everyone}", p_method, reps)
     p_mode = "labels" if graph.labels is not None else "communities"
     p_groups, p_names, _, _ = cache.colouring(ex, p_mode, seed)
     other = t if node == s else (s if node == t else None)

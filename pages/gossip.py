@@ -8,7 +8,7 @@ import streamlit as st
 
 import goat_core
 from goat_core import NodeIndex, attribution, explore, views
-from ui import cache, parts, state, training
+from ui import cache, classroom, parts, state, training
 from ui.parts import md
 
 CHART, EGO_CHART = "gossip_graph", "gossip_ego"
@@ -134,7 +134,7 @@ def ego_view() -> None:
                 f"{md(att.target)}); click s or t to swap them.")
     fig = views.ego_figure(att.source, att.target, att.source_neighbors, att.target_neighbors,
                            att.source_names, att.target_names, att.source_attention, att.target_attention,
-                           source_id=s, target_id=t)
+                           source_id=s, target_id=t, placed_names=classroom.names_on())
     parts.chart(st, fig, key=state.chart_key(ex, EGO_CHART), on_select="rerun", selection_mode="points")
     st.caption("Left: s and its sampled neighbors; right: t and its; middle: neighbors of both (★). A "
                "neighbor's size and colour show its attention; a line's width, how much s (or t) attends "
@@ -151,7 +151,8 @@ def whole_view() -> None:
         highlight[ex.pending] = "pending"
     fig = views.network_figure(cache.layout(ex.graph_fp, seed, graph), graph.src, graph.dst, names,
                                graph.degrees(), groups=groups, group_names=group_names, values=values,
-                               value_title=value_title, highlight=highlight, seed=seed, height=520)
+                               value_title=value_title, highlight=highlight, seed=seed, height=520,
+                               labels=classroom.key_nodes(graph, (s, t)))
     parts.chart(st, fig, key=state.chart_key(ex, CHART), on_select="rerun", selection_mode="points")
     parts.edges_drawn_caption(graph.num_edges)
     st.caption("Click one node, then another: they become the gossip pair (shift-click two nodes works "
@@ -355,6 +356,8 @@ def drivers_tab() -> None:
 
 
 # Tabs compute and draw only when open (the context shift alone runs dozens of attentions).
+if st.session_state.get("gossip_tabs") not in (None, *TABS):  # e.g. a link's unknown tab
+    del st.session_state["gossip_tabs"]
 tabs = st.tabs(TABS, key="gossip_tabs", on_change="rerun")
 for tab, draw in zip(tabs, (attention_tab, training_tab, alignment_tab, shift_tab, drivers_tab), strict=True):
     if tab.open:

@@ -5,7 +5,7 @@ import streamlit as st
 
 import goat_core
 from goat_core import explore, views
-from ui import cache, parts, state, upload
+from ui import cache, classroom, parts, state, upload
 from ui.parts import md
 
 SOURCES = {"lesmis": "Les Misérables (bundled)", "email": "Email (bundled)", "upload": "Upload a graph file"}
@@ -72,10 +72,12 @@ if tab_net.open:
         local = {int(v): k for k, v in enumerate(shown.nodes)}
         highlight = {local[found_id]: "search"} if found_id in local else None
         pick = (lambda a: None if a is None else np.asarray(a)[shown.nodes])
+        named = classroom.key_nodes(graph, ex.pair)
         fig = views.network_figure(pos, shown.src, shown.dst, [graph.names[i] for i in shown.nodes],
                                    graph.degrees()[shown.nodes], groups=pick(groups),
                                    group_names=group_names, values=pick(values), value_title=value_title,
-                                   highlight=highlight, seed=seed)
+                                   highlight=highlight, seed=seed,
+                                   labels=None if named is None else [local[v] for v in named if v in local])
         parts.chart(st, fig, key="graph_network")
         if not shown.complete:
             st.caption(f"Nodes drawn: the {len(shown.nodes):,} of highest degree among {graph.num_nodes:,} "

@@ -7,7 +7,7 @@ from goat_core import views
 from goat_core.baselines import HEURISTICS
 from goat_core.evaluation import clustering_problem
 from goat_core.node2vec import WALK_METHODS, walk_note
-from ui import cache, parts, side_by_side, state
+from ui import cache, jobs, parts, side_by_side, state
 
 KINDS = {"context": "GOAT context (mean r_u)", "global": "Global E"}
 WALKS_UNASKED = 2_500  # nodes; DeepWalk and node2vec take 10-20 s of CPU on Email's 1,005
@@ -64,17 +64,24 @@ else:
     curves = {"GOAT": (lp["roc"][:2], lp["pr"][:2], lp["auc"], lp["ap"]),
               "global E": (lp["global_roc"][:2], lp["global_pr"][:2], lp["global_auc"], lp["global_ap"])}
     curves.update({HEURISTICS[name]: (r["roc"], r["pr"], r["auc"], r["ap"]) for name, r in found.items()})
-    walked: dict = {}  # DeepWalk and node2vec: unasked up to WALKS_UNASKED nodes (seconds), on request above
+    # DeepWalk and node2vec: in the background (the rest of the page does not wait), unasked up to
+    # WALKS_UNASKED nodes (seconds), on request above; they join the table and the curves when done.
+    walked: dict = {}
+    walking = None
     if run.split.train.num_nodes <= WALKS_UNASKED or st.toggle(
             "Add DeepWalk and node2vec (a skip-gram over random walks: a minute or more on this graph)",
             key="scores_walks"):
-        with st.spinner("DeepWalk and node2vec: walking the training edges, training their skip-grams…"):
-            walked = cache.walk_baselines(run.key, run.split)
+        walking = jobs.walk_baselines(run.key, run.split)
+        walked = walking.result if walking.ok else {}
     curves.update({WALK_METHODS[name]: (r["roc"], r["pr"], r["auc"], r["ap"]) for name, r in walked.items()})
     st.dataframe(pd.DataFrame([{"method": name, "AUC": c[2], "AP": c[3]} for name, c in curves.items()]),
                  hide_index=True, key="scores_lp_table",
                  column_config={"AUC": st.column_config.NumberColumn(format="%.3f"),
                                 "AP": st.column_config.NumberColumn(format="%.3f")})
+    if walking is not None and not walking.done.is_set():
+        jobs.follow(walking)  # they join the table and the curves when done
+    elif walking is not None and walking.error is not None:
+        jobs.show_error(walking)
     st.caption("The heuristics score the same held-out pairs from the training edges alone, with no "
                "learning: common neighbors |N(s) ∩ N(t)|, Adamic-Adar Σ 1/log D(z) over them, preferential "
                "attachment D(s)·D(t). A model worth its training beats them. " + walk_note(walked))

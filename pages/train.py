@@ -4,7 +4,7 @@ import streamlit as st
 
 import goat_core
 from goat_core import explore, presets, views
-from ui import cache, parts, state, training
+from ui import cache, jobs, parts, state, training
 from ui.parts import md
 from ui.runs import RunRecord
 
@@ -50,6 +50,7 @@ def load_run_upload() -> None:
     ex.runs[ex.graph_fp] = RunRecord(
         key=f"upload:{cache.digest(raw)}", goat=goat, graph_fp=ex.graph_fp, params=goat.get_params(),
         holdout=match.holdout, split=match.split, seconds=0.0, origin="upload", history=list(goat.history_))
+    cache.run_store().put(ex.runs[ex.graph_fp])  # by content: a refresh or a shared link finds it again
     where = "its held-out edges were found again" if match.split is not None else "no held-out edges known"
     notes = "".join(f" Note: {note}." for note in goat.load_notes_)  # e.g. an older run format
     ex.message = ("warning" if notes else "success",
@@ -142,6 +143,7 @@ if submitted:
         st.caption("The previous run, if any, is kept.")
     else:
         ex.runs[ex.graph_fp] = record
+        jobs.case_study_run(state.seed())  # the Case study page's own model, trained ahead
         done = ("Fetched from the cache (trained before with these settings)" if record.origin == "cache"
                 else f"Trained in {record.seconds:.1f} s")
         ex.message = ("success", f"{done}. Next: pick a gossip pair on the Gossip & attend page.")
@@ -156,12 +158,13 @@ if run is not None:
     m[1].metric("Validation AUC", f"{last['val_auc']:.3f}" if last.get("val_auc") is not None else "—")
     m[2].metric("Training time", f"{run.seconds:.1f} s" if run.seconds else "—")
     m[3].metric("Held out", f"{run.holdout:.0%}")
-    st.caption(md(", ".join(f"{k}={v}" for k, v in run.params.items())) + f" · origin: {run.origin}")
+    st.caption(md(", ".join(f"{k}={v}" for k, v in run.params.items())) + f" · origin: {run.origin} · "
+               f"computed on the {training.path_name(run.goat)} path")
     if run.history:
         parts.chart(st, views.training_curve(run.history), key="train_history")
-    st.download_button("Download this run (zip)", cache.run_zip(run.key, run.goat),
+    st.download_button("Download this run (zip)", lambda: cache.run_zip(run.key, run.goat),  # made on click
                        file_name=f"goat-run-{ex.graph_key.split(':')[-1]}-seed{run.seed}.zip",
-                       mime="application/zip", key="run_download",
+                       mime="application/zip", key="run_download", on_click="ignore",
                        help="config.json, nodes.json and weights.pt: load it later below.")
     st.page_link(parts.GOSSIP_PAGE, label="Next: gossip & attend", icon=":material/arrow_forward:")
 

@@ -307,3 +307,44 @@ def test_lazy_adam_on_cuda_matches_cpu():
             opt.step()
         tables.append(w.detach().cpu())
     torch.testing.assert_close(tables[1], tables[0], rtol=1e-5, atol=1e-6)
+
+
+def test_uncompiled_optimizers_are_torch_code_with_the_compiled_numbers():
+    """compiled=False (the torch backend's): torch's Adam for dense tables, torch rows for lazy Adam;
+    the same updates as the compiled passes up to float rounding."""
+    assert type(make_optimizer("adam", [torch.nn.Parameter(torch.zeros(4, 3))], 0.01, compiled=False)) \
+        is torch.optim.Adam
+    start = torch.randn(9, 4, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    tables = [torch.nn.Parameter(start.clone()) for _ in range(2)]
+    optimizers = [LazyAdam([tables[0]], lr=0.05), LazyAdam([tables[1]], lr=0.05, compiled=False)]
+    grads = torch.Generator().manual_seed(1)
+    for step in range(5):
+        rows = torch.tensor([step % 9, (3 * step + 1) % 9, 8])
+        values = torch.randn(3, 4, dtype=torch.float64, generator=grads)
+        for table, optimizer in zip(tables, optimizers, strict=True):
+            table.grad = _sparse(rows, values, table.shape)
+            optimizer.step()
+    assert torch.allclose(tables[0], tables[1], atol=1e-12)
+    assert not torch.equal(tables[0], start)
+
+
+@pytest.mark.parametrize("optimizer", ["adam", "lazy-adam"])
+def test_the_torch_backend_runs_no_compiled_code(monkeypatch, optimizer):
+    """A fresh install trains on the torch backend without waiting for numba: no loop of
+    goat_core.fused (compiled on first call) runs, optimiser included; the fused backend does."""
+    import numba.core.dispatcher
+
+    from goat_core import fused
+
+    def compiled(*args, **kwargs):
+        raise AssertionError("a compiled loop ran")
+
+    for name, value in vars(fused).items():
+        if isinstance(value, numba.core.dispatcher.Dispatcher):
+            monkeypatch.setattr(fused, name, compiled)
+    params = dict(FAST, epochs=2, validation_fraction=0.0, seed=1, optimizer=optimizer)
+    graph = load_graph("lesmis")
+    goat = Goat(**params, backend="torch").fit(graph)
+    assert goat.backend_ == "torch" and np.isfinite(goat.embedding_).all()
+    with pytest.raises(AssertionError, match="a compiled loop ran"):
+        Goat(**params, backend="fused").fit(graph)

@@ -8,7 +8,9 @@ view's own seed; arguments starting with ``_`` are the objects those keys stand 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import threading
 from collections import OrderedDict
 
@@ -17,11 +19,9 @@ import streamlit as st
 
 import goat_core
 from goat_core import explore, presets, spread, views
-from goat_core import projection as projections
 from goat_core.baselines import evaluate_heuristics
 from goat_core.evaluation import MAX_CLASSES, cluster_embeddings, contingency
 from goat_core.graph import NodeIndex
-from goat_core.node2vec import PRESETS, evaluate_walk_methods, walks_per_node
 from goat_core.projection import Progress, project
 
 from .runs import RunStore
@@ -50,6 +50,46 @@ def uploaded_graph(edges_digest: str, file: str, options: goat_core.ReadOptions,
         read = replace(graph.read, labels_from=None) if graph.read is not None else None
         graph = replace(graph, labels=labels, read=read)
     return graph
+
+
+def upload_key(edges_digest: str, labels_digest: str | None, options: object) -> str:
+    """An upload's content key: the files' digests and the options they were read with (a
+    dataclass or a mapping), so that the same bytes read another way are another graph. Short
+    enough for a link; 80 bits of SHA-256."""
+    if dataclasses.is_dataclass(options) and not isinstance(options, type):
+        options = dataclasses.asdict(options)
+    text = json.dumps({"edges": edges_digest, "labels": labels_digest, "options": options}, sort_keys=True,
+                      default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+class UploadStore:
+    """Uploaded graphs by content key (:func:`upload_key`), shared by sessions: a refresh or a
+    shared link finds the graph again on this server. A bounded LRU guarded by a lock."""
+
+    def __init__(self, capacity: int = 32):
+        self.capacity = capacity
+        self.items: OrderedDict[str, tuple[goat_core.Graph, str]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def put(self, key: str, graph: goat_core.Graph, file: str) -> None:
+        with self.lock:
+            self.items[key] = (graph, file)
+            self.items.move_to_end(key)
+            while len(self.items) > self.capacity:
+                self.items.popitem(last=False)
+
+    def get(self, key: str) -> tuple[goat_core.Graph, str] | None:
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+            return found
+
+
+@st.cache_resource(show_spinner=False)
+def upload_store() -> UploadStore:
+    return UploadStore()
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -237,15 +277,6 @@ def heuristics(run_key: str, _split: goat_core.EdgeSplit) -> dict:
     return evaluate_heuristics(_split, curves=True)
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def walk_baselines(run_key: str, _split: goat_core.EdgeSplit) -> dict:
-    """DeepWalk and node2vec (``PRESETS``, seeded by the run's split) on the run's held-out edges;
-    fewer walks per node on large graphs keep the skip-gram's corpus near a million tokens."""
-    walks = walks_per_node(_split.train.num_nodes)
-    configs = {name: {**config, "num_walks": walks} for name, config in PRESETS.items()}
-    return evaluate_walk_methods(_split, configs, seed=_split.seed, curves=True)
-
-
 @st.cache_data(show_spinner=False, max_entries=8)
 def run_zip(run_key: str, _goat: goat_core.Goat) -> bytes:
     return explore.run_to_zip(_goat)
@@ -254,20 +285,3 @@ def run_zip(run_key: str, _goat: goat_core.Goat) -> bytes:
 @st.cache_resource(show_spinner=False)
 def run_store() -> RunStore:
     return RunStore()
-
-
-@st.cache_resource(show_spinner=False)
-def warm_up() -> threading.Thread:
-    """Once per server, in the background: a tiny training, so that the modules torch loads
-    lazily on a first fit (about 2 s here) and the compiled training loop (numba; seconds on a
-    fresh checkout, then cached on disk) are loaded before the first Train click; then a tiny
-    UMAP, whose numba code takes about 15 s to load even from the disk cache."""
-    def tiny_fit() -> None:
-        graph = goat_core.parse_edge_list(b"a b\nb c\nc a\nc d\n", file="<warm-up>")
-        goat_core.Goat(dim=4, neighborhood=2, epochs=1, batch_size=4, seed=0,
-                       validation_fraction=0.0).fit(graph)
-        projections.warm_up()
-
-    thread = threading.Thread(target=tiny_fit, name="goat-warm-up", daemon=True)
-    thread.start()
-    return thread

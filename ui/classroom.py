@@ -15,6 +15,7 @@ from collections.abc import Mapping
 import plotly.graph_objects as go
 import streamlit as st
 
+from goat_core import explore
 from goat_core.quiz import TopNeighborQuestion, Verdict
 from goat_core.views import export
 from goat_core.views.style import escape_markdown, for_projector
@@ -51,6 +52,22 @@ def projector_toggle() -> None:
         "Shared links keep it on."))
     if projector_on():
         st.html(PROJECTOR_CSS)
+
+
+def names_toggle() -> None:
+    """The sidebar switch that names the key nodes on network views (always on in projector mode)."""
+    st.sidebar.toggle("Name the key nodes", key=state.NAMES_KEY, disabled=projector_on(), help=(
+        "On the network views: the gossip pair, its shared neighbors and the hubs, named where their "
+        "names do not overlap. Always on in projector mode, where nobody can hover."))
+
+
+def names_on() -> bool:
+    return projector_on() or bool(st.session_state.get(state.NAMES_KEY, False))
+
+
+def key_nodes(graph, focus) -> list[int] | None:
+    """The nodes network views name (``explore.key_nodes``), or None when names are off."""
+    return explore.key_nodes(graph, focus) if names_on() else None
 
 
 def styled(fig: go.Figure) -> go.Figure:

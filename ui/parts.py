@@ -8,11 +8,12 @@ import goat_core
 from goat_core import explore, views
 from goat_core.views.style import escape_markdown
 
-from . import classroom, state
+from . import classroom, state, training, warmup
 from .runs import RunRecord
 from .state import Explorer
 
 TRAIN_PAGE = "pages/train.py"
+GRAPH_PAGE = "pages/graph.py"
 GOSSIP_PAGE = "pages/gossip.py"
 PICKER_NODES = 2000  # up to this many nodes a picker lists them all; above, it searches
 
@@ -40,6 +41,7 @@ def show_message(ex: Explorer) -> None:
     below keep their place in the page, so widgets there (a file uploader in the middle of
     an upload) are never remounted.
     """
+    missing_notice(ex)
     slot = st.empty()
     if ex.message is not None:
         kind, text = ex.message  # plain text (file and node names, library errors): escaped
@@ -47,9 +49,61 @@ def show_message(ex: Explorer) -> None:
         ex.message = None
 
 
+def missing_notice(ex: Explorer) -> None:
+    """What the link this session opened names and this server lacks, with one click to rebuild
+    it: load the upload again, train the run again (seeded: the same model), load the run zip.
+    Always one container, so that what follows keeps its place."""
+    box = st.container(key="missing_notice")
+    missing = ex.missing
+    if missing is None or (missing.graph is None and ex.run is not None):
+        return
+    if missing.graph is not None:
+        box.warning(f"This link's graph, the upload **{md(missing.graph)}**, is not on this server (it was "
+                    "restarted, or the link comes from another one). Load the same file again: the rest of "
+                    "the link (run, pair, view) follows.", icon=":material/link_off:")
+        if box.button(f"Load {missing.graph} again", key="missing_reupload", icon=":material/upload_file:"):
+            st.session_state["graph_source"] = "upload"
+            st.switch_page(GRAPH_PAGE)
+    elif missing.run_zip:
+        box.warning("This link's run was loaded from a zip that this server no longer holds: load the zip "
+                    "again on the Train page (Load a saved run).", icon=":material/link_off:")
+        box.page_link(TRAIN_PAGE, label="Go to Train", icon=":material/model_training:")
+    elif missing.run is not None:
+        params, holdout = missing.run
+        box.warning(f"This link's run ({md(run_summary(params, holdout))}) is not on this server (it was "
+                    "restarted, or the link comes from another one). Training it again with the same "
+                    "settings and seed gives the same model.", icon=":material/link_off:")
+        if box.button("Train it again", key="missing_retrain", type="primary", icon=":material/replay:"):
+            retrain(ex, params, holdout, box)
+
+
+def run_summary(params: dict, holdout: float) -> str:
+    return (f"d={params.get('dim')}, {params.get('epochs')} epochs, lr {params.get('lr')}, seed "
+            f"{params.get('seed')}, {holdout:.0%} held out, {params.get('backend', 'auto')} path")
+
+
+def retrain(ex: Explorer, params: dict, holdout: float, where) -> None:
+    """Train the link's run again (live progress in ``where``), then show the page with it."""
+    try:
+        with where.status(f"Training the link's run on {md(graph_title(ex))}…", expanded=True) as status:
+            record = training.train(ex.graph, ex.graph_fp, params, holdout, status,
+                                    track=training.pairs_to_track(ex.graph, ex.pair))
+            status.update(label="Training done", state="complete")
+    except goat_core.GoatError as err:  # the user's input; anything else is a bug and shows its traceback
+        where.error(md(str(err).splitlines()[0] if str(err) else type(err).__name__))
+        return
+    ex.runs[ex.graph_fp] = record
+    ex.missing = None
+    st.rerun()
+
+
 def require_run(ex: Explorer) -> RunRecord:
-    """Guard: stop the page with a pointer to the Train page until this graph has a run."""
+    """Guard: stop the page with a pointer to the Train page until this graph has a run (or with
+    the link's missing graph or run and one click to rebuild it)."""
     run = ex.run
+    if run is None and ex.missing is not None:
+        missing_notice(ex)
+        stop(ex)
     if run is None:
         st.info(f"No trained model for **{md(graph_title(ex))}** yet: train one first (it takes seconds on "
                 "Les Misérables), or upload a saved run on the Train page.")
@@ -137,6 +191,9 @@ def finish(ex: Explorer) -> None:
     lines.append(f"**Gossip pair:** {md(s)} ↔ {md(t)}")
     st.sidebar.caption("  \n".join(lines))
     state.sync_url(ex)
+    # After the page: the server's warm-up starts once the first page is drawn (its imports would
+    # otherwise compete with that first run), and says where the compile is.
+    warmup.sidebar_status()
 
 
 def node_search(graph: goat_core.Graph, key: str, label: str) -> int | None:

@@ -65,3 +65,22 @@ class RunStore:
 
     def __len__(self) -> int:
         return len(self._runs)
+
+
+# Up to this many edges GOAT trains on the torch backend, which compiles nothing: the first Train
+# on a fresh server takes about a second on Les Misérables instead of the fused loops' half-minute
+# compile. Per pair it is ~4x slower than the fused loops (BENCHMARKS.md), so larger graphs take the
+# fused path ("auto"), compiled in the background while the server starts (ui/warmup.py).
+COMPILE_FREE_EDGES = 1_000
+
+
+def backend_for(num_edges: int, variant: str) -> str:
+    """The compute path the app trains a graph of ``num_edges`` edges with: fixed by the graph and
+    the variant, never by how far the warm-up is, so one seed always gives one model."""
+    return "torch" if variant == "goat" and num_edges <= COMPILE_FREE_EDGES else "auto"
+
+
+def with_backend(params: dict, num_edges: int) -> dict:
+    """``params`` with the app's ``backend`` (a shared link's own choice is kept)."""
+    backend = params.get("backend") or backend_for(num_edges, params.get("variant", "goat"))
+    return {**params, "backend": backend}

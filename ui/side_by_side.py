@@ -19,7 +19,7 @@ from goat_core import views
 from goat_core.compare import Comparison, compare_runs, run_name, variant_params
 
 from . import cache, parts, state, training
-from .runs import RunRecord
+from .runs import RunRecord, with_backend
 from .state import Explorer
 
 CHART = "compare_duel"
@@ -32,7 +32,10 @@ def own_name(run: RunRecord) -> str:
 
 def configs(run: RunRecord, chosen: list[str]) -> dict[str, dict]:
     """Name -> parameters for the chosen runs, the current run's own name first."""
-    params = variant_params(run.params, goat_core.VARIANTS, goat_core.PADDINGS)
+    base = {k: v for k, v in run.params.items() if k != "backend"}  # each variant takes the app's own path
+    edges = run.goat.graph_.num_edges + (len(run.split.test_pos) if run.split is not None else 0)
+    params = {name: with_backend(p, edges)
+              for name, p in variant_params(base, goat_core.VARIANTS, goat_core.PADDINGS).items()}
     params[own_name(run)] = dict(run.params)
     return {name: params[name] for name in [own_name(run)] + [c for c in chosen if c != own_name(run)]}
 
@@ -50,6 +53,7 @@ def train_variants(ex: Explorer, run: RunRecord, chosen: list[str]) -> dict[str,
             found = store.get(key)
             if found is None:
                 status.write(f"**{parts.md(name)}**")
+                training.wait_for_compiled(params, status)
                 goat = goat_core.Goat(**params)
                 started = time.perf_counter()
                 goat.fit(run.split.train, callback=training.LiveProgress(status, f"compare_{name}"),

@@ -14,12 +14,12 @@ import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import explore, views
+from goat_core import explore, presets, views
 from goat_core.graph import NodeIndex
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 
-from . import cache, classroom
-from .runs import RunRecord, run_key
+from . import cache, classroom, warmup
+from .runs import RunRecord, run_key, with_backend
 
 PROGRESS_KEY = "training_progress"  # (epoch, epochs) of the training under way, for "cancelled at"
 STAGES = {"select": "choosing the epochs (early stopping on the carve-out; at most) · ",
@@ -81,6 +81,26 @@ def eta(progress: goat_core.Progress) -> str:
 
 
 CASE_STUDY_PAIRS = ((MARIUS, THENARDIER), (MARIUS, GAVROCHE))
+def path_name(goat: goat_core.Goat) -> str:
+    """How a run was computed, for captions: "torch (nothing compiled)", "fused (compiled)"…"""
+    backend = getattr(goat, "backend_", goat.backend)
+    return {"torch": "torch (nothing compiled)", "fused": "fused (compiled loops)",
+            "module": "module (plain autograd)"}.get(backend, backend)
+
+
+def wait_for_compiled(params: dict, area) -> None:
+    """Before a training on a compiled path: wait, with the compile's progress in ``area``, for the
+    server's warm-up to have the fused loops loaded (a click elsewhere stops the wait)."""
+    warm = warmup.warm_up()
+    if params.get("backend") == "torch" or warm.fused_ready.is_set():
+        return
+    line = area.empty()
+    while not warm.wait_fused(0.5):
+        snap = warm.snapshot()
+        step = f"step {snap.done + 1}/{snap.total}: {snap.step}, " if snap.total else ""
+        line.caption(f"Waiting for the fused training loops, compiled once per install in the background "
+                     f"({step}{snap.elapsed:.0f} s so far; about half a minute on 2 cores)…")
+    line.empty()
 
 
 def pairs_to_track(graph: goat_core.Graph, pair: tuple[int, int] | None = None) -> list[tuple[int, int]]:
@@ -100,13 +120,23 @@ def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, a
     they give the live validation AUC and the Scores page's link prediction. ``track`` are
     pairs (node ids) whose attention is recorded after every epoch (a run fetched from the
     store keeps the pairs it was trained with: see :func:`replay`).
-    Raises ValueError (bad parameters, too small a graph) or TrainingCancelled.
+    Raises ValueError (bad parameters, too small a graph) or TrainingCancelled. ``params`` without
+    a ``backend`` get the app's (:func:`with_backend`), which the run key then names.
     """
-    key = run_key(graph_fp, params, holdout)
-    store = cache.run_store()
-    found = store.get(key)
+    params = with_backend(params, graph.num_edges)
+    found = cache.run_store().get(run_key(graph_fp, params, holdout))
     if found is not None:
         return RunRecord(**{**found.__dict__, "origin": "cache"})
+    wait_for_compiled(params, area)
+    record = fit_record(graph, graph_fp, params, holdout, LiveProgress(area, prefix), origin, track)
+    st.session_state.pop(PROGRESS_KEY, None)
+    return record
+
+
+def fit_record(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, callback, origin: str,
+               track: Sequence[tuple[int, int]] = ()) -> RunRecord:
+    """Fit ``params`` (with their backend) on ``graph`` with ``holdout`` held out, put the run in the
+    shared store and return it; no Streamlit here (a background job trains with it too)."""
     split, train_graph, validation = None, graph, None
     if holdout > 0:
         try:
@@ -119,14 +149,19 @@ def train(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: float, a
     if goat.variant == "global":  # GoatGlobal has no attention to track (fit refuses track_pairs)
         track = ()
     started = time.perf_counter()
-    goat.fit(train_graph, callback=LiveProgress(area, prefix), validation=validation,
+    goat.fit(train_graph, callback=callback, validation=validation,
              track_pairs=[(NodeIndex(s), NodeIndex(t)) for s, t in track])  # node ids: positions
-    record = RunRecord(key=key, goat=goat, graph_fp=graph_fp, params=dict(params), holdout=holdout,
-                       split=split, seconds=time.perf_counter() - started, origin=origin,
+    seconds = time.perf_counter() - started
+    record = RunRecord(key=run_key(graph_fp, params, holdout), goat=goat, graph_fp=graph_fp,
+                       params=dict(params), holdout=holdout, split=split, seconds=seconds, origin=origin,
                        history=list(goat.history_))
-    store.put(record)
-    st.session_state.pop(PROGRESS_KEY, None)
+    cache.run_store().put(record)
     return record
+
+
+def case_study_params(graph: goat_core.Graph, seed: int) -> dict:
+    """The case study's training (the fast preset on every edge) with ``seed``, on the app's path."""
+    return with_backend(dict(presets.case_study(graph.num_edges), seed=seed), graph.num_edges)
 
 
 def replay(record: RunRecord, pair: tuple[int, int], area) -> tuple[RunRecord, bool]:
@@ -139,6 +174,7 @@ def replay(record: RunRecord, pair: tuple[int, int], area) -> tuple[RunRecord, b
     train_graph = record.split.train if record.split is not None else old.graph_
     validation = (record.split.test_pos, record.split.test_neg) if record.split is not None else None
     goat = goat_core.Goat(**old.get_params())
+    wait_for_compiled(old.get_params(), area)
     started = time.perf_counter()
     goat.fit(train_graph, callback=LiveProgress(area, "replay"), validation=validation,
              track_pairs=[(NodeIndex(s), NodeIndex(t))

@@ -8,7 +8,7 @@ offered as the graph's labels. A failed read leaves the current graph as it was.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 import streamlit as st
 
@@ -80,7 +80,8 @@ def read(ex: Explorer, name: str, raw: bytes, labels_name: str | None, labels_ra
     except goat_core.GoatError as err:
         ex.message = ("error", str(err))
         return False
-    state.set_graph(ex, graph, f"upload:{name}")
+    key = cache.upload_key(cache.digest(raw), cache.digest(labels_raw) if labels_raw else None, options)
+    state.set_upload(ex, graph, name, key)  # kept on the server by content: a refresh or a link finds it
     st.session_state[LAST] = (name, raw, labels_name, labels_raw, options)
     preset_pickers(graph)
     ex.message = ("success", f"Loaded {name}: {graph.num_nodes:,} nodes, {graph.num_edges:,} edges.")
@@ -112,8 +113,11 @@ def relabel(ex: Explorer) -> None:
     name = st.session_state["upload_label_attr"]
     graph = ex.graph
     report = replace(graph.read, labels_from=repr(name)) if graph.read is not None else None
-    state.set_graph(ex, replace(graph, labels=goat_core.labels_from_attribute(graph, name), read=report),
-                    ex.graph_key)
+    relabelled = replace(graph, labels=goat_core.labels_from_attribute(graph, name), read=report)
+    file, raw, labels_name, labels_raw, options = st.session_state[LAST]
+    key = cache.upload_key(cache.digest(raw), cache.digest(labels_raw) if labels_raw else None,
+                           {**asdict(options), "labels_from_attribute": name})
+    state.set_upload(ex, relabelled, file, key)
 
 
 def account(ex: Explorer) -> None:

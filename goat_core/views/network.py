@@ -10,6 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
+from .labels import label_trace
 from .style import (
     EDGE_COLOR,
     PALETTE,
@@ -38,13 +39,16 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
                    *, groups: ArrayLike | None = None, group_names: Sequence[str] = (),
                    values: ArrayLike | None = None, value_title: str = "degree",
                    highlight: Mapping[int, str] | None = None, max_edges: int = MAX_NETWORK_EDGES,
-                   seed: int = 0, height: int = 600, title: str | None = None) -> go.Figure:
+                   seed: int = 0, height: int = 600, title: str | None = None,
+                   labels: Sequence[int] | None = None) -> go.Figure:
     """The whole graph: node size by degree, colour by group code (or a continuous value).
 
     ``pos`` (n, 2) coordinates; ``src``/``dst`` edge endpoints; ``highlight`` maps node ids
     to a role ("source", "target", "pending", "search") drawn as a coloured ring with its
     name. Above ``max_edges`` edges a seeded sample is drawn (the title says so). Above
-    ``WEBGL_POINTS`` nodes everything is drawn with WebGL.
+    ``WEBGL_POINTS`` nodes everything is drawn with WebGL. ``labels``: node ids to name in
+    priority order (e.g. ``explore.key_nodes``), placed without overlap (:mod:`.labels`; names
+    that do not fit are left out); the highlighted nodes' rings then carry no name of their own.
     """
     pos = np.asarray(pos, dtype=float)
     src, dst = np.asarray(src), np.asarray(dst)
@@ -68,7 +72,9 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
         hover = [f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])} · degree {degree[i]}" for i in range(n)]
         _continuous_trace(fig, pos[:, 0], pos[:, 1], ids, names, hover, sizes, vals, value_title)
     if highlight:
-        _highlight_trace(fig, pos[:, 0], pos[:, 1], names, highlight, sizes)
+        _highlight_trace(fig, pos[:, 0], pos[:, 1], names, highlight, sizes, named=not labels)
+    if labels:
+        fig.add_trace(label_trace(pos, names, labels, sizes, height))
     note = f" (showing {max_edges:,} of {len(src):,} edges)" if len(src) > max_edges else ""
     fig.update_layout(
         title=_e(title or "") + note or None, height=height, margin=dict(l=10, r=10, t=40, b=10),
@@ -154,7 +160,7 @@ def _strip_remote(page: str) -> str:
 def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: ArrayLike,
                source_names: Sequence[str], target_names: Sequence[str], source_attention: ArrayLike,
                target_attention: ArrayLike, *, source_id: int = -1, target_id: int = -2,
-               height: int = 520) -> go.Figure:
+               height: int = 520, placed_names: bool = False) -> go.Figure:
     """Both neighborhoods around the pair: s on the left, t on the right, shared in between.
 
     A neighbor's size and colour show its attention (the larger of its two weights when it
@@ -162,7 +168,9 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
 
     ``customdata`` is ``[id, name, partner]``, the partner a click on a neighbor proposes: s
     for its neighbors (shared ones included), t for the neighbors of t only; s and t carry each
-    other.
+    other. Every neighbor is named beside it; with ``placed_names`` (projector mode) the names are
+    placed without overlap instead, s and t first, then the shared neighbors and the others by
+    attention, and those that do not fit are left out.
     """
     sid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(source_ids).tolist(), source_names,
                                                     np.asarray(source_attention).tolist(), strict=True)}
@@ -198,11 +206,13 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
         if i in tid:
             parts.append(f"{_e(target)}'s attention {tid[i][1]:.3f}")
         hover.append("<br>".join(parts))
+    marker_sizes = [8 + 30 * w / top for w in weight]
     fig.add_trace(go.Scatter(
-        x=[pos[i][0] for i in nbrs], y=[pos[i][1] for i in nbrs], mode="markers+text",
+        x=[pos[i][0] for i in nbrs], y=[pos[i][1] for i in nbrs],
+        mode="markers" if placed_names else "markers+text",
         text=[_e((STAR + n) if i in shared else n) for i, n in zip(nbrs, names, strict=True)],
         textposition="middle right", hovertext=hover, hoverinfo="text", showlegend=False,
-        marker=dict(size=[8 + 30 * w / top for w in weight], color=weight, colorscale="Viridis",
+        marker=dict(size=marker_sizes, color=weight, colorscale="Viridis",
                     cmin=0, cmax=top, showscale=True, colorbar=dict(title="attention", thickness=12),
                     line=dict(width=[3 if i in shared else 0.5 for i in nbrs],
                               color=[SHARED_COLOR if i in shared else "rgba(60,60,60,0.6)"
@@ -213,11 +223,20 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
     for label, center, other, color in ((source, source_id, target_id, SOURCE_COLOR),
                                         (target, target_id, source_id, TARGET_COLOR)):
         x, y = pos[int(center)]
-        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers+text", text=[_e(label)], name=_e(label),
+        fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers" if placed_names else "markers+text",
+                                 text=[_e(label)], name=_e(label),
                                  textposition="bottom center", textfont=dict(size=16, color=color),
                                  marker=dict(size=34, color=color, symbol="diamond"),
                                  customdata=[[int(center), label, int(other)]], hovertext=[_e(label)],
                                  hoverinfo="text"))
+    if placed_names:  # s and t first, then shared neighbors, then the rest, by attention
+        order = [int(source_id), int(target_id)] + sorted(nbrs, key=lambda i: (i not in shared,
+                                                                               -weight[nbrs.index(i)]))
+        every = np.array([pos[i] for i in order])
+        texts = [source, target] + [(STAR + names[nbrs.index(i)]) if i in shared else names[nbrs.index(i)]
+                                    for i in order[2:]]
+        sizes = [34.0, 34.0] + [marker_sizes[nbrs.index(i)] for i in order[2:]]
+        fig.add_trace(label_trace(every, texts, range(len(order)), sizes, height))
     fig.update_layout(title=f"Ego view: {_e(source)} (left) ↔ {_e(target)} (right); shared in the middle",
                       height=height, margin=dict(l=10, r=10, t=40, b=10), showlegend=False,
                       hovermode="closest", clickmode="event+select", dragmode="pan")

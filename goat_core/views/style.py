@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from . import labels
+
 # Mid-tone qualitative palette (readable on white and on near-black backgrounds).
 PALETTE = (
     "#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#EECA3B", "#9D755D",
@@ -117,15 +119,16 @@ def _continuous_trace(fig, x, y, ids, names, hover, sizes, values, title):
     ))
 
 
-def _highlight_trace(fig, x, y, names, highlight: Mapping[int, str], base_sizes):
-    """Rings and name labels over highlighted nodes (pair, pending click, search hit)."""
+def _highlight_trace(fig, x, y, names, highlight: Mapping[int, str], base_sizes, named: bool = True):
+    """Rings and name labels over highlighted nodes (pair, pending click, search hit); without
+    ``named`` rings only (the figure places its names itself)."""
     for role in ("search", "pending", "focus", "source", "target", "partner A", "partner B"):
         ids = [i for i, r in highlight.items() if r == role]
         if not ids:
             continue
         ids_arr = np.asarray(ids, dtype=np.int64)
         fig.add_trace(scatter_trace(len(x))(  # WebGL over WebGL: an SVG ring could hide under it
-            x=x[ids_arr], y=y[ids_arr], mode="markers+text", name=role,
+            x=x[ids_arr], y=y[ids_arr], mode="markers+text" if named else "markers", name=role,
             text=[_e(names[i]) for i in ids_arr], textposition="top center",
             textfont=dict(size=14, color=ROLE_COLORS[role]),
             marker=dict(size=np.asarray(base_sizes)[ids_arr] + 10, color="rgba(0,0,0,0)",
@@ -202,7 +205,7 @@ def for_projector(fig: go.Figure, growth: float = PROJECTOR_GROWTH) -> go.Figure
         annotation.font.size = round((annotation.font.size or PROJECTOR_FONT) * growth)
     for trace in out.data:
         _project_trace(trace, growth)
-    return out
+    return labels.replace(out, growth)  # names placed again for the larger fonts, markers and figure
 
 
 def _grow(value, growth: float):

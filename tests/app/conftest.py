@@ -59,6 +59,21 @@ def train(at: AppTest, **overrides) -> AppTest:
     return at
 
 
+def wait_for_jobs(at: AppTest, timeout: float = 300.0) -> AppTest:
+    """Let the background jobs a page started finish, then run the page again (what the page's
+    progress fragment does in a browser when a job ends)."""
+    from ui import jobs
+
+    store = jobs.job_store()
+    with store.lock:
+        pending = list(store.jobs.values())
+    for job in pending:
+        assert job.done.wait(timeout), f"{job.label} still running after {timeout} s"
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 def open_tab(at: AppTest, key: str, label: str) -> AppTest:
     at.session_state[key] = label  # what a click on the tab sends
     at.run()

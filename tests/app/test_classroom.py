@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -14,7 +15,7 @@ from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 from goat_core.views.export import NBSP
 from goat_core.views.style import PROJECTOR_FONT
 from ui import cache, state
-from ui.runs import run_key
+from ui.runs import run_key, with_backend
 
 from .conftest import APP, explorer, goto, texts, train
 
@@ -25,7 +26,7 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 def case_record():
     """The case study's run (trained by the page, fetched from the shared store)."""
     graph = load_graph("lesmis")
-    params = dict(presets.case_study(graph.num_edges), seed=0)
+    params = with_backend(dict(presets.case_study(graph.num_edges), seed=0), graph.num_edges)  # app's path
     record = cache.run_store().get(run_key(graph.fingerprint(), params, 0.0))
     assert record is not None
     return record
@@ -177,3 +178,37 @@ def test_export_buttons_say_when_browser_path_names_no_browser(app, monkeypatch,
 
 def texts_of(markdown: str) -> str:
     return markdown.replace("\\", "")
+
+
+def chart_figure(at, key_prefix: str):
+    import plotly.graph_objects as go
+
+    charts = at.get("plotly_chart")
+    chart = next(c for c in charts if re.sub(r"_\d+$", "", c.proto.id.rsplit("-", 1)[-1]) == key_prefix)
+    return go.Figure(json.loads(chart.proto.spec))
+
+
+@pytest.mark.parametrize("link", [{"projector": "1"}, {"names": "1"}], ids=["projector", "names toggle"])
+@pytest.mark.parametrize("page, chart", [("gossip", "gossip_graph"), ("graph", "graph_network"),
+                                         ("case_study", "case_graph")])
+def test_network_views_name_the_key_nodes_without_overlap(link, page, chart):
+    from goat_core.views import labels
+
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update({"graph": "lesmis", **link})
+    at.run()
+    train(at)
+    goto(at, page)
+    fig = chart_figure(at, chart)
+    names = [t for t in fig.data if isinstance(t.meta, dict) and "node_labels" in t.meta]
+    assert len(names) == 1 and "Marius" in names[0].text and len(names[0].text) >= 6
+    boxes = labels.drawn_boxes(fig)
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:])
+
+
+def test_without_projector_or_toggle_the_network_views_name_only_the_pair(app):
+    train(app)
+    goto(app, "gossip")
+    fig = chart_figure(app, "gossip_graph")
+    assert not [t for t in fig.data if isinstance(t.meta, dict) and "node_labels" in t.meta]
+    assert {"Marius", "Thenardier"} <= {name for t in fig.data if t.mode == "markers+text" for name in t.text}

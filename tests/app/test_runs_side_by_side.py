@@ -10,6 +10,7 @@ import pytest
 
 from goat_core.compare import compare_runs
 from goat_core.spread import context_spread
+from ui.runs import backend_for
 
 from .conftest import button, explorer, goto, plain, texts, train
 
@@ -47,8 +48,9 @@ def test_runs_are_trained_on_the_same_split_and_compared_edge_by_edge(app):
         other = kept[name]
         np.testing.assert_array_equal(other.goat.graph_.src, run.split.train.src)
         np.testing.assert_array_equal(other.goat.graph_.dst, run.split.train.dst)
-        assert {k: v for k, v in other.params.items() if k != "variant"} == \
-            {k: v for k, v in run.params.items() if k != "variant"}
+        assert {k: v for k, v in other.params.items() if k not in ("variant", "backend")} == \
+            {k: v for k, v in run.params.items() if k not in ("variant", "backend")}
+        assert other.params["backend"] == backend_for(ex.graph.num_edges, other.params["variant"])
     table = app.dataframe[-1].value  # the last table: this section's
     assert list(table["run"]) == ["goat · mask (this run)", *CHOSEN]
     auc_metric = float(next(m.value for m in app.metric if m.label == "AUC (GOAT)"))

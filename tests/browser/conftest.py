@@ -46,6 +46,23 @@ FIND_NODE = """(name) => {
 }"""
 
 
+# Centre of the longest bar of a neighbor (customdata [id, name], id >= 0: not the padding's) on the
+# source's attention chart (scroll it into view first); a click there mutes that neighbor.
+FIND_BAR = """() => {
+  const box = document.querySelector('[class*="st-key-att_source"] .js-plotly-plot');
+  if (!box) return null;
+  const cd = box._fullData[0].customdata, x = box._fullData[0].x;
+  const points = box.querySelectorAll('.barlayer .trace')[0].querySelectorAll('.point');
+  let best = -1;
+  for (let j = 0; j < cd.length; j++) {
+    if (cd[j][0] >= 0 && (best < 0 || x[j] > x[best])) best = j;
+  }
+  if (best < 0) return null;
+  const r = points[best].getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2, cd[best][1]];
+}"""
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -168,6 +185,16 @@ def click_node(page, name: str) -> None:
     assert xy is not None, f"node {name!r} is not on any chart"
     page.mouse.click(*xy)
     settle(page)
+
+
+def click_bar(page) -> str:
+    """Click the source's most attended neighbor's bar (it gets muted); returns its name."""
+    page.locator('[class*="st-key-att_source"]').first.scroll_into_view_if_needed()
+    found = page.evaluate(FIND_BAR)
+    assert found is not None, "no neighbor's bar on the source's attention chart"
+    page.mouse.click(found[0], found[1])
+    settle(page)
+    return found[2]
 
 
 def shot(page, name: str) -> Path:

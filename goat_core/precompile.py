@@ -1,0 +1,133 @@
+"""Compile the fused backend's loops ahead of use: ``python -m goat_core.precompile [--umap]``.
+
+The fused loops (:mod:`.fused`, numba) are compiled on their first call and cached on disk
+(``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the module); on a fresh install that first
+call costs about half a minute on a 2-core machine (BENCHMARKS.md, "A class starts in
+seconds"). Each step here runs a tiny real computation through one family of loops, so every
+signature training and scoring use is compiled and written to the cache; a later process
+loads them in about a second. The app runs this in a child process when its server starts
+(``ui/warmup.py``), off the server's interpreter, and prints nothing itself: this module
+prints one line per step, ``k/n name``, which the app reads as its progress.
+
+``--umap`` adds UMAP's own numba code (umap-learn keeps its cache beside the package or in
+``NUMBA_CACHE_DIR``): its import then takes seconds instead of half a minute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from .estimator import Goat
+from .graph import Graph, parse_edge_list
+
+# Two triangles joined by an edge, a pendant node: every node has a neighbor, sizes differ.
+_EDGES = b"a b\nb c\nc a\nc d\nd e\ne f\nf d\nf g\n"
+
+
+def _graph() -> Graph:
+    return parse_edge_list(_EDGES, file="<precompile>")
+
+
+def _fit(**params) -> Goat:
+    base = dict(dim=8, neighborhood=3, epochs=1, batch_size=4, validation_fraction=0.0, seed=0,
+                backend="fused", device="cpu")
+    return Goat(**{**base, **params}).fit(_graph())
+
+
+def _training() -> None:
+    """The one-pass training loop (max pooling) and dense Adam's merged update."""
+    _fit()
+
+
+def _lazy_adam() -> None:
+    """Lazy Adam: the touched rows' gradient and their compiled update."""
+    _fit(optimizer="lazy-adam")
+
+
+def _scoring() -> None:
+    """Scores without the Gram matrix (few pairs, or a large graph): the forward loops of both
+    poolings, and the two-pass backward the sparse and data-parallel paths take."""
+    import torch
+
+    from . import fused, kernels
+
+    pairs = np.array([[0, 1], [2, 3], [4, 6]])
+    for variant in ("goat", "mean-pool"):
+        _fit(variant=variant).decision_function(pairs)
+    weight = torch.nn.Parameter(torch.randn(5, 4))
+    ids = torch.tensor([[0, 1, 4], [2, 3, 4]])
+    lengths = torch.tensor([3, 2])
+    run = kernels.runner(torch.device("cpu"), 1)
+    for pooling in ("max", "mean"):
+        for sparse in (False, True):
+            fused.fused_logits(weight, ids, ids.flip(0), lengths, lengths.flip(0), 0.9, 7, run,
+                               pooling=pooling, sparse=sparse).sum().backward()
+
+
+def _umap() -> None:
+    from .projection import warm_up
+
+    warm_up()
+
+
+STEPS: dict[str, Callable[[], None]] = {
+    "training loop": _training,
+    "lazy Adam": _lazy_adam,
+    "scoring loops": _scoring,
+}
+
+
+def compile_all(umap: bool = False, report: Callable[[int, int, str], None] | None = None) -> None:
+    """Run every step (and UMAP's with ``umap``); ``report(done, total, name)`` before each step
+    and once at the end (done == total)."""
+    steps = dict(STEPS, **({"UMAP": _umap} if umap else {}))
+    for k, (name, step) in enumerate(steps.items()):
+        if report is not None:
+            report(k, len(steps), name)
+        step()
+    if report is not None:
+        report(len(steps), len(steps), "done")
+
+
+def _exit_with_parent() -> None:
+    """End this process when the one that started it is gone (a stopped server leaves no compile
+    running behind it): the parent's pid changes when it dies."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m goat_core.precompile",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("--umap", action="store_true", help="also compile UMAP's numba code")
+    parser.add_argument("--with-parent", action="store_true",
+                        help="run at a lower priority and stop when the process that started this one ends "
+                             "(the app's server)")
+    args = parser.parse_args(argv)
+    if args.with_parent:  # started by the app: background work, behind the users' trainings
+        _exit_with_parent()
+        os.nice(10)
+    started = time.perf_counter()
+
+    def report(done: int, total: int, name: str) -> None:
+        print(f"{done}/{total} {name} {time.perf_counter() - started:.1f}", flush=True)
+
+    compile_all(umap=args.umap, report=report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Node names on a network figure, placed so that no two overlap (readable from the back of a room).
+
+A greedy placement: the candidates come in priority order (the pair first, then its shared
+neighbors, then the hubs); each takes the first of eight spots around its node whose text box
+overlaps no label placed before it and no candidate's node; a name with no free spot is left out.
+Boxes are estimated in pixels from the font size (``CHAR_WIDTH`` em a character, a conservative
+width for Plotly's sans-serif), the figure's height and an assumed plot width (``PLOT_WIDTH``).
+The network views keep equal axis scales, so a wider plot than assumed only spreads the names
+further apart.
+
+The placed names are one text trace whose ``meta["node_labels"]`` keeps every candidate, so that
+:func:`replace` can place them again for another font size and figure height (projector mode).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+from numpy.typing import ArrayLike
+
+CHAR_WIDTH = 0.62  # em per character: wide enough for Plotly's default sans-serif
+LINE_HEIGHT = 1.3  # em
+GAP = 3.0  # px between a node and its name, and around every box
+# px assumed for the plot area: the app's network views span the page (a 1280-px window leaves
+# them ~760 px beside the legend); a wider plot only spreads the names further apart
+PLOT_WIDTH = 700
+DATA_PAD = 0.08  # share of the data's span Plotly adds around it (markers near the edges)
+LABEL_SIZE = 13
+LABEL_COLOR = "#111111"
+# Where a name may go around its node, in order of preference (Plotly's textposition values)
+SPOTS = ("top center", "bottom center", "middle right", "middle left", "top right", "top left",
+         "bottom right", "bottom left")
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in pixels (y up)."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def overlaps(self, other: Box) -> bool:
+        return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
+
+
+def text_box(x: float, y: float, radius: float, text: str, size: float, spot: str) -> Box:
+    """The box of ``text`` (font ``size`` px) at ``spot`` around a node at (x, y) px of ``radius``."""
+    width, height = len(text) * CHAR_WIDTH * size + 2 * GAP, LINE_HEIGHT * size + 2 * GAP
+    vertical, horizontal = spot.split(" ")
+    off = radius + GAP
+    if horizontal == "center":
+        left = x - width / 2
+    elif horizontal == "right":
+        left = x + (off if vertical == "middle" else 0.5 * off)
+    else:
+        left = x - width - (off if vertical == "middle" else 0.5 * off)
+    if vertical == "middle":
+        bottom = y - height / 2
+    elif vertical == "top":
+        bottom = y + (off if horizontal == "center" else 0.5 * off)
+    else:
+        bottom = y - height - (off if horizontal == "center" else 0.5 * off)
+    return Box(left, bottom, left + width, bottom + height)
+
+
+def node_box(x: float, y: float, radius: float) -> Box:
+    return Box(x - radius, y - radius, x + radius, y + radius)
+
+
+def pixel_scale(extent: Sequence[float], plot_height: float, plot_width: float = PLOT_WIDTH) -> float:
+    """Pixels per data unit of a figure with equal axis scales showing ``extent`` (x0, x1, y0, y1)."""
+    x0, x1, y0, y1 = extent
+    span_x, span_y = max(x1 - x0, 1e-9) * (1 + 2 * DATA_PAD), max(y1 - y0, 1e-9) * (1 + 2 * DATA_PAD)
+    return min(plot_width / span_x, plot_height / span_y)
+
+
+def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: float,
+          required: int = 0) -> list[str | None]:
+    """The spot of each candidate (pixels, priority order), or None where every spot is taken.
+
+    A name may not cover another name, nor another candidate's node; the first ``required``
+    names (the pair) may cover other nodes when nothing else is free, never another name."""
+    placed: list[Box] = []
+    nodes = [node_box(float(x), float(y), float(r)) for (x, y), r in zip(xy, radii, strict=True)]
+    spots: list[str | None] = []
+    for k, ((x, y), r, text) in enumerate(zip(xy, radii, texts, strict=True)):
+        others = [b for j, b in enumerate(nodes) if j != k]
+        boxes = {spot: text_box(float(x), float(y), float(r), text, size, spot) for spot in SPOTS}
+        free = [spot for spot, box in boxes.items() if not any(box.overlaps(b) for b in (*placed, *others))]
+        if not free and k < required:
+            free = [spot for spot, box in boxes.items() if not any(box.overlaps(b) for b in placed)]
+        chosen = free[0] if free else None
+        if chosen is not None:
+            placed.append(boxes[chosen])
+        spots.append(chosen)
+    return spots
+
+
+def label_trace(pos: ArrayLike, names: Sequence[str], nodes: Sequence[int], marker_sizes: ArrayLike,
+                height: int, margin: tuple[int, int] = (40, 10), size: int = LABEL_SIZE,
+                required: int = 2) -> go.Scatter:
+    """A text trace naming ``nodes`` (ids into ``pos``/``names``, priority order) where they fit.
+
+    ``marker_sizes`` are the nodes' marker diameters (px) for every node of ``pos``; ``height`` and
+    ``margin`` (top, bottom) the figure's, from which the plot's pixel scale follows; the first
+    ``required`` nodes (the pair) are named even over other nodes (:func:`place`)."""
+    pos = np.asarray(pos, dtype=float)
+    marker_sizes = np.asarray(marker_sizes, dtype=float)
+    nodes = [int(v) for v in dict.fromkeys(int(v) for v in nodes)]
+    extent = [float(pos[:, 0].min()), float(pos[:, 0].max()), float(pos[:, 1].min()), float(pos[:, 1].max())]
+    meta = {"x": [float(pos[v, 0]) for v in nodes], "y": [float(pos[v, 1]) for v in nodes],
+            "text": [str(names[v]) for v in nodes], "radius": [float(marker_sizes[v]) / 2 for v in nodes],
+            "extent": extent, "margin": list(margin), "required": required}
+    trace = go.Scatter(mode="text", hoverinfo="skip", showlegend=False, name="names",
+                       textfont=dict(size=size, color=LABEL_COLOR), meta={"node_labels": meta})
+    _fill(trace, height, 1.0)
+    return trace
+
+
+def replace(fig: go.Figure, growth: float = 1.0) -> go.Figure:
+    """Place the names of every label trace of ``fig`` again, for its current font sizes and height,
+    with markers ``growth`` times larger than when it was made (projector mode grows them)."""
+    height = fig.layout.height or 450
+    for trace in fig.data:
+        if isinstance(trace.meta, dict) and "node_labels" in trace.meta:
+            _fill(trace, height, growth)
+    return fig
+
+
+def _fill(trace, height: float, growth: float) -> None:
+    """Place the candidates of ``trace.meta`` for this height and marker growth; draw those placed."""
+    meta = dict(trace.meta["node_labels"])
+    xy = _pixels(meta, height)
+    radii = [r * growth for r in meta["radius"]]
+    spots = place(xy, radii, meta["text"], float(trace.textfont.size or LABEL_SIZE), meta["required"])
+    kept = [k for k, spot in enumerate(spots) if spot is not None]
+    meta.update(growth=growth, kept=kept)
+    trace.meta = {"node_labels": meta}
+    trace.x = [meta["x"][k] for k in kept]
+    trace.y = [meta["y"][k] for k in kept]
+    trace.text = [html.escape(meta["text"][k], quote=False) for k in kept]
+    trace.textposition = [spots[k] for k in kept]
+
+
+def _pixels(meta: dict, height: float, plot_width: float = PLOT_WIDTH) -> np.ndarray:
+    """The candidates' positions in pixels (origin at the data's lower left corner)."""
+    top, bottom = meta["margin"]
+    scale = pixel_scale(meta["extent"], max(height - top - bottom, 50), plot_width)
+    x0, y0 = meta["extent"][0], meta["extent"][2]
+    return np.column_stack([(np.asarray(meta["x"]) - x0) * scale, (np.asarray(meta["y"]) - y0) * scale])
+
+
+def drawn_boxes(fig: go.Figure, plot_width: float = PLOT_WIDTH) -> list[Box]:
+    """The pixel boxes of the names ``fig`` draws, from the drawn traces' positions, spots and font
+    sizes (tests check that none overlaps another, at the assumed plot width or any wider one)."""
+    boxes = []
+    height = fig.layout.height or 450
+    for trace in fig.data:
+        if not (isinstance(trace.meta, dict) and "node_labels" in trace.meta):
+            continue
+        meta = trace.meta["node_labels"]
+        xy = _pixels(meta, height, plot_width)
+        size = float(trace.textfont.size or LABEL_SIZE)
+        drawn = zip(meta["kept"], trace.x, trace.y, trace.textposition, strict=True)
+        for k, x, y, spot in drawn:
+            assert (x, y) == (meta["x"][k], meta["y"][k])
+            boxes.append(text_box(xy[k, 0], xy[k, 1], meta["radius"][k] * meta["growth"], meta["text"][k],
+                                  size, spot))
+    return boxes
