@@ -25,7 +25,8 @@ from collections.abc import Callable
 import numpy as np
 
 from .estimator import Goat
-from .graph import Graph, parse_edge_list
+from .graph import Graph
+from .readers import parse_edge_list
 
 # Two triangles joined by an edge, a pendant node: every node has a neighbor, sizes differ.
 _EDGES = b"a b\nb c\nc a\nc d\nd e\ne f\nf d\nf g\n"

@@ -7,11 +7,11 @@ import itertools
 import numpy as np
 import pytest
 
-from goat_core import explore, load_graph, views
+from goat_core import NodeIndex, explore, load_graph, views
 from goat_core.views import labels
 from goat_core.views.style import for_projector
 
-MARIUS, THENARDIER, GAVROCHE = 55, 25, 48
+MARIUS, THENARDIER, GAVROCHE = map(NodeIndex, (55, 25, 48))  # positions, not names
 
 
 def overlapping(boxes: list[labels.Box]) -> list[tuple[int, int]]:

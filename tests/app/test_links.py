@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from streamlit.testing.v1 import AppTest
 
-from goat_core import load_graph
+import goat_core
+from goat_core import NodeIndex, load_graph
 from ui import cache, state
 from ui.runs import COMPILE_FREE_EDGES, backend_for
 
@@ -13,7 +14,7 @@ from .conftest import APP, SMALL, button, click_nodes, explorer, goto, new_app, 
 from .test_gossip_page import click_bar
 from .test_graph_page import upload
 
-MARIUS, VALJEAN, JAVERT, COSETTE = 55, 11, 27, 26
+MARIUS, VALJEAN, JAVERT, COSETTE = map(NodeIndex, (55, 11, 27, 26))  # positions, not names
 
 
 def link_of(at: AppTest) -> dict:
@@ -100,7 +101,7 @@ def test_a_missing_run_is_named_and_trained_again_in_one_click():
 
 def test_a_missing_upload_is_named_and_the_link_resumes_once_it_is_loaded_again():
     edges = b"p q\nq r\nr p\nr s\ns t\n"
-    options = {"directed": False}
+    options = goat_core.ReadOptions(directed=False)  # as the Graph page reads an upload
     key = cache.upload_key(cache.digest(edges), None, options)
     assert cache.upload_store().get(key) is None  # this server never saw the file
     link = {"graph": f"upload:{key}", "file": "again.txt", "seed": "0", "s": "s", "t": "q"}
