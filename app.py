@@ -10,7 +10,7 @@ import os
 import streamlit as st
 import torch
 
-from ui import classroom, parts, state
+from ui import classroom, navigation, parts, state
 
 st.set_page_config(page_title="GOAT Explorer", page_icon=":material/hub:", layout="wide")
 # One intra-op thread per training on small machines: sessions train side by side without
@@ -18,16 +18,7 @@ st.set_page_config(page_title="GOAT Explorer", page_icon=":material/hub:", layou
 torch.set_num_threads(max(1, (os.cpu_count() or 2) // 2))
 
 ex = state.get()
-pages = [
-    st.Page("pages/graph.py", title="Graph", icon=":material/hub:", url_path="graph", default=True),
-    st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train"),
-    st.Page("pages/gossip.py", title="Gossip & attend", icon=":material/forum:", url_path="gossip"),
-    st.Page("pages/equations.py", title="Equations", icon=":material/function:", url_path="equations"),
-    st.Page("pages/embeddings.py", title="Embeddings", icon=":material/scatter_plot:", url_path="embeddings"),
-    st.Page("pages/scores.py", title="Scores", icon=":material/leaderboard:", url_path="scores"),
-    st.Page("pages/case_study.py", title="Case study", icon=":material/school:", url_path="case-study"),
-]
-page = st.navigation(pages)
+page = st.navigation(navigation.streamlit_pages())  # the pages: ui/navigation.py
 parts.seed_input()
 classroom.projector_toggle()
 classroom.names_toggle()

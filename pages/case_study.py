@@ -6,7 +6,7 @@ import streamlit as st
 import goat_core
 from goat_core import explore, presets, quiz, views
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER  # the paper's ids (Newman's numbering)
-from ui import cache, classroom, jobs, parts, state, training
+from ui import cache, classroom, jobs, navigation, parts, state, training
 from ui.runs import run_key
 
 ex = state.get()
@@ -126,4 +126,4 @@ if st.button("Explore these pairs yourself", key="case_explore", type="primary",
         state.set_graph(ex, graph, "lesmis")
     ex.runs[fp] = record
     state.set_pair(ex, MARIUS, THENARDIER)
-    st.switch_page(parts.GOSSIP_PAGE)
+    st.switch_page(navigation.GOSSIP_PAGE)

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from goat_core import NodeIndex, equations, views
-from ui import parts, state
+from ui import navigation, parts, state
 from ui.parts import md
 
 MAX_ROWS = 8  # neighbors shown in the vector slices
@@ -19,7 +19,7 @@ eq = equations.pair_equations(run.goat, NodeIndex(s), NodeIndex(t))
 st.markdown(f"The pair **{md(eq.source)}** (s) and **{md(eq.target)}** (t), as on the Gossip page: the "
             "paper's Fig. 2 with this model's numbers. Step through it; each step is highlighted where it "
             "lives in the alignment.")
-st.page_link(parts.GOSSIP_PAGE, label="Pick another pair", icon=":material/forum:")
+st.page_link(navigation.GOSSIP_PAGE, label="Pick another pair", icon=":material/forum:")
 
 c = st.columns([4, 2], vertical_alignment="bottom")
 step = c[0].segmented_control("Step", views.STEPS, key="eq_step", default=views.STEPS[0], required=True)

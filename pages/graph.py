@@ -5,7 +5,7 @@ import streamlit as st
 
 import goat_core
 from goat_core import explore, views
-from ui import cache, classroom, parts, state, upload
+from ui import cache, classroom, navigation, parts, state, upload
 from ui.parts import md
 
 SOURCES = {"lesmis": "Les Misérables (bundled)", "email": "Email (bundled)", "upload": "Upload a graph file"}
@@ -107,4 +107,4 @@ if found_id is not None:
     st.markdown(f"**{md(graph.names[found_id])}**: degree {len(nbrs)}; neighbors: "
                 + md(", ".join(graph.names[i] for i in nbrs[:60])) + (" …" if len(nbrs) > 60 else ""))
 
-st.page_link(parts.TRAIN_PAGE, label="Next: train GOAT on this graph", icon=":material/arrow_forward:")
+st.page_link(navigation.TRAIN_PAGE, label="Next: train GOAT on this graph", icon=":material/arrow_forward:")

@@ -7,7 +7,7 @@ from goat_core import views
 from goat_core.baselines import HEURISTICS
 from goat_core.evaluation import clustering_problem
 from goat_core.node2vec import WALK_METHODS, walk_note
-from ui import cache, jobs, parts, side_by_side, state
+from ui import cache, jobs, navigation, parts, side_by_side, state
 
 KINDS = {"context": "GOAT context (mean r_u)", "global": "Global E"}
 WALKS_UNASKED = 2_500  # nodes; DeepWalk and node2vec take 10-20 s of CPU on Email's 1,005
@@ -49,7 +49,7 @@ st.header("Link prediction on held-out edges")
 if run.split is None:
     st.info("This run was trained on every edge, so there is nothing held out to test on. Train again with "
             "'Hold out for validation' above 0 to get AUC, AP and their curves.")
-    st.page_link(parts.TRAIN_PAGE, label="Go to Train", icon=":material/model_training:")
+    st.page_link(navigation.TRAIN_PAGE, label="Go to Train", icon=":material/model_training:")
 else:
     lp = cache.link_prediction(run.key, goat, run.split)
     st.caption(f"{lp['test_edges']} held-out edges vs as many verified non-edges; the model trained on the "

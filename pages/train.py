@@ -4,7 +4,7 @@ import streamlit as st
 
 import goat_core
 from goat_core import explore, presets, views
-from ui import cache, jobs, parts, state, training
+from ui import cache, jobs, navigation, parts, state, training
 from ui.parts import md
 from ui.runs import RunRecord
 
@@ -166,7 +166,7 @@ if run is not None:
                        file_name=f"goat-run-{ex.graph_key.split(':')[-1]}-seed{run.seed}.zip",
                        mime="application/zip", key="run_download", on_click="ignore",
                        help="config.json, nodes.json and weights.pt: load it later below.")
-    st.page_link(parts.GOSSIP_PAGE, label="Next: gossip & attend", icon=":material/arrow_forward:")
+    st.page_link(navigation.GOSSIP_PAGE, label="Next: gossip & attend", icon=":material/arrow_forward:")
 
 with st.expander("Load a saved run"):
     st.file_uploader(f"Run zip (≤ {MAX_RUN_MB} MB)", type=["zip"], key="run_upload",

@@ -28,7 +28,7 @@ import streamlit as st
 import goat_core
 from goat_core.node2vec import PRESETS, walks_per_node
 
-from . import cache, training
+from . import cache, parts, training
 from .runs import run_key
 from .worker import Worker, background_priority
 
@@ -136,7 +136,7 @@ def show_error(job: Job, where=st) -> None:
     error = job.error
     if not isinstance(error, goat_core.GoatError):
         raise error if error is not None else RuntimeError(f"{job.label} failed")
-    where.error(f"{job.label} failed: {str(error).splitlines()[0] if str(error) else type(error).__name__}")
+    where.error(f"{job.label} failed: {parts.error_line(error)}")
     if where.button("Try again", key=f"retry_{job.key}"):
         job_store().retry(job.key)
         st.rerun()

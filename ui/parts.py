@@ -1,4 +1,4 @@
-"""Small pieces every page uses: guards, one-off messages, the sidebar summary."""
+"""Small pieces every page uses: guards, one-off messages and errors, the sidebar summary."""
 
 from __future__ import annotations
 
@@ -9,20 +9,37 @@ from goat_core import explore, views
 from goat_core.views.style import escape_markdown
 
 from . import classroom, state, training, warmup
+from .navigation import GRAPH_PAGE, TRAIN_PAGE
 from .runs import RunRecord
 from .state import Explorer
 
-TRAIN_PAGE = "pages/train.py"
-GRAPH_PAGE = "pages/graph.py"
-GOSSIP_PAGE = "pages/gossip.py"
 PICKER_NODES = 2000  # up to this many nodes a picker lists them all; above, it searches
-
-
 
 
 def md(text) -> str:
     """Escape user-supplied text (node names, file names) before it enters Markdown."""
     return escape_markdown(text)
+
+
+def error_line(err: BaseException) -> str:
+    """What the user reads of a library error: its first line (file, line and problem)."""
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
+
+
+def show_error(err: goat_core.GoatError, where=st) -> None:
+    """A GoatError (the user's input, a cancelled training) as one line; anything else is a bug and
+    is never caught, so that Streamlit shows its traceback."""
+    where.error(md(error_line(err)))
+
+
+def valid_choice(key: str, options, default=None) -> None:
+    """Before the widget ``key`` is drawn: a value it no longer offers (an older pair's node, a link's
+    unknown tab) becomes ``default``, or is forgotten (the widget starts on its own default)."""
+    if st.session_state.get(key) not in options:
+        if default is None:
+            st.session_state.pop(key, None)
+        else:
+            st.session_state[key] = default
 
 
 def too_big(ex: Explorer, name: str, raw: bytes, limit_mb: int, what: str, kept: str) -> bool:
@@ -89,8 +106,8 @@ def retrain(ex: Explorer, params: dict, holdout: float, where) -> None:
             record = training.train(ex.graph, ex.graph_fp, params, holdout, status,
                                     track=training.pairs_to_track(ex.graph, ex.pair))
             status.update(label="Training done", state="complete")
-    except goat_core.GoatError as err:  # the user's input; anything else is a bug and shows its traceback
-        where.error(md(str(err).splitlines()[0] if str(err) else type(err).__name__))
+    except goat_core.GoatError as err:
+        show_error(err, where)
         return
     ex.runs[ex.graph_fp] = record
     ex.missing = None

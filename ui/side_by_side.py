@@ -18,7 +18,7 @@ import goat_core
 from goat_core import views
 from goat_core.compare import Comparison, compare_runs, run_name, variant_params
 
-from . import cache, parts, state, training
+from . import cache, navigation, parts, state, training
 from .runs import RunRecord, with_backend
 from .state import Explorer
 
@@ -102,7 +102,7 @@ def section(ex: Explorer, run: RunRecord) -> None:
         try:
             train_variants(ex, run, chosen)
         except goat_core.GoatError as err:  # cancelled, diverged, bad parameters: one line
-            st.error(parts.md(str(err).splitlines()[0] if str(err) else type(err).__name__))
+            parts.show_error(err)
             return
         st.rerun()  # draw the section again from the top: the button now says every run is trained
     names = tuple(n for n in [mine] + chosen if n in kept)
@@ -149,7 +149,7 @@ def duel(ex: Explorer, found: Comparison, mine: str, clicked: tuple[int, int] | 
         s, t = (ex.names[v] for v in clicked)
         kind = "a held-out edge" if ex.graph.has_edge(*clicked) else "a non-edge"
         st.success(f"Gossip pair: {parts.md(s)} ↔ {parts.md(t)} ({kind}: no run here trained on it).")
-        st.page_link(parts.GOSSIP_PAGE, label="Open it on Gossip & attend", icon=":material/forum:")
+        st.page_link(navigation.GOSSIP_PAGE, label="Open it on Gossip & attend", icon=":material/forum:")
     else:
         st.caption("Above the diagonal, run B ranks the pair higher than run A does. Click an edge to make "
                    "it the gossip pair, then open it on Gossip & attend.")
