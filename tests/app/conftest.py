@@ -17,6 +17,8 @@ from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 from streamlit.testing.v1 import AppTest
 
+from ui import navigation
+
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")  # AppTest resolves relative paths against the test file
 SMALL = {"dim": 16, "epochs": 8, "batch_size": 64, "holdout": 0.15}  # Les Misérables in about a second
@@ -34,7 +36,8 @@ def app() -> AppTest:
 
 
 def goto(at: AppTest, page: str) -> AppTest:
-    at.switch_page(f"pages/{page}.py").run()
+    """Open the page ``pages/<page>.py`` of the registry (ui/navigation.py)."""
+    at.switch_page(navigation.page(page).file).run()
     assert not at.exception, at.exception
     return at
 

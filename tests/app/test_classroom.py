@@ -14,12 +14,12 @@ from goat_core import load_graph, presets
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 from goat_core.views.export import NBSP
 from goat_core.views.style import PROJECTOR_FONT
-from ui import cache, state
+from ui import cache, navigation, state
 from ui.runs import run_key, with_backend
 
 from .conftest import APP, explorer, goto, texts, train
 
-PAGES = ("graph", "train", "gossip", "equations", "embeddings", "scores", "case_study")
+PAGES = [p.name for p in navigation.PAGES]
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 

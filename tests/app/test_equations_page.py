@@ -1,4 +1,5 @@
-"""Equations page: the current pair's score step by step, every step drawn without errors."""
+"""Equations page: the current pair's score step by step, every step drawn without errors (its guard:
+tests/app/test_pages.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,6 @@ from goat_core.equations import pair_equations
 from .conftest import explorer, goto, texts, train
 
 MARIUS, THENARDIER = NodeIndex(55), NodeIndex(25)  # positions, not names
-
-
-def test_guard_until_a_run_exists(app):
-    goto(app, "equations")
-    assert any("No trained model" in i for i in texts(app.info))
 
 
 def test_every_step_shows_the_pairs_numbers(app):

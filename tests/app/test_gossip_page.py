@@ -1,4 +1,5 @@
-"""Gossip & attend: the guard, and every way of choosing the pair (clicks through session state)."""
+"""Gossip & attend: every way of choosing the pair (clicks through session state), the tabs and the
+counterfactuals (its guard: tests/app/test_pages.py)."""
 
 from __future__ import annotations
 
@@ -29,12 +30,6 @@ def chart_keys(at) -> set[str]:
 
 def panel_title(at) -> str:
     return at.header[0].value
-
-
-def test_guard_until_a_run_exists(app):
-    goto(app, "gossip")
-    assert any("No trained model" in i for i in texts(app.info))
-    assert not app.header  # nothing else drawn
 
 
 def test_opens_on_the_papers_pair(app):

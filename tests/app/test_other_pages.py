@@ -9,18 +9,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from goat_core import explore
-from ui import cache, state
+from ui import cache, navigation, state
 
 from .conftest import APP, click_nodes, explorer, goto, new_app, texts, train, wait_for_jobs
 from .test_graph_page import GOOD_EDGES, upload
 
 MARIUS, THENARDIER, GAVROCHE, COSETTE = 55, 25, 48, 26
-
-
-@pytest.mark.parametrize("page", ["embeddings", "scores"])
-def test_guard_until_a_run_exists(app, page):
-    goto(app, page)
-    assert any("No trained model" in i for i in texts(app.info))
 
 
 def test_embeddings_pca_colours_and_csv(app, downloads):
@@ -182,8 +176,8 @@ def test_sessions_do_not_share_graph_run_or_pair(app):
 def test_every_page_survives_a_tiny_graph(app, edges):
     upload(app, edges, name="tiny.txt")
     train(app, holdout=0.0)
-    for page in ("gossip", "embeddings", "scores", "graph"):
-        goto(app, page)
+    for page in navigation.PAGES:
+        goto(app, page.name)
     goto(app, "gossip")
     for tab in ("Alignment matrix", "Context shift", "Drivers & top partners"):
         app.session_state["gossip_tabs"] = tab

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import goat_core
 from goat_core import NodeIndex, explore
+from ui import navigation
 from ui.training import eta
 
 from .conftest import button, explorer, goto, new_app, texts, train, zip_names
@@ -170,8 +171,8 @@ def test_unusable_run_zips_are_refused_and_the_previous_run_stays(app, downloads
         assert len(app.error) == 1, name
         assert texts(app.error)[0].startswith(f"{name}.zip: {words[name]}"), texts(app.error)
         assert explorer(app).run is before, name
-    for page in ("gossip", "embeddings", "scores"):  # the previous run still answers on every page
-        goto(app, page)
+    for page in navigation.PAGES:  # the previous run still answers on every page
+        goto(app, page.name)
 
 
 def test_a_complete_graph_says_to_set_the_hold_out_to_0(app):

@@ -9,10 +9,12 @@ import json
 import networkx as nx
 import pytest
 
+from ui import navigation
+
 from .conftest import explorer, goto, new_app, train
 from .test_graph_page import upload
 
-PAGES = ("graph", "gossip", "embeddings", "scores", "case_study")
+PAGES = [p.name for p in navigation.PAGES]
 
 
 def edge_list(nodes: int, m: int, seed: int = 0) -> bytes:
