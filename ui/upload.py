@@ -1,4 +1,5 @@
-"""The Graph page's upload: any graph file, its format found from its content.
+"""Uploads: on the Graph page any graph file, its format found from its content; on the Train
+page a saved run's zip (:func:`load_run`).
 
 After a load the page shows the account of the read (``graph.read``) and the first rows as
 read; an edge table with a header gets a column picker that re-reads the same bytes (kept in
@@ -13,14 +14,17 @@ from dataclasses import asdict, replace
 import streamlit as st
 
 import goat_core
+from goat_core import explore
 
 from . import cache, parts, state
 from .parts import md
+from .runs import RunRecord
 from .state import Explorer
 
 MAX_EDGES_MB = 20
 MAX_LABELS_MB = 5
 MAX_UNPACKED_MB = 100  # a compressed upload's content: 5x the upload limit
+MAX_RUN_MB = 50
 LAST = "upload_last"  # the last graph file loaded: (name, bytes, labels name, labels bytes, ReadOptions)
 PICKERS = ("upload_col_source", "upload_col_target", "upload_col_weight")
 NO_WEIGHT = -1  # the weight picker's "unweighted"
@@ -159,3 +163,31 @@ def column_picker(ex: Explorer, header: tuple[str, ...]) -> None:
     c3.selectbox("Weight", [NO_WEIGHT] + columns, key=PICKERS[2],
                  format_func=lambda i: "(none: unweighted)" if i == NO_WEIGHT else name(i))
     c4.button("Read again", key="upload_reread", on_click=reread, args=(ex,))
+
+
+def load_run(ex: Explorer) -> None:
+    """Unpack an uploaded run zip safely; attach it to the matching graph, or to its own."""
+    upload = st.session_state.get("run_upload")
+    if upload is None:
+        ex.message = ("warning", "Choose a run zip first.")
+        return
+    raw = upload.getvalue()
+    if parts.too_big(ex, upload.name, raw, MAX_RUN_MB, "runs", "the current run is kept"):
+        return
+    try:
+        goat = explore.run_from_zip(raw, file=upload.name)
+    except goat_core.GraphFormatError as err:
+        ex.message = ("error", str(err))
+        return
+    candidates = [(ex.graph, ex.graph_key), (cache.bundled_graph("lesmis"), "lesmis")]
+    match = explore.match_run(goat.graph_, goat.seed, candidates, own_key=f"run:{upload.name}")
+    if match.graph is not ex.graph:
+        state.set_graph(ex, match.graph, match.key)
+    ex.runs[ex.graph_fp] = RunRecord(
+        key=f"upload:{cache.digest(raw)}", goat=goat, graph_fp=ex.graph_fp, params=goat.get_params(),
+        holdout=match.holdout, split=match.split, seconds=0.0, origin="upload", history=list(goat.history_))
+    cache.run_store().put(ex.runs[ex.graph_fp])  # by content: a refresh or a shared link finds it again
+    where = "its held-out edges were found again" if match.split is not None else "no held-out edges known"
+    notes = "".join(f" Note: {note}." for note in goat.load_notes_)  # e.g. an older run format
+    ex.message = ("warning" if notes else "success",
+                  f"Loaded run {upload.name} on {parts.graph_title(ex)} ({where}).{notes}")
