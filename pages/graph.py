@@ -1,11 +1,10 @@
 """1 · Graph: pick a bundled graph or upload a graph file; look at it."""
 
-import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import explore, views
-from ui import cache, classroom, navigation, parts, state, upload
+from goat_core import explore
+from ui import cache, graph_tabs, navigation, parts, state, upload
 from ui.parts import md
 
 SOURCES = {"lesmis": "Les Misérables (bundled)", "email": "Email (bundled)", "upload": "Upload a graph file"}
@@ -51,8 +50,7 @@ upload.account(ex)
 
 seed = state.seed()
 modes = cache.colour_modes(graph, run=ex.run)
-if st.session_state.get("graph_colour") not in modes:  # e.g. context spread, once the run has gone
-    st.session_state.pop("graph_colour", None)
+parts.valid_choice("graph_colour", modes)  # e.g. context spread, once the run has gone
 c1, c2 = st.columns([1, 2])
 colour = c1.selectbox("Colour nodes by", modes, key="graph_colour",
                       help="labels: the graph's ground truth (Les Misérables: greedy-modularity communities; "
@@ -60,48 +58,20 @@ colour = c1.selectbox("Colour nodes by", modes, key="graph_colour",
                            "(with a run): how far apart a node's representations for its partners are")
 with c2:
     found_id = parts.node_search(graph, "graph_search", "Search a node by name or id")
-groups, group_names, values, value_title = cache.colouring(ex, colour, seed)
+
+colouring = cache.colouring(ex, colour, seed)
 
 # Tabs draw only when open: the physics view alone is ~700 KB of page and a simulation.
-tab_net, tab_physics, tab_degree = st.tabs(["Network", "Physics view (pyvis)", "Degree distribution"],
-                                           key="graph_tabs", on_change="rerun")
+tab_net, tab_physics, tab_degree = st.tabs(list(graph_tabs.TABS), key="graph_tabs", on_change="rerun")
 if tab_net.open:
     with tab_net:
-        with st.spinner("Laying the graph out (cached after the first time)…"):
-            shown, pos = cache.overview_layout(ex.graph_fp, seed, graph)
-        local = {int(v): k for k, v in enumerate(shown.nodes)}
-        highlight = {local[found_id]: "search"} if found_id in local else None
-        pick = (lambda a: None if a is None else np.asarray(a)[shown.nodes])
-        named = classroom.key_nodes(graph, ex.pair)
-        fig = views.network_figure(pos, shown.src, shown.dst, [graph.names[i] for i in shown.nodes],
-                                   graph.degrees()[shown.nodes], groups=pick(groups),
-                                   group_names=group_names, values=pick(values), value_title=value_title,
-                                   highlight=highlight, seed=seed,
-                                   labels=None if named is None else [local[v] for v in named if v in local])
-        parts.chart(st, fig, key="graph_network")
-        if not shown.complete:
-            st.caption(f"Nodes drawn: the {len(shown.nodes):,} of highest degree among {graph.num_nodes:,} "
-                       "(the hubs and the links among them); the searched node is ringed when it is "
-                       "among them, and the Gossip page shows any node's neighborhood.")
-        parts.edges_drawn_caption(len(shown.src))
-        st.caption("Node size: degree. Hover a node for its name; scroll to zoom, drag to pan.")
+        graph_tabs.network(ex, colouring, found_id, seed)
 if tab_physics.open:
     with tab_physics:
-        page, shown = cache.pyvis_page(ex.graph_fp, colour, seed, found_id, ex.pair, graph, groups,
-                                       group_names)
-        if shown < graph.num_nodes:
-            st.caption(f"{graph.num_nodes:,} nodes are too many for a physics view: showing the searched "
-                       f"node (or node 0) with its {shown - 1} highest-degree neighbors.")
-        st.iframe(page, height=600)
-        st.download_button("Download this view (HTML)", page, file_name="goat-physics-view.html",
-                           mime="text/html", key="pyvis_download", on_click="ignore",
-                           icon=":material/download:",
-                           help="One self-contained page (vis-network inlined): opens in any browser, "
-                                "offline, with its physics, colours and tooltips")
+        graph_tabs.physics(ex, colour, colouring, found_id, seed)
 if tab_degree.open:
     with tab_degree:
-        parts.chart(st, views.degree_histogram(graph.degrees(), log_y=graph.num_nodes > 200),
-                        key="graph_degree")
+        graph_tabs.degrees(ex)
 if found_id is not None:
     nbrs = explore.neighbors(graph, found_id)
     st.markdown(f"**{md(graph.names[found_id])}**: degree {len(nbrs)}; neighbors: "
