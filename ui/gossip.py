@@ -95,8 +95,9 @@ def take_mute_click(ex: Explorer, goat: goat_core.Goat) -> None:
         return
     now = state.mutes(ex)
     wanted = [v for v in now if v != clicked] if clicked in now else now + [clicked]
+    s, t = map(NodeIndex, ex.pair)
     try:
-        goat.attention(*map(NodeIndex, ex.pair), mute=[NodeIndex(v) for v in wanted])
+        goat.attention(s, t, mute=[NodeIndex(v) for v in wanted])
     except goat_core.GoatError as err:
         ex.message = ("warning", str(err))
     else:

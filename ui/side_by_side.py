@@ -134,12 +134,10 @@ def results(ex: Explorer, found: Comparison, kept: dict[str, RunRecord], mine: s
 def duel(ex: Explorer, found: Comparison, mine: str, clicked: tuple[int, int] | None) -> None:
     names = list(found.names)
     a_col, b_col = st.columns(2)
-    if st.session_state.get("compare_a") not in names:
-        st.session_state["compare_a"] = mine
+    parts.valid_choice("compare_a", names, mine)
     run_a = a_col.selectbox("Run A (x)", names, key="compare_a")
     rest = [n for n in names if n != run_a]
-    if st.session_state.get("compare_b") not in rest:
-        st.session_state["compare_b"] = rest[0]
+    parts.valid_choice("compare_b", rest, rest[0])
     run_b = b_col.selectbox("Run B (y)", rest, key="compare_b")
     i, j = found.index(run_a), found.index(run_b)
     fig = views.edge_duel(found.percentiles[i], found.percentiles[j], found.pairs, found.labels,
