@@ -229,7 +229,7 @@ def test_a_10k_node_upload_opens_every_page(server, new_page, tmp_path):
     path = tmp_path / "ba10k.txt"
     ba_edge_list(path, 10_000, 2)
     upload_and_train(page, server, path)
-    for title in ("Graph", "Gossip & attend", "Equations", "Embeddings", "Scores"):
+    for title in [p.title for p in navigation.PAGES]:  # the registry: every page
         go(page, title)
         assert not page.get_by_test_id("stException").count(), title
         assert not page.get_by_test_id("stAlertContentError").count(), title
