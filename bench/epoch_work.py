@@ -20,7 +20,7 @@ from scaling import ba_graph
 def epoch_work(edges: int, seed: int = 0, dim: int = 200, neighborhood: int = 100) -> dict:
     import torch
 
-    from goat_core.sampling import Adjacency, noise_distribution, sample_neighborhoods
+    from goat_core.data.sampling import Adjacency, noise_distribution, sample_neighborhoods
     from goat_core.training import epoch_pairs
 
     graph = ba_graph(edges, 10, seed)

@@ -78,7 +78,7 @@ def naive_epoch(model, optimizer, pairs, hood, batch_size: int, generator: torch
 
 def main() -> None:
     from goat_core import load_graph, split_edges
-    from goat_core.sampling import Adjacency, noise_distribution, sample_neighborhoods
+    from goat_core.data.sampling import Adjacency, noise_distribution, sample_neighborhoods
     from goat_core.training import epoch_pairs
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -59,7 +59,7 @@ def ba_graph(edges: int, m: int, seed: int):
     """The benchmark's graph: BA with ``m`` edges per new node, about ``edges`` edges."""
     import numpy as np
 
-    from goat_core.graph import Graph
+    from goat_core.data.graph import Graph
 
     n, src, dst = barabasi_albert(edges, m, seed)
     return Graph(names=tuple(map(str, range(n))), src=src, dst=dst, weight=np.ones(len(src)),

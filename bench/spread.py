@@ -28,7 +28,7 @@ from _common import ROOT, configure_threads, machine, median
 def ba_graph(nodes: int, m: int, seed: int = 0):
     import networkx as nx
 
-    from goat_core.graph import from_networkx
+    from goat_core.data.graph import from_networkx
 
     return from_networkx(nx.barabasi_albert_graph(nodes, m, seed=seed), source=f"ba-{nodes}-{m}")
 
@@ -38,7 +38,7 @@ def timed_parts(goat, seed: int = 0) -> dict:
     import torch
 
     from goat_core import spread
-    from goat_core.sampling import Adjacency
+    from goat_core.data.sampling import Adjacency
 
     t0 = time.perf_counter()
     adj = Adjacency.from_graph(goat.graph_)

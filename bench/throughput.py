@@ -78,9 +78,9 @@ def main() -> None:
     from naive import NaiveGoat, naive_epoch
 
     from goat_core import kernels
+    from goat_core.data.sampling import Adjacency, noise_distribution, sample_neighborhoods
     from goat_core.kernels import DEFAULT_OPTIONS, KernelOptions
     from goat_core.model import Goat
-    from goat_core.sampling import Adjacency, noise_distribution, sample_neighborhoods
     from goat_core.training import epoch_pairs, run_training, small_machine_threads
 
     threads = args.threads or small_machine_threads()  # as the CLI and the app set it

@@ -110,8 +110,8 @@ def lesmis_run(args, max_epochs: int = 80) -> dict:
     import torch
 
     from goat_core import load_graph
+    from goat_core.data.sampling import Adjacency, sample_neighborhoods
     from goat_core.model import Goat as GoatModule
-    from goat_core.sampling import Adjacency, sample_neighborhoods
     from goat_core.training import TrainingCancelled, make_batch, run_training
 
     graph = load_graph("lesmis")

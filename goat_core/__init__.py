@@ -3,7 +3,17 @@
 No UI code lives here (no Streamlit import): the app and the CLI both stand on this package.
 """
 
-from .datasets import BUNDLED, load_graph
+from .data.datasets import BUNDLED, load_graph
+from .data.formats import FORMATS, ReadOptions, ReadReport
+from .data.graph import Graph, NodeIndex, NodeLabels, parse_labels, read_labels
+from .data.readers import (
+    label_attributes,
+    labels_from_attribute,
+    parse_edge_list,
+    read_graph_bytes,
+    read_graph_file,
+)
+from .data.sampling import EdgeSplit, split_edges
 from .errors import (
     GoatError,
     GraphFormatError,
@@ -15,17 +25,7 @@ from .errors import (
 )
 from .estimator import BACKENDS, PARAMETERS, VARIANTS, Goat, PairAttention, load_run, save_run
 from .evaluation import evaluate_clustering, evaluate_link_prediction
-from .formats import FORMATS, ReadOptions, ReadReport
-from .graph import Graph, NodeIndex, NodeLabels, parse_labels, read_labels
 from .paper import paper_config
-from .readers import (
-    label_attributes,
-    labels_from_attribute,
-    parse_edge_list,
-    read_graph_bytes,
-    read_graph_file,
-)
-from .sampling import EdgeSplit, split_edges
 from .state import GoatState
 from .tracking import AttentionHistory
 from .training import PADDINGS, Progress

@@ -12,9 +12,9 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike
 
+from .data.graph import Graph
+from .data.sampling import EdgeSplit
 from .evaluation import link_scores
-from .graph import Graph
-from .sampling import EdgeSplit
 
 HEURISTICS = {"common_neighbors": "common neighbors", "adamic_adar": "Adamic-Adar",
               "preferential_attachment": "preferential attachment"}

@@ -17,14 +17,14 @@ from typing import NoReturn, TextIO
 
 from . import presets
 from .compare import compare_runs, variant_params
-from .datasets import BUNDLED, load_graph
+from .data.datasets import BUNDLED, load_graph
+from .data.formats import FORMAT_ALIASES, FORMATS
+from .data.graph import Graph, read_labels
+from .data.sampling import split_edges
 from .errors import GoatError
 from .estimator import PARAMETERS, VARIANTS, Goat
 from .evaluation import check_clustering_labels, evaluate_clustering, evaluate_link_prediction
-from .formats import FORMAT_ALIASES, FORMATS
-from .graph import Graph, read_labels
 from .persistence import check_run_target
-from .sampling import split_edges
 from .training import PADDINGS, small_machine_threads
 
 CLI_PRESETS = ("validated", "paper")

@@ -25,8 +25,8 @@ from .errors import ParameterError
 from .evaluation import link_scores
 
 if TYPE_CHECKING:
+    from .data.sampling import EdgeSplit
     from .estimator import Goat
-    from .sampling import EdgeSplit
 
 GLOBAL = "global"  # GoatGlobal scores E_s·E_t: it never looks at neighborhoods, so padding changes nothing
 

@@ -24,11 +24,11 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
 from .cli import add_training_options, emit, goat_from_args, use_small_machine_threads
-from .datasets import load_graph
+from .data.datasets import load_graph
+from .data.graph import Graph
+from .data.sampling import split_edges
 from .estimator import Goat
 from .evaluation import evaluate_link_prediction
-from .graph import Graph
-from .sampling import split_edges
 
 
 def fit_data_parallel(goat: Goat, graph: Graph, rank: int, world: int) -> Goat:

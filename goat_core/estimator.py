@@ -25,11 +25,11 @@ from numpy.typing import ArrayLike
 from . import model as modules
 from . import persistence
 from .attribution import SharedMass, shared_mass
+from .data.graph import Graph, NodeIndex
+from .data.sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
 from .errors import GraphFormatError, NotFittedError, ParameterError
-from .graph import Graph, NodeIndex
 from .kernels import GramCache
 from .optim import LAZY_FROM_NODES, OPTIMIZERS, resolve_optimizer
-from .sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
 from .state import GoatState
 from .tracking import AttentionHistory, AttentionTracker, pair_batch, pair_forward, sigmoid
 from .training import PADDINGS, PairBatch, best_epoch, make_batch, run_training, score_pairs

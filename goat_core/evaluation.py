@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .data.graph import NodeLabels
 from .errors import ParameterError
-from .graph import NodeLabels
 
 if TYPE_CHECKING:  # annotations only: evaluation needs no estimator at run time
+    from .data.sampling import EdgeSplit
     from .estimator import Goat
-    from .sampling import EdgeSplit
 
 
 def link_scores(labels: np.ndarray, scores: np.ndarray) -> dict:

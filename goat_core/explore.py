@@ -2,7 +2,7 @@
 
 Layouts and communities of a graph, picking gossip pairs, one node's attention under two
 partners, and runs packed as zip archives (and unpacked safely). Plain functions of a
-:class:`~goat_core.graph.Graph` or a fitted :class:`~goat_core.estimator.Goat`, seeded where
+:class:`~goat_core.data.graph.Graph` or a fitted :class:`~goat_core.estimator.Goat`, seeded where
 randomness enters; no Streamlit here.
 """
 
@@ -20,11 +20,11 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 
 from .attribution import total_variation
+from .data.graph import Graph, NodeIndex, NodeLabels, nfc
+from .data.sampling import EdgeSplit, sample_non_edges, split_edges
 from .errors import GraphFormatError
 from .estimator import Goat
-from .graph import Graph, NodeIndex, NodeLabels, nfc
 from .persistence import FILES
-from .sampling import EdgeSplit, sample_non_edges, split_edges
 
 MAX_RUN_ARCHIVE_BYTES = 200 * 1024 * 1024  # uncompressed, all members together
 PAPER_PAIR = (55, 25)  # Marius, Thenardier in the paper's Les Misérables numbering

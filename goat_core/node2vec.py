@@ -22,10 +22,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .baselines import _adjacency
+from .data.graph import Graph
+from .data.sampling import EdgeSplit
 from .errors import ParameterError
 from .evaluation import link_scores
-from .graph import Graph
-from .sampling import EdgeSplit
 
 WALK_METHODS = {"deepwalk": "DeepWalk", "node2vec": "node2vec"}
 # What the app compares GOAT with, untuned: DeepWalk, and node2vec with q = 0.5 (outward walks), the

@@ -6,7 +6,7 @@ module, the app and the reproduction read them from here.
 
 from __future__ import annotations
 
-from .graph import NodeIndex
+from .data.graph import NodeIndex
 
 # Table 2: d = 200 and lr = 1e-4 everywhere; dropout and N per dataset.
 PAPER_DIM = 200

@@ -24,9 +24,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .data.graph import Graph
+from .data.readers import parse_edge_list
 from .estimator import Goat
-from .graph import Graph
-from .readers import parse_edge_list
 
 # Two triangles joined by an edge, a pendant node: every node has a neighbor, sizes differ.
 _EDGES = b"a b\nb c\nc a\nc d\nd e\ne f\nf d\nf g\n"

@@ -37,9 +37,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from .data.graph import Graph, NodeLabels, nfc
+from .data.sampling import Adjacency, Neighborhoods
 from .errors import GoatError, GraphFormatError
-from .graph import Graph, NodeLabels, nfc
-from .sampling import Adjacency, Neighborhoods
 from .state import GoatState
 from .tracking import AttentionHistory
 from .training import make_batch

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
+from .data.sampling import Adjacency
 from .errors import ParameterError
-from .sampling import Adjacency
 
 if TYPE_CHECKING:
     from .estimator import Goat

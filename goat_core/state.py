@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import torch
 
-from .graph import Graph
-from .sampling import Neighborhoods
+from .data.graph import Graph
+from .data.sampling import Neighborhoods
 from .tracking import AttentionHistory
 
 

@@ -21,8 +21,8 @@ import numpy as np
 import torch
 
 from .attribution import attention_entropy
+from .data.sampling import Neighborhoods
 from .model import Goat
-from .sampling import Neighborhoods
 from .training import PairBatch, Progress, make_batch
 
 

@@ -17,12 +17,12 @@ import numpy as np
 import torch
 
 from . import kernels
+from .data.graph import Graph
+from .data.sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
 from .errors import TrainingCancelled, TrainingDiverged
-from .graph import Graph
 from .kernels import DEFAULT_OPTIONS, GramCache, KernelOptions
 from .model import Goat, GoatGlobal, PairScorer
 from .optim import TableAdam, make_optimizer, sparse_table_gradient
-from .sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
 
 BUCKET_GROUP = 32  # batches sorted together by size; larger = less padding, less randomness
 

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from goat_core import Goat, load_graph
-from goat_core.graph import Graph
+from goat_core.data.graph import Graph
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data"

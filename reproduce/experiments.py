@@ -13,7 +13,7 @@ from pathlib import Path
 
 from goat_core import Goat, evaluate_clustering, evaluate_link_prediction, paper_config
 from goat_core.baselines import evaluate_heuristics
-from goat_core.sampling import split_edges
+from goat_core.data.sampling import split_edges
 
 from .common import Timer, dataset, setup_env, untrained, write_json
 

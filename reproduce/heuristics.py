@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from goat_core.baselines import HEURISTICS, evaluate_heuristics
-from goat_core.sampling import split_edges
+from goat_core.data.sampling import split_edges
 
 from .common import dataset, read_json, stage_main, write_json
 from .experiments import RATIOS, SEEDS

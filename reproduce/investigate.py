@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from goat_core import Goat, evaluate_clustering, evaluate_link_prediction
-from goat_core.sampling import split_edges
+from goat_core.data.sampling import split_edges
 
 from .common import Timer, dataset, setup_env, untrained, write_json
 from .experiments import params_for

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from goat_core.data.sampling import split_edges, validation_split
 from goat_core.evaluation import link_scores
 from goat_core.node2vec import WALK_METHODS, dot_scores, walk_embedding
-from goat_core.sampling import split_edges, validation_split
 
 from .common import Timer, dataset, read_json, setup_env, write_json
 from .experiments import RATIOS, SEEDS

@@ -10,7 +10,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from goat_core.graph import Graph, NodeLabels, from_networkx
+from goat_core.data.graph import Graph, NodeLabels, from_networkx
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_DIR = Path(os.environ.get("GOAT_DATA_DIR", ROOT.parent / "shared" / "data"))

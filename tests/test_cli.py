@@ -330,7 +330,7 @@ def ints_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("ints")
     (folder / "ints.txt").write_text(INTS)
     from goat_core import Goat
-    from goat_core.readers import read_graph_file
+    from goat_core.data.readers import read_graph_file
 
     Goat(dim=8, epochs=2, neighborhood=4, validation_fraction=0.0, batch_size=8).fit(
         read_graph_file(folder / "ints.txt"), track_pairs=[("10", "20")]).save(folder / "run")

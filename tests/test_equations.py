@@ -65,7 +65,7 @@ def test_every_step_has_a_formula_numbers_and_a_figure(planted):
 def test_names_are_escaped_in_text_and_figures():
     import networkx as nx
 
-    from goat_core.graph import from_networkx
+    from goat_core.data.graph import from_networkx
 
     g = nx.Graph([("<b>x</b>", "*y*"), ("*y*", "z"), ("z", "<b>x</b>"), ("z", "w")])
     goat = Goat(**dict(FAST, neighborhood=3)).fit(from_networkx(g, source="odd"))

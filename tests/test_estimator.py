@@ -245,7 +245,7 @@ def test_without_early_stopping_every_epoch_is_trained(planted):
 
 
 def test_early_stopping_on_too_small_a_graph_says_how_to_turn_it_off():
-    from goat_core.graph import Graph
+    from goat_core.data.graph import Graph
 
     graph = Graph(names=("a", "b"), src=np.array([0]), dst=np.array([1]), weight=np.array([1.0]),
                   source="one-edge.txt")

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from goat_core import ParameterError
+from goat_core.data.graph import NodeLabels
 from goat_core.evaluation import contingency, evaluate_clustering, link_scores
-from goat_core.graph import NodeLabels
 from goat_core.projection import project
 
 

@@ -15,9 +15,9 @@ import torch
 from sklearn.metrics import roc_auc_score
 
 from goat_core import fused, kernels
+from goat_core.data.sampling import Adjacency, sample_neighborhoods
 from goat_core.kernels import KernelOptions
 from goat_core.model import Goat
-from goat_core.sampling import Adjacency, sample_neighborhoods
 from goat_core.training import run_training, score_pairs
 
 from .conftest import planted_graph

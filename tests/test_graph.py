@@ -68,7 +68,7 @@ def test_names_are_read_in_nfc_so_both_spellings_match():
         parse(f"{nfc} b\n{nfd} c\n")
     import networkx as nx
 
-    from goat_core.graph import from_networkx
+    from goat_core.data.graph import from_networkx
 
     assert from_networkx(nx.Graph([(nfd, "b")])).names[0] == nfc
     with pytest.raises(GraphFormatError, match="the same name in two Unicode spellings"):
@@ -224,7 +224,7 @@ def test_email_downloads_into_the_cache_and_verifies(tmp_path, monkeypatch, data
     import gzip
     import io
 
-    from goat_core import datasets
+    from goat_core.data import datasets
 
     served = {
         url: gzip.compress((data_dir / "email" / name).read_bytes())
@@ -272,7 +272,7 @@ def _ba_lines(n: int = 300, m: int = 3, seed: int = 0) -> list[tuple[int, int]]:
 def test_the_columnar_path_gives_the_line_parsers_graph(case, chunk_rows, monkeypatch):
     """Integer-id files take the columnar path; it must build exactly the graph the line
     parser builds (names in the same order, same edges, weights and report)."""
-    from goat_core import delimited as graph_module
+    from goat_core.data import delimited as graph_module
 
     monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
 
@@ -309,7 +309,7 @@ def test_the_columnar_path_gives_the_line_parsers_graph(case, chunk_rows, monkey
 def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case, chunk_rows, monkeypatch):
     """Text ids take the columnar path too: names numbered in first-seen order, as the line
     parser numbers them, and every other detail of the graph the same."""
-    from goat_core import delimited as graph_module
+    from goat_core.data import delimited as graph_module
 
     monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
 
@@ -345,7 +345,7 @@ def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case, chunk_ro
 ])
 @pytest.mark.parametrize("chunk_rows", [1 << 18, 1])
 def test_files_the_columnar_path_cannot_vouch_for_take_the_line_parser(raw, chunk_rows, monkeypatch):
-    from goat_core import delimited as graph_module
+    from goat_core.data import delimited as graph_module
 
     monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
 

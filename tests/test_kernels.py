@@ -14,9 +14,9 @@ import pytest
 import torch
 
 from goat_core import kernels, masks
+from goat_core.data.sampling import Adjacency, sample_neighborhoods
 from goat_core.kernels import KernelOptions
 from goat_core.model import Goat, MutualAttention, PairScorer
-from goat_core.sampling import Adjacency, sample_neighborhoods
 from goat_core.training import make_batch, run_training, score_pairs
 
 from .conftest import planted_graph

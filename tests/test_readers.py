@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from goat_core import GraphFormatError, ParameterError, load_graph, parse_edge_list, read_graph_file
-from goat_core.readers import label_attributes, read_graph_bytes
+from goat_core.data.readers import label_attributes, read_graph_bytes
 
 
 def karate() -> nx.Graph:
@@ -249,7 +249,7 @@ def test_xml_entities_are_refused_in_one_line(raw):
 def test_the_xml_refusal_is_defusedxml_s_own(monkeypatch):
     """Without the hardened parse, networkx's own reader would expand the entities: the check
     is what refuses them (this fails if it is skipped)."""
-    from goat_core import nxformats
+    from goat_core.data import nxformats
 
     monkeypatch.setattr(nxformats, "safe_xml_root", lambda raw, file, what: __import__(
         "xml.etree.ElementTree", fromlist=["fromstring"]).fromstring(raw))
@@ -313,7 +313,7 @@ def test_attribute_dicts_are_read_as_literals_never_run():
 
 def test_the_columnar_path_still_takes_a_large_integer_list():
     """10k nodes of integer ids: the columnar path reads it (same graph as the line parser)."""
-    from goat_core import delimited
+    from goat_core.data import delimited
 
     g = nx.barabasi_albert_graph(10_000, 2, seed=1)
     raw = "".join(f"{u} {v}\n" for u, v in g.edges()).encode()

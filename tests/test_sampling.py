@@ -7,7 +7,7 @@ import pytest
 import torch
 
 from goat_core import split_edges
-from goat_core.sampling import Adjacency, noise_distribution, sample_neighborhoods
+from goat_core.data.sampling import Adjacency, noise_distribution, sample_neighborhoods
 
 
 def test_neighborhoods_are_real_neighbors_without_replacement(planted):
@@ -33,7 +33,7 @@ def test_small_neighborhoods_are_complete_and_draws_are_seeded(triangle_tail):
 def test_large_neighborhoods_are_sampled_uniformly():
     import networkx as nx
 
-    from goat_core.graph import from_networkx
+    from goat_core.data.graph import from_networkx
 
     star = from_networkx(nx.star_graph(20))  # hub 0 with 20 leaves
     adj = Adjacency.from_graph(star)
@@ -79,7 +79,7 @@ def test_split_is_seeded_and_checks_its_ratio(planted):
 
 
 def test_validation_negatives_are_never_test_edges(planted):
-    from goat_core.sampling import validation_split
+    from goat_core.data.sampling import validation_split
 
     split = split_edges(planted, 0.3, seed=0)
     val = validation_split(split.train, 0.5, seed=1, full=planted)
@@ -93,7 +93,7 @@ def test_a_complete_graph_says_to_hold_out_fewer_edges_or_none():
     import networkx as nx
 
     from goat_core import Goat, ParameterError
-    from goat_core.graph import from_networkx
+    from goat_core.data.graph import from_networkx
 
     k60 = from_networkx(nx.complete_graph(60), source="k60.txt")
     with pytest.raises(ParameterError) as err:

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import goat_core
-from goat_core.graph import from_networkx
-from goat_core.sampling import Adjacency
+from goat_core.data.graph import from_networkx
+from goat_core.data.sampling import Adjacency
 from goat_core.spread import (
     MIN_CONTEXTS,
     context_spread,

@@ -20,8 +20,8 @@ import streamlit as st
 import goat_core
 from goat_core import explore, presets, spread, views
 from goat_core.baselines import evaluate_heuristics
+from goat_core.data.graph import NodeIndex
 from goat_core.evaluation import MAX_CLASSES, cluster_embeddings, contingency
-from goat_core.graph import NodeIndex
 from goat_core.projection import Progress, project
 
 from .runs import RunStore

@@ -15,7 +15,7 @@ import streamlit as st
 
 import goat_core
 from goat_core import explore, presets, views
-from goat_core.graph import NodeIndex
+from goat_core.data.graph import NodeIndex
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 
 from . import cache, classroom, warmup

@@ -314,7 +314,7 @@ measurement; compare ours with ours.
 
 ## Protocol (leak-free; differs from the paper's)
 
-- **Splits**: `goat_core.sampling.split_edges(graph, ratio, seed)` keeps `ratio` of the undirected edges for
+- **Splits**: `goat_core.split_edges(graph, ratio, seed)` keeps `ratio` of the undirected edges for
   training; the rest are test positives, scored against as many **verified non-edges** of the full graph.
   Neighborhoods (training and inference) are sampled from **training edges only**. The paper's numbers
   (marked *leaky*) come from the authors' evaluation, where neighborhoods were drawn from the full graph
@@ -381,7 +381,7 @@ chosen (bold); where no node has more than N neighbors every k gives the same sc
 
 
 TUNING_NOTE = """Each trial takes the training edges of one test split (seed 0), splits them again with
-`goat_core.sampling.validation_split` (80 % to fit, 20 % held out against as many non-edges of the
+`goat_core.data.sampling.validation_split` (80 % to fit, 20 % held out against as many non-edges of the
 training graph), and records the validation AUC after every epoch. Test edges are never used for a
 choice. (The validation negatives are non-edges of the *training* graph, so about 1-2 % of them can be
 held-out test edges, labelled negative: this can only make validation pessimistic, never leak test

@@ -31,9 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import GraphFormatError
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
 from .delimited import read_table
-from .errors import GraphFormatError
 from .formats import Column, ReadOptions, ReadReport
 from .graph import Graph, NodeLabels
 from .nxformats import read_gml, read_node_link, read_pajek, read_xml

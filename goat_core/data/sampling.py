@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .errors import ParameterError
+from ..errors import ParameterError
 from .graph import Graph
 
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import GraphFormatError
 from .delimited import weight_attribute
-from .errors import GraphFormatError
 from .formats import FIRST_ROWS, ReadOptions, ReadReport
 from .graph import Graph, _decode, from_networkx
 

@@ -13,8 +13,8 @@ import re
 
 import numpy as np
 
+from ..errors import GraphFormatError
 from .delimited import _literal_dict
-from .errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, _data_lines, _decode, _node_order, _parse_weight, normalise
 

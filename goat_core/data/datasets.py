@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import GraphFormatError
+from ..errors import GraphFormatError
 from .formats import Column
 from .graph import Graph, NodeLabels, data_dir, from_networkx, parse_labels
 from .readers import read_graph_file

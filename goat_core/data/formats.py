@@ -3,14 +3,14 @@
 :class:`ReadOptions` is everything a caller can choose (format, the columns of an edge table,
 direction): one small frozen value, so that the app keys its caches by it. :class:`ReadReport`
 is the account of one read: the format found, the columns used and ignored, the first rows as
-read. ``goat_core.readers`` fills both; nothing here reads a file.
+read. ``goat_core.data.readers`` fills both; nothing here reads a file.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import ParameterError
+from ..errors import ParameterError
 
 # The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content).
 FORMATS = ("edgelist", "adjlist", "multiline-adjlist", "gexf", "graphml", "gml", "pajek", "node-link")

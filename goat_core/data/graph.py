@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .errors import GraphFormatError, UnknownNodeError
+from ..errors import GraphFormatError, UnknownNodeError
 
 if TYPE_CHECKING:
     from .formats import ReadReport
