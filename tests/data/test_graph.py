@@ -206,7 +206,7 @@ def test_shipped_sample_graphs_match_their_manifest():
 
     from goat_core import read_labels
 
-    root = Path(__file__).resolve().parents[1] / "sample_graphs"
+    root = Path(__file__).resolve().parents[2] / "sample_graphs"
     manifest = json.loads((root / "manifest.json").read_text())
     for name, entry in manifest.items():
         if not entry.get("shipped", True):
