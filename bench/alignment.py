@@ -5,7 +5,7 @@
 One thread, float32, d = 200, S and T cache-resident; for each (|N_s|, |N_t|) the wall
 microseconds of one product (median of 5 timings of ``--repeats`` products in a compiled loop)
 with ``np.dot(S[:ls], T[:lt].T)`` (numba's call into scipy's BLAS: OpenBLAS sgemm, as the loops
-did before) and with ``goat_core.fused._align`` (as they do now), and their GFLOP/s (2·ls·lt·d
+did before) and with ``goat_core.backends.fused._align`` (as they do now), and their GFLOP/s (2·ls·lt·d
 per product). The sizes span an epoch's pairs: neighborhoods of a few rows up to N = 100, with
 mean widths about 50 and 38 at 1M-2M edges (``bench/epoch_work.py``).
 """
@@ -27,7 +27,7 @@ def compiled_loops():
     import numpy as np
     import scipy.linalg.cython_blas  # noqa: F401 - numba's np.dot needs it loaded
 
-    from goat_core.fused import _FAST, _align
+    from goat_core.backends.fused import _FAST, _align
 
     @nb.njit(fastmath=_FAST)
     def blas(S, T, ls, lt, repeats):

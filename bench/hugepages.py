@@ -50,7 +50,7 @@ def main() -> None:
     args = parser.parse_args()
     import prefetch
 
-    from goat_core import fused
+    from goat_core.backends import fused
 
     for nodes in args.nodes:
         weight, ids_s, ids_t, lengths = prefetch.batch(nodes, 4096, 45, 0)

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 
 def built(locality: int | None) -> types.ModuleType:
-    """goat_core.fused compiled again (not cached) with table prefetches of ``locality``
+    """goat_core.backends.fused compiled again (not cached) with table prefetches of ``locality``
     (None: no prefetch at all, ``prefetch.without_prefetch``)."""
     from prefetch import fused_built, without_prefetch
 
@@ -47,7 +47,7 @@ def built(locality: int | None) -> types.ModuleType:
 def one_pass(fused, weight, ids_s, ids_t, lengths, out) -> float:
     import numpy as np
 
-    from goat_core.masks import threshold_for
+    from goat_core.backends.masks import threshold_for
 
     B = ids_s.shape[0]
     threshold, exact = threshold_for(0.5)
@@ -68,7 +68,7 @@ def measure(nodes: int, args) -> dict:
     from prefetch import step as two_pass  # forward_pairs, then backward_pairs
     from threadpoolctl import threadpool_limits
 
-    from goat_core import fused
+    from goat_core.backends import fused
 
     variants = {"two-pass": (fused, two_pass), "one-pass": (fused, one_pass)}
     for locality in (3, 1, None):

@@ -63,8 +63,8 @@ def one(n: int, args) -> dict:
     import numpy as np
     import torch
 
-    from goat_core import fused
-    from goat_core.kernels import runner
+    from goat_core.backends import fused
+    from goat_core.backends.kernels import runner
     from goat_core.optim import LazyAdam, TableAdam
 
     torch.set_num_threads(1)  # as the CLI sets it on this 2-core machine

@@ -2,7 +2,7 @@
 
     python bench/pair_parts.py [--width 45] [--nodes 10000] [--repeats 8192]
 
-One thread, the loops' own inlined helpers from ``goat_core/fused.py`` on two neighborhoods of
+One thread, the loops' own inlined helpers from ``goat_core/backends/fused.py`` on two neighborhoods of
 ``--width`` rows of d = 200 (float32, dropout 0.5), each part run ``--repeats`` times in a
 compiled loop on a cache-resident (``--nodes`` rows) table, cycling through 4096 random pairs of
 rows; wall microseconds per pair. The parts of :func:`fused.train_pairs` (one training pair):
@@ -38,7 +38,7 @@ def compiled_parts():
     import numba as nb
     import numpy as np
 
-    from goat_core.fused import (
+    from goat_core.backends.fused import (
         _FAST,
         _align,
         _axpy,
@@ -118,7 +118,7 @@ def main() -> None:
     import numpy as np
     from threadpoolctl import threadpool_limits
 
-    from goat_core.masks import threshold_for
+    from goat_core.backends.masks import threshold_for
 
     rng = np.random.default_rng(0)
     weight = (rng.standard_normal((args.nodes + 1, 200)) * 0.05).astype(np.float32)

@@ -2,7 +2,7 @@
 
     python bench/prefetch.py [--nodes 200000] [--pairs 4096] [--repeats 5]
 
-Builds the fused loops twice from ``goat_core/fused.py``: as they are (``_prefetch_next`` and
+Builds the fused loops twice from ``goat_core/backends/fused.py``: as they are (``_prefetch_next`` and
 ``_prefetch_rows`` before each pair) and with those calls removed. Both run the same batch on a
 (nodes+1, 200) float32 table: ``--pairs`` pairs whose two neighborhoods hold ``--width`` rows
 each, drawn in proportion to a BA graph's degrees (node i of n: about 10·sqrt(n / i)), dropout
@@ -29,9 +29,10 @@ sys.path.insert(0, str(ROOT))
 
 
 def fused_built(name: str, edit: Callable[[str], str]) -> types.ModuleType:
-    """goat_core.fused compiled again (not cached) from its source as ``edit`` rewrites it."""
-    source = edit((ROOT / "goat_core" / "fused.py").read_text())
-    source = source.replace("cache=True", "cache=False").replace("from .masks", "from goat_core.masks")
+    """goat_core.backends.fused compiled again (not cached) from its source as ``edit`` rewrites it."""
+    source = edit((ROOT / "goat_core" / "backends" / "fused.py").read_text())
+    source = source.replace("cache=True", "cache=False")
+    source = source.replace("from .masks", "from goat_core.backends.masks")
     module = types.ModuleType(name)
     module.__file__ = f"{name}.py"
     exec(compile(source, module.__file__, "exec"), module.__dict__)  # noqa: S102 - our own source file
@@ -39,7 +40,7 @@ def fused_built(name: str, edit: Callable[[str], str]) -> types.ModuleType:
 
 
 def without_prefetch() -> types.ModuleType:
-    """goat_core.fused with the prefetch calls taken out of the loops (not cached)."""
+    """goat_core.backends.fused with the prefetch calls taken out of the loops (not cached)."""
     def strip(source: str) -> str:
         source = re.sub(r"\n\s+_prefetch_next\(weight, ids_s, ids_t, .*\)", "", source)
         return re.sub(r"\n\s+_prefetch_rows\(out, ids_[st]\[b\], .*\)", "", source)
@@ -61,7 +62,7 @@ def batch(nodes: int, pairs: int, width: int, seed: int):
 def step(fused, weight, ids_s, ids_t, lengths, out) -> float:
     import numpy as np
 
-    from goat_core.masks import threshold_for
+    from goat_core.backends.masks import threshold_for
 
     B, L, d = ids_s.shape[0], ids_s.shape[1], weight.shape[1]
     threshold, exact = threshold_for(0.5)
@@ -89,7 +90,7 @@ def main() -> None:
     import numpy as np
     from threadpoolctl import threadpool_limits
 
-    from goat_core import fused
+    from goat_core.backends import fused
 
     plain = without_prefetch()
     weight, ids_s, ids_t, lengths = batch(args.nodes, args.pairs, args.width, args.seed)

@@ -77,9 +77,9 @@ def main() -> None:
     import torch
     from naive import NaiveGoat, naive_epoch
 
-    from goat_core import kernels
+    from goat_core.backends import kernels
+    from goat_core.backends.kernels import DEFAULT_OPTIONS, KernelOptions
     from goat_core.data.sampling import Adjacency, noise_distribution, sample_neighborhoods
-    from goat_core.kernels import DEFAULT_OPTIONS, KernelOptions
     from goat_core.model import Goat
     from goat_core.training import epoch_pairs, run_training, small_machine_threads
 
@@ -190,7 +190,7 @@ def main() -> None:
     if args.ablations:
         from contextlib import nullcontext
 
-        from goat_core import fused
+        from goat_core.backends import fused
 
         one_blas_thread = fused._one_blas_thread
         in_order = KernelOptions(workers=1)

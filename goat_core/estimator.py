@@ -25,10 +25,10 @@ from numpy.typing import ArrayLike
 from . import model as modules
 from . import persistence
 from .attribution import SharedMass, shared_mass
+from .backends.kernels import GramCache
 from .data.graph import Graph, NodeIndex
 from .data.sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
 from .errors import GraphFormatError, NotFittedError, ParameterError
-from .kernels import GramCache
 from .optim import LAZY_FROM_NODES, OPTIMIZERS, resolve_optimizer
 from .state import GoatState
 from .tracking import AttentionHistory, AttentionTracker, pair_batch, pair_forward, sigmoid

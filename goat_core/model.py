@@ -12,11 +12,11 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from . import kernels
-from .masks import keep_mask
+from .backends import kernels
+from .backends.masks import keep_mask
 
 if TYPE_CHECKING:  # fused is numba's module, imported only where a loop runs
-    from .fused import SegmentGradient
+    from .backends.fused import SegmentGradient
 
 POOLINGS = ("max", "mean")
 

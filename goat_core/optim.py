@@ -159,7 +159,7 @@ def _row_ranges(n: int) -> list[tuple[int, int]]:
     """The ranges a CPU step over ``n`` rows runs as: the two halves from THREADS_FROM_ROWS rows
     on, one task per thread; else all of them at once. The rows' updates are independent, so the
     numbers are the same either way."""
-    from .fused import halves
+    from .backends.fused import halves
 
     return list(halves(n)) if n >= THREADS_FROM_ROWS else [(0, n)]
 
@@ -172,7 +172,7 @@ def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tens
     ``compiled``) one compiled pass over the touched rows (torch's gathers and scatters cost ~10x
     dense fused Adam, bench/optimizer_step.py), its two halves on two threads where ``run`` has them."""
     if compiled and p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
-        from .fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
+        from .backends.fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
 
         arrays = (p.detach().numpy(), state["exp_avg"].numpy(), state["exp_avg_sq"].numpy(),
                   state["step"].numpy())
@@ -211,13 +211,17 @@ class TableAdam(torch.optim.Optimizer):
                     raise ValueError(f"TableAdam updates contiguous 2-D float tables on CPU, got a "
                                      f"{tuple(p.shape)} {p.dtype} tensor on {p.device}; use torch.optim.Adam")
         self.run = run
-        from .fused import SegmentGradient  # numba's module: imported where training needs it, as step does
+        from .backends.fused import (  # numba's module: imported where training needs it, as step does
+            SegmentGradient,
+        )
 
         self.sink = SegmentGradient()
 
     @torch.no_grad()
     def step(self, closure: Callable[[], float] | None = None) -> float | None:  # type: ignore[override]
-        from .fused import adam_merged_rows  # numba: compiled (or loaded from its cache) on first use
+        from .backends.fused import (  # numba: compiled (or loaded from its cache) on first use
+            adam_merged_rows,
+        )
 
         loss = closure() if closure is not None else None
         for group, p in _parameters(self):

@@ -57,7 +57,7 @@ def _scoring() -> None:
     poolings, and the two-pass backward the sparse and data-parallel paths take."""
     import torch
 
-    from . import fused, kernels
+    from .backends import fused, kernels
 
     pairs = np.array([[0, 1], [2, 3], [4, 6]])
     for variant in ("goat", "mean-pool"):

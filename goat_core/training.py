@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from . import kernels
+from .backends import kernels
+from .backends.kernels import DEFAULT_OPTIONS, GramCache, KernelOptions
 from .data.graph import Graph
 from .data.sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
 from .errors import TrainingCancelled, TrainingDiverged
-from .kernels import DEFAULT_OPTIONS, GramCache, KernelOptions
 from .model import Goat, GoatGlobal, PairScorer
 from .optim import TableAdam, make_optimizer, sparse_table_gradient
 

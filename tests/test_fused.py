@@ -1,4 +1,4 @@
-"""The compiled CPU loop (``goat_core.fused``) against the plain implementation.
+"""The compiled CPU loop (``goat_core.backends.fused``) against the plain implementation.
 
 Same logits and gradients as ``model.MutualAttention`` in float64, with dropout masks rebuilt
 from the kernel's own hash; the same numbers on one thread and two; training through it is
@@ -14,9 +14,9 @@ import pytest
 import torch
 from sklearn.metrics import roc_auc_score
 
-from goat_core import fused, kernels
+from goat_core.backends import fused, kernels
+from goat_core.backends.kernels import KernelOptions
 from goat_core.data.sampling import Adjacency, sample_neighborhoods
-from goat_core.kernels import KernelOptions
 from goat_core.model import Goat
 from goat_core.training import run_training, score_pairs
 

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import torch
 
-from goat_core import kernels, masks
+from goat_core.backends import kernels, masks
+from goat_core.backends.kernels import KernelOptions
 from goat_core.data.sampling import Adjacency, sample_neighborhoods
-from goat_core.kernels import KernelOptions
 from goat_core.model import Goat, MutualAttention, PairScorer
 from goat_core.training import make_batch, run_training, score_pairs
 

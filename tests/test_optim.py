@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from goat_core import Goat, ParameterError, load_graph
-from goat_core.fused import SegmentGradient
+from goat_core.backends.fused import SegmentGradient
 from goat_core.model import Goat as GoatModule
 from goat_core.model import GoatGlobal, PairScorer
 from goat_core.optim import (
@@ -93,7 +93,7 @@ def test_a_row_touched_late_takes_its_own_first_adam_step():
 def test_lazy_adam_on_two_threads_gives_the_numbers_of_one(sparse):
     """A CPU step's rows split between two threads (``run``): the same weights, moments and
     counts, bit for bit, as one thread, on a table large enough to be split."""
-    from goat_core.kernels import runner
+    from goat_core.backends.kernels import runner
     from goat_core.optim import THREADS_FROM_ROWS
 
     gen = torch.Generator().manual_seed(4)
@@ -124,7 +124,7 @@ def test_lazy_adam_on_two_threads_gives_the_numbers_of_one(sparse):
 def test_table_adam_is_adam():
     """Dense Adam's compiled pass: torch.optim.Adam's numbers (float64, up to rounding), every
     row moved at every step, on two threads the numbers of one, bit for bit."""
-    from goat_core.kernels import runner
+    from goat_core.backends.kernels import runner
     from goat_core.optim import THREADS_FROM_ROWS
 
     gen = torch.Generator().manual_seed(6)
@@ -154,7 +154,7 @@ def test_the_fused_loss_hands_table_adam_its_gradient_in_the_loops_buffers(paddi
     """With TableAdam's sink the fused loss leaves .grad alone and the update merges the two
     segments' buffers itself: the same table, bit for bit, as the dense gradient through .grad,
     the loss's own gradient (a scale) included, and the pad row stays zero."""
-    from goat_core import kernels
+    from goat_core.backends import kernels
 
     n = 300  # enough pairs for both segments to have rows
     tables = []
@@ -331,10 +331,10 @@ def test_uncompiled_optimizers_are_torch_code_with_the_compiled_numbers():
 @pytest.mark.parametrize("optimizer", ["adam", "lazy-adam"])
 def test_the_torch_backend_runs_no_compiled_code(monkeypatch, optimizer):
     """A fresh install trains on the torch backend without waiting for numba: no loop of
-    goat_core.fused (compiled on first call) runs, optimiser included; the fused backend does."""
+    goat_core.backends.fused (compiled on first call) runs, optimiser included; the fused backend does."""
     import numba.core.dispatcher
 
-    from goat_core import fused
+    from goat_core.backends import fused
 
     def compiled(*args, **kwargs):
         raise AssertionError("a compiled loop ran")

@@ -77,7 +77,7 @@ class WarmUp:
         fit imported scikit-learn and a page drew a table)."""
         try:
             _tiny_fit("torch")  # torch's and scikit-learn's lazy imports, before the first Train
-            import numba  # noqa: F401 - what goat_core.fused needs, so the thread imports that module only
+            import numba  # noqa: F401 - what goat_core.backends.fused needs, so the thread imports that module only
             import pandas  # noqa: F401 - the pages' tables
             import scipy.linalg.cython_blas  # noqa: F401
             import threadpoolctl  # noqa: F401
