@@ -1,4 +1,4 @@
-"""What the context spread of every node costs: ``goat_core.spread.context_spread`` at 10k nodes.
+"""What the context spread of every node costs: ``goat_core.analysis.spread.context_spread`` at 10k nodes.
 
     GOAT_DATA_DIR=../shared/data .venv/bin/python bench/spread.py [--nodes 10000] [--m 5] [--repeats 3]
 
@@ -37,7 +37,7 @@ def timed_parts(goat, seed: int = 0) -> dict:
     """The three parts of ``context_spread``, timed one by one (the same calls, in order)."""
     import torch
 
-    from goat_core import spread
+    from goat_core.analysis import spread
     from goat_core.data.sampling import Adjacency
 
     t0 = time.perf_counter()
@@ -58,7 +58,8 @@ def timed_parts(goat, seed: int = 0) -> dict:
 
 def measure(name: str, graph, repeats: int) -> dict:
     import goat_core
-    from goat_core import presets, spread
+    from goat_core import presets
+    from goat_core.analysis import spread
 
     form = presets.fast(graph.num_edges)
     split = goat_core.split_edges(graph, 1.0 - form.pop("holdout"), 0)

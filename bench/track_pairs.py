@@ -71,7 +71,7 @@ def scaling_one(count: int) -> dict:
     split = split_edges(graph, 1.0 - holdout, 0)
     pairs = tracked_pairs(graph, count) if count else None
     Goat(**{**params, "epochs": 1}, seed=0).fit(split.train)  # warm-up: the compiled loop, lazy imports
-    from goat_core.tracking import AttentionTracker
+    from goat_core.analysis.tracking import AttentionTracker
 
     record, spent = AttentionTracker.record, [0.0]
 
@@ -134,7 +134,7 @@ def main() -> None:
     import torch
 
     from goat_core import Goat, load_graph, presets, split_edges
-    from goat_core.tracking import AttentionTracker
+    from goat_core.analysis.tracking import AttentionTracker
     from goat_core.training import small_machine_threads
 
     record = AttentionTracker.record

@@ -3,6 +3,8 @@
 No UI code lives here (no Streamlit import): the app and the CLI both stand on this package.
 """
 
+from .analysis.evaluation import evaluate_clustering, evaluate_link_prediction
+from .analysis.tracking import AttentionHistory
 from .data.datasets import BUNDLED, load_graph
 from .data.formats import FORMATS, ReadOptions, ReadReport
 from .data.graph import Graph, NodeIndex, NodeLabels, parse_labels, read_labels
@@ -24,10 +26,8 @@ from .errors import (
     UnknownNodeError,
 )
 from .estimator import BACKENDS, PARAMETERS, VARIANTS, Goat, PairAttention, load_run, save_run
-from .evaluation import evaluate_clustering, evaluate_link_prediction
 from .paper import paper_config
 from .state import GoatState
-from .tracking import AttentionHistory
 from .training import PADDINGS, Progress
 
 __all__ = [

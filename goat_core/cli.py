@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 from . import presets
-from .compare import compare_runs, variant_params
+from .analysis.compare import compare_runs, variant_params
+from .analysis.evaluation import check_clustering_labels, evaluate_clustering, evaluate_link_prediction
 from .data.datasets import BUNDLED, load_graph
 from .data.formats import FORMAT_ALIASES, FORMATS
 from .data.graph import Graph, read_labels
 from .data.sampling import split_edges
 from .errors import GoatError
 from .estimator import PARAMETERS, VARIANTS, Goat
-from .evaluation import check_clustering_labels, evaluate_clustering, evaluate_link_prediction
 from .persistence import check_run_target
 from .training import PADDINGS, small_machine_threads
 

@@ -23,12 +23,12 @@ import torch
 import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel
 
+from .analysis.evaluation import evaluate_link_prediction
 from .cli import add_training_options, emit, goat_from_args, use_small_machine_threads
 from .data.datasets import load_graph
 from .data.graph import Graph
 from .data.sampling import split_edges
 from .estimator import Goat
-from .evaluation import evaluate_link_prediction
 
 
 def fit_data_parallel(goat: Goat, graph: Graph, rank: int, world: int) -> Goat:

@@ -24,14 +24,14 @@ from numpy.typing import ArrayLike
 
 from . import model as modules
 from . import persistence
-from .attribution import SharedMass, shared_mass
+from .analysis.attribution import SharedMass, shared_mass
+from .analysis.tracking import AttentionHistory, AttentionTracker, pair_batch, pair_forward, sigmoid
 from .backends.kernels import GramCache
 from .data.graph import Graph, NodeIndex
 from .data.sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
 from .errors import GraphFormatError, NotFittedError, ParameterError
 from .optim import LAZY_FROM_NODES, OPTIMIZERS, resolve_optimizer
 from .state import GoatState
-from .tracking import AttentionHistory, AttentionTracker, pair_batch, pair_forward, sigmoid
 from .training import PADDINGS, PairBatch, best_epoch, make_batch, run_training, score_pairs
 
 VARIANTS = ("goat", "global", "mean-pool")

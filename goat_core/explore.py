@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
-from .attribution import total_variation
+from .analysis.attribution import total_variation
 from .data.graph import Graph, NodeIndex, NodeLabels, nfc
 from .data.sampling import EdgeSplit, sample_non_edges, split_edges
 from .errors import GraphFormatError

@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from .analysis.tracking import AttentionHistory
 from .errors import GraphFormatError
 from .run_format import FILES, FORMAT_VERSION, RunContents, config_sha256, describe, is_run, read_run, sha256
 from .state import GoatState
-from .tracking import AttentionHistory
 
 __all__ = ["FILES", "FORMAT_VERSION", "RunContents", "check_run_target", "read_run", "write_run"]
 PARTIAL = ".partial"  # a file being written: FILE + PARTIAL, replaced into FILE once complete

@@ -73,7 +73,7 @@ def _scoring() -> None:
 
 
 def _umap() -> None:
-    from .projection import warm_up
+    from .analysis.projection import warm_up
 
     warm_up()
 

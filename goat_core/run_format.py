@@ -37,11 +37,11 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from .analysis.tracking import AttentionHistory
 from .data.graph import Graph, NodeLabels, nfc
 from .data.sampling import Adjacency, Neighborhoods
 from .errors import GoatError, GraphFormatError
 from .state import GoatState
-from .tracking import AttentionHistory
 from .training import make_batch
 
 FORMAT_VERSION = 2

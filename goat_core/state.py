@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import torch
 
+from .analysis.tracking import AttentionHistory
 from .data.graph import Graph
 from .data.sampling import Neighborhoods
-from .tracking import AttentionHistory
 
 
 @dataclass(frozen=True)

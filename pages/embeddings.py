@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from goat_core import presets, spread, views
+from goat_core import presets, views
+from goat_core.analysis import spread
 from ui import cache, embeddings, parts, state
 from ui.embeddings import KINDS, METHODS
 

@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from goat_core import NodeIndex, equations, views
+from goat_core import NodeIndex, views
+from goat_core.analysis import equations
 from ui import navigation, parts, state
 from ui.parts import md
 

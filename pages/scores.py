@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from goat_core import views
-from goat_core.evaluation import clustering_problem
+from goat_core.analysis.evaluation import clustering_problem
 from ui import cache, jobs, navigation, parts, scores, side_by_side, state
 
 NUMBER = st.column_config.NumberColumn(format="%.3f")

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from goat_core import Goat
-from goat_core.attribution import shared_mass, total_variation
+from goat_core.analysis.attribution import shared_mass, total_variation
 
 from .common import Timer, dataset, untrained, write_json
 

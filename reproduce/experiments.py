@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from goat_core import Goat, evaluate_clustering, evaluate_link_prediction, paper_config
-from goat_core.baselines import evaluate_heuristics
+from goat_core.analysis.baselines import evaluate_heuristics
 from goat_core.data.sampling import split_edges
 
 from .common import Timer, dataset, setup_env, untrained, write_json
@@ -98,7 +98,8 @@ class Job:
 
 def split_baselines(split) -> dict:
     """Common neighbours, Adamic-Adar and preferential attachment on the training graph, same
-    test pairs (``goat_core.baselines``; the first two match the networkx numbers recorded before)."""
+    test pairs (``goat_core.analysis.baselines``; the first two match the networkx numbers recorded
+    before)."""
     return {name: {"auc": r["auc"], "ap": r["ap"]} for name, r in evaluate_heuristics(split).items()}
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from goat_core.baselines import HEURISTICS, evaluate_heuristics
+from goat_core.analysis.baselines import HEURISTICS, evaluate_heuristics
 from goat_core.data.sampling import split_edges
 
 from .common import dataset, read_json, stage_main, write_json
@@ -42,7 +42,7 @@ def markdown(out: Path) -> str:
     rows = read_json(path)["rows"]
     ratios = sorted({r["ratio"] for r in rows})
     lines = ["\n## Heuristics on the same splits (Email, AUC, training graph only)\n",
-             "`python -m reproduce.heuristics --out results` (`goat_core.baselines`, seeds "
+             "`python -m reproduce.heuristics --out results` (`goat_core.analysis.baselines`, seeds "
              f"{', '.join(map(str, SEEDS))}; per seed in `results/{FILE.as_posix()}`). The same held-out "
              "edges and non-edges as the GOAT rows above.\n",
              "| heuristic | " + " | ".join(f"{round(100 * r)} %" for r in ratios) + " |",

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import numpy as np
 
+from goat_core.analysis.evaluation import link_scores
+from goat_core.analysis.node2vec import WALK_METHODS, dot_scores, walk_embedding
 from goat_core.data.sampling import split_edges, validation_split
-from goat_core.evaluation import link_scores
-from goat_core.node2vec import WALK_METHODS, dot_scores, walk_embedding
 
 from .common import Timer, dataset, read_json, setup_env, write_json
 from .experiments import RATIOS, SEEDS
@@ -282,15 +282,15 @@ def markdown(out: Path) -> str:
     if not runs:
         return ""
     lines = ["\n## DeepWalk and node2vec on the same splits (dot-product scores, tuned on validation)\n",
-             "`python -m reproduce.node2vec --out results` (`goat_core.node2vec`: pecanpy walks on the "
-             "training edges, gensim skip-gram, a pair scored by E_s·E_t as the paper scores its baselines). "
-             "p, q and the window were chosen on 20 % of the training edges of seed 0's split carved out for "
-             "validation (negatives: non-edges of the training graph) at Email 15, 55 and 95 % and "
-             "Cora2/Citeseer 90 %; every other ratio uses its nearest tuned ratio's choice. DeepWalk = the "
-             "best p = q = 1 cell, node2vec = the best cell. Each trial is in `results/node2vec/tune/`, each "
-             "run in `results/node2vec/runs/`. GOAT's rows are copied from the files named in their labels "
-             "(sections 1 and 5: `results/email_lp_*.csv` and `results/vgae_90.csv`, made from the per-run "
-             "rows of `results/runs.csv`)."]
+             "`python -m reproduce.node2vec --out results` (`goat_core.analysis.node2vec`: pecanpy walks on "
+             "the training edges, gensim skip-gram, a pair scored by E_s·E_t as the paper scores its "
+             "baselines). p, q and the window were chosen on 20 % of the training edges of seed 0's split "
+             "carved out for validation (negatives: non-edges of the training graph) at Email 15, 55 and 95 %"
+             " and Cora2/Citeseer 90 %; every other ratio uses its nearest tuned ratio's choice. DeepWalk = "
+             "the best p = q = 1 cell, node2vec = the best cell. Each trial is in `results/node2vec/tune/`, "
+             "each run in `results/node2vec/runs/`. GOAT's rows are copied from the files named in their "
+             "labels (sections 1 and 5: `results/email_lp_*.csv` and `results/vgae_90.csv`, made from the "
+             "per-run rows of `results/runs.csv`)."]
     lines += _email_tables(out, runs) + _ninety_tables(out, runs) + _choice_table(out)
     return "\n".join(lines) + "\n"
 

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from goat_core import Goat
+from goat_core.analysis.evaluation import link_scores
 from goat_core.data.sampling import Adjacency, split_edges, validation_split
-from goat_core.evaluation import link_scores
 
 from .common import Timer, dataset, read_json, setup_env, write_json
 from .experiments import TUNED, params_for

@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from goat_core.analysis.evaluation import link_scores
+from goat_core.analysis.node2vec import dot_scores
 from goat_core.data.graph import Graph
 from goat_core.data.sampling import split_edges
-from goat_core.evaluation import link_scores
-from goat_core.node2vec import dot_scores
 from goat_core.paper import VGAE_QUOTED
 
 from .common import Timer, dataset, read_json, setup_env, write_json

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from goat_core import Goat, attribution, load_graph
+from goat_core import Goat, load_graph
+from goat_core.analysis import attribution
 
 from .conftest import FAST
 

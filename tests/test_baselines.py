@@ -9,7 +9,7 @@ import networkx as nx
 import numpy as np
 
 from goat_core import parse_edge_list, split_edges
-from goat_core.baselines import HEURISTICS, evaluate_heuristics, heuristic_scores
+from goat_core.analysis.baselines import HEURISTICS, evaluate_heuristics, heuristic_scores
 
 from .conftest import planted_graph
 

@@ -8,7 +8,13 @@ import numpy as np
 import pytest
 
 import goat_core
-from goat_core.compare import compare_runs, compare_scores, rank_percentiles, run_name, variant_params
+from goat_core.analysis.compare import (
+    compare_runs,
+    compare_scores,
+    rank_percentiles,
+    run_name,
+    variant_params,
+)
 from goat_core.errors import ParameterError
 
 from .conftest import FAST

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from goat_core import Goat, views
-from goat_core.equations import pair_equations, step_text
+from goat_core.analysis.equations import pair_equations, step_text
 
 from .conftest import FAST
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from goat_core import ParameterError
+from goat_core.analysis.evaluation import contingency, evaluate_clustering, link_scores
+from goat_core.analysis.projection import project
 from goat_core.data.graph import NodeLabels
-from goat_core.evaluation import contingency, evaluate_clustering, link_scores
-from goat_core.projection import project
 
 
 def test_perfect_and_random_clusterings():
@@ -56,7 +56,7 @@ def test_clustering_scores_that_would_mean_nothing_are_refused(codes, classes, w
 
 
 def test_too_many_classes_are_refused_before_any_k_means(monkeypatch):
-    from goat_core import evaluation
+    from goat_core.analysis import evaluation
 
     k = evaluation.MAX_CLASSES + 1
     labels = NodeLabels(codes=np.repeat(np.arange(k), 2), classes=tuple(map(str, range(k))), source="l.txt")

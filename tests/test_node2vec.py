@@ -11,8 +11,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from goat_core import parse_edge_list, split_edges
-from goat_core.errors import ParameterError
-from goat_core.node2vec import (
+from goat_core.analysis.node2vec import (
     PRESETS,
     WALK_METHODS,
     dot_scores,
@@ -21,6 +20,7 @@ from goat_core.node2vec import (
     walk_embedding,
     walks_per_node,
 )
+from goat_core.errors import ParameterError
 
 from .conftest import planted_graph
 

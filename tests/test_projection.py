@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from goat_core import ParameterError
-from goat_core.projection import project
+from goat_core.analysis.projection import project
 
 
 def blobs(n: int = 60, d: int = 6) -> np.ndarray:

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from goat_core import Goat, NodeIndex, ParameterError, load_graph
+from goat_core.analysis.quiz import top_neighbor_question
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
-from goat_core.quiz import top_neighbor_question
 
 from .conftest import FAST
 

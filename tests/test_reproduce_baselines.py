@@ -12,7 +12,7 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from goat_core import split_edges
-from goat_core.node2vec import dot_scores
+from goat_core.analysis.node2vec import dot_scores
 from reproduce import node2vec, vgae
 from reproduce.common import read_json
 

@@ -7,9 +7,7 @@ import numpy as np
 import pytest
 
 import goat_core
-from goat_core.data.graph import from_networkx
-from goat_core.data.sampling import Adjacency
-from goat_core.spread import (
+from goat_core.analysis.spread import (
     MIN_CONTEXTS,
     context_spread,
     mean_cosine_distance,
@@ -17,6 +15,8 @@ from goat_core.spread import (
     sample_partners,
     silhouettes,
 )
+from goat_core.data.graph import from_networkx
+from goat_core.data.sampling import Adjacency
 
 from .conftest import FAST
 

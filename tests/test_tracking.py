@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from goat_core import Goat, NodeIndex, ParameterError, UnknownNodeError, load_graph, presets
-from goat_core.attribution import attention_entropy
+from goat_core.analysis.attribution import attention_entropy
 
 from .conftest import FAST
 

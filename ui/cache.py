@@ -18,11 +18,12 @@ import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import explore, presets, spread, views
-from goat_core.baselines import evaluate_heuristics
+from goat_core import explore, presets, views
+from goat_core.analysis import spread
+from goat_core.analysis.baselines import evaluate_heuristics
+from goat_core.analysis.evaluation import MAX_CLASSES, cluster_embeddings, contingency
+from goat_core.analysis.projection import Progress, project
 from goat_core.data.graph import NodeIndex
-from goat_core.evaluation import MAX_CLASSES, cluster_embeddings, contingency
-from goat_core.projection import Progress, project
 
 from .runs import RunStore
 
@@ -120,7 +121,7 @@ def colouring(ex, mode: str, seed: int, embedding: np.ndarray | None = None, run
 
     ``labels`` = the graph's ground truth, ``communities`` = Leiden, ``k-means`` = clusters of
     ``embedding`` (k = number of labels, else 8), ``degree`` and ``context spread`` (the current
-    run's, :mod:`goat_core.spread`) = continuous.
+    run's, :mod:`goat_core.analysis.spread`) = continuous.
     """
     graph = ex.graph
     if mode == SPREAD and ex.run is not None:

@@ -8,7 +8,8 @@ import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import quiz, views
+from goat_core import views
+from goat_core.analysis import quiz
 from goat_core.paper import MARIUS, THENARDIER
 
 from . import cache, classroom, jobs, navigation, parts, state, training

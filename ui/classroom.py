@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from goat_core import explore
-from goat_core.quiz import TopNeighborQuestion, Verdict
+from goat_core.analysis.quiz import TopNeighborQuestion, Verdict
 from goat_core.views import export
 from goat_core.views.style import escape_markdown, for_projector
 

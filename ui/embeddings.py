@@ -9,7 +9,8 @@ import pandas as pd
 import streamlit as st
 
 import goat_core
-from goat_core import spread, views
+from goat_core import views
+from goat_core.analysis import spread
 
 from . import cache, jobs, parts, state
 from .parts import md

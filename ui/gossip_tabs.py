@@ -9,7 +9,8 @@ import pandas as pd
 import streamlit as st
 
 import goat_core
-from goat_core import NodeIndex, attribution, explore, views
+from goat_core import NodeIndex, explore, views
+from goat_core.analysis import attribution
 
 from . import cache, pair_choice, parts, state, training
 from .gossip import PairView

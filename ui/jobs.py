@@ -26,7 +26,7 @@ from typing import Any
 import streamlit as st
 
 import goat_core
-from goat_core.node2vec import PRESETS, walks_per_node
+from goat_core.analysis.node2vec import PRESETS, walks_per_node
 
 from . import cache, parts, training
 from .runs import run_key

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import goat_core
-from goat_core.baselines import HEURISTICS
-from goat_core.node2vec import WALK_METHODS, walk_note
+from goat_core.analysis.baselines import HEURISTICS
+from goat_core.analysis.node2vec import WALK_METHODS, walk_note
 
 from . import cache, jobs
 from .runs import RunRecord

@@ -2,7 +2,7 @@
 
 Every other variant (and padding) is trained with the current run's parameters and seed on the
 very same training edges (``run.split.train``), then all of them score the same held-out edges
-and non-edges (:func:`goat_core.compare.compare_runs`). The runs are kept in the session
+and non-edges (:func:`goat_core.analysis.compare.compare_runs`). The runs are kept in the session
 (``Explorer.side_by_side``, by the base run's key) and in the shared run store, under a key
 that names the base run, so another session comparing the same run gets them at once.
 """
@@ -16,7 +16,7 @@ import streamlit as st
 
 import goat_core
 from goat_core import views
-from goat_core.compare import Comparison, compare_runs, run_name, variant_params
+from goat_core.analysis.compare import Comparison, compare_runs, run_name, variant_params
 
 from . import cache, navigation, parts, state, training
 from .runs import RunRecord, with_backend

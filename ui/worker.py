@@ -37,15 +37,16 @@ _out: BinaryIO | None = None  # the child's stdout, where _report writes (set by
 
 
 def walk_scores(split, configs: dict, seed: int) -> dict:
-    """DeepWalk/node2vec scores and curves on ``split`` (goat_core.node2vec.evaluate_walk_methods)."""
-    from goat_core.node2vec import evaluate_walk_methods
+    """DeepWalk/node2vec scores and curves on ``split``
+    (``goat_core.analysis.node2vec.evaluate_walk_methods``)."""
+    from goat_core.analysis.node2vec import evaluate_walk_methods
 
     return evaluate_walk_methods(split, configs, seed=seed, curves=True)
 
 
 def umap_projection(points, seed: int):
     """The UMAP projection of ``points``, its epochs reported as progress."""
-    from goat_core.projection import project
+    from goat_core.analysis.projection import project
 
     return project(points, "umap", seed, progress=report)
 

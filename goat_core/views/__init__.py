@@ -11,7 +11,7 @@ are mid-tone so that they read on light and dark backgrounds; no font colour is 
 
 One module per kind of figure: :mod:`.network`, :mod:`.attention`, :mod:`.embeddings`,
 :mod:`.metrics`, :mod:`.runs`; :mod:`.style` holds the shared look. The maths they draw lives in the
-library (:mod:`goat_core.attribution`).
+library (:mod:`goat_core.analysis.attribution`).
 """
 
 from .attention import (

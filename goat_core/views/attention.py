@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
-from ..attribution import max_pool_cells
+from ..analysis.attribution import max_pool_cells
 from .style import (
     MAX_MATRIX_SIDE,
     PALETTE,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from goat_core import NodeIndex, views
-from goat_core.equations import pair_equations
+from goat_core.analysis.equations import pair_equations
 
 from .conftest import explorer, goto, texts, train
 

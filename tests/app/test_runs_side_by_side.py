@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from goat_core.compare import compare_runs
-from goat_core.spread import context_spread
+from goat_core.analysis.compare import compare_runs
+from goat_core.analysis.spread import context_spread
 from ui.runs import backend_for
 
 from .conftest import button, explorer, goto, plain, texts, train

@@ -12,8 +12,8 @@ import numpy as np
 import scipy.sparse as sp
 from numpy.typing import ArrayLike
 
-from .data.graph import Graph
-from .data.sampling import EdgeSplit
+from ..data.graph import Graph
+from ..data.sampling import EdgeSplit
 from .evaluation import link_scores
 
 HEURISTICS = {"common_neighbors": "common neighbors", "adamic_adar": "Adamic-Adar",

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .data.graph import NodeLabels
-from .errors import ParameterError
+from ..data.graph import NodeLabels
+from ..errors import ParameterError
 
 if TYPE_CHECKING:  # annotations only: evaluation needs no estimator at run time
-    from .data.sampling import EdgeSplit
-    from .estimator import Goat
+    from ..data.sampling import EdgeSplit
+    from ..estimator import Goat
 
 
 def link_scores(labels: np.ndarray, scores: np.ndarray) -> dict:

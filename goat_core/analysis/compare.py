@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import ParameterError
+from ..errors import ParameterError
 from .evaluation import link_scores
 
 if TYPE_CHECKING:
-    from .data.sampling import EdgeSplit
-    from .estimator import Goat
+    from ..data.sampling import EdgeSplit
+    from ..estimator import Goat
 
 GLOBAL = "global"  # GoatGlobal scores E_s·E_t: it never looks at neighborhoods, so padding changes nothing
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .errors import ParameterError
+from ..errors import ParameterError
 
 METHODS = ("pca", "umap")
 

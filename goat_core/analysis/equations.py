@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .views.style import escape_markdown
+from ..views.style import escape_markdown
 
 if TYPE_CHECKING:
-    from .estimator import Goat
+    from ..estimator import Goat
 
 SCORE_TOLERANCE = 1e-3  # float32 training kernels against this float64 recomputation
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import ParameterError
-from .estimator import PairAttention
+from ..errors import ParameterError
+from ..estimator import PairAttention
 
 
 @dataclass(frozen=True)

@@ -31,11 +31,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
-from .data.sampling import Adjacency
-from .errors import ParameterError
+from ..data.sampling import Adjacency
+from ..errors import ParameterError
 
 if TYPE_CHECKING:
-    from .estimator import Goat
+    from ..estimator import Goat
 
 MAX_CONTEXTS = 32  # partners per node: the spread of 32 contexts is already a stable mean of 496 pairs
 MAX_PERSONAS = 4

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from ..data.sampling import Neighborhoods
+from ..model import Goat
+from ..training import PairBatch, Progress, make_batch
 from .attribution import attention_entropy
-from .data.sampling import Neighborhoods
-from .model import Goat
-from .training import PairBatch, Progress, make_batch
 
 
 @dataclass(frozen=True)

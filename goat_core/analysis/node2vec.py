@@ -21,10 +21,10 @@ from collections.abc import Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ..data.graph import Graph
+from ..data.sampling import EdgeSplit
+from ..errors import ParameterError
 from .baselines import _adjacency
-from .data.graph import Graph
-from .data.sampling import EdgeSplit
-from .errors import ParameterError
 from .evaluation import link_scores
 
 WALK_METHODS = {"deepwalk": "DeepWalk", "node2vec": "node2vec"}
