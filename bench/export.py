@@ -25,10 +25,11 @@ GRAPHS = {77: "lesmis", 1005: "email"}
 
 
 def network(name: str):
-    from goat_core import explore, load_graph, views
+    from goat_core import load_graph, views
+    from goat_core.analysis import layouts
 
     graph = load_graph(name)
-    pos = explore.layout(graph, seed=0)
+    pos = layouts.layout(graph, seed=0)
     return views.network_figure(pos, graph.src, graph.dst, graph.names, graph.degrees(),
                                 groups=graph.labels.codes if graph.labels else None,
                                 group_names=graph.labels.classes if graph.labels else (), seed=0)

@@ -32,16 +32,17 @@ from _common import ROOT, configure_threads, machine, median
 def tracked_pairs(graph, count: int) -> list[tuple[int, int]]:
     """``count`` pairs as positions (``NodeIndex``): the case study's or the default pair, then
     seeded random edges, then (past every edge, both ways) any other ordered pairs."""
-    from goat_core import NodeIndex, explore
+    from goat_core import NodeIndex
+    from goat_core.analysis import picking
     from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 
     pairs = [(MARIUS, THENARDIER), (MARIUS, GAVROCHE)] if graph.names[MARIUS] == "Marius" else \
-        [explore.default_pair(graph)]
+        [picking.default_pair(graph)]
     pairs = [(int(s), int(t)) for s, t in pairs][:count]
     draw = 0
     while len(pairs) < min(count, graph.num_edges):
         draw += 1
-        pair = explore.random_pair(graph, 0, draw, edge=True)
+        pair = picking.random_pair(graph, 0, draw, edge=True)
         if pair not in pairs:
             pairs.append(pair)
     if len(pairs) < count:

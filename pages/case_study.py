@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from goat_core import explore, presets, views
+from goat_core import presets, views
+from goat_core.analysis import contexts, picking
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER  # the paper's ids (Newman's numbering)
 from ui import cache, case_study, classroom, parts, state
 
@@ -40,7 +41,7 @@ parts.chart(st, fig, key="case_graph", about=about)
 comm = {i: labels.classes[labels.codes[i]] for i in (MARIUS, THENARDIER, GAVROCHE)}
 st.markdown(f"Colours are modularity communities, as in the paper's Fig. 3. Marius is in *{comm[MARIUS]}*, "
             f"Thenardier in *{comm[THENARDIER]}*, Gavroche in *{comm[GAVROCHE]}*. Marius has "
-            f"{len(explore.neighbors(graph, MARIUS))} neighbors: his family and Cosette, the Thenardiers, "
+            f"{len(picking.neighbors(graph, MARIUS))} neighbors: his family and Cosette, the Thenardiers, "
             "and the students of the ABC society.")
 
 for step, partner in ((2, THENARDIER), (3, GAVROCHE)):
@@ -54,14 +55,14 @@ if revealed < 2:  # the shift shows both answers: it waits for the quiz
     st.info("Reveal both answers above to compare Marius's attention with each partner.",
             icon=":material/visibility_off:")
 else:
-    shift = explore.context_shift(goat, MARIUS, THENARDIER, GAVROCHE)
+    shift = contexts.context_shift(goat, MARIUS, THENARDIER, GAVROCHE)
     to_a, to_b = shift.gained()
     c = st.columns(3)
     c[0].metric("Attention moved", f"{shift.moved:.0%}",
                 help="total variation distance of the two attention vectors: 0% = same, 100% = disjoint")
     c[1].metric("cos(r | Thenardier, r | Gavroche)", f"{shift.cosine:.2f}",
                 help="1 = the same representation")
-    c[2].metric("Marius's representations", f"{len(explore.neighbors(graph, MARIUS))}",
+    c[2].metric("Marius's representations", f"{len(picking.neighbors(graph, MARIUS))}",
                 help="one per gossip partner (neighbor)")
     parts.chart(st, views.context_shift_bars(shift.neighbor_names, shift.weights_a, shift.weights_b,
                                              node="Marius", partner_a="Thenardier", partner_b="Gavroche"),

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import goat_core
-from goat_core import explore
+from goat_core.analysis import picking
 from ui import cache, graph_tabs, navigation, parts, state, upload
 from ui.parts import md
 
@@ -73,7 +73,7 @@ if tab_degree.open:
     with tab_degree:
         graph_tabs.degrees(ex)
 if found_id is not None:
-    nbrs = explore.neighbors(graph, found_id)
+    nbrs = picking.neighbors(graph, found_id)
     st.markdown(f"**{md(graph.names[found_id])}**: degree {len(nbrs)}; neighbors: "
                 + md(", ".join(graph.names[i] for i in nbrs[:60])) + (" …" if len(nbrs) > 60 else ""))
 

@@ -7,7 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from goat_core import NodeIndex, explore, load_graph, views
+from goat_core import NodeIndex, load_graph, views
+from goat_core.analysis import layouts, picking
 from goat_core.views import labels
 from goat_core.views.style import for_projector
 
@@ -27,13 +28,13 @@ def names_trace(fig):
 @pytest.fixture(scope="module")
 def lesmis():
     graph = load_graph("lesmis")
-    return graph, explore.layout(graph, 0)
+    return graph, layouts.layout(graph, 0)
 
 
 def test_key_nodes_are_the_pair_then_shared_neighbors_then_hubs(lesmis):
     graph, _ = lesmis
-    keys = explore.key_nodes(graph, (MARIUS, THENARDIER), hubs=5)
-    mine, theirs = (set(explore.neighbors(graph, v).tolist()) for v in (MARIUS, THENARDIER))
+    keys = picking.key_nodes(graph, (MARIUS, THENARDIER), hubs=5)
+    mine, theirs = (set(picking.neighbors(graph, v).tolist()) for v in (MARIUS, THENARDIER))
     shared = mine & theirs
     assert keys[:2] == [MARIUS, THENARDIER]
     assert set(keys[2:2 + len(shared)]) == shared
@@ -55,7 +56,7 @@ def test_greedy_placement_never_overlaps_and_skips_what_does_not_fit():
 @pytest.mark.parametrize("projected", [False, True], ids=["normal", "projector"])
 def test_the_whole_graph_names_the_pair_and_no_two_names_overlap(lesmis, projected):
     graph, pos = lesmis
-    keys = explore.key_nodes(graph, (MARIUS, THENARDIER))
+    keys = picking.key_nodes(graph, (MARIUS, THENARDIER))
     fig = views.network_figure(pos, graph.src, graph.dst, graph.names, graph.degrees(), labels=keys,
                                highlight={MARIUS: "source", THENARDIER: "target"})
     if projected:

@@ -18,8 +18,8 @@ import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import explore, presets, views
-from goat_core.analysis import spread
+from goat_core import archive, presets, views
+from goat_core.analysis import community, contexts, layouts, spread
 from goat_core.analysis.baselines import evaluate_heuristics
 from goat_core.analysis.evaluation import MAX_CLASSES, cluster_embeddings, contingency
 from goat_core.analysis.projection import Progress, project
@@ -95,25 +95,25 @@ def upload_store() -> UploadStore:
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def layout(graph_fp: str, seed: int, _graph: goat_core.Graph) -> np.ndarray:
-    return explore.layout(_graph, seed)
+    return layouts.layout(_graph, seed)
 
 
 OVERVIEW_NODES = 20_000  # the Graph page's whole-graph view draws at most this many nodes (WebGL)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def overview_layout(graph_fp: str, seed: int, _graph: goat_core.Graph) -> tuple[explore.Overview, np.ndarray]:
+def overview_layout(graph_fp: str, seed: int, _graph: goat_core.Graph) -> tuple[layouts.Overview, np.ndarray]:
     """What the whole-graph view draws (every node up to OVERVIEW_NODES, else the hubs) and its
     layout: the full graph's cached layout when every node is drawn."""
-    shown = explore.overview(_graph, OVERVIEW_NODES)
+    shown = layouts.overview(_graph, OVERVIEW_NODES)
     if shown.complete:
         return shown, layout(graph_fp, seed, _graph)
-    return shown, explore.layout_edges(len(shown.nodes), shown.src, shown.dst, seed)
+    return shown, layouts.layout_edges(len(shown.nodes), shown.src, shown.dst, seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def communities(graph_fp: str, seed: int, _graph: goat_core.Graph) -> goat_core.NodeLabels:
-    return explore.communities(_graph, seed)
+    return community.communities(_graph, seed)
 
 
 def colouring(ex, mode: str, seed: int, embedding: np.ndarray | None = None, run_key: str = ""):
@@ -185,7 +185,7 @@ def pyvis_page(graph_fp: str, colour: str, seed: int, center: int | None, pair: 
         if center is not None:
             highlight[center] = "search"
     else:
-        nodes, src, dst = explore.ego_subgraph(graph, 0 if center is None else center, limit)
+        nodes, src, dst = layouts.ego_subgraph(graph, 0 if center is None else center, limit)
         highlight[0] = "search"
     if pair is not None and graph.num_nodes <= limit:
         highlight.update({pair[0]: "source", pair[1]: "target"})
@@ -255,7 +255,7 @@ def personas(run_key: str, node: int, everyone: bool, _goat: goat_core.Goat) -> 
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def contrasting_partner(run_key: str, node: int, partner: int, _goat: goat_core.Goat) -> int | None:
-    return explore.contrasting_partner(_goat, node, partner)
+    return contexts.contrasting_partner(_goat, node, partner)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -280,7 +280,7 @@ def heuristics(run_key: str, _split: goat_core.EdgeSplit) -> dict:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def run_zip(run_key: str, _goat: goat_core.Goat) -> bytes:
-    return explore.run_to_zip(_goat)
+    return archive.run_to_zip(_goat)
 
 
 @st.cache_resource(show_spinner=False)

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import plotly.graph_objects as go
 import streamlit as st
 
-from goat_core import explore
+from goat_core.analysis import picking
 from goat_core.analysis.quiz import TopNeighborQuestion, Verdict
 from goat_core.views import export
 from goat_core.views.style import escape_markdown, for_projector
@@ -66,8 +66,8 @@ def names_on() -> bool:
 
 
 def key_nodes(graph, focus) -> list[int] | None:
-    """The nodes network views name (``explore.key_nodes``), or None when names are off."""
-    return explore.key_nodes(graph, focus) if names_on() else None
+    """The nodes network views name (``picking.key_nodes``), or None when names are off."""
+    return picking.key_nodes(graph, focus) if names_on() else None
 
 
 def styled(fig: go.Figure) -> go.Figure:

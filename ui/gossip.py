@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 import goat_core
-from goat_core import NodeIndex, explore, views
+from goat_core import NodeIndex, views
+from goat_core.analysis import splits
 
 from . import state
 from .parts import md
@@ -84,7 +85,7 @@ def pair_view(ex: Explorer, run: RunRecord, uniform: bool) -> PairView:
             ex.message = ("warning", f"Unmuted every neighbor: {err}")
             shown = goat.attention(s, t, uniform=True) if uniform else model
     flat = None if shown.uniform else goat.attention(s, t, mute=list(shown.muted), uniform=True)
-    return PairView(shown, model, flat, explore.edge_status(ex.graph, goat.graph_, s, t))
+    return PairView(shown, model, flat, splits.edge_status(ex.graph, goat.graph_, s, t))
 
 
 def take_mute_click(ex: Explorer, goat: goat_core.Goat) -> None:

@@ -9,8 +9,8 @@ import pandas as pd
 import streamlit as st
 
 import goat_core
-from goat_core import NodeIndex, explore, views
-from goat_core.analysis import attribution
+from goat_core import NodeIndex, views
+from goat_core.analysis import attribution, contexts, picking, splits
 
 from . import cache, pair_choice, parts, state, training
 from .gossip import PairView
@@ -119,7 +119,7 @@ def context_shift(ex: Explorer, run: RunRecord, pair: PairView) -> None:
     keep = st.radio("Keep", [s, t], format_func=lambda i: md(names[i]), horizontal=True, key="shift_keep")
     partner_a = t if keep == s else s
     default_b = cache.contrasting_partner(run.key, int(keep), int(partner_a), goat)
-    options = [int(v) for v in explore.neighbors(graph, keep) if v != partner_a] or \
+    options = [int(v) for v in picking.neighbors(graph, keep) if v != partner_a] or \
         [v for v in range(graph.num_nodes) if v not in (keep, partner_a)]
     if not options:
         st.info("A context shift needs a third node to gossip with: this graph has only two.")
@@ -127,7 +127,7 @@ def context_shift(ex: Explorer, run: RunRecord, pair: PairView) -> None:
     parts.valid_choice("shift_partner", options, default_b if default_b in options else options[0])
     label = f"Compare {md(names[partner_a])} with another partner of {md(names[keep])}"
     partner_b = st.selectbox(label, options, format_func=lambda i: names[i], key="shift_partner")
-    shift = explore.context_shift(goat, keep, partner_a, NodeIndex(partner_b))
+    shift = contexts.context_shift(goat, keep, partner_a, NodeIndex(partner_b))
     k = st.columns(4)
     k[0].metric(f"p(edge) with {md(names[partner_a])}", f"{shift.probability_a:.3f}")
     k[1].metric(f"p(edge) with {md(names[partner_b])}", f"{shift.probability_b:.3f}")
@@ -170,7 +170,7 @@ def drivers(ex: Explorer, run: RunRecord, pair: PairView) -> None:
     unseen = c.checkbox("Only pairs unseen in training", key="topk_new")
     top = goat.top_partners(who, k, exclude_neighbors=unseen)
     index = {name: i for i, name in enumerate(names)}
-    kinds = [explore.partner_kind(graph, goat.graph_, who, index[n]) for n, _ in top]
+    kinds = [splits.partner_kind(graph, goat.graph_, who, index[n]) for n, _ in top]
     parts.chart(st, views.partners_bar([n for n, _ in top], np.array([p for _, p in top]), kinds,
                                        node=names[who]), key="topk_chart")
     st.caption("Blue: neighbors the model trained on; green: edges held out from training (correctly "

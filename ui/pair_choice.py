@@ -7,7 +7,8 @@ from __future__ import annotations
 import streamlit as st
 
 import goat_core
-from goat_core import NodeIndex, explore, views
+from goat_core import NodeIndex, views
+from goat_core.analysis import picking
 
 from . import cache, classroom, parts, state
 from .parts import md
@@ -57,7 +58,7 @@ def swap(ex: Explorer) -> None:
 def random_pair(ex: Explorer, edge: bool) -> None:
     ex.draws += 1
     try:
-        state.set_pair(ex, *explore.random_pair(ex.graph, state.seed(), ex.draws, edge=edge))
+        state.set_pair(ex, *picking.random_pair(ex.graph, state.seed(), ex.draws, edge=edge))
     except goat_core.GoatError as err:  # e.g. a complete graph has no non-edge
         ex.message = ("warning", str(err))
 

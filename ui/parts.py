@@ -5,7 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 import goat_core
-from goat_core import explore, views
+from goat_core import views
+from goat_core.analysis import picking
 from goat_core.views.style import escape_markdown
 
 from . import classroom, state, training, warmup
@@ -225,7 +226,7 @@ def node_search(graph: goat_core.Graph, key: str, label: str) -> int | None:
         return st.selectbox(label, options, format_func=names.__getitem__, index=None, key=key,
                             placeholder="type a name or id…")
     query = st.text_input(label, key=f"{key}_query", placeholder="type a name or id…")
-    matches = explore.find_nodes(graph, query, limit=50)
+    matches = picking.find_nodes(graph, query, limit=50)
     if query.strip() and not matches:
         st.caption(f"No node name contains {md(query.strip())}.")
     if st.session_state.get(key) not in matches:

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 import goat_core
-from goat_core import explore, presets
+from goat_core import presets
+from goat_core.analysis import picking
 
 from . import cache
 from .runs import RunRecord, run_key, with_backend
@@ -97,7 +98,7 @@ def get() -> Explorer:
     if KEY not in st.session_state:
         graph = cache.bundled_graph("lesmis")
         ex = Explorer(graph=graph, graph_key="lesmis", graph_fp=graph.fingerprint(),
-                      pair=explore.default_pair(graph))
+                      pair=picking.default_pair(graph))
         st.session_state[KEY] = ex
         restore_from_url(ex)
     ex = st.session_state[KEY]
@@ -111,7 +112,7 @@ def set_graph(ex: Explorer, graph: goat_core.Graph, key: str, upload_key: str | 
     rest of the link (run, pair, mutes, view)."""
     ex.graph, ex.graph_key, ex.graph_fp = graph, key, graph.fingerprint()
     ex.upload_key = upload_key
-    ex.pair = explore.default_pair(graph)
+    ex.pair = picking.default_pair(graph)
     ex.pending = None
     ex.click_round += 1
     set_mutes(ex, ())

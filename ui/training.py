@@ -14,7 +14,8 @@ import numpy as np
 import streamlit as st
 
 import goat_core
-from goat_core import explore, presets, views
+from goat_core import presets, views
+from goat_core.analysis import picking
 from goat_core.data.graph import NodeIndex
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 
@@ -107,7 +108,7 @@ def pairs_to_track(graph: goat_core.Graph, pair: tuple[int, int] | None = None) 
     """The pairs a training in the app tracks: ``pair`` (the current gossip pair) and, on the
     paper's Les Misérables, the case study's Marius–Thenardier and Marius–Gavroche."""
     pairs = [(int(pair[0]), int(pair[1]))] if pair is not None else []
-    if explore.default_pair(graph) == explore.PAPER_PAIR:  # the paper's numbering of Les Misérables
+    if picking.default_pair(graph) == picking.PAPER_PAIR:  # the paper's numbering of Les Misérables
         pairs += list(CASE_STUDY_PAIRS)
     return list(dict.fromkeys(pairs))
 

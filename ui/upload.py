@@ -14,7 +14,8 @@ from dataclasses import asdict, replace
 import streamlit as st
 
 import goat_core
-from goat_core import explore
+from goat_core import archive
+from goat_core.analysis import splits
 
 from . import cache, parts, state
 from .parts import md
@@ -175,12 +176,12 @@ def load_run(ex: Explorer) -> None:
     if parts.too_big(ex, upload.name, raw, MAX_RUN_MB, "runs", "the current run is kept"):
         return
     try:
-        goat = explore.run_from_zip(raw, file=upload.name)
+        goat = archive.run_from_zip(raw, file=upload.name)
     except goat_core.GraphFormatError as err:
         ex.message = ("error", str(err))
         return
     candidates = [(ex.graph, ex.graph_key), (cache.bundled_graph("lesmis"), "lesmis")]
-    match = explore.match_run(goat.graph_, goat.seed, candidates, own_key=f"run:{upload.name}")
+    match = splits.match_run(goat.graph_, goat.seed, candidates, own_key=f"run:{upload.name}")
     if match.graph is not ex.graph:
         state.set_graph(ex, match.graph, match.key)
     ex.runs[ex.graph_fp] = RunRecord(

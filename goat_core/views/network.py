@@ -47,7 +47,7 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
     to a role ("source", "target", "pending", "search") drawn as a coloured ring with its
     name. Above ``max_edges`` edges a seeded sample is drawn (the title says so). Above
     ``WEBGL_POINTS`` nodes everything is drawn with WebGL. ``labels``: node ids to name in
-    priority order (e.g. ``explore.key_nodes``), placed without overlap (:mod:`.labels`; names
+    priority order (e.g. ``analysis.picking.key_nodes``), placed without overlap (:mod:`.labels`; names
     that do not fit are left out); the highlighted nodes' rings then carry no name of their own.
     """
     pos = np.asarray(pos, dtype=float)

@@ -8,7 +8,7 @@ import pytest
 from goat_core import Goat, load_graph
 from goat_core.analysis import attribution
 
-from .conftest import FAST
+from ..conftest import FAST
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import numpy as np
 from goat_core import parse_edge_list, split_edges
 from goat_core.analysis.baselines import HEURISTICS, evaluate_heuristics, heuristic_scores
 
-from .conftest import planted_graph
+from ..conftest import planted_graph
 
 
 def test_scores_on_a_hand_made_graph():

@@ -17,7 +17,7 @@ from goat_core.analysis.compare import (
 )
 from goat_core.errors import ParameterError
 
-from .conftest import FAST
+from ..conftest import FAST
 
 
 def test_variant_params_names_each_run_once_and_keeps_the_base():

@@ -9,7 +9,7 @@ import pytest
 from goat_core import Goat, views
 from goat_core.analysis.equations import pair_equations, step_text
 
-from .conftest import FAST
+from ..conftest import FAST
 
 
 @pytest.mark.parametrize("variant", ["goat", "mean-pool"])

@@ -22,7 +22,7 @@ from goat_core.analysis.node2vec import (
 )
 from goat_core.errors import ParameterError
 
-from .conftest import planted_graph
+from ..conftest import planted_graph
 
 TINY = dict(dim=16, num_walks=5, walk_length=20, window=5)
 ENOUGH = dict(dim=16, num_walks=10, walk_length=40, window=5, epochs=5)  # trains on 120 nodes in < 1 s

@@ -9,7 +9,7 @@ from goat_core import Goat, NodeIndex, ParameterError, load_graph
 from goat_core.analysis.quiz import top_neighbor_question
 from goat_core.paper import GAVROCHE, MARIUS, THENARDIER
 
-from .conftest import FAST
+from ..conftest import FAST
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from goat_core.analysis.spread import (
 from goat_core.data.graph import from_networkx
 from goat_core.data.sampling import Adjacency
 
-from .conftest import FAST
+from ..conftest import FAST
 
 
 def test_mean_cosine_distance_matches_the_pairwise_definition():

@@ -9,7 +9,7 @@ import pytest
 from goat_core import Goat, NodeIndex, ParameterError, UnknownNodeError, load_graph, presets
 from goat_core.analysis.attribution import attention_entropy
 
-from .conftest import FAST
+from ..conftest import FAST
 
 PAIRS = [("Marius", "Thenardier"), (NodeIndex(55), NodeIndex(48)), ("Valjean", "Javert")]  # names, positions
 
@@ -194,9 +194,9 @@ def test_uniform_attention_leaves_zero_pads_out(lesmis):
 
 
 def test_the_run_zip_carries_the_tracked_history(tracked):
-    from goat_core import explore
+    from goat_core import archive
 
-    again = explore.run_from_zip(explore.run_to_zip(tracked), file="run.zip")
+    again = archive.run_from_zip(archive.run_to_zip(tracked), file="run.zip")
     assert again.attention_history("Marius", "Thenardier").rows() == \
         tracked.attention_history("Marius", "Thenardier").rows()
 

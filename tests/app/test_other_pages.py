@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from goat_core import explore
+from goat_core.analysis import picking
 from ui import cache, navigation, state
 
 from .conftest import APP, click_nodes, explorer, goto, new_app, texts, train, wait_for_jobs
@@ -75,7 +75,7 @@ def test_personas_of_a_node_and_click(app):
     spec = json.loads(next(c for c in app.get("plotly_chart") if c.proto.id.endswith(key)).proto.spec)
     partners = {c[0] for t in spec["data"] if t.get("hoverinfo") == "text" for c in t["customdata"]}
     trained_on = explorer(app).run.goat.graph_
-    assert partners == set(explore.neighbors(trained_on, MARIUS).tolist())  # one point per partner
+    assert partners == set(picking.neighbors(trained_on, MARIUS).tolist())  # one point per partner
     click_nodes(app, "persona_scatter", COSETTE)
     assert explorer(app).pair == (MARIUS, COSETTE)
 

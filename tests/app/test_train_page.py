@@ -7,7 +7,7 @@ import zipfile
 from dataclasses import replace
 
 import goat_core
-from goat_core import NodeIndex, explore
+from goat_core import NodeIndex, archive
 from ui import navigation
 from ui.training import eta
 
@@ -103,7 +103,7 @@ def test_bad_run_uploads_keep_the_previous_run(app):
 def test_run_archive_round_trip_without_the_app(app):
     train(app)
     goat = explorer(app).run.goat
-    again = explore.run_from_zip(explore.run_to_zip(goat), file="x.zip")
+    again = archive.run_from_zip(archive.run_to_zip(goat), file="x.zip")
     assert again.attention(NodeIndex(55), NodeIndex(48)).to_dict() == \
         goat.attention(NodeIndex(55), NodeIndex(48)).to_dict()
 
@@ -164,8 +164,8 @@ def test_unusable_run_zips_are_refused_and_the_previous_run_stays(app, downloads
             out.writestr(name, b"" if name == "weights.pt" else zf.read(name))
     cases["empty weights.pt"] = empty.getvalue()
     words = {**{name: w for name, (_, w) in UNUSABLE.items()}, "empty weights.pt": "weights.pt: is empty"}
-    for name, archive in cases.items():
-        app.file_uploader(key="run_upload").upload(f"{name}.zip", archive, "application/zip")
+    for name, raw_zip in cases.items():
+        app.file_uploader(key="run_upload").upload(f"{name}.zip", raw_zip, "application/zip")
         app.button(key="run_load").click().run()
         assert not app.exception, (name, app.exception)
         assert len(app.error) == 1, name

@@ -20,7 +20,7 @@ from goat_core.data.sampling import Adjacency, sample_neighborhoods
 from goat_core.model import Goat
 from goat_core.training import run_training, score_pairs
 
-from .conftest import planted_graph
+from ..conftest import planted_graph
 from .test_kernels import (  # noqa: F401 - fixtures, helpers, and path-agnostic cases collected again:
     backend,  # with BACKEND below, test_kernels' own cases run the compiled loop here
     one_thread,

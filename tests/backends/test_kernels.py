@@ -19,7 +19,7 @@ from goat_core.data.sampling import Adjacency, sample_neighborhoods
 from goat_core.model import Goat, MutualAttention, PairScorer
 from goat_core.training import make_batch, run_training, score_pairs
 
-from .conftest import planted_graph
+from ..conftest import planted_graph
 
 
 @pytest.fixture(autouse=True)

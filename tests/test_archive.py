@@ -1,0 +1,148 @@
+"""Runs as zip archives, unpacked without trusting them (``goat_core.archive``)."""
+
+from __future__ import annotations
+
+import io
+import stat
+import zipfile
+
+import pytest
+
+from goat_core import Goat, GraphFormatError, archive, load_graph
+
+from .conftest import FAST
+
+
+@pytest.fixture(scope="module")
+def lesmis():
+    return load_graph("lesmis")
+
+
+@pytest.fixture(scope="module")
+def goat(lesmis):
+    return Goat(**FAST, seed=2).fit(lesmis)
+
+
+def _members(goat) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(archive.run_to_zip(goat))) as zf:
+        return {name: zf.read(name) for name in zf.namelist()}
+
+
+def _zip(members: dict[str, bytes], symlink: str | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+        if symlink:
+            info = zipfile.ZipInfo(symlink)
+            info.external_attr = (stat.S_IFLNK | 0o777) << 16
+            zf.writestr(info, "/etc/passwd")
+    return buffer.getvalue()
+
+
+def test_run_archive_round_trip_and_folder(goat):
+    again = archive.run_from_zip(archive.run_to_zip(goat))
+    pair = ("Marius", "Thenardier")
+    assert again.attention(*pair).to_dict() == goat.attention(*pair).to_dict()
+    nested = _zip({f"run/{k}": v for k, v in _members(goat).items()})
+    assert archive.run_from_zip(nested).graph_.names == goat.graph_.names
+
+
+@pytest.mark.parametrize("case, problem", [
+    ("junk", "not a zip archive"),
+    ("traversal", "points outside the archive"),
+    ("absolute", "absolute path"),
+    ("symlink", "symbolic link"),
+    ("missing", "weights.pt missing"),
+    ("huge", "over the"),
+    ("bad config", "config.json: 'params' is missing"),
+])
+def test_run_archive_refuses_bad_archives(goat, case, problem):
+    members = _members(goat)
+    raw = {
+        "junk": b"PK not really",
+        "traversal": _zip({**members, "../../evil.txt": b"x"}),
+        "absolute": _zip({**members, "/tmp/evil.txt": b"x"}),
+        "symlink": _zip(members, symlink="config.json.lnk"),
+        "missing": _zip({k: v for k, v in members.items() if k != "weights.pt"}),
+        "huge": _zip(members),
+        "bad config": _zip({**members, "config.json": b'{"format_version": 1}'}),
+    }[case]
+    limit = 1000 if case == "huge" else archive.MAX_RUN_ARCHIVE_BYTES
+    with pytest.raises(GraphFormatError) as err:
+        archive.run_from_zip(raw, file="up.zip", max_bytes=limit)
+    assert str(err.value).startswith("up.zip: ") and problem in str(err.value) and "\n" not in str(err.value)
+
+
+def _tampered(goat, config=None, nodes=None, tensors=None) -> bytes:
+    """The goat's run zip with config.json / nodes.json / weights.pt changed by the callbacks."""
+    import json
+
+    import torch
+
+    members = _members(goat)
+    for name, change in (("config.json", config), ("nodes.json", nodes)):
+        if change is not None:
+            data = json.loads(members[name])
+            change(data)
+            members[name] = json.dumps(data).encode()
+    if tensors is not None:
+        data = torch.load(io.BytesIO(members["weights.pt"]), weights_only=True)
+        change_tensors = tensors
+        change_tensors(data)
+        buffer = io.BytesIO()
+        torch.save(data, buffer)
+        members["weights.pt"] = buffer.getvalue()
+    return _zip(members)
+
+
+def _set(data, key, value):
+    data[key] = value
+
+
+def _patch_header(raw: bytes, member: str, local: int, central: int, value: int, bits: bool = False) -> bytes:
+    """Rewrite a 2-byte field of a member's local and central headers (set ``value``'s bits with
+    ``bits``): zipfile itself would not write an encrypted flag or an unknown method."""
+    out = bytearray(raw)
+    name = member.encode()
+    for signature, field, name_at in ((b"PK\x03\x04", local, 30), (b"PK\x01\x02", central, 46)):
+        start = 0
+        while (start := out.find(signature, start)) != -1:
+            if out[start + name_at:start + name_at + len(name)] == name:
+                old = int.from_bytes(out[start + field:start + field + 2], "little")
+                new = (old | value) if bits else value
+                out[start + field:start + field + 2] = new.to_bytes(2, "little")
+            start += 4
+    return bytes(out)
+
+
+@pytest.mark.parametrize("case, problem", [
+    ("names as ints", "nodes.json: names must be a list of strings"),
+    ("negative src", "weights.pt: src was changed after the run was saved"),
+    ("neighborhood ids", "weights.pt: hood_table was changed after the run was saved"),
+    ("NaN embedding", "weights.pt: embedding was changed after the run was saved"),
+    ("malformed history", "config.json: was changed after the run was saved"),
+    ("encrypted", "is encrypted"),
+    ("compression", "compression method 99"),
+])
+def test_tampered_runs_are_one_line_errors(goat, case, problem):
+    """Each of these once loaded and then crashed a page (or escaped the error handling)."""
+    n = goat.graph_.num_nodes
+    if case == "encrypted":  # general-purpose flag bit 0
+        raw = _patch_header(_zip(_members(goat)), "weights.pt", 6, 8, 0x1, bits=True)
+    elif case == "compression":
+        raw = _patch_header(_zip(_members(goat)), "nodes.json", 8, 10, 99)
+    else:
+        raw = {
+            "names as ints": lambda: _tampered(goat, nodes=lambda d: _set(d, "names", list(range(n)))),
+            "negative src": lambda: _tampered(goat, tensors=lambda t: t["src"].__setitem__(0, -5)),
+            "neighborhood ids": lambda: _tampered(goat, tensors=lambda t: t["hood_table"].__setitem__(
+                (0, 0), n + 7)),
+            "NaN embedding": lambda: _tampered(goat, tensors=lambda t: t["embedding"].__setitem__(
+                (0, 0), float("nan"))),
+            "malformed history": lambda: _tampered(goat, config=lambda d: _set(d, "history",
+                                                                                 [{"loss": "x"}])),
+        }[case]()
+    with pytest.raises(GraphFormatError) as err:
+        archive.run_from_zip(raw, file="up.zip")
+    assert str(err.value).startswith("up.zip: ") and problem in str(err.value) and "\n" not in str(err.value)
