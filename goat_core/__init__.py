@@ -25,8 +25,9 @@ from .errors import (
     TrainingDiverged,
     UnknownNodeError,
 )
-from .estimator import BACKENDS, PARAMETERS, VARIANTS, Goat, PairAttention, load_run, save_run
+from .estimator import Goat, PairAttention, load_run, save_run
 from .paper import paper_config
+from .parameters import BACKENDS, PARAMETERS, VARIANTS
 from .state import GoatState
 from .training import PADDINGS, Progress
 

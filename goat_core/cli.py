@@ -2,7 +2,7 @@
 
 Bad input (any :class:`~.errors.GoatError`) exits with status 2 and one line on stderr,
 ``error: FILE:LINE: problem``; ``--debug`` shows its traceback instead. Anything else is a bug
-and ends with its traceback. The training options are made from :data:`.estimator.PARAMETERS`.
+and ends with its traceback. The training options are made from :data:`.parameters.PARAMETERS`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from .data.formats import FORMAT_ALIASES, FORMATS
 from .data.graph import Graph, read_labels
 from .data.sampling import split_edges
 from .errors import GoatError
-from .estimator import PARAMETERS, VARIANTS, Goat
+from .estimator import Goat
+from .parameters import PARAMETERS, VARIANTS
 from .persistence import check_run_target
 from .training import PADDINGS, small_machine_threads
 

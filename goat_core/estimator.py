@@ -10,13 +10,10 @@ and leaves learned attributes ending in ``_``.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from numbers import Integral, Real
+from numbers import Integral
 from pathlib import Path
-from typing import Any, NamedTuple
 
 import numpy as np
 import torch
@@ -30,121 +27,10 @@ from .backends.kernels import GramCache
 from .data.graph import Graph, NodeIndex
 from .data.sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
 from .errors import GraphFormatError, NotFittedError, ParameterError
-from .optim import LAZY_FROM_NODES, OPTIMIZERS, resolve_optimizer
+from .optim import resolve_optimizer
+from .parameters import PARAMETERS, VARIANTS, check_params
 from .state import GoatState
-from .training import PADDINGS, PairBatch, best_epoch, make_batch, run_training, score_pairs
-
-VARIANTS = ("goat", "global", "mean-pool")
-# How a score is computed; every choice computes the same function (tests/test_kernels.py,
-# tests/test_fused.py). "fused": the compiled per-pair CPU loop; "torch": chunked torch code
-# with a sparse backward (CUDA's path); "module": plain autograd through model.py.
-BACKENDS = ("auto", "fused", "torch", "module")
-
-
-def _int(low, high=None):
-    def check(v):
-        is_int = isinstance(v, Integral) and not isinstance(v, bool)
-        return is_int and low <= v and (high is None or v <= high)
-    return check, f"an integer >= {low}" + (f" and <= {high}" if high is not None else "")
-
-
-def _real(low, high, low_open=False, high_open=False):
-    def check(v):
-        if not isinstance(v, Real) or isinstance(v, bool):
-            return False
-        try:
-            if not math.isfinite(v):  # math, not numpy: an int past int64 (10**20) is a number too
-                return False
-        except OverflowError:  # an int past any float (10**400)
-            return False
-        return (low < v if low_open else low <= v) and (v < high if high_open else v <= high)
-    lo, hi = ("(" if low_open else "["), (")" if high_open else "]")
-    return check, f"a number in {lo}{low}, {high}{hi}"
-
-
-def _choice(options):
-    return (lambda v: v in options), f"one of {', '.join(map(repr, options))}", tuple(options)
-
-
-def _device(v):
-    """'auto', 'cpu', 'cuda' or 'cuda:N': the devices GOAT's compute paths run on (torch names
-    others, e.g. 'mps' or 'meta', that no path here computes on)."""
-    if v in ("auto", "cpu", "cuda"):
-        return True
-    return isinstance(v, str) and re.fullmatch(r"cuda:\d{1,3}", v) is not None
-
-
-class Parameter(NamedTuple):
-    """One parameter of :class:`Goat`: its default, its check, what it must be, what it means,
-    and its allowed values when it is a choice."""
-
-    default: Any
-    check: Callable[[Any], bool]
-    expected: str
-    meaning: str
-    choices: tuple | None = None
-
-
-def _param(default, rule: tuple, meaning: str) -> Parameter:
-    check, expected, *choices = rule
-    return Parameter(default, check, expected, meaning, choices[0] if choices else None)
-
-
-# The one declared place for parameters: name -> default, constraint and meaning. ``Goat``'s
-# signature, the CLI's options and the app's help texts all read it.
-PARAMETERS: dict[str, Parameter] = {
-    "dim": _param(200, _int(1, 4096), "embedding dimension d (paper: 200)"),
-    "neighborhood": _param(100, _int(1, 65536), "neighbors sampled per node, N (paper: 100; Zhihu 250)"),
-    "dropout": _param(0.8, _real(0.0, 1.0, high_open=True),
-                      "dropout rate on embeddings (validated on Email: 0.8, the paper's Email value; "
-                      "paper: 0.5 on its other graphs)"),
-    "lr": _param(3e-3, _real(0.0, 10.0, low_open=True), "Adam learning rate (validated on Email: 3e-3; "
-                 "paper: 1e-4, which 20 epochs leave undertrained)"),
-    "epochs": _param(100, _int(0), "passes over the training edges; with early stopping "
-                     "(validation_fraction > 0) the most it tries (0: initialised only, the untrained "
-                     "reference)"),
-    "validation_fraction": _param(0.2, _real(0.0, 0.9), "early stopping: the share of the training "
-                                  "edges carved out for validation (the paper's 20 percent); the "
-                                  "epoch with the best validation AUC is then trained on every edge. "
-                                  "0: train exactly `epochs` epochs (the paper's preset)"),
-    "patience": _param(10, _int(1, 10_000), "early stopping: stop choosing after this many epochs "
-                       "without a better validation AUC"),
-    "batch_size": _param(256, _int(1), "pairs per optimisation step"),
-    "negatives": _param(1, _int(0, 100), "negative pairs drawn from D^0.75 per edge"),
-    "variant": _param("goat", _choice(VARIANTS), "goat = paper (max pooling); mean-pool = authors' code "
-                      "(tanh + mean pooling); global = GoatGlobal ablation"),
-    "exclude_partner": _param(True, _choice((True, False)), "leave the gossip partner out of each "
-                              "other's neighborhood (the 'remainder' of the neighborhood, as at test time)"),
-    "padding": _param("zero", _choice(PADDINGS), "neighborhoods smaller than N: zero = the paper's zero "
-                      "padding (N slots, pads are zero vectors that take part in the max and take "
-                      "softmax mass; chosen on validation: Email at a 55-percent split, 90.7 against "
-                      "86.3 AUC); mask = pads left out of the max and the softmax (faster: only real "
-                      "neighbors)"),
-    "device": _param("auto", (_device, "'auto', 'cpu', 'cuda' or 'cuda:N'"), "where to train"),
-    "seed": _param(0, _int(0, 2**63 - 1), "seed for every random draw"),
-    "inference_draws": _param(1, _int(1, 1024), "neighborhood draws whose logits are averaged when "
-                              "scoring pairs (1: one fixed draw, as the paper; more: less sampling noise "
-                              "for nodes with more than N neighbors)"),
-    "backend": _param("auto", _choice(BACKENDS), "compute path (same numbers up to rounding): auto = "
-                      "fused on CPU and torch on CUDA for goat, module for mean-pool and global; fused = "
-                      "compiled per-pair CPU loop; torch = chunked torch kernels and torch's Adam, "
-                      "nothing compiled (a fresh install trains at once); module = plain autograd"),
-    "optimizer": _param("auto", _choice(OPTIMIZERS), "how the embedding table is updated: adam = dense Adam "
-                        "(every row at every step); lazy-adam = row-sparse Adam (only the rows a batch "
-                        "touched; the same quality on Email, BENCHMARKS.md); auto = lazy-adam from "
-                        f"{LAZY_FROM_NODES:,} nodes on, adam below"),
-}
-
-
-def check_params(params: dict, skip: tuple[str, ...] = ()) -> None:
-    """ParameterError unless ``params`` are :data:`PARAMETERS` names, each within its rule (those
-    in ``skip`` are not looked at): the one check of a parameter, for ``fit`` and for a saved run."""
-    for name in params:
-        if name not in PARAMETERS:
-            raise ParameterError(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
-    for name, spec in PARAMETERS.items():
-        if name in params and name not in skip and not spec.check(params[name]):
-            raise ParameterError(f"{name} must be {spec.expected}, got {params[name]!r}")
+from .training import PairBatch, best_epoch, make_batch, run_training, score_pairs
 
 
 def resolve_device(device: str) -> torch.device:

@@ -10,8 +10,8 @@ validation.
 
 from __future__ import annotations
 
-from .estimator import PARAMETERS
 from .paper import paper_config
+from .parameters import PARAMETERS
 
 PRESETS = ("fast", "validated", "paper")
 

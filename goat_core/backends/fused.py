@@ -54,7 +54,7 @@ from threadpoolctl import ThreadpoolController
 from .masks import MASK_BITS, threshold_for
 
 ROW_STRIDE = 1 << 16  # ids of a pair's rows in the hash: (2·pair + side)·ROW_STRIDE + row; distinct
-# because N <= 65,536 (estimator.PARAMETERS)
+# because N <= 65,536 (parameters.PARAMETERS)
 PREFETCH_LOCALITY = 2  # llvm.prefetch's locality for table rows: into L2, not L1 (_prefetch_row)
 SEGMENTS = 2  # a batch is cut into this many segments whatever the number of threads; the
 # gradient's sum over segments (merge_two, sum_touched_two, adam_merged_rows) is written for two
