@@ -64,7 +64,7 @@ def one(n: int, args) -> dict:
     import torch
 
     from goat_core.backends import fused
-    from goat_core.backends.kernels import runner
+    from goat_core.backends.workers import runner
     from goat_core.optim import LazyAdam, TableAdam
 
     torch.set_num_threads(1)  # as the CLI sets it on this 2-core machine

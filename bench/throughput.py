@@ -77,8 +77,8 @@ def main() -> None:
     import torch
     from naive import NaiveGoat, naive_epoch
 
-    from goat_core.backends import kernels
-    from goat_core.backends.kernels import DEFAULT_OPTIONS, KernelOptions
+    from goat_core.backends import dispatch
+    from goat_core.backends.workers import DEFAULT_OPTIONS, KernelOptions
     from goat_core.data.sampling import Adjacency, noise_distribution, sample_neighborhoods
     from goat_core.model import Goat
     from goat_core.training import epoch_pairs, run_training, small_machine_threads
@@ -95,7 +95,7 @@ def main() -> None:
     useful = {"flops": 0.0}
 
     def counting(compute):
-        """``compute`` (kernels.goat_logits, or goat_loss: a fused training step's one pass)
+        """``compute`` (dispatch.goat_logits, or goat_loss: a fused training step's one pass)
         counting the useful alignment FLOPs of each batch on its way."""
         def counted(weight, nbr_s, nbr_t, mask_s, mask_t, *rest, **kw):
             real = mask_s.sum(1).double() * mask_t.sum(1).double()
@@ -103,8 +103,8 @@ def main() -> None:
             return compute(weight, nbr_s, nbr_t, mask_s, mask_t, *rest, **kw)
         return counted
 
-    kernels.goat_logits = counting(kernels.goat_logits)
-    kernels.goat_loss = counting(kernels.goat_loss)
+    dispatch.goat_logits = counting(dispatch.goat_logits)
+    dispatch.goat_loss = counting(dispatch.goat_loss)
 
     gen = torch.Generator().manual_seed(0)
     model = Goat(graph.num_nodes, dim, "max", dropout, gen).to(device)
@@ -208,11 +208,11 @@ def main() -> None:
             (CEILING, {}, {"free_loops": True}),
         ]
         loops = fused.forward_pairs, fused.backward_pairs, fused.train_pairs
-        one_pass_loss = kernels.goat_loss
+        one_pass_loss = dispatch.goat_loss
 
         def two_pass_loss(weight, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, dropout, generator, *,
                           options, pooling, sparse):
-            logits = kernels.goat_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout, generator,
+            logits = dispatch.goat_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout, generator,
                                          backend="fused", options=options, pooling=pooling, sparse=sparse)
             return torch.nn.functional.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights)
 
@@ -221,7 +221,7 @@ def main() -> None:
             fused._one_blas_thread = nullcontext if settings.get("blas_threads") else one_blas_thread
             fused.forward_pairs, fused.backward_pairs, fused.train_pairs = (
                 (_free_forward, _free, _free_train) if settings.get("free_loops") else loops)
-            kernels.goat_loss = two_pass_loss if settings.get("two_pass") else one_pass_loss
+            dispatch.goat_loss = two_pass_loss if settings.get("two_pass") else one_pass_loss
             walls, cpus = [], []
             for rep in range(args.repeats):
                 wall, cpu, _, pairs = our_epoch(200 + rep, **dict(options))
@@ -231,7 +231,7 @@ def main() -> None:
             print(f"{name:56s} {median(walls):8.0f} pairs/s {median(cpus):8.0f} pairs/cpu-s", flush=True)
         fused._one_blas_thread = one_blas_thread
         fused.forward_pairs, fused.backward_pairs, fused.train_pairs = loops
-        kernels.goat_loss = one_pass_loss
+        dispatch.goat_loss = one_pass_loss
         ceiling = result["ablations"][CEILING]["pairs_per_s"]
         result["ceiling_pairs_per_s"] = ceiling
         result["ceiling_roofline_fraction"] = result["roofline_fraction"] * ceiling / pairs_per_s

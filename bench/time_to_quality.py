@@ -110,9 +110,10 @@ def lesmis_run(args, max_epochs: int = 80) -> dict:
     import torch
 
     from goat_core import load_graph
+    from goat_core.backends.batch import make_batch
     from goat_core.data.sampling import Adjacency, sample_neighborhoods
     from goat_core.model import Goat as GoatModule
-    from goat_core.training import TrainingCancelled, make_batch, run_training
+    from goat_core.training import TrainingCancelled, run_training
 
     graph = load_graph("lesmis")
     s, t = graph.index_of("Marius"), graph.index_of("Thenardier")

@@ -30,7 +30,7 @@ def main() -> None:
     import torch
 
     from goat_core import Goat, load_graph, split_edges
-    from goat_core.estimator import resolve_backend
+    from goat_core.backends.dispatch import resolve_backend
     from goat_core.training import small_machine_threads
 
     threads = small_machine_threads()

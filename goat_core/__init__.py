@@ -5,6 +5,7 @@ No UI code lives here (no Streamlit import): the app and the CLI both stand on t
 
 from .analysis.evaluation import evaluate_clustering, evaluate_link_prediction
 from .analysis.tracking import AttentionHistory
+from .backends.batch import PADDINGS
 from .data.datasets import BUNDLED, load_graph
 from .data.formats import FORMATS, ReadOptions, ReadReport
 from .data.graph import Graph, NodeIndex, NodeLabels, parse_labels, read_labels
@@ -29,7 +30,7 @@ from .estimator import Goat, PairAttention, load_run, save_run
 from .paper import paper_config
 from .parameters import BACKENDS, PARAMETERS, VARIANTS
 from .state import GoatState
-from .training import PADDINGS, Progress
+from .training import Progress
 
 __all__ = [
     "AttentionHistory",

@@ -18,6 +18,7 @@ from typing import NoReturn, TextIO
 from . import presets
 from .analysis.compare import compare_runs, variant_params
 from .analysis.evaluation import check_clustering_labels, evaluate_clustering, evaluate_link_prediction
+from .backends.batch import PADDINGS
 from .data.datasets import BUNDLED, load_graph
 from .data.formats import FORMAT_ALIASES, FORMATS
 from .data.graph import Graph, read_labels
@@ -26,7 +27,7 @@ from .errors import GoatError
 from .estimator import Goat
 from .parameters import PARAMETERS, VARIANTS
 from .persistence import check_run_target
-from .training import PADDINGS, small_machine_threads
+from .training import small_machine_threads
 
 CLI_PRESETS = ("validated", "paper")
 

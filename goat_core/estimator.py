@@ -22,59 +22,18 @@ from numpy.typing import ArrayLike
 from . import model as modules
 from . import persistence
 from .analysis.attribution import SharedMass, shared_mass
-from .analysis.tracking import AttentionHistory, AttentionTracker, pair_batch, pair_forward, sigmoid
-from .backends.kernels import GramCache
+from .analysis.tracking import AttentionHistory, AttentionTracker, pair_batch, pair_forward
+from .backends.batch import PairBatch, make_batch
+from .backends.dispatch import resolve_backend, resolve_device
+from .backends.gram import GramCache
+from .backends.logistic import sigmoid
 from .data.graph import Graph, NodeIndex
 from .data.sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
 from .errors import GraphFormatError, NotFittedError, ParameterError
 from .optim import resolve_optimizer
-from .parameters import PARAMETERS, VARIANTS, check_params
+from .parameters import PARAMETERS, check_params
 from .state import GoatState
-from .training import PairBatch, best_epoch, make_batch, run_training, score_pairs
-
-
-def resolve_device(device: str) -> torch.device:
-    """The torch device of the ``device`` parameter ('auto': a CUDA GPU when there is one), or a
-    ParameterError that blames the device: not one GOAT runs on, or not on this machine."""
-    spec = PARAMETERS["device"]
-    if not spec.check(device):
-        raise ParameterError(f"device must be {spec.expected}, got {device!r}")
-    if device == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    resolved = torch.device(device)
-    if resolved.type == "cuda":
-        if not torch.cuda.is_available():
-            raise ParameterError(f"device={device!r} was asked for but this machine has no CUDA GPU; use "
-                                 "'auto' or 'cpu'")
-        if resolved.index is not None and resolved.index >= torch.cuda.device_count():
-            raise ParameterError(f"device={device!r} was asked for but this machine has "
-                                 f"{torch.cuda.device_count()} CUDA GPU(s), numbered from 0")
-    return resolved
-
-
-def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
-    """The compute path ``fit`` takes: ``backend`` with "auto" resolved, checked against the
-    variant and the device.
-
-    On CPU the compiled per-pair loop computes both poolings, the fastest path of each
-    (``bench/variants.py``, Email 55 %: goat 55k pairs/s fused, 14k torch, 4.9k module;
-    mean-pool 21k fused, 5.1k module). On CUDA the torch chunks compute max pooling and
-    mean-pool takes the module. GoatGlobal is one dot product per pair: the module is its
-    fastest path (288k pairs/s).
-    """
-    if backend == "auto":
-        if variant == "global" or (variant == "mean-pool" and device.type != "cpu"):
-            return "module"
-        return "fused" if device.type == "cpu" else "torch"
-    computes = {"fused": ("goat", "mean-pool"), "torch": ("goat",), "module": VARIANTS}[backend]
-    if variant not in computes:
-        raise ParameterError(f"backend={backend!r} computes variant {' and '.join(map(repr, computes))} "
-                             f"only; use backend='module' or 'auto' for variant {variant!r}")
-    if backend == "fused" and device.type != "cpu":
-        raise ParameterError(f"backend='fused' runs on CPU only, but the device is {device}; "
-                             "use backend='torch' or 'auto'")
-    return backend
-
+from .training import best_epoch, run_training, score_pairs
 
 # The most pairs ``fit(track_pairs=...)`` records. Each tracked pair costs a forward pass per epoch
 # and its attention for every epoch. On Les Misérables (fast preset: 40 short epochs, where the
@@ -424,7 +383,7 @@ class Goat:
 
     def predict_proba(self, pairs: ArrayLike) -> np.ndarray:
         """Edge probabilities sigmoid(r_s · r_t) of (s, t) pairs."""
-        return 1.0 / (1.0 + np.exp(-self.decision_function(pairs)))
+        return sigmoid(self.decision_function(pairs), dtype=np.float32)
 
     def global_scores(self, pairs: ArrayLike) -> np.ndarray:
         """E_s · E_t with the global embeddings (GoatGlobal-style scoring of this model)."""

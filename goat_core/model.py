@@ -6,17 +6,10 @@ d the embedding dimension, n the number of nodes (row n of the table is the zero
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import torch
-import torch.nn.functional as F
 from torch import nn
 
-from .backends import kernels
 from .backends.masks import keep_mask
-
-if TYPE_CHECKING:  # fused is numba's module, imported only where a loop runs
-    from .backends.fused import SegmentGradient
 
 POOLINGS = ("max", "mean")
 
@@ -108,54 +101,3 @@ class GoatGlobal(nn.Module):
             e_s, e_t = dropout(e_s, self.dropout, generator), dropout(e_t, self.dropout, generator)
         return (e_s * e_t).sum(-1), (e_s, e_t)  # (B,) logits
 
-
-class PairScorer(nn.Module):
-    """What a training step differentiates: logits (B,) of a batch of pairs.
-
-    ``backend`` "fused" or "torch" runs :func:`kernels.goat_logits` (the same function with less
-    work: "fused" computes both poolings of ``Goat``, "torch" max pooling); "module" the
-    wrapped model's own forward. A module so that ``DistributedDataParallel`` can wrap it.
-    With ``sink`` (``optim.TableAdam``'s, one process) the fused loss hands the table's gradient
-    to that optimiser in the loops' buffers instead of as ``.grad``.
-    """
-
-    def __init__(self, model: nn.Module, backend: str = "module",
-                 options: kernels.KernelOptions = kernels.DEFAULT_OPTIONS,
-                 sink: SegmentGradient | None = None):
-        super().__init__()
-        pooling = model.attention.pooling if isinstance(model, Goat) else None
-        if (backend == "fused" and pooling is None) or (backend == "torch" and pooling != "max"):
-            raise ValueError(f"backend {backend!r} does not compute this model ({type(model).__name__}, "
-                             f"pooling {pooling}); use 'module'")
-        self.pooling = pooling
-        self.model: Goat | GoatGlobal = model  # type: ignore[assignment]  # checked by the caller's backend
-        self.backend = backend
-        self.options = options
-        self.sink = sink  # fused.SegmentGradient: the fused loss leaves the gradient there, not in .grad
-
-    @property
-    def fast(self) -> bool:
-        return self.backend in kernels.KERNEL_BACKENDS
-
-    def forward(self, src: torch.Tensor, dst: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor,
-                mask_s: torch.Tensor, mask_t: torch.Tensor, generator: torch.Generator | None = None,
-                targets: tuple[torch.Tensor, torch.Tensor] | None = None) -> torch.Tensor:
-        """Logits (B,); with ``targets`` = (labels (B,), pair weights (B,)) the training loss,
-        their weighted mean logistic loss (the fused backend computes it and its gradient in
-        one pass over the pairs)."""
-        dropout = float(self.model.dropout) if self.training else 0.0
-        if self.backend == "fused" and targets is not None:
-            return kernels.goat_loss(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t, *targets,
-                                     dropout, generator, options=self.options, pooling=self.pooling or "max",
-                                     sparse=self.model.embedding.sparse, sink=self.sink)  # ()
-        if self.fast:
-            logits = kernels.goat_logits(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t, dropout,
-                                         generator, backend=self.backend, options=self.options,
-                                         pooling=self.pooling or "max",
-                                         sparse=self.model.embedding.sparse)  # (B,)
-        else:
-            logits, _ = self.model(src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=generator)  # (B,)
-        if targets is None:
-            return logits
-        labels, pair_weights = targets
-        return F.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights, reduction="mean")  # ()

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from numbers import Integral, Real
 from typing import Any, NamedTuple
 
+from .backends.batch import PADDINGS
 from .errors import ParameterError
 from .optim import LAZY_FROM_NODES, OPTIMIZERS
-from .training import PADDINGS
 
 VARIANTS = ("goat", "global", "mean-pool")
 # How a score is computed; every choice computes the same function (tests/test_kernels.py,

@@ -57,7 +57,7 @@ def _scoring() -> None:
     poolings, and the two-pass backward the sparse and data-parallel paths take."""
     import torch
 
-    from .backends import fused, kernels
+    from .backends import fused, workers
 
     pairs = np.array([[0, 1], [2, 3], [4, 6]])
     for variant in ("goat", "mean-pool"):
@@ -65,7 +65,7 @@ def _scoring() -> None:
     weight = torch.nn.Parameter(torch.randn(5, 4))
     ids = torch.tensor([[0, 1, 4], [2, 3, 4]])
     lengths = torch.tensor([3, 2])
-    run = kernels.runner(torch.device("cpu"), 1)
+    run = workers.runner(torch.device("cpu"), 1)
     for pooling in ("max", "mean"):
         for sparse in (False, True):
             fused.fused_logits(weight, ids, ids.flip(0), lengths, lengths.flip(0), 0.9, 7, run,

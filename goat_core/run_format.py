@@ -38,11 +38,11 @@ import numpy as np
 import torch
 
 from .analysis.tracking import AttentionHistory
+from .backends.batch import make_batch
 from .data.graph import Graph, NodeLabels, nfc
 from .data.sampling import Adjacency, Neighborhoods
 from .errors import GoatError, GraphFormatError
 from .state import GoatState
-from .training import make_batch
 
 FORMAT_VERSION = 2
 READABLE_FORMATS = (1, 2)  # 1: before checksums (still read, with every structural check)

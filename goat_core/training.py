@@ -16,12 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from .backends import kernels
-from .backends.kernels import DEFAULT_OPTIONS, GramCache, KernelOptions
+from .backends.batch import make_batch
+from .backends.dispatch import PairScorer, uses_gram
+from .backends.gram import GramCache, gram_logits
+from .backends.workers import DEFAULT_OPTIONS, KernelOptions, runner
 from .data.graph import Graph
 from .data.sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
 from .errors import TrainingCancelled, TrainingDiverged
-from .model import Goat, GoatGlobal, PairScorer
+from .model import Goat, GoatGlobal
 from .optim import TableAdam, make_optimizer, sparse_table_gradient
 
 BUCKET_GROUP = 32  # batches sorted together by size; larger = less padding, less randomness
@@ -44,57 +46,6 @@ class Progress:
     @property
     def fraction(self) -> float:
         return ((self.epoch - 1) * self.steps_per_epoch + self.step) / (self.epochs * self.steps_per_epoch)
-
-
-@dataclass(frozen=True)
-class PairBatch:
-    src: torch.Tensor  # (B,)
-    dst: torch.Tensor  # (B,)
-    nbr_s: torch.Tensor  # (B, Ls)
-    nbr_t: torch.Tensor  # (B, Lt)
-    mask_s: torch.Tensor  # (B, Ls) bool
-    mask_t: torch.Tensor  # (B, Lt) bool
-
-    def args(self) -> tuple[torch.Tensor, ...]:
-        return self.src, self.dst, self.nbr_s, self.nbr_t, self.mask_s, self.mask_t
-
-
-PADDINGS = ("mask", "zero")
-
-
-def _side(nodes, partners, hood: Neighborhoods, exclude_partner: bool, padding: str):
-    pad = hood.table.shape[0]  # the pad id n: row n of the embedding table, zero
-    if padding == "zero":  # the paper: N slots each, pads (and a left-out partner) are zero vectors
-        nbr = hood.table[nodes]  # (B, N)
-        if exclude_partner:
-            nbr = torch.where(nbr == partners.unsqueeze(1), pad, nbr)
-        real = nbr != pad  # (B, N)
-        mask = torch.ones_like(real)  # every slot takes part
-    else:
-        width = max(int(hood.length[nodes].max()), 1)
-        nbr = hood.table[nodes, :width]  # (B, L)
-        mask = torch.arange(width, device=nbr.device) < hood.length[nodes].unsqueeze(1)  # (B, L)
-        if exclude_partner:
-            mask &= nbr != partners.unsqueeze(1)
-        real = mask
-    # A node with no (other) neighbor speaks for itself rather than for nobody.
-    empty = ~real.any(1)
-    if bool(empty.any()):
-        nbr = nbr.clone()
-        nbr[empty, 0] = nodes[empty]
-        mask[empty, 0] = True
-    return nbr, mask
-
-
-def make_batch(src: torch.Tensor, dst: torch.Tensor, hood: Neighborhoods, exclude_partner: bool,
-               padding: str = "mask") -> PairBatch:
-    """Both sides' neighborhoods of pairs (src, dst). A slot whose mask is False is left out of
-    the max and the softmax (``padding="mask"``: pads and a left-out partner); a slot whose mask
-    is True but holds the pad id is a zero vector that takes part (``padding="zero"``, the
-    paper's zero padding: every side N slots wide). The kernels read the padding from this."""
-    nbr_s, mask_s = _side(src, dst, hood, exclude_partner, padding)
-    nbr_t, mask_t = _side(dst, src, hood, exclude_partner, padding)
-    return PairBatch(src, dst, nbr_s, nbr_t, mask_s, mask_t)
 
 
 def plan_batches(len_s: torch.Tensor, len_t: torch.Tensor, batch_size: int,
@@ -149,7 +100,7 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
     """Train ``model`` in place on ``graph``'s edges; returns one history row per epoch.
 
     ``backend`` is the compute path (see ``Goat(backend=...)``): "fused" or "torch" train
-    max-pooling GOAT through :mod:`.kernels` (same function, less work), "module" through the
+    max-pooling GOAT through :mod:`.backends.dispatch` (same function, less work), "module" through the
     modules' own forward. Data-parallel use (see :mod:`.distributed`): ``shard=(rank, world)``
     makes this process train on every world-th pair of each batch (all processes draw the
     same neighborhoods, pairs and batches from the same seed), and ``wrap`` wraps the step
@@ -167,7 +118,7 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
     with sparse_table_gradient(model, optimizer == "lazy-adam"):  # the backends and DDP read it
         # The torch backend is torch code only (the optimiser too): nothing for numba to compile.
         step_optimizer = make_optimizer(optimizer, model.parameters(), lr,
-                                        run=kernels.runner(device, options.workers),
+                                        run=runner(device, options.workers),
                                         compiled=backend != "torch")
         uses_hood = hasattr(model, "attention")
         # One process with TableAdam: the fused loss leaves the gradient in its loops' buffers and
@@ -250,10 +201,10 @@ def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods
                 batch_size: int = 4096, padding: str = "mask") -> np.ndarray:
     """Logits r_s·r_t (or E_s·E_t for GoatGlobal) of many pairs, in size-sorted batches.
 
-    On a fast ``backend``, max-pooling GOAT on graphs of up to ``kernels.GRAM_MAX_NODES`` nodes
-    scores through the Gram matrix E Eᵀ held in ``gram`` (the caller's cache: computed once per
-    set of weights), otherwise through the backend without dropout; both give the module's
-    logits up to float rounding.
+    When :func:`.backends.dispatch.uses_gram` says so (max-pooling GOAT on a fast ``backend``,
+    small graphs, many pairs), pairs score through the Gram matrix E Eᵀ held in ``gram`` (the
+    caller's cache: computed once per set of weights), otherwise through the backend without
+    dropout; both give the module's logits up to float rounding.
     """
     model.eval()
     ids = torch.as_tensor(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))  # (P, 2)
@@ -264,14 +215,13 @@ def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods
     key = torch.maximum(hood.length[ids[:, 0]], hood.length[ids[:, 1]])
     order = torch.argsort(key, stable=True)
     scorer = PairScorer(model, backend).eval()
-    use_gram = (gram is not None and scorer.fast and scorer.pooling == "max" and len(ids) >= 64
-                and model.embedding.weight.shape[0] <= kernels.GRAM_MAX_NODES + 1)
+    use_gram = uses_gram(model, backend, len(ids), gram)
     for idx in order.split(batch_size):
         chunk = ids[idx].to(device)
         batch = make_batch(chunk[:, 0], chunk[:, 1], hood_dev, exclude_partner, padding)
         if use_gram and gram is not None:  # no dropout at inference: alignments are blocks of E Eᵀ
-            logits = kernels.gram_logits(model.embedding.weight, batch.nbr_s, batch.nbr_t, batch.mask_s,
-                                         batch.mask_t, gram)
+            logits = gram_logits(model.embedding.weight, batch.nbr_s, batch.nbr_t, batch.mask_s, batch.mask_t,
+                                 gram)
         else:
             logits = scorer(*batch.args())
         out[idx] = logits.float().cpu()

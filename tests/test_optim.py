@@ -10,9 +10,10 @@ import pytest
 import torch
 
 from goat_core import Goat, ParameterError, load_graph
+from goat_core.backends.dispatch import PairScorer
 from goat_core.backends.fused import SegmentGradient
 from goat_core.model import Goat as GoatModule
-from goat_core.model import GoatGlobal, PairScorer
+from goat_core.model import GoatGlobal
 from goat_core.optim import (
     LAZY_FROM_NODES,
     LazyAdam,
@@ -93,7 +94,7 @@ def test_a_row_touched_late_takes_its_own_first_adam_step():
 def test_lazy_adam_on_two_threads_gives_the_numbers_of_one(sparse):
     """A CPU step's rows split between two threads (``run``): the same weights, moments and
     counts, bit for bit, as one thread, on a table large enough to be split."""
-    from goat_core.backends.kernels import runner
+    from goat_core.backends.workers import runner
     from goat_core.optim import THREADS_FROM_ROWS
 
     gen = torch.Generator().manual_seed(4)
@@ -124,7 +125,7 @@ def test_lazy_adam_on_two_threads_gives_the_numbers_of_one(sparse):
 def test_table_adam_is_adam():
     """Dense Adam's compiled pass: torch.optim.Adam's numbers (float64, up to rounding), every
     row moved at every step, on two threads the numbers of one, bit for bit."""
-    from goat_core.backends.kernels import runner
+    from goat_core.backends.workers import runner
     from goat_core.optim import THREADS_FROM_ROWS
 
     gen = torch.Generator().manual_seed(6)
@@ -154,13 +155,13 @@ def test_the_fused_loss_hands_table_adam_its_gradient_in_the_loops_buffers(paddi
     """With TableAdam's sink the fused loss leaves .grad alone and the update merges the two
     segments' buffers itself: the same table, bit for bit, as the dense gradient through .grad,
     the loss's own gradient (a scale) included, and the pad row stays zero."""
-    from goat_core.backends import kernels
+    from goat_core.backends.workers import runner
 
     n = 300  # enough pairs for both segments to have rows
     tables = []
     for sink in (False, True):
         model = GoatModule(n, 12, "max", generator=torch.Generator().manual_seed(3))
-        opt = TableAdam(model.parameters(), lr=0.05, run=kernels.runner(torch.device("cpu"), 2))
+        opt = TableAdam(model.parameters(), lr=0.05, run=runner(torch.device("cpu"), 2))
         scorer = PairScorer(model, "fused", sink=opt.sink if sink else None).train()
         gen = torch.Generator().manual_seed(7)
         for step in range(3):

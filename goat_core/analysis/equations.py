@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..backends.logistic import sigmoid
 from ..views.style import escape_markdown
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class PairEquations:
 
     @property
     def probability(self) -> float:
-        return float(1.0 / (1.0 + np.exp(-self.score)))
+        return float(sigmoid(self.score))
 
     def top_dimensions(self, k: int = 8) -> np.ndarray:
         """The k dimensions whose products r_s[i]·r_t[i] add most (in absolute value) to the score."""

@@ -20,9 +20,11 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from ..backends.batch import PairBatch, make_batch, real_slots
+from ..backends.logistic import sigmoid
 from ..data.sampling import Neighborhoods
 from ..model import Goat
-from ..training import PairBatch, Progress, make_batch
+from ..training import Progress
 from .attribution import attention_entropy
 
 
@@ -49,7 +51,7 @@ def pair_batch(model: Goat, src: torch.Tensor, dst: torch.Tensor, hood: Neighbor
     """(batch, real_s, real_t) of pairs (src, dst) under ``hood`` (on the model's device)."""
     batch = make_batch(src, dst, hood, exclude_partner, padding)
     pad = model.embedding.weight.shape[0] - 1  # zero padding: slots holding the pad id are zero vectors
-    return batch, batch.mask_s & (batch.nbr_s != pad), batch.mask_t & (batch.nbr_t != pad)
+    return batch, real_slots(batch.nbr_s, batch.mask_s, pad), real_slots(batch.nbr_t, batch.mask_t, pad)
 
 
 @torch.no_grad()
@@ -81,10 +83,6 @@ def pair_forward(model: Goat, batch: PairBatch, real_s: torch.Tensor, real_t: to
     if uniform:
         p_s, p_t, r_s, r_t, logits = u_s, u_t, ur_s, ur_t, uniform_logits
     return PairForward(batch, real_s, real_t, muted_s, muted_t, p_s, p_t, A, r_s, r_t, logits, uniform_logits)
-
-
-def sigmoid(x: np.ndarray | float) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.asarray(x, dtype=np.float64)))
 
 
 @dataclass(frozen=True)

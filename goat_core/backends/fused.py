@@ -2,7 +2,7 @@
 and, in :func:`forward_mean_pairs` / :func:`backward_mean_pairs`, the authors' tanh + mean
 pooling, whose gradient reaches every entry of the alignment (two sgemms per pair).
 
-The same function as ``model.Goat`` (``pooling="max"``) and :mod:`.kernels`, computed pair by
+The same function as ``model.Goat`` (``pooling="max"``) and :mod:`.torch_chunks`, computed pair by
 pair so that nothing is ever materialised for a whole batch:
 
 * **forward** (:func:`forward_pairs`): gather the pair's neighbors into two small
@@ -472,7 +472,7 @@ def train_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo,
             x = _max_forward(S, T, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t, arg_s, arg_t, p_s, p_t,
                              r_s, r_t)
         y, w = labels[b], pair_weights[b]
-        losses[b] = w * (max(x, 0.0) - x * y + np.log1p(np.exp(-abs(x))))
+        losses[b] = _loss_term(x, y, w)
         g = scale * w * (_sigmoid(x) - y) * s2  # on the unscaled r's
         if mean:
             _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s[b],
@@ -483,7 +483,14 @@ def train_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo,
 
 
 @nb.njit(inline="always")
+def _loss_term(x, y, w):
+    """A pair's term of the weighted logistic loss (``logistic.logistic_loss``, per pair)."""
+    return w * (max(x, 0.0) - x * y + np.log1p(np.exp(-abs(x))))
+
+
+@nb.njit(inline="always")
 def _sigmoid(x):
+    """σ(x) without overflow (``logistic.sigmoid``, per pair)."""
     if x >= 0.0:
         return 1.0 / (1.0 + np.exp(-x))
     e = np.exp(x)

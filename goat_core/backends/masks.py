@@ -6,7 +6,7 @@ E[mask·scale] = 1. On CPU the uniforms are cut from raw 64-bit random words (fo
 about 10x cheaper than ``bernoulli_``, which draws one number at a time; on other devices
 they are ``torch.rand`` floats compared with keep.
 
-The modules (:mod:`.model`) and the torch chunks (:mod:`.kernels`) draw their bits with
+The modules (:mod:`..model`) and the torch chunks (:mod:`.torch_chunks`) draw their bits with
 :func:`draw_noise`; the compiled CPU loop (:mod:`.fused`) takes the same 16-bit uniforms from a
 counter-based hash instead, because its backward must regenerate a mask without storing it.
 """

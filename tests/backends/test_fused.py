@@ -14,8 +14,10 @@ import pytest
 import torch
 from sklearn.metrics import roc_auc_score
 
-from goat_core.backends import fused, kernels
-from goat_core.backends.kernels import KernelOptions
+from goat_core.backends import dispatch, fused
+from goat_core.backends.batch import widths
+from goat_core.backends.gram import GramCache
+from goat_core.backends.workers import KernelOptions, _run
 from goat_core.data.sampling import Adjacency, sample_neighborhoods
 from goat_core.model import Goat
 from goat_core.training import run_training, score_pairs
@@ -48,7 +50,7 @@ def sequential(tasks):
 def ids_and_widths(weight, nbr_s, nbr_t, mask_s, mask_t):
     pad = weight.shape[0] - 1
     ids_s, ids_t = torch.where(mask_s, nbr_s, pad), torch.where(mask_t, nbr_t, pad)
-    return ids_s, ids_t, kernels._widths(mask_s), kernels._widths(mask_t)
+    return ids_s, ids_t, widths(mask_s), widths(mask_t)
 
 
 def masks_for(key, keep, weight, ids_s, ids_t, len_s, len_t):
@@ -158,7 +160,7 @@ def test_two_threads_give_the_same_numbers_as_one():
         (y * torch.linspace(-1, 1, len(y))).sum().backward()
         return y.detach(), w.grad
 
-    threads = lambda tasks: kernels._run(tasks, torch.device("cpu"), workers=2)
+    threads = lambda tasks: _run(tasks, torch.device("cpu"), workers=2)
     y1, g1 = grad(sequential)
     y2, g2 = grad(threads)
     assert torch.equal(y1, y2) and torch.equal(g1, g2)
@@ -179,7 +181,7 @@ def _bits(a: np.ndarray) -> np.ndarray:
     return a.view(np.uint64)  # -0.0 and 0.0 differ here, unlike ==
 
 
-@pytest.mark.parametrize("run", [sequential, lambda tasks: kernels._run(tasks, torch.device("cpu"), 2)])
+@pytest.mark.parametrize("run", [sequential, lambda tasks: _run(tasks, torch.device("cpu"), 2)])
 def test_merged_segments_are_the_zeroed_and_added_buffers_bit_for_bit(run):
     """The dense gradient's one-pass merge of two segments (``_dense_rows``) gives what zeroing
     segment 0's untouched rows and adding segment 1's touched rows gave; the sparse gradient's
@@ -214,7 +216,7 @@ def test_training_through_it_is_reproducible_and_learns():
                                device=torch.device("cpu"), backend="fused",
                                options=KernelOptions(workers=workers))
         scores = score_pairs(model, np.concatenate([pos, neg]), hood, True, torch.device("cpu"), "fused",
-                             kernels.GramCache())
+                             GramCache())
         return model.embedding.weight.detach().clone(), history, roc_auc_score(labels, scores)
 
     w1, h1, auc = train(0)
@@ -281,10 +283,10 @@ def bce_of_logits_and_one_pass(batch, labels, pair_weights, *, pooling="max", sp
         w = weight.clone().requires_grad_()
         gen = torch.Generator().manual_seed(21)  # the same key: the same masks
         if one_pass:
-            loss = kernels.goat_loss(w, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, dropout, gen,
+            loss = dispatch.goat_loss(w, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, dropout, gen,
                                      options=options, pooling=pooling, sparse=sparse)
         else:
-            logits = kernels.goat_logits(w, nbr_s, nbr_t, mask_s, mask_t, dropout, gen, backend="fused",
+            logits = dispatch.goat_logits(w, nbr_s, nbr_t, mask_s, mask_t, dropout, gen, backend="fused",
                                          options=options, pooling=pooling, sparse=sparse)
             loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights)
         (loss * upstream).backward()

@@ -13,11 +13,14 @@ import numpy as np
 import pytest
 import torch
 
-from goat_core.backends import kernels, masks
-from goat_core.backends.kernels import KernelOptions
+from goat_core.backends import dispatch, masks
+from goat_core.backends.batch import make_batch
+from goat_core.backends.dispatch import PairScorer
+from goat_core.backends.gram import GramCache
+from goat_core.backends.workers import DEFAULT_OPTIONS, KernelOptions
 from goat_core.data.sampling import Adjacency, sample_neighborhoods
-from goat_core.model import Goat, MutualAttention, PairScorer
-from goat_core.training import make_batch, run_training, score_pairs
+from goat_core.model import Goat, MutualAttention
+from goat_core.training import run_training, score_pairs
 
 from ..conftest import planted_graph
 
@@ -71,12 +74,12 @@ def random_batch(gen, n=60, d=24, B=48, Ls=11, Lt=7, dtype=torch.float64, holes=
 
 
 def compare(weight, nbr_s, nbr_t, mask_s, mask_t, masks=None, atol=1e-9, *, backend="torch",
-            options=kernels.DEFAULT_OPTIONS):
+            options=DEFAULT_OPTIONS):
     w_ref = weight.clone().requires_grad_()
     w_fast = weight.clone().requires_grad_()
     extra = masks if masks is not None else ()
     y_ref = reference_logits(w_ref, nbr_s, nbr_t, mask_s, mask_t, *extra)
-    y_fast = kernels.goat_logits(w_fast, nbr_s, nbr_t, mask_s, mask_t, masks=masks, backend=backend,
+    y_fast = dispatch.goat_logits(w_fast, nbr_s, nbr_t, mask_s, mask_t, masks=masks, backend=backend,
                                  options=options)
     upstream = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
     (y_ref * upstream).sum().backward()
@@ -112,7 +115,7 @@ def test_float32_matches_within_float_rounding(backend):
     weight, *rest = random_batch(gen, d=200, Ls=40, Lt=30, B=32, dtype=torch.float64)
     w32 = weight.float()
     y_ref = reference_logits(w32, *rest)
-    y_fast = kernels.goat_logits(w32, *rest, backend=backend)
+    y_fast = dispatch.goat_logits(w32, *rest, backend=backend)
     # d = 200 float32 dot products summed in another order: ~1e-5 relative, and a near-tie of
     # two maxima may pick the other cell (logits up to ~250 here)
     assert torch.allclose(y_fast, y_ref, rtol=3e-5, atol=1e-3)
@@ -180,7 +183,7 @@ def test_scorer_matches_the_module_on_real_batches():
     assert torch.allclose(fast, plain, atol=1e-5)
     assert torch.allclose(model.embedding.weight.grad, grad_plain, atol=1e-5)
     pairs = np.stack([src.numpy(), dst.numpy()], 1)
-    scores = score_pairs(model, pairs, hood, True, torch.device("cpu"), "torch", kernels.GramCache())
+    scores = score_pairs(model, pairs, hood, True, torch.device("cpu"), "torch", GramCache())
     assert np.allclose(scores, plain.detach().numpy(), atol=1e-5)
 
 
@@ -216,7 +219,7 @@ def test_score_pairs_matches_the_module(through_gram):
     pairs = pairs[pairs[:, 0] != pairs[:, 1]]
     with torch.no_grad():
         plain, _ = model(*make_batch(pairs[:, 0], pairs[:, 1], hood, True).args())
-    gram = kernels.GramCache() if through_gram else None  # what a fitted Goat owns; None: the kernel
+    gram = GramCache() if through_gram else None  # what a fitted Goat owns; None: the kernel
     scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), "torch", gram, batch_size=64)
     assert np.allclose(scores, plain.numpy(), atol=1e-5)
     # An optimizer step must not reuse a stale Gram matrix (fused Adam does not even bump the
@@ -235,7 +238,7 @@ def compare_zero_padded(weight, nbr_s, nbr_t, backend: str, atol: float = 1e-9) 
     full_s, full_t = torch.ones_like(nbr_s, dtype=torch.bool), torch.ones_like(nbr_t, dtype=torch.bool)
     w_ref, w_fast = weight.clone().requires_grad_(), weight.clone().requires_grad_()
     y_ref = reference_logits(w_ref, nbr_s, nbr_t, full_s, full_t)
-    y_fast = kernels.goat_logits(w_fast, nbr_s, nbr_t, full_s, full_t, backend=backend)
+    y_fast = dispatch.goat_logits(w_fast, nbr_s, nbr_t, full_s, full_t, backend=backend)
     upstream = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
     (y_ref * upstream).sum().backward()
     (y_fast * upstream).sum().backward()
@@ -250,8 +253,8 @@ def test_zero_pads_win_the_max_when_every_real_entry_is_negative(backend):
                           dtype=torch.float64)
     nbr_s, nbr_t = torch.tensor([[0, 1, 4]]), torch.tensor([[2, 3, 4]])
     compare_zero_padded(weight, nbr_s, nbr_t, backend)
-    masked = kernels.goat_logits(weight, nbr_s, nbr_t, nbr_s != 4, nbr_t != 4, backend=backend)
-    zero = kernels.goat_logits(weight, nbr_s, nbr_t, torch.ones_like(nbr_s, dtype=torch.bool),
+    masked = dispatch.goat_logits(weight, nbr_s, nbr_t, nbr_s != 4, nbr_t != 4, backend=backend)
+    zero = dispatch.goat_logits(weight, nbr_s, nbr_t, torch.ones_like(nbr_s, dtype=torch.bool),
                                torch.ones_like(nbr_t, dtype=torch.bool), backend=backend)
     assert not torch.allclose(masked, zero)  # the pads changed the answer: they took part
 

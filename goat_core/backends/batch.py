@@ -1,0 +1,90 @@
+"""A batch of pairs as every compute path takes it: both sides' neighbor slots and masks.
+
+Padding is decided here, once: :func:`make_batch` lays out the slots (``padding="mask"``: pads
+and a left-out partner are masked out of the max and the softmax; ``padding="zero"``, the
+paper's: every side N slots wide, pads are zero vectors that take part), and the paths read it
+back through :func:`slot_ids` (masked slots hold the pad id n, the zero row of the table),
+:func:`widths`, :func:`zero_padded` and :func:`real_slots`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from ..data.sampling import Neighborhoods
+
+
+@dataclass(frozen=True)
+class PairBatch:
+    src: torch.Tensor  # (B,)
+    dst: torch.Tensor  # (B,)
+    nbr_s: torch.Tensor  # (B, Ls)
+    nbr_t: torch.Tensor  # (B, Lt)
+    mask_s: torch.Tensor  # (B, Ls) bool
+    mask_t: torch.Tensor  # (B, Lt) bool
+
+    def args(self) -> tuple[torch.Tensor, ...]:
+        return self.src, self.dst, self.nbr_s, self.nbr_t, self.mask_s, self.mask_t
+
+
+PADDINGS = ("mask", "zero")
+
+
+def _side(nodes, partners, hood: Neighborhoods, exclude_partner: bool, padding: str):
+    pad = hood.table.shape[0]  # the pad id n: row n of the embedding table, zero
+    if padding == "zero":  # the paper: N slots each, pads (and a left-out partner) are zero vectors
+        nbr = hood.table[nodes]  # (B, N)
+        if exclude_partner:
+            nbr = torch.where(nbr == partners.unsqueeze(1), pad, nbr)
+        real = nbr != pad  # (B, N)
+        mask = torch.ones_like(real)  # every slot takes part
+    else:
+        width = max(int(hood.length[nodes].max()), 1)
+        nbr = hood.table[nodes, :width]  # (B, L)
+        mask = torch.arange(width, device=nbr.device) < hood.length[nodes].unsqueeze(1)  # (B, L)
+        if exclude_partner:
+            mask &= nbr != partners.unsqueeze(1)
+        real = mask
+    # A node with no (other) neighbor speaks for itself rather than for nobody.
+    empty = ~real.any(1)
+    if bool(empty.any()):
+        nbr = nbr.clone()
+        nbr[empty, 0] = nodes[empty]
+        mask[empty, 0] = True
+    return nbr, mask
+
+
+def make_batch(src: torch.Tensor, dst: torch.Tensor, hood: Neighborhoods, exclude_partner: bool,
+               padding: str = "mask") -> PairBatch:
+    """Both sides' neighborhoods of pairs (src, dst). A slot whose mask is False is left out of
+    the max and the softmax (``padding="mask"``: pads and a left-out partner); a slot whose mask
+    is True but holds the pad id is a zero vector that takes part (``padding="zero"``, the
+    paper's zero padding: every side N slots wide). The kernels read the padding from this."""
+    nbr_s, mask_s = _side(src, dst, hood, exclude_partner, padding)
+    nbr_t, mask_t = _side(dst, src, hood, exclude_partner, padding)
+    return PairBatch(src, dst, nbr_s, nbr_t, mask_s, mask_t)
+
+
+def slot_ids(nbr: torch.Tensor, mask: torch.Tensor, pad: int) -> torch.Tensor:
+    """Neighbor ids with every masked slot set to the pad id ``pad`` (row n of the table: zero)."""
+    return torch.where(mask, nbr, pad)
+
+
+def real_slots(nbr: torch.Tensor, mask: torch.Tensor, pad: int) -> torch.Tensor:
+    """(B, L) bool: the slot holds a real neighbor (taking part, and not a pad)."""
+    return mask & (nbr != pad)
+
+
+def widths(mask: torch.Tensor) -> torch.Tensor:
+    """1 + index of the last real entry of each row (masks may have holes)."""
+    pos = torch.arange(1, mask.shape[1] + 1, device=mask.device)
+    return (mask * pos).amax(1)
+
+
+def zero_padded(mask_s: torch.Tensor, mask_t: torch.Tensor) -> bool:
+    """True when no slot is left out (``training.make_batch`` with ``padding="zero"``): any pad
+    id then stands for a zero vector that takes part. With ``padding="mask"`` a batch without a
+    masked slot holds no pad id, so the answer changes nothing there."""
+    return bool(mask_s.all()) and bool(mask_t.all())

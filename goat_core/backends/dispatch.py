@@ -1,0 +1,222 @@
+"""The one place that decides how a GOAT score is computed.
+
+Every path computes the same function, the paper's mutual attention (``model.Goat``), up to
+float rounding (tests/backends/: each path against the module, in float64 where it can):
+
+path               | when (and the code)
+------------------ | -------------------------------------------------------------------------------
+module             | ``backend="module"``; ``"auto"`` for GoatGlobal, and for mean-pool off CPU;
+                   | every answer about one pair (``analysis.tracking.pair_forward``: attention,
+                   | mutes, uniform attention, the tracked history). ``model.Goat`` /
+                   | ``model.GoatGlobal`` through autograd.
+torch              | ``backend="torch"``; ``"auto"`` for max pooling on CUDA. :mod:`.torch_chunks`:
+                   | chunks trimmed to their widths, one autograd Function, a sparse backward.
+fused, two passes  | ``backend="fused"``; ``"auto"`` on CPU for max and mean pooling, whenever logits
+                   | are asked without a loss (scoring too large for the Gram matrix).
+                   | :mod:`.fused` ``forward_pairs`` / ``backward_pairs``: numba, pair by pair.
+fused, one pass    | the training step of the fused path (:class:`PairScorer` given targets).
+                   | :mod:`.fused` ``train_pairs``: each pair's logit, loss term and gradient.
+Gram               | scoring at least ``GRAM_MIN_PAIRS`` pairs of a max-pooling model of at most
+                   | ``gram.GRAM_MAX_NODES`` nodes on the fused or torch path (:func:`uses_gram`).
+                   | :mod:`.gram`: blocks of G = E Eᵀ, no d-dimensional work.
+equations          | the Equations page: ``analysis.equations`` recomputes one pair's score in
+                   | float64 numpy, independently, and checks it against the model's own.
+
+The module and the torch chunks write the loss as ``F.binary_cross_entropy_with_logits``; the
+one-pass loop writes the same weighted logistic loss per pair in numba (``fused.train_pairs``,
+whose σ is ``fused._sigmoid``), because a compiled loop cannot call torch; the logistic
+functions everyone else calls are in :mod:`.logistic`, and tests/backends/test_logistic.py
+holds the two writings equal. Padding is laid out once, in :mod:`.batch`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import torch
+from torch import nn
+
+from ..errors import ParameterError
+from ..model import Goat, GoatGlobal
+from ..parameters import PARAMETERS, VARIANTS
+from .batch import slot_ids, widths, zero_padded
+from .gram import GRAM_MAX_NODES, GramCache
+from .logistic import logistic_loss
+from .torch_chunks import PairScores
+from .workers import DEFAULT_OPTIONS, KernelOptions, runner
+
+if TYPE_CHECKING:  # fused is numba's module, imported only where a loop runs
+    from .fused import SegmentGradient
+
+KERNEL_BACKENDS = ("fused", "torch")  # the two fast paths of max-pooling GOAT
+GRAM_MIN_PAIRS = 64  # fewer pairs: G's O(n²·d) product costs more than it saves
+
+
+def resolve_device(device: str) -> torch.device:
+    """The torch device of the ``device`` parameter ('auto': a CUDA GPU when there is one), or a
+    ParameterError that blames the device: not one GOAT runs on, or not on this machine."""
+    spec = PARAMETERS["device"]
+    if not spec.check(device):
+        raise ParameterError(f"device must be {spec.expected}, got {device!r}")
+    if device == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    resolved = torch.device(device)
+    if resolved.type == "cuda":
+        if not torch.cuda.is_available():
+            raise ParameterError(f"device={device!r} was asked for but this machine has no CUDA GPU; use "
+                                 "'auto' or 'cpu'")
+        if resolved.index is not None and resolved.index >= torch.cuda.device_count():
+            raise ParameterError(f"device={device!r} was asked for but this machine has "
+                                 f"{torch.cuda.device_count()} CUDA GPU(s), numbered from 0")
+    return resolved
+
+
+def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
+    """The compute path ``fit`` takes: ``backend`` with "auto" resolved, checked against the
+    variant and the device.
+
+    On CPU the compiled per-pair loop computes both poolings, the fastest path of each
+    (``bench/variants.py``, Email 55 %: goat 55k pairs/s fused, 14k torch, 4.9k module;
+    mean-pool 21k fused, 5.1k module). On CUDA the torch chunks compute max pooling and
+    mean-pool takes the module. GoatGlobal is one dot product per pair: the module is its
+    fastest path (288k pairs/s).
+    """
+    if backend == "auto":
+        if variant == "global" or (variant == "mean-pool" and device.type != "cpu"):
+            return "module"
+        return "fused" if device.type == "cpu" else "torch"
+    computes = {"fused": ("goat", "mean-pool"), "torch": ("goat",), "module": VARIANTS}[backend]
+    if variant not in computes:
+        raise ParameterError(f"backend={backend!r} computes variant {' and '.join(map(repr, computes))} "
+                             f"only; use backend='module' or 'auto' for variant {variant!r}")
+    if backend == "fused" and device.type != "cpu":
+        raise ParameterError(f"backend='fused' runs on CPU only, but the device is {device}; "
+                             "use backend='torch' or 'auto'")
+    return backend
+
+
+class PairScorer(nn.Module):
+    """What a training step differentiates: logits (B,) of a batch of pairs.
+
+    ``backend`` "fused" or "torch" runs :func:`goat_logits` (the same function with less
+    work: "fused" computes both poolings of ``Goat``, "torch" max pooling); "module" the
+    wrapped model's own forward. A module so that ``DistributedDataParallel`` can wrap it.
+    With ``sink`` (``optim.TableAdam``'s, one process) the fused loss hands the table's gradient
+    to that optimiser in the loops' buffers instead of as ``.grad``.
+    """
+
+    def __init__(self, model: nn.Module, backend: str = "module",
+                 options: KernelOptions = DEFAULT_OPTIONS,
+                 sink: SegmentGradient | None = None):
+        super().__init__()
+        pooling = model.attention.pooling if isinstance(model, Goat) else None
+        if (backend == "fused" and pooling is None) or (backend == "torch" and pooling != "max"):
+            raise ValueError(f"backend {backend!r} does not compute this model ({type(model).__name__}, "
+                             f"pooling {pooling}); use 'module'")
+        self.pooling = pooling
+        self.model: Goat | GoatGlobal = model  # type: ignore[assignment]  # checked by the caller's backend
+        self.backend = backend
+        self.options = options
+        self.sink = sink  # fused.SegmentGradient: the fused loss leaves the gradient there, not in .grad
+
+    @property
+    def fast(self) -> bool:
+        return self.backend in KERNEL_BACKENDS
+
+    def forward(self, src: torch.Tensor, dst: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor,
+                mask_s: torch.Tensor, mask_t: torch.Tensor, generator: torch.Generator | None = None,
+                targets: tuple[torch.Tensor, torch.Tensor] | None = None) -> torch.Tensor:
+        """Logits (B,); with ``targets`` = (labels (B,), pair weights (B,)) the training loss,
+        their weighted mean logistic loss (the fused backend computes it and its gradient in
+        one pass over the pairs)."""
+        dropout = float(self.model.dropout) if self.training else 0.0
+        if self.backend == "fused" and targets is not None:
+            return goat_loss(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t, *targets, dropout,
+                             generator, options=self.options, pooling=self.pooling or "max",
+                             sparse=self.model.embedding.sparse, sink=self.sink)  # ()
+        if self.fast:
+            logits = goat_logits(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t, dropout,
+                                 generator, backend=self.backend, options=self.options,
+                                 pooling=self.pooling or "max",
+                                 sparse=self.model.embedding.sparse)  # (B,)
+        else:
+            logits, _ = self.model(src, dst, nbr_s, nbr_t, mask_s, mask_t, generator=generator)  # (B,)
+        if targets is None:
+            return logits
+        return logistic_loss(logits, *targets)  # ()
+
+
+def uses_gram(model: nn.Module, backend: str, pairs: int, gram: GramCache | None) -> bool:
+    """Whether scoring ``pairs`` pairs (no dropout) goes through the Gram matrix in ``gram``:
+    max-pooling GOAT on a fast path, enough pairs, and a table small enough for G."""
+    return (gram is not None and backend in KERNEL_BACKENDS and isinstance(model, Goat)
+            and model.attention.pooling == "max" and pairs >= GRAM_MIN_PAIRS
+            and model.embedding.weight.shape[0] <= GRAM_MAX_NODES + 1)
+
+
+def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
+                mask_t: torch.Tensor, dropout: float = 0.0, generator: torch.Generator | None = None,
+                masks: tuple[torch.Tensor, torch.Tensor, float] | None = None, *, backend: str = "torch",
+                options: KernelOptions = DEFAULT_OPTIONS, pooling: str = "max",
+                sparse: bool = False) -> torch.Tensor:
+    """Logits (B,) of ``model.Goat`` (max pooling) for a batch; ``weight`` (n+1, d), row n = pad.
+
+    ``backend``: ``"fused"`` (the compiled CPU loop of :mod:`.fused`) or ``"torch"`` (the chunks
+    above; any device). ``dropout`` > 0 draws fresh per-pair masks from ``generator``
+    (training). ``masks`` = (keep_s (B, Ls, d), keep_t (B, Lt, d), keep probability) applies
+    given 0/1 masks instead (S = E[nbr_s]·keep_s / keep, as ``model.dropout`` does; torch
+    backend only). ``pooling="mean"`` (tanh + mean pooling, the authors' code) is computed by
+    the fused backend only. Differentiable in ``weight`` only; with ``sparse`` its gradient is a
+    sparse tensor of the touched rows (lazy Adam, :mod:`.optim`), else the dense table.
+    """
+    if backend == "fused":
+        if weight.device.type != "cpu" or masks is not None:
+            raise ValueError("the fused backend runs on CPU and draws its own dropout masks")
+        return _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, options,
+                             pooling, sparse)
+    if backend != "torch" or pooling != "max":
+        raise ValueError(f"backend must be one of {KERNEL_BACKENDS} (torch: max pooling only), "
+                         f"got {backend!r}")
+    return PairScores.apply(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, masks, options,
+                            sparse)
+
+
+def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
+              mask_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, dropout: float = 0.0,
+              generator: torch.Generator | None = None, *, options: KernelOptions = DEFAULT_OPTIONS,
+              pooling: str = "max", sparse: bool = False,
+              sink: SegmentGradient | None = None) -> torch.Tensor:
+    """A training step's loss on CPU in one pass of the fused loop (:func:`.fused.fused_loss`):
+    ``F.binary_cross_entropy_with_logits(goat_logits(..., backend="fused"), labels,
+    weight=pair_weights)`` with the same dropout masks (one draw from ``generator``), each
+    pair's gradient computed while its rows are in cache instead of in a second pass."""
+    if weight.device.type != "cpu":
+        raise ValueError("the one-pass loss is the fused backend's: it runs on CPU")
+    from . import fused  # numba: compiled (or loaded from its cache) on first use
+
+    ids_s, ids_t, len_s, len_t, key, run, zero_pads = _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t,
+                                                                       dropout, generator, options)
+    return fused.fused_loss(weight, ids_s, ids_t, len_s, len_t, labels, pair_weights, 1.0 - dropout, key, run,
+                            pooling, zero_pads, sparse, sink)
+
+
+def _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator, options: KernelOptions):
+    """What the fused loops take for a batch: ids with the masked slots set to the pad id n,
+    widths, the dropout key (one draw from ``generator``), the runner, and whether pads are
+    zero vectors that take part."""
+    pad = weight.shape[0] - 1
+    ids_s = slot_ids(nbr_s, mask_s, pad)  # (B, Ls) masked slots hold the pad id
+    ids_t = slot_ids(nbr_t, mask_t, pad)  # (B, Lt)
+    key = int(torch.randint(0, 2**62, (1,), generator=generator)) if dropout > 0.0 else 0
+    run = runner(weight.device, options.workers)
+    return ids_s, ids_t, widths(mask_s), widths(mask_t), key, run, zero_padded(mask_s, mask_t)
+
+
+def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator,
+                  options: KernelOptions, pooling: str, sparse: bool = False) -> torch.Tensor:
+    from . import fused  # numba: compiled (or loaded from its cache) on first use
+
+    ids_s, ids_t, len_s, len_t, key, run, zero_pads = _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t,
+                                                                       dropout, generator, options)
+    return fused.fused_logits(weight, ids_s, ids_t, len_s, len_t, 1.0 - dropout, key, run, pooling, zero_pads,
+                              sparse)

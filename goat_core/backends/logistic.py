@@ -1,0 +1,23 @@
+"""The logistic link and loss of GOAT's edge probability, P(edge) = σ(r_s · r_t), written once
+for every path that can call numpy or torch. The compiled loops (``fused.train_pairs``) cannot;
+they write the same two functions per pair (``fused._sigmoid``, ``fused._loss_term``), held
+equal to these by tests/backends/test_logistic.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from numpy.typing import ArrayLike, DTypeLike
+
+
+def sigmoid(x: ArrayLike, dtype: DTypeLike = np.float64) -> np.ndarray:
+    """σ(x) = 1 / (1 + e^-x) in ``dtype`` (float64 unless asked: probabilities shown to a reader;
+    ``Goat.predict_proba`` keeps its scores' float32)."""
+    return 1.0 / (1.0 + np.exp(-np.asarray(x, dtype=dtype)))
+
+
+def logistic_loss(logits: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor) -> torch.Tensor:
+    """The training loss of a batch: the pair-weighted mean of
+    w·(max(x, 0) − x·y + log(1 + e^−|x|)), i.e. binary cross-entropy on the logits."""
+    return F.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights, reduction="mean")

@@ -1,0 +1,78 @@
+"""How the fast paths split their work: :class:`KernelOptions` (threads, chunk sizes) and the
+thread pool that runs a batch's chunks (torch) or segments (fused) on CPU."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+
+import torch
+
+
+@dataclass(frozen=True)
+class KernelOptions:
+    """How the fast paths split their work (the numbers, never the results, depend on them).
+
+    ``workers``: Python threads running chunks (torch) or segments (fused) on CPU (see
+    :func:`_pool_size`); 1 runs them in order on the calling thread. ``chunk_rows_cpu`` /
+    ``chunk_rows_other``: rows of X = [S; T] per torch chunk, L2-sized on CPU, large on GPUs.
+    """
+
+    workers: int = 2
+    chunk_rows_cpu: int = 4096
+    chunk_rows_other: int = 1 << 20
+
+    def chunk_rows(self, device: torch.device) -> int:
+        return self.chunk_rows_cpu if device.type == "cpu" else self.chunk_rows_other
+
+
+DEFAULT_OPTIONS = KernelOptions()
+
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _pool_size(device: torch.device, workers: int) -> int:
+    """Chunk workers to use: ``workers`` on a CPU with that many cores, unless torch already runs
+    more intra-op threads than that (a big machine: OpenMP inside each op is the better split)."""
+    if device.type != "cpu":
+        return 1
+    size = min(workers, os.cpu_count() or 1)
+    return size if size > 1 and torch.get_num_threads() <= size else 1
+
+
+def _init_worker() -> None:
+    # One intra-op thread in this worker: no OpenMP barriers to spin at. With torch's OpenMP
+    # backend the thread count is an OpenMP setting of the calling thread, so this leaves the
+    # threads of the caller (and of other app sessions) as they were.
+    torch.set_num_threads(1)
+
+
+def _run(tasks, device: torch.device, workers: int) -> list:
+    """Run chunk tasks on Python threads (CPU) or in order.
+
+    Torch ops release the GIL, so chunks run on separate cores without OpenMP's barriers:
+    a thread that the OS deschedules (other processes on the cores) delays only its own chunk.
+    The pool keeps no state between calls, so one per process is safe to share.
+    """
+    global _pool
+    size = _pool_size(device, workers)
+    if size <= 1 or len(tasks) < 2:
+        return [task() for task in tasks]
+    if _pool is None or _pool._max_workers != size:
+        _pool = ThreadPoolExecutor(size, thread_name_prefix="goat-kernels", initializer=_init_worker)
+    return [f.result() for f in [_pool.submit(_no_grad, task) for task in tasks]]
+
+
+def runner(device: torch.device, workers: int) -> Callable[[list], list]:
+    """What runs a list of callables for work on ``device``: on up to ``workers`` threads of
+    this module's pool (CPU, see :func:`_pool_size`), else in order."""
+    return partial(_run, device=device, workers=workers)
+
+
+def _no_grad(task):
+    with torch.no_grad():  # grad mode is per thread: the workers' must match the Function's
+        return task()

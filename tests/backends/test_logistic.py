@@ -1,0 +1,29 @@
+"""The logistic link and loss are written twice, once for numpy/torch (``backends.logistic``) and
+once inside the compiled loop (``fused._sigmoid``, ``fused._loss_term``), because numba cannot
+call torch: the two writings agree, far into both tails."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from goat_core.backends import fused
+from goat_core.backends.logistic import logistic_loss, sigmoid
+
+X = np.concatenate([np.linspace(-40.0, 40.0, 801), [-700.0, -1e-9, 0.0, 1e-9, 700.0]])
+
+
+def test_the_compiled_sigmoid_is_the_shared_one():
+    compiled = np.array([fused._sigmoid(x) for x in X])
+    np.testing.assert_allclose(compiled, sigmoid(X), rtol=1e-12, atol=0.0)
+    assert sigmoid(np.float32(2.0), dtype=np.float32).dtype == np.float32  # predict_proba keeps float32
+
+
+def test_the_compiled_loss_terms_average_to_the_shared_loss():
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 2, len(X)).astype(np.float64)
+    weights = rng.uniform(0.1, 3.0, len(X))
+    terms = np.array([fused._loss_term(x, y, w) for x, y, w in zip(X, labels, weights, strict=True)])
+    shared = logistic_loss(torch.from_numpy(X), torch.from_numpy(labels), torch.from_numpy(weights))
+    assert np.isclose(terms.mean(), float(shared), rtol=1e-12, atol=0.0)
+    assert np.isfinite(terms).all() and (terms >= 0).all()
