@@ -29,7 +29,7 @@ pair so that nothing is ever materialised for a whole batch:
   on the number of threads. Dense Adam (``optim.TableAdam``) sums them row by row while it
   updates (:func:`adam_merged_rows`), one pass over the table instead of two.
 
-``tests/test_fused.py`` compares logits and gradients with the plain modules in float64
+``tests/backends/test_fused.py`` compares logits and gradients with the plain modules in float64
 (masks drawn from :func:`dropout_masks`, the same hash).
 """
 
@@ -63,6 +63,9 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
+
+# ---------------------------------------------------------------------------------------------
+# Hashed dropout masks and row prefetches.
 
 @nb.njit(inline="always")
 def _mix(z):
@@ -147,6 +150,9 @@ def _keep_row(keep, u, threshold):
     for k in range(keep.shape[0]):
         keep[k] = 1.0 if u[k] < threshold else 0.0
 
+
+# ---------------------------------------------------------------------------------------------
+# One pair's pieces: gather, alignment, pooling, softmax.
 
 @nb.njit(inline="always")
 def _times(out, x, y):
@@ -252,6 +258,9 @@ def _gather_pair(S, T, keep_s, keep_t, weight, ids_s, ids_t, ls, lt, pad, key, b
     _gather(T, keep_t, weight, ids_t, lt, pad, key, base + ROW_STRIDE, threshold, words, with_keep)
 
 
+# ---------------------------------------------------------------------------------------------
+# Max pooling (the paper): the two passes, forward and backward, pair by pair.
+
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
 def forward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi,
                   logits, p_s, p_t, arg_s, arg_t, r_s, r_t):
@@ -339,6 +348,9 @@ def _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi):
         _prefetch_rows(weight, ids_s[b + 1], len_s[b + 1], pad)
         _prefetch_rows(weight, ids_t[b + 1], len_t[b + 1], pad)
 
+
+# ---------------------------------------------------------------------------------------------
+# Tanh + mean pooling (the authors' code): the two passes.
 
 @nb.njit(inline="always")
 def _mean_pool(A, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t):
@@ -441,6 +453,9 @@ def _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr
     _scatter(out, fresh, ids_t, lt, pad, dT, keep_t)
 
 
+# ---------------------------------------------------------------------------------------------
+# A training step in one pass: logit, loss term and gradient per pair.
+
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
 def train_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi, labels, pair_weights,
                 scale, mean, losses, out, fresh):
@@ -481,6 +496,9 @@ def train_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo,
             _max_backward(S, T, keep_s, keep_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s[b], ids_t[b], ls, lt, pad,
                           s2, g, p_s, p_t, arg_s, arg_t, r_s, r_t, out, fresh)
 
+
+# ---------------------------------------------------------------------------------------------
+# Small inlined helpers: the logistic link and loss (as backends.logistic), vector arithmetic.
 
 @nb.njit(inline="always")
 def _loss_term(x, y, w):
@@ -549,6 +567,9 @@ def _scatter(out, fresh, ids, width, pad, dX, keep):
         for k in range(row.shape[0]):
             row[k] += grad_row[k] * mask[k]
 
+
+# ---------------------------------------------------------------------------------------------
+# Adam row kernels (optim.TableAdam, LazyAdam) and the merge of the two segments' gradients.
 
 @nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def lazy_adam_rows(p, exp_avg, exp_avg_sq, step, rows, g, lr, beta1, beta2, eps):
@@ -671,6 +692,9 @@ def sum_touched_two(values, rows, lo, hi, b0, fresh0, b1, fresh1):
             values[i, :] = 0.0
 
 
+# ---------------------------------------------------------------------------------------------
+# Dropout masks as arrays (for tests).
+
 @nb.njit(nogil=True, cache=True)
 def dropout_masks(key, threshold, len_s, len_t, L_s, L_t, d, pad, ids_s, ids_t):
     """The 0/1 keep masks (B, L_s, d), (B, L_t, d) the kernels draw for ``key`` (for tests)."""
@@ -686,7 +710,7 @@ def dropout_masks(key, threshold, len_s, len_t, L_s, L_t, d, pad, ids_s, ids_t):
 
 
 # ---------------------------------------------------------------------------------------------
-# The autograd Function around the two loops.
+# The autograd Functions around the loops, the segments they cut a batch into, their buffers.
 
 _local = threading.local()  # per calling thread (app sessions train side by side): gradient buffers
 
