@@ -38,13 +38,15 @@ def timed_parts(goat, seed: int = 0) -> dict:
     import torch
 
     from goat_core.analysis import spread
+    from goat_core.analysis.representations import representations
     from goat_core.data.sampling import Adjacency
 
     t0 = time.perf_counter()
     adj = Adjacency.from_graph(goat.graph_)
     owners, partners = spread.sample_partners(adj, spread.MAX_CONTEXTS, seed)
     with torch.no_grad():
-        reps = goat._representations(owners, partners)
+        reps = representations(goat.model_, goat.embedding_, goat.neighborhoods_, owners, partners,
+                               goat.exclude_partner, goat.padding, goat.device_)
     t1 = time.perf_counter()
     spread.mean_cosine_distance(owners, reps, adj.num_nodes)
     t2 = time.perf_counter()

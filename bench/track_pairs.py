@@ -14,7 +14,7 @@ On a shared machine that difference is noise-bound, so the time spent inside the
 tracking itself costs. Target: the tracked history costs at most 10 % of training time.
 Writes bench/results/track_pairs.json.
 
-``--scaling K ...`` measures what many tracked pairs cost (``estimator.MAX_TRACKED_PAIRS``): one
+``--scaling K ...`` measures what many tracked pairs cost (``analysis.tracking.MAX_TRACKED_PAIRS``): one
 fit of Les Misérables with the fast preset per K, each in a fresh process, its time and its peak
 memory (the process's maximum resident set), K pairs being edges then non-edges (5,852 = every
 ordered pair). Writes bench/results/track_pairs_scaling.json.
@@ -59,13 +59,14 @@ def scaling_one(count: int) -> dict:
 
     import torch
 
-    from goat_core import Goat, estimator, load_graph, presets, split_edges
+    from goat_core import Goat, load_graph, presets, split_edges
+    from goat_core.analysis import tracking
     from goat_core.training import small_machine_threads
 
     threads = small_machine_threads()
     if threads:
         torch.set_num_threads(threads)
-    estimator.MAX_TRACKED_PAIRS = 10**9  # what the cap keeps users from is what is measured here
+    tracking.MAX_TRACKED_PAIRS = 10**9  # what the cap keeps users from is what is measured here
     graph = load_graph("lesmis")
     params = presets.fast(graph.num_edges)
     holdout = params.pop("holdout")
@@ -103,7 +104,7 @@ def scaling(counts: list[int]) -> None:
                              text=True, check=True).stdout
         rows.append(json.loads(out.strip().splitlines()[-1]))
         print(json.dumps(rows[-1]), flush=True)
-    from goat_core.estimator import MAX_TRACKED_PAIRS
+    from goat_core.analysis.tracking import MAX_TRACKED_PAIRS
 
     result = {"machine": machine(), "cap": MAX_TRACKED_PAIRS, "rows": rows}
     (ROOT / "bench" / "results" / "track_pairs_scaling.json").write_text(json.dumps(result, indent=2))

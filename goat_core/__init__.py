@@ -3,8 +3,8 @@
 No UI code lives here (no Streamlit import): the app and the CLI both stand on this package.
 """
 
+from .analysis.attention import AttentionHistory, PairAttention
 from .analysis.evaluation import evaluate_clustering, evaluate_link_prediction
-from .analysis.tracking import AttentionHistory
 from .backends.batch import PADDINGS
 from .data.datasets import BUNDLED, load_graph
 from .data.formats import FORMATS, ReadOptions, ReadReport
@@ -26,7 +26,7 @@ from .errors import (
     TrainingDiverged,
     UnknownNodeError,
 )
-from .estimator import Goat, PairAttention, load_run, save_run
+from .estimator import Goat, load_run, save_run
 from .paper import paper_config
 from .parameters import BACKENDS, PARAMETERS, VARIANTS
 from .state import GoatState

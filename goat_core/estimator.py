@@ -11,7 +11,7 @@ and leaves learned attributes ending in ``_``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from numbers import Integral
 from pathlib import Path
 
@@ -21,93 +21,29 @@ from numpy.typing import ArrayLike
 
 from . import model as modules
 from . import persistence
-from .analysis.attribution import SharedMass, shared_mass
-from .analysis.tracking import AttentionHistory, AttentionTracker, pair_batch, pair_forward
-from .backends.batch import PairBatch, make_batch
+from .analysis.attention import AttentionHistory, PairAttention
+from .analysis.representations import mean_context, representations
+from .analysis.tracking import AttentionTracker, pair_attention, tracked_pair_ids
 from .backends.dispatch import resolve_backend, resolve_device
 from .backends.gram import GramCache
 from .backends.logistic import sigmoid
-from .data.graph import Graph, NodeIndex
+from .data.graph import Graph
 from .data.sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
-from .errors import GraphFormatError, NotFittedError, ParameterError
+from .errors import NotFittedError, ParameterError
 from .optim import resolve_optimizer
-from .parameters import PARAMETERS, check_params
+from .parameters import PARAMETERS, check_params, parameter_docs
 from .state import GoatState
 from .training import best_epoch, run_training, score_pairs
-
-# The most pairs ``fit(track_pairs=...)`` records. Each tracked pair costs a forward pass per epoch
-# and its attention for every epoch. On Les Misérables (fast preset: 40 short epochs, where the
-# tracker's share is largest) the tracker took 3 % of the fit at 64 pairs, 9 % at 256 (the 10 %
-# target of tracking's cost), 34 % at 1,024 and 73 % at every ordered pair (5,852), whose memory
-# reached 1.2 GB in issue 24's probe (BENCHMARKS.md, "Tracked pairs: the cap").
-MAX_TRACKED_PAIRS = 64
-
-
-@dataclass(frozen=True)
-class PairAttention:
-    """Everything GOAT computes for one gossip pair (s, t); arrays cover real neighbors only.
-
-    ``muted`` names the neighbors left out of the max and the softmax (``Goat.attention(...,
-    mute=[...])``): they stay in the arrays with attention 0. ``uniform`` is True when the
-    attention is the uniform one over the same (unmuted) neighbors, not the learned one.
-    """
-
-    source: str
-    target: str
-    source_id: int
-    target_id: int
-    source_neighbors: np.ndarray  # (Ls,) node ids
-    target_neighbors: np.ndarray  # (Lt,)
-    source_names: list[str]
-    target_names: list[str]
-    alignment: np.ndarray  # (Ls, Lt) A = S Tᵀ (tanh'd for mean-pool)
-    source_attention: np.ndarray  # (Ls,) sums to 1 - source_padding
-    target_attention: np.ndarray  # (Lt,) sums to 1 - target_padding
-    r_source: np.ndarray  # (d,)
-    r_target: np.ndarray  # (d,)
-    score: float  # r_s · r_t
-    probability: float  # sigmoid(score)
-    is_edge: bool
-    source_padding: float = 0.0  # attention mass on zero pads (padding="zero"), shown as "(padding)"
-    target_padding: float = 0.0
-    muted: tuple[str, ...] = ()  # neighbors left out of the max and the softmax (attention 0)
-    uniform: bool = False  # uniform attention over the same neighbors instead of the learned one
-
-    @property
-    def shared(self) -> list[str]:
-        common = set(self.source_neighbors.tolist()) & set(self.target_neighbors.tolist())
-        return [name for i, name in zip(self.source_neighbors.tolist(), self.source_names) if i in common]
-
-    def shared_mass(self) -> SharedMass:
-        """Each side's attention on the shared neighbors, beside uniform attention's."""
-        return shared_mass(self.source_names, self.source_attention, self.target_names, self.target_attention,
-                           self.shared)
-
-    def to_dict(self) -> dict:
-        def rows(names, weights):
-            order = np.argsort(-weights, kind="stable")
-            return [{"node": names[i], "weight": float(weights[i])} for i in order]
-        return {
-            "source": self.source, "target": self.target, "probability": self.probability,
-            "score": self.score, "is_edge": self.is_edge,
-            "source_attention": rows(self.source_names, self.source_attention),
-            "target_attention": rows(self.target_names, self.target_attention),
-            "shared_neighbors": self.shared,
-            "source_padding": self.source_padding, "target_padding": self.target_padding,
-            "muted": list(self.muted), "uniform": self.uniform,
-        }
 
 
 class Goat:
     """GOAT: Gossip and Attend (Kefato & Girdzijauskas, AAAI 2020).
 
-    Parameters (defaults: a configuration validated on Email, RESULTS.md "Defaults"): dim=200,
-    neighborhood=100, dropout=0.8, lr=3e-3, epochs=100 at most, chosen by early stopping on a
-    20-percent validation carve-out (validation_fraction=0.2, patience=10), batch_size=256,
-    negatives=1, variant="goat", exclude_partner=True, device="auto", seed=0,
-    inference_draws=1, backend="auto", optimizer="auto", padding="zero" (the paper's, and the better one on
-    validation). ``goat_core.presets.paper(dataset)`` is Table 2 literally. See
-    :data:`PARAMETERS` for their meaning.
+    Parameters, as declared in :data:`.parameters.PARAMETERS` (defaults: a configuration
+    validated on Email, RESULTS.md "Defaults"; ``goat_core.presets.paper(dataset)`` is Table 2
+    literally):
+
+{parameters}
 
     Learned attributes: ``graph_`` (the training graph), ``model_`` (the nn.Module),
     ``embedding_`` (global embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw:
@@ -144,6 +80,7 @@ class Goat:
         self.padding = padding
         self.optimizer = optimizer
 
+    # The signature above holds PARAMETERS' names and defaults (tests/test_estimator.py).
     run_info_: dict  # set by Goat.load: the metadata saved with the run
     load_notes_: tuple[str, ...]  # set by Goat.load: what the user should know (e.g. an older run format)
     tracked_: tuple[AttentionHistory, ...]  # set by fit (track_pairs) and from_state
@@ -206,7 +143,7 @@ class Goat:
             raise ParameterError(f"{graph.source}: the graph has no edges to train on")
         device = device if device is not None else self._resolve_device()
         backend = resolve_backend(self.backend, self.variant, device)
-        pairs = self._tracked_pairs(graph, track_pairs)  # checked before any training
+        pairs = tracked_pair_ids(graph, track_pairs, self.variant)  # checked before any training
         run = dict(device=device, backend=backend, callback=callback, shard=(rank, world), wrap=wrap)
         stopping = None
         epochs = self.epochs
@@ -256,30 +193,6 @@ class Goat:
                 "val_auc": [row["val_auc"] for row in history],
                 "validation_edges": int(len(carve.test_pos)), "fraction": self.validation_fraction}
 
-    def _tracked_pairs(self, graph: Graph, track_pairs: Sequence | None) -> np.ndarray | None:
-        """``track_pairs`` as (k, 2) node indices, checked (None when there are none)."""
-        if track_pairs is None or len(track_pairs) == 0:
-            return None
-        if self.variant == "global":
-            raise ParameterError("track_pairs records attention, which GoatGlobal has not: train variant "
-                                 "'goat' or 'mean-pool'")
-        if len(track_pairs) > MAX_TRACKED_PAIRS:
-            raise ParameterError(f"track_pairs holds {len(track_pairs)} pairs; at most {MAX_TRACKED_PAIRS} "
-                                 "are tracked (each costs memory for every epoch and a pass per epoch)")
-        pairs: list[tuple[int, int]] = []
-        for pair in track_pairs:
-            try:
-                if isinstance(pair, (str, bytes)):
-                    raise TypeError
-                source, target = pair  # a tuple, a list, a row of an (k, 2) array
-            except (TypeError, ValueError):
-                raise ParameterError(f"track_pairs holds (source, target) pairs, got {pair!r}") from None
-            s, t = graph.index_of(source), graph.index_of(target)
-            if s == t:
-                raise ParameterError(f"track_pairs: a node cannot gossip with itself ({graph.names[s]!r})")
-            if (s, t) not in pairs:
-                pairs.append((s, t))
-        return np.array(pairs)
 
     def resolved_device(self) -> torch.device:
         """The device ``fit`` trains on (``device="auto"`` resolved), after checking every
@@ -410,53 +323,11 @@ class Goat:
             raise ParameterError("a node cannot gossip with itself: pick two different nodes")
         if self.variant == "global":
             raise ParameterError("GoatGlobal has no attention: train variant 'goat' or 'mean-pool'")
-        device = self.device_
-        model = self.model_
-        assert isinstance(model, modules.Goat)  # variant checked above
-        batch, real_s, real_t = pair_batch(model, torch.tensor([s], device=device),
-                                           torch.tensor([t], device=device), self.neighborhoods_.to(device),
-                                           self.exclude_partner, self.padding)
-        names = self.graph_.names
-        muted = self._mutes(s, t, mute, batch, real_s, real_t)
-        muted_ids = torch.tensor(muted, dtype=torch.int64, device=device)
-        out = pair_forward(model, batch, real_s, real_t, torch.isin(batch.nbr_s, muted_ids),
-                           torch.isin(batch.nbr_t, muted_ids), uniform=uniform)
-        ms, mt = real_s[0].cpu().numpy(), real_t[0].cpu().numpy()  # real neighbors, muted ones included
-        ids_s, ids_t = batch.nbr_s[0].cpu().numpy()[ms], batch.nbr_t[0].cpu().numpy()[mt]
-        weights_s, weights_t = out.p_s[0].cpu().numpy(), out.p_t[0].cpu().numpy()
-        score = float(out.logits[0])
-        return PairAttention(
-            source=names[s], target=names[t], source_id=s, target_id=t,
-            source_neighbors=ids_s, target_neighbors=ids_t,
-            source_names=[names[i] for i in ids_s], target_names=[names[i] for i in ids_t],
-            alignment=out.alignment[0].cpu().numpy()[np.ix_(ms, mt)],
-            source_attention=weights_s[ms], target_attention=weights_t[mt],
-            source_padding=float(weights_s[~ms].sum()), target_padding=float(weights_t[~mt].sum()),
-            r_source=out.r_s[0].cpu().numpy(), r_target=out.r_t[0].cpu().numpy(),
-            score=score, probability=float(sigmoid(score)),
-            is_edge=self.graph_.has_edge(s, t), muted=tuple(names[i] for i in muted), uniform=bool(uniform),
-        )
-
-    def _mutes(self, s: int, t: int, mute: Sequence[int | str] | None, batch: PairBatch, real_s: torch.Tensor,
-               real_t: torch.Tensor) -> list[int]:
-        """``mute`` as node indices (in order, once each), checked against the pair's messages."""
-        if mute is None:
-            return []
-        nodes: list = [mute] if isinstance(mute, (str, Integral)) else list(mute)  # one node on its own
-        names = self.graph_.names
-        ids = list(dict.fromkeys(self._node(node) for node in nodes))
-        side_s = set(batch.nbr_s[0][real_s[0]].tolist())
-        side_t = set(batch.nbr_t[0][real_t[0]].tolist())
-        for v in ids:
-            if v not in side_s and v not in side_t:
-                raise ParameterError(f"{names[v]} is not in the sampled neighborhood of {names[s]} or "
-                                     f"{names[t]}: only a neighbor in either message can be muted")
-        for node, side in ((s, side_s), (t, side_t)):
-            if side and side <= set(ids):
-                muted = ", ".join(names[v] for v in ids if v in side)
-                raise ParameterError(f"muting {muted} leaves {names[node]} no neighbor to attend to: keep at "
-                                     "least one of its neighbors unmuted")
-        return ids
+        assert isinstance(self.model_, modules.Goat)  # variant checked above
+        muted = [] if mute is None else list(dict.fromkeys(
+            self._node(node) for node in ([mute] if isinstance(mute, (str, Integral)) else mute)))
+        return pair_attention(self.model_, self.graph_, self.neighborhoods_, s, t, muted, uniform,
+                              self.exclude_partner, self.padding, self.device_)
 
     def attention_history(self, source: int | str, target: int | str) -> AttentionHistory | None:
         """The attention of a pair tracked during training (``fit(..., track_pairs=...)``), after
@@ -482,21 +353,10 @@ class Goat:
         else:
             ids = np.array([self._node(p) for p in partners], dtype=np.int64)
         ids = ids[ids != u]
-        return ids, self._representations(np.full(len(ids), u), ids)
+        nodes = np.full(len(ids), u)
+        return ids, representations(self.model_, self.embedding_, self.neighborhoods_, nodes, ids,
+                                    self.exclude_partner, self.padding, self.device_)
 
-    def _representations(self, nodes: np.ndarray, partners: np.ndarray, batch_size=4096) -> np.ndarray:
-        """r_node (gossiping with partner) for aligned arrays of nodes and partners."""
-        out = np.zeros((len(nodes), self.dim), dtype=np.float32)
-        if self.variant == "global":
-            out[:] = self.embedding_[nodes]
-            return out
-        hood = self.neighborhoods_.to(self.device_)
-        for start in range(0, len(nodes), batch_size):
-            s = torch.as_tensor(nodes[start:start + batch_size], device=self.device_)
-            t = torch.as_tensor(partners[start:start + batch_size], device=self.device_)
-            _, (r_s, *_rest) = self.model_(*make_batch(s, t, hood, self.exclude_partner, self.padding).args())
-            out[start:start + len(s)] = r_s.float().cpu().numpy()
-        return out
 
     @torch.no_grad()
     def node_embeddings(self, kind: str = "context") -> np.ndarray:
@@ -508,21 +368,11 @@ class Goat:
             raise ParameterError(f"kind must be 'context' or 'global', got {kind!r}")
         cached = self.__dict__.get("_context_cache")
         if cached is None:
-            cached = self._mean_context()
+            cached = mean_context(self.model_, self.embedding_, self.graph_, self.neighborhoods_,
+                                  self.exclude_partner, self.padding, self.device_)
             self.__dict__["_context_cache"] = cached
         return cached.copy()
 
-    def _mean_context(self) -> np.ndarray:
-        adj = Adjacency.from_graph(self.graph_)
-        nodes = torch.repeat_interleave(torch.arange(adj.num_nodes), adj.degree).numpy()
-        reps = self._representations(nodes, adj.indices.numpy())
-        sums = np.zeros((adj.num_nodes, self.dim))
-        np.add.at(sums, nodes, reps)
-        deg = adj.degree.numpy()
-        mean = sums / np.maximum(deg, 1)[:, None]
-        lonely = deg == 0  # no partner: the node can only speak for itself
-        mean[lonely] = self.embedding_[lonely]
-        return mean.astype(np.float32)
 
     def top_partners(self, node: int | str, k: int = 10,
                      exclude_neighbors: bool = False) -> list[tuple[str, float]]:
@@ -556,27 +406,14 @@ class Goat:
         defaults = {name: spec.default for name, spec in PARAMETERS.items()}
         contents = persistence.read_run(path, defaults, lambda saved: check_params(saved, skip=("device",)))
         goat = cls.from_state(contents.params, contents.state, device=device)
-        goat._check_tracked_last_rows(Path(path) / "weights.pt")
+        persistence.check_tracked_last_rows(goat.tracked_, goat.attention, Path(path) / "weights.pt")
         goat.run_info_ = contents.extra
         goat.load_notes_ = contents.notes
         return goat
 
-    def _check_tracked_last_rows(self, weights: Path) -> None:
-        """Each tracked pair's last row is this model's own attention and scores (the tracker's
-        last record is the final model): a history changed after saving is refused, in one line."""
-        for k, history in enumerate(self.tracked_):
-            pair = NodeIndex(history.source_id), NodeIndex(history.target_id)
-            att, flat = self.attention(*pair), self.attention(*pair, uniform=True)
-            rows = ((att.source_attention, history.source_attention[-1]),
-                    (att.target_attention, history.target_attention[-1]),
-                    ([att.source_padding, att.target_padding],
-                     [history.source_padding[-1], history.target_padding[-1]]),
-                    ([att.score, flat.score], [history.score[-1], history.uniform_score[-1]]))
-            if not all(np.allclose(mine, saved, rtol=1e-4, atol=1e-4) for mine, saved in rows):
-                who = f"tracked pair {k} ({history.source!r}, {history.target!r})"
-                problem = f"{who}: its last row is not the final model's attention (changed after saving)"
-                raise GraphFormatError(str(weights), problem)
 
+
+Goat.__doc__ = (Goat.__doc__ or "").replace("{parameters}", parameter_docs())  # from PARAMETERS
 
 def save_run(goat: Goat, path: str | Path, extra: dict | None = None) -> Path:
     """Write a fitted Goat to ``path`` (created if needed); ``extra`` is JSON metadata kept with

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from collections.abc import Callable
 from numbers import Integral, Real
 from typing import Any, NamedTuple
@@ -18,8 +19,8 @@ from .errors import ParameterError
 from .optim import LAZY_FROM_NODES, OPTIMIZERS
 
 VARIANTS = ("goat", "global", "mean-pool")
-# How a score is computed; every choice computes the same function (tests/test_kernels.py,
-# tests/test_fused.py). "fused": the compiled per-pair CPU loop; "torch": chunked torch code
+# How a score is computed; every choice computes the same function (tests/backends/test_kernels.py,
+# tests/backends/test_fused.py). "fused": the compiled per-pair CPU loop; "torch": chunked torch code
 # with a sparse backward (CUDA's path); "module": plain autograd through model.py.
 BACKENDS = ("auto", "fused", "torch", "module")
 
@@ -128,3 +129,13 @@ def check_params(params: dict, skip: tuple[str, ...] = ()) -> None:
     for name, spec in PARAMETERS.items():
         if name in params and name not in skip and not spec.check(params[name]):
             raise ParameterError(f"{name} must be {spec.expected}, got {params[name]!r}")
+
+
+def parameter_docs(indent: str = "    ", width: int = 100) -> str:
+    """:data:`PARAMETERS` as a docstring section, one bullet per parameter: ``name=default``
+    and its meaning (``Goat``'s docstring is made from it)."""
+    lines: list[str] = []
+    for name, spec in PARAMETERS.items():
+        lines += textwrap.wrap(f"{name}={spec.default!r}: {spec.meaning}", width=width,
+                               initial_indent=f"{indent}* ", subsequent_indent=f"{indent}  ")
+    return "\n".join(lines)

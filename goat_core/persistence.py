@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from .analysis.tracking import AttentionHistory
+from .analysis.attention import AttentionHistory, PairAttention
+from .data.graph import NodeIndex
 from .errors import GraphFormatError
 from .run_format import FILES, FORMAT_VERSION, RunContents, config_sha256, describe, is_run, read_run, sha256
 from .state import GoatState
@@ -174,3 +175,20 @@ def _tracked_tensors(tracked: tuple[AttentionHistory, ...]) -> dict[str, torch.T
     return out
 
 
+def check_tracked_last_rows(tracked: Sequence[AttentionHistory], attention: Callable[..., PairAttention],
+                             weights: Path) -> None:
+    """Each tracked pair's last row is the loaded model's own attention and scores (``attention``:
+    its ``Goat.attention``; the tracker's last record is the final model): a history changed
+    after saving is refused, in one line naming ``weights``."""
+    for k, history in enumerate(tracked):
+        pair = NodeIndex(history.source_id), NodeIndex(history.target_id)
+        att, flat = attention(*pair), attention(*pair, uniform=True)
+        rows = ((att.source_attention, history.source_attention[-1]),
+                (att.target_attention, history.target_attention[-1]),
+                ([att.source_padding, att.target_padding],
+                 [history.source_padding[-1], history.target_padding[-1]]),
+                ([att.score, flat.score], [history.score[-1], history.uniform_score[-1]]))
+        if not all(np.allclose(mine, saved, rtol=1e-4, atol=1e-4) for mine, saved in rows):
+            who = f"tracked pair {k} ({history.source!r}, {history.target!r})"
+            problem = f"{who}: its last row is not the final model's attention (changed after saving)"
+            raise GraphFormatError(str(weights), problem)

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .analysis.tracking import AttentionHistory
+from .analysis.attention import AttentionHistory
 from .backends.batch import make_batch
 from .data.graph import Graph, NodeLabels, nfc
 from .data.sampling import Adjacency, Neighborhoods

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .analysis.tracking import AttentionHistory
+from .analysis.attention import AttentionHistory
 from .data.graph import Graph
 from .data.sampling import Neighborhoods
 

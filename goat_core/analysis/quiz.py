@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ParameterError
-from ..estimator import PairAttention
+from .attention import PairAttention
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ import torch
 
 from ..data.sampling import Adjacency
 from ..errors import ParameterError
+from .representations import representations
 
 if TYPE_CHECKING:
     from ..estimator import Goat
@@ -189,7 +190,8 @@ def context_spread(goat: Goat, max_contexts: int = MAX_CONTEXTS, seed: int = 0,
     n = adj.num_nodes
     owners, partners = sample_partners(adj, max_contexts, seed)
     with torch.no_grad():  # (contexts, d): r_owner while gossiping with partner, the fixed draw
-        reps = goat._representations(owners, partners)
+        reps = representations(goat.model_, goat.embedding_, goat.neighborhoods_, owners, partners,
+                               goat.exclude_partner, goat.padding, goat.device_)
     spread = mean_cosine_distance(owners, reps, n)
     contexts = np.bincount(owners, minlength=n)
     personas, best = grouped_personas(reps, contexts, max_personas)

@@ -22,10 +22,12 @@ import torch
 
 from ..backends.batch import PairBatch, make_batch, real_slots
 from ..backends.logistic import sigmoid
+from ..data.graph import Graph
 from ..data.sampling import Neighborhoods
+from ..errors import ParameterError
 from ..model import Goat
 from ..training import Progress
-from .attribution import attention_entropy
+from .attention import AttentionHistory, PairAttention
 
 
 @dataclass(frozen=True)
@@ -85,80 +87,87 @@ def pair_forward(model: Goat, batch: PairBatch, real_s: torch.Tensor, real_t: to
     return PairForward(batch, real_s, real_t, muted_s, muted_t, p_s, p_t, A, r_s, r_t, logits, uniform_logits)
 
 
-@dataclass(frozen=True)
-class AttentionHistory:
-    """One tracked pair's attention (both sides) and score after every epoch.
 
-    All rows use the fixed inference draw the final model answers with, so the last row is
-    ``Goat.attention(source, target)`` of the fitted model; row 0 (epoch 0) is the untrained
-    model, just initialised: attention close to uniform. Arrays cover the real neighbors of
-    that draw (pads left out, as in :class:`~.estimator.PairAttention`).
-    """
+@torch.no_grad()
+def pair_attention(model: Goat, graph: Graph, hood: Neighborhoods, s: int, t: int, muted: Sequence[int],
+                   uniform: bool, exclude_partner: bool, padding: str, device: torch.device) -> PairAttention:
+    """``Goat.attention``: the pair (s, t) (node indices) under the fixed draw ``hood``, with the
+    nodes ``muted`` left out (checked against the pair's messages: a ParameterError for a node in
+    neither, or for every neighbor of a side), or with uniform attention."""
+    src, dst = torch.tensor([s], device=device), torch.tensor([t], device=device)
+    batch, real_s, real_t = pair_batch(model, src, dst, hood.to(device), exclude_partner, padding)
+    names = graph.names
+    check_mutes(names, s, t, muted, batch, real_s, real_t)
+    muted_ids = torch.tensor(muted, dtype=torch.int64, device=device)
+    out = pair_forward(model, batch, real_s, real_t, torch.isin(batch.nbr_s, muted_ids),
+                       torch.isin(batch.nbr_t, muted_ids), uniform=uniform)
+    ms, mt = real_s[0].cpu().numpy(), real_t[0].cpu().numpy()  # real neighbors, muted ones included
+    ids_s, ids_t = batch.nbr_s[0].cpu().numpy()[ms], batch.nbr_t[0].cpu().numpy()[mt]
+    weights_s, weights_t = out.p_s[0].cpu().numpy(), out.p_t[0].cpu().numpy()
+    score = float(out.logits[0])
+    return PairAttention(
+        source=names[s], target=names[t], source_id=s, target_id=t,
+        source_neighbors=ids_s, target_neighbors=ids_t,
+        source_names=[names[i] for i in ids_s], target_names=[names[i] for i in ids_t],
+        alignment=out.alignment[0].cpu().numpy()[np.ix_(ms, mt)],
+        source_attention=weights_s[ms], target_attention=weights_t[mt],
+        source_padding=float(weights_s[~ms].sum()), target_padding=float(weights_t[~mt].sum()),
+        r_source=out.r_s[0].cpu().numpy(), r_target=out.r_t[0].cpu().numpy(),
+        score=score, probability=float(sigmoid(score)),
+        is_edge=graph.has_edge(s, t), muted=tuple(names[i] for i in muted), uniform=bool(uniform),
+    )
 
-    source: str
-    target: str
-    source_id: int
-    target_id: int
-    source_neighbors: np.ndarray  # (Ls,) node ids
-    target_neighbors: np.ndarray  # (Lt,)
-    source_names: list[str]
-    target_names: list[str]
-    epochs: np.ndarray  # (E,) 0 (before training), 1, 2, ...
-    source_attention: np.ndarray  # (E, Ls) each row sums to 1 - source_padding
-    target_attention: np.ndarray  # (E, Lt)
-    source_padding: np.ndarray  # (E,) mass on zero pads (padding="zero"), else 0
-    target_padding: np.ndarray  # (E,)
-    score: np.ndarray  # (E,) r_s · r_t
-    uniform_score: np.ndarray  # (E,) the same with uniform attention (mean of the same neighbors)
 
-    @property
-    def probability(self) -> np.ndarray:
-        """(E,) sigmoid(r_s · r_t) after each epoch."""
-        return sigmoid(self.score)
+def check_mutes(names: Sequence[str], s: int, t: int, muted: Sequence[int], batch: PairBatch,
+                real_s: torch.Tensor, real_t: torch.Tensor) -> None:
+    """A ParameterError unless every muted node is in one of the pair's messages and each side
+    keeps a neighbor to attend to."""
+    side_s = set(batch.nbr_s[0][real_s[0]].tolist())
+    side_t = set(batch.nbr_t[0][real_t[0]].tolist())
+    for v in muted:
+        if v not in side_s and v not in side_t:
+            raise ParameterError(f"{names[v]} is not in the sampled neighborhood of {names[s]} or "
+                                 f"{names[t]}: only a neighbor in either message can be muted")
+    for node, side in ((s, side_s), (t, side_t)):
+        if side and side <= set(muted):
+            left_out = ", ".join(names[v] for v in muted if v in side)
+            raise ParameterError(f"muting {left_out} leaves {names[node]} no neighbor to attend to: keep at "
+                                 "least one of its neighbors unmuted")
 
-    @property
-    def uniform_probability(self) -> np.ndarray:
-        return sigmoid(self.uniform_score)
 
-    @property
-    def source_entropy(self) -> np.ndarray:
-        """(E,) normalised entropy of s's attention (1 = uniform, 0 = on one neighbor)."""
-        return attention_entropy(self.source_attention)
+# The most pairs ``fit(track_pairs=...)`` records. Each tracked pair costs a forward pass per epoch
+# and its attention for every epoch. On Les Misérables (fast preset: 40 short epochs, where the
+# tracker's share is largest) the tracker took 3 % of the fit at 64 pairs, 9 % at 256 (the 10 %
+# target of tracking's cost), 34 % at 1,024 and 73 % at every ordered pair (5,852), whose memory
+# reached 1.2 GB in issue 24's probe (BENCHMARKS.md, "Tracked pairs: the cap").
+MAX_TRACKED_PAIRS = 64
 
-    @property
-    def target_entropy(self) -> np.ndarray:
-        return attention_entropy(self.target_attention)
 
-    def swapped(self) -> AttentionHistory:
-        """The same history seen from the other side: (target, source)."""
-        return AttentionHistory(
-            self.target, self.source, self.target_id, self.source_id, self.target_neighbors,
-            self.source_neighbors, self.target_names, self.source_names, self.epochs, self.target_attention,
-            self.source_attention, self.target_padding, self.source_padding, self.score, self.uniform_score)
-
-    def rows(self, top: int = 0) -> list[dict]:
-        """One row per epoch: ``{"epoch", "source_attention", "target_attention", "probability"}``,
-        each side as ``[{"node", "weight"}, ...]`` sorted by weight (the rows of
-        ``PairAttention.to_dict()``), the ``top`` first only when ``top`` > 0."""
-        def side(names, weights):
-            order = np.argsort(-weights, kind="stable")
-            order = order[:top] if top > 0 else order
-            return [{"node": names[i], "weight": float(weights[i])} for i in order]
-        return [{"epoch": int(epoch), "source_attention": side(self.source_names, self.source_attention[k]),
-                 "target_attention": side(self.target_names, self.target_attention[k]),
-                 "probability": float(probability)}
-                for k, (epoch, probability) in enumerate(zip(self.epochs, self.probability, strict=True))]
-
-    def series(self) -> dict:
-        """Per-epoch numbers beside :meth:`rows`: score, uniform attention's score and
-        probability, each side's normalised entropy and padding mass (lists, one per epoch)."""
-        return {"epochs": self.epochs.tolist(), "score": self.score.tolist(),
-                "uniform_score": self.uniform_score.tolist(),
-                "uniform_probability": self.uniform_probability.tolist(),
-                "source_entropy": self.source_entropy.tolist(),
-                "target_entropy": self.target_entropy.tolist(),
-                "source_padding": self.source_padding.tolist(),
-                "target_padding": self.target_padding.tolist()}
+def tracked_pair_ids(graph: Graph, track_pairs: Sequence | None, variant: str) -> np.ndarray | None:
+    """``track_pairs`` (names or ``NodeIndex``) as (k, 2) node indices, checked before any
+    training (None when there are none)."""
+    if track_pairs is None or len(track_pairs) == 0:
+        return None
+    if variant == "global":
+        raise ParameterError("track_pairs records attention, which GoatGlobal has not: train variant "
+                             "'goat' or 'mean-pool'")
+    if len(track_pairs) > MAX_TRACKED_PAIRS:
+        raise ParameterError(f"track_pairs holds {len(track_pairs)} pairs; at most {MAX_TRACKED_PAIRS} "
+                             "are tracked (each costs memory for every epoch and a pass per epoch)")
+    pairs: list[tuple[int, int]] = []
+    for pair in track_pairs:
+        try:
+            if isinstance(pair, (str, bytes)):
+                raise TypeError
+            source, target = pair  # a tuple, a list, a row of an (k, 2) array
+        except (TypeError, ValueError):
+            raise ParameterError(f"track_pairs holds (source, target) pairs, got {pair!r}") from None
+        s, t = graph.index_of(source), graph.index_of(target)
+        if s == t:
+            raise ParameterError(f"track_pairs: a node cannot gossip with itself ({graph.names[s]!r})")
+        if (s, t) not in pairs:
+            pairs.append((s, t))
+    return np.array(pairs)
 
 
 class AttentionTracker:

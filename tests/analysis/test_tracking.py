@@ -202,7 +202,7 @@ def test_the_run_zip_carries_the_tracked_history(tracked):
 
 
 def test_tracked_pairs_are_capped_before_training(lesmis):
-    from goat_core.estimator import MAX_TRACKED_PAIRS
+    from goat_core.analysis.tracking import MAX_TRACKED_PAIRS
 
     names = lesmis.names
     pairs = [(names[i], names[j]) for i in range(12) for j in range(i + 1, 12)][:MAX_TRACKED_PAIRS + 1]
