@@ -23,17 +23,18 @@ from . import model as modules
 from . import persistence
 from .analysis.attention import AttentionHistory, PairAttention
 from .analysis.representations import mean_context, representations
-from .analysis.tracking import AttentionTracker, pair_attention, tracked_pair_ids
+from .analysis.tracking import pair_attention, tracked_pair_ids
 from .backends.dispatch import resolve_backend, resolve_device
 from .backends.gram import GramCache
 from .backends.logistic import sigmoid
 from .data.graph import Graph
-from .data.sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
+from .data.sampling import Adjacency, Neighborhoods, sample_neighborhoods
 from .errors import NotFittedError, ParameterError
+from .fitting import build_module, choose_epochs, inference_neighborhoods, train_fresh
 from .optim import resolve_optimizer
 from .parameters import PARAMETERS, check_params, parameter_docs
 from .state import GoatState
-from .training import best_epoch, run_training, score_pairs
+from .training import score_pairs
 
 
 class Goat:
@@ -50,11 +51,10 @@ class Goat:
     attention, representations and the first of ``inference_draws`` draws scores average over),
     ``history_`` (one row per epoch: loss, elapsed, val_auc), ``device_``, ``backend_`` (the
     compute path: "fused", "torch" or "module"), ``optimizer_`` (the table's update: "adam" or
-    "lazy-adam"), ``early_stopping_`` (with validation_fraction >
-    0: the chosen ``best_epoch``, the carve-out's ``val_auc`` per epoch tried, its size; None
-    otherwise), ``tracked_`` (an
+    "lazy-adam"), ``early_stopping_`` (with validation_fraction > 0: the chosen ``best_epoch``,
+    the carve-out's ``val_auc`` per epoch tried, its size; None otherwise), ``tracked_`` (an
     :class:`AttentionHistory` per pair of ``fit(..., track_pairs=...)``; see
-    :meth:`attention_history`).
+    :meth:`attention_history`). How ``fit`` trains is in :mod:`.fitting`.
     """
 
     def __init__(self, dim: int = 200, neighborhood: int = 100, dropout: float = 0.8, lr: float = 3e-3,
@@ -80,7 +80,7 @@ class Goat:
         self.padding = padding
         self.optimizer = optimizer
 
-    # The signature above holds PARAMETERS' names and defaults (tests/test_estimator.py).
+    # The signature above holds PARAMETERS' names and defaults (tests/test_parameters.py).
     run_info_: dict  # set by Goat.load: the metadata saved with the run
     load_notes_: tuple[str, ...]  # set by Goat.load: what the user should know (e.g. an older run format)
     tracked_: tuple[AttentionHistory, ...]  # set by fit (track_pairs) and from_state
@@ -107,13 +107,6 @@ class Goat:
         return f"Goat({args})"
 
     # ------------------------------------------------------------------ fitting
-    def _build_module(self, num_nodes: int,
-                      generator: torch.Generator | None) -> modules.Goat | modules.GoatGlobal:
-        if self.variant == "global":
-            return modules.GoatGlobal(num_nodes, self.dim, self.dropout, generator)
-        pooling = "mean" if self.variant == "mean-pool" else "max"
-        return modules.Goat(num_nodes, self.dim, pooling, self.dropout, generator)
-
     def fit(self, graph: Graph, callback: Callable | None = None,
             validation: tuple[np.ndarray, np.ndarray] | None = None,
             track_pairs: Sequence[tuple[int | str, int | str]] | None = None) -> Goat:
@@ -148,51 +141,13 @@ class Goat:
         stopping = None
         epochs = self.epochs
         if self.validation_fraction > 0 and self.epochs > 0:
-            stopping = self._choose_epochs(graph, **run)
+            stopping = choose_epochs(self.get_params(), graph, **run)
             epochs = stopping["best_epoch"]
-        model, hood, history, tracker = self._train(graph, epochs, validation=validation, track=pairs, **run)
+        model, hood, history, tracker = train_fresh(self.get_params(), graph, epochs, validation=validation,
+                                                    track=pairs, **run)
         self._set_learned(graph, model, hood, history, device, backend, stopping)
         self.tracked_ = tracker.histories() if tracker is not None else ()
         return self
-
-    def _train(self, graph: Graph, epochs: int, validation=None, patience=None, stage="train",
-               track: np.ndarray | None = None, **run):
-        """A fresh module trained on ``graph`` from the seed: (model, inference draw, history,
-        the tracker of the pairs ``track`` or None)."""
-        generator = torch.Generator().manual_seed(self.seed)
-        model = self._build_module(graph.num_nodes, generator).to(run["device"])
-        hood = self.inference_neighborhoods(graph)
-        tracker = None
-        if track is not None and len(track) and isinstance(model, modules.Goat):  # records at every epoch end
-            tracker = AttentionTracker(model, track, hood, graph.names, self.exclude_partner, self.padding,
-                                       run["device"])
-            tracker.record(0)
-            run = dict(run, callback=tracker.wrap(run["callback"]))
-        history = run_training(
-            model, graph, epochs=epochs, batch_size=self.batch_size, lr=self.lr,
-            negatives=self.negatives, neighborhood=self.neighborhood,
-            exclude_partner=self.exclude_partner, generator=generator, padding=self.padding,
-            validation=validation, inference_hood=hood, patience=patience, stage=stage,
-            optimizer=resolve_optimizer(self.optimizer, graph.num_nodes), **run,
-        )
-        return model, hood, history, tracker
-
-    def _choose_epochs(self, graph: Graph, **run) -> dict:
-        """Early stopping: train on (1 - validation_fraction) of ``graph``'s edges, score the
-        carved-out edges against as many non-edges of ``graph`` after every epoch, and stop after
-        ``patience`` epochs without a better AUC. The best epoch is the number of epochs the
-        final model trains on every edge."""
-        try:
-            carve = split_edges(graph, 1.0 - self.validation_fraction, self.seed)
-        except ParameterError as err:
-            raise ParameterError(f"early stopping: {err}: set validation_fraction to 0 "
-                                 "(--validation-fraction 0) to train without it") from None
-        _, _, history, _ = self._train(carve.train, self.epochs, validation=(carve.test_pos, carve.test_neg),
-                                       patience=self.patience, stage="select", **run)
-        return {"best_epoch": best_epoch(history), "epochs_tried": len(history),
-                "val_auc": [row["val_auc"] for row in history],
-                "validation_edges": int(len(carve.test_pos)), "fraction": self.validation_fraction}
-
 
     def resolved_device(self) -> torch.device:
         """The device ``fit`` trains on (``device="auto"`` resolved), after checking every
@@ -203,8 +158,7 @@ class Goat:
     def inference_neighborhoods(self, graph: Graph) -> Neighborhoods:
         """The fixed draw answers use, from ``graph`` (seeded apart from training, so answers are
         repeatable): what ``fit`` keeps as ``neighborhoods_``."""
-        generator = torch.Generator().manual_seed(self.seed + 1)
-        return sample_neighborhoods(Adjacency.from_graph(graph), self.neighborhood, generator)
+        return inference_neighborhoods(self.get_params(), graph)
 
     # ------------------------------------------------------------------ state
     def state(self) -> GoatState:
@@ -228,7 +182,7 @@ class Goat:
             raise ParameterError(f"embedding has shape {tuple(state.embedding.shape)}, expected "
                                  f"{(n + 1, dim)} for {n} nodes and dim {dim}")
         resolved = goat._resolve_device()
-        model = goat._build_module(n, None)
+        model = build_module(goat.get_params(), n, None)
         with torch.no_grad():
             model.embedding.weight.copy_(state.embedding)
         backend = resolve_backend(goat.backend, goat.variant, resolved)

@@ -1,0 +1,78 @@
+"""How ``Goat.fit`` trains, from its parameters (a ``get_params()`` dict): a fresh module from
+the seed, the fixed inference draw answers use, tracked pairs recorded along the way, and early
+stopping's choice of the number of epochs. The loop itself is :func:`.training.run_training`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import torch
+
+from .analysis.tracking import AttentionTracker
+from .data.graph import Graph
+from .data.sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
+from .errors import ParameterError
+from .model import Goat, GoatGlobal
+from .optim import resolve_optimizer
+from .training import best_epoch, run_training
+
+
+def build_module(params: Mapping[str, Any], num_nodes: int,
+                 generator: torch.Generator | None) -> Goat | GoatGlobal:
+    """The ``variant``'s module for ``num_nodes`` nodes, initialised from ``generator``."""
+    if params["variant"] == "global":
+        return GoatGlobal(num_nodes, params["dim"], params["dropout"], generator)
+    pooling = "mean" if params["variant"] == "mean-pool" else "max"
+    return Goat(num_nodes, params["dim"], pooling, params["dropout"], generator)
+
+
+def inference_neighborhoods(params: Mapping[str, Any], graph: Graph) -> Neighborhoods:
+    """The fixed draw answers use, from ``graph`` (seeded apart from training, so answers are
+    repeatable): what ``fit`` keeps as ``neighborhoods_``."""
+    generator = torch.Generator().manual_seed(params["seed"] + 1)
+    return sample_neighborhoods(Adjacency.from_graph(graph), params["neighborhood"], generator)
+
+
+def train_fresh(params: Mapping[str, Any], graph: Graph, epochs: int,
+                validation: tuple[np.ndarray, np.ndarray] | None = None, patience: int | None = None,
+                stage: str = "train", track: np.ndarray | None = None,
+                **run: Any) -> tuple[Goat | GoatGlobal, Neighborhoods, list[dict], AttentionTracker | None]:
+    """A fresh module trained on ``graph`` from the seed: (model, inference draw, history,
+    the tracker of the pairs ``track`` or None). ``run``: device, backend, callback, shard, wrap."""
+    generator = torch.Generator().manual_seed(params["seed"])
+    model = build_module(params, graph.num_nodes, generator).to(run["device"])
+    hood = inference_neighborhoods(params, graph)
+    tracker = None
+    if track is not None and len(track) and isinstance(model, Goat):  # records at every epoch end
+        tracker = AttentionTracker(model, track, hood, graph.names, params["exclude_partner"],
+                                   params["padding"], run["device"])
+        tracker.record(0)
+        run = dict(run, callback=tracker.wrap(run["callback"]))
+    history = run_training(
+        model, graph, epochs=epochs, batch_size=params["batch_size"], lr=params["lr"],
+        negatives=params["negatives"], neighborhood=params["neighborhood"],
+        exclude_partner=params["exclude_partner"], generator=generator, padding=params["padding"],
+        validation=validation, inference_hood=hood, patience=patience, stage=stage,
+        optimizer=resolve_optimizer(params["optimizer"], graph.num_nodes), **run,
+    )
+    return model, hood, history, tracker
+
+
+def choose_epochs(params: Mapping[str, Any], graph: Graph, **run: Any) -> dict:
+    """Early stopping: train on (1 - validation_fraction) of ``graph``'s edges, score the
+    carved-out edges against as many non-edges of ``graph`` after every epoch, and stop after
+    ``patience`` epochs without a better AUC. The best epoch is the number of epochs the
+    final model trains on every edge."""
+    try:
+        carve = split_edges(graph, 1.0 - params["validation_fraction"], params["seed"])
+    except ParameterError as err:
+        raise ParameterError(f"early stopping: {err}: set validation_fraction to 0 "
+                             "(--validation-fraction 0) to train without it") from None
+    _, _, history, _ = train_fresh(params, carve.train, params["epochs"],
+                                   validation=(carve.test_pos, carve.test_neg), patience=params["patience"],
+                                   stage="select", **run)
+    return {"best_epoch": best_epoch(history), "epochs_tried": len(history),
+            "val_auc": [row["val_auc"] for row in history],
+            "validation_edges": int(len(carve.test_pos)), "fraction": params["validation_fraction"]}
