@@ -9,18 +9,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from .backends.masks import keep_mask
+from .backends.masks import dropout
 
 POOLINGS = ("max", "mean")
-
-
-def dropout(x: torch.Tensor, p: float, generator: torch.Generator | None) -> torch.Tensor:
-    """Inverted dropout drawn from an explicit generator (no global RNG state), with the masks
-    of :mod:`.masks` that the fast kernels use too."""
-    if p <= 0.0:
-        return x
-    keep, q = keep_mask(tuple(x.shape), 1.0 - p, generator, x.device)  # (..., d) 0/1, exact keep rate
-    return x * keep.to(x.dtype) / q
 
 
 class MutualAttention(nn.Module):

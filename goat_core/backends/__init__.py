@@ -1,3 +1,4 @@
-"""How a GOAT score is computed: the compute paths (the torch chunks, the compiled per-pair
-loops of ``fused``, the Gram matrix for inference), the dropout masks every path shares, and the
-one module that decides which path a batch takes (``dispatch``)."""
+"""How a GOAT score is computed: ``dispatch`` decides the compute path (its docstring is the
+path | when table); ``torch_chunks``, ``fused`` (the compiled per-pair loops) and ``gram`` (the
+Gram matrix, for inference) compute it; ``batch`` lays out a batch's slots and padding,
+``masks`` the dropout every path shares, ``logistic`` σ and the loss, ``workers`` the threads."""

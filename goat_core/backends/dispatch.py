@@ -26,7 +26,10 @@ The module and the torch chunks write the loss as ``F.binary_cross_entropy_with_
 one-pass loop writes the same weighted logistic loss per pair in numba (``fused.train_pairs``,
 whose σ is ``fused._sigmoid``), because a compiled loop cannot call torch; the logistic
 functions everyone else calls are in :mod:`.logistic`, and tests/backends/test_logistic.py
-holds the two writings equal. Padding is laid out once, in :mod:`.batch`.
+holds the two writings equal. Padding is laid out once, in :mod:`.batch` (``make_batch``,
+``slot_ids``, ``zero_padded``); each path then keeps masked slots out in its own arithmetic: a
+-inf mask in the module, a -inf bias in the torch chunks, the loops' widths and pad checks,
+G's pad row at -1e30.
 """
 
 from __future__ import annotations
@@ -161,10 +164,10 @@ def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, 
                 sparse: bool = False) -> torch.Tensor:
     """Logits (B,) of ``model.Goat`` (max pooling) for a batch; ``weight`` (n+1, d), row n = pad.
 
-    ``backend``: ``"fused"`` (the compiled CPU loop of :mod:`.fused`) or ``"torch"`` (the chunks
-    above; any device). ``dropout`` > 0 draws fresh per-pair masks from ``generator``
+    ``backend``: ``"fused"`` (the compiled CPU loop of :mod:`.fused`) or ``"torch"``
+    (:mod:`.torch_chunks`; any device). ``dropout`` > 0 draws fresh per-pair masks from ``generator``
     (training). ``masks`` = (keep_s (B, Ls, d), keep_t (B, Lt, d), keep probability) applies
-    given 0/1 masks instead (S = E[nbr_s]·keep_s / keep, as ``model.dropout`` does; torch
+    given 0/1 masks instead (S = E[nbr_s]·keep_s / keep, as ``masks.dropout`` does; torch
     backend only). ``pooling="mean"`` (tanh + mean pooling, the authors' code) is computed by
     the fused backend only. Differentiable in ``weight`` only; with ``sparse`` its gradient is a
     sparse tensor of the touched rows (lazy Adam, :mod:`.optim`), else the dense table.
@@ -187,8 +190,8 @@ def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, ma
               pooling: str = "max", sparse: bool = False,
               sink: SegmentGradient | None = None) -> torch.Tensor:
     """A training step's loss on CPU in one pass of the fused loop (:func:`.fused.fused_loss`):
-    ``F.binary_cross_entropy_with_logits(goat_logits(..., backend="fused"), labels,
-    weight=pair_weights)`` with the same dropout masks (one draw from ``generator``), each
+    ``logistic_loss(goat_logits(..., backend="fused"), labels, pair_weights)`` with the same
+    dropout masks (one draw from ``generator``), each
     pair's gradient computed while its rows are in cache instead of in a second pass."""
     if weight.device.type != "cpu":
         raise ValueError("the one-pass loss is the fused backend's: it runs on CPU")

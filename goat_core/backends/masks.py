@@ -61,3 +61,12 @@ def keep_mask(shape: tuple[int, ...], keep: float, generator: torch.Generator | 
         numel *= int(size)
     (noise,) = draw_noise([numel], generator, device)
     return keep_from_noise(noise.view(shape), keep)
+
+
+def dropout(x: torch.Tensor, p: float, generator: torch.Generator | None) -> torch.Tensor:
+    """Inverted dropout drawn from an explicit generator (no global RNG state), with the masks
+    above, which the fast paths use too (the modules' dropout)."""
+    if p <= 0.0:
+        return x
+    keep, q = keep_mask(tuple(x.shape), 1.0 - p, generator, x.device)  # (..., d) 0/1, exact keep rate
+    return x * keep.to(x.dtype) / q

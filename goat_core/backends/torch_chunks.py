@@ -42,7 +42,7 @@ import torch
 
 from .batch import slot_ids, widths, zero_padded
 from .masks import draw_noise, keep_from_noise
-from .workers import KernelOptions, _run
+from .workers import KernelOptions, run_tasks
 
 MIN_CHUNK = 8  # pairs
 
@@ -190,7 +190,7 @@ class PairScores(torch.autograd.Function):
         logits = torch.empty(nbr_s.shape[0], dtype=weight.dtype, device=device)
         save = ctx.needs_input_grad[0]
         excluded = -1 if zero_padded(mask_s, mask_t) else pad  # -1: zero pads take part
-        s2 = _run([partial(_forward_chunk, c, weight, ids_s, ids_t, masks, 1.0 - dropout, logits, save,
+        s2 = run_tasks([partial(_forward_chunk, c, weight, ids_s, ids_t, masks, 1.0 - dropout, logits, save,
                            excluded) for c in chunks], device, options.workers)
         ctx.chunks = chunks if save else None
         ctx.rows = _gradient_rows(chunks, sparse) if save else None
@@ -206,8 +206,9 @@ class PairScores(torch.autograd.Function):
         shape = ctx.weight_shape if rows is None else (len(rows), ctx.weight_shape[1])
         grad_weight = torch.zeros(shape, dtype=grad.dtype, device=grad.device)  # (n+1, d) or (R, d)
         done = [threading.Event() for _ in ctx.chunks]
-        _run([partial(_backward_chunk, c, grad, ctx.s2, grad_weight, (done[k], done[k - 1] if k else None))
-              for k, c in enumerate(ctx.chunks)], grad.device, ctx.workers)
+        turns = [(done[k], done[k - 1] if k else None) for k in range(len(ctx.chunks))]
+        run_tasks([partial(_backward_chunk, c, grad, ctx.s2, grad_weight, turn)
+                   for c, turn in zip(ctx.chunks, turns, strict=True)], grad.device, ctx.workers)
         ctx.chunks = ctx.rows = None
         none = (None,) * 9
         if rows is None:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 import torch
 
@@ -51,7 +52,7 @@ def _init_worker() -> None:
     torch.set_num_threads(1)
 
 
-def _run(tasks, device: torch.device, workers: int) -> list:
+def run_tasks(tasks: list[Callable[[], Any]], device: torch.device, workers: int) -> list:
     """Run chunk tasks on Python threads (CPU) or in order.
 
     Torch ops release the GIL, so chunks run on separate cores without OpenMP's barriers:
@@ -70,7 +71,7 @@ def _run(tasks, device: torch.device, workers: int) -> list:
 def runner(device: torch.device, workers: int) -> Callable[[list], list]:
     """What runs a list of callables for work on ``device``: on up to ``workers`` threads of
     this module's pool (CPU, see :func:`_pool_size`), else in order."""
-    return partial(_run, device=device, workers=workers)
+    return partial(run_tasks, device=device, workers=workers)
 
 
 def _no_grad(task):

@@ -17,7 +17,7 @@ from sklearn.metrics import roc_auc_score
 from goat_core.backends import dispatch, fused
 from goat_core.backends.batch import widths
 from goat_core.backends.gram import GramCache
-from goat_core.backends.workers import KernelOptions, _run
+from goat_core.backends.workers import KernelOptions, run_tasks
 from goat_core.data.sampling import Adjacency, sample_neighborhoods
 from goat_core.model import Goat
 from goat_core.training import run_training, score_pairs
@@ -160,7 +160,7 @@ def test_two_threads_give_the_same_numbers_as_one():
         (y * torch.linspace(-1, 1, len(y))).sum().backward()
         return y.detach(), w.grad
 
-    threads = lambda tasks: _run(tasks, torch.device("cpu"), workers=2)
+    threads = lambda tasks: run_tasks(tasks, torch.device("cpu"), workers=2)
     y1, g1 = grad(sequential)
     y2, g2 = grad(threads)
     assert torch.equal(y1, y2) and torch.equal(g1, g2)
@@ -181,7 +181,7 @@ def _bits(a: np.ndarray) -> np.ndarray:
     return a.view(np.uint64)  # -0.0 and 0.0 differ here, unlike ==
 
 
-@pytest.mark.parametrize("run", [sequential, lambda tasks: _run(tasks, torch.device("cpu"), 2)])
+@pytest.mark.parametrize("run", [sequential, lambda tasks: run_tasks(tasks, torch.device("cpu"), 2)])
 def test_merged_segments_are_the_zeroed_and_added_buffers_bit_for_bit(run):
     """The dense gradient's one-pass merge of two segments (``_dense_rows``) gives what zeroing
     segment 0's untouched rows and adding segment 1's touched rows gave; the sparse gradient's
