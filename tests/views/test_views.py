@@ -11,7 +11,7 @@ import pytest
 
 from goat_core import Goat, load_graph, views
 
-from .conftest import FAST
+from ..conftest import FAST
 
 EVIL = "<b onmouseover=alert(1)>x</b>"
 
