@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from numbers import Integral
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -137,7 +138,8 @@ class Goat:
         device = device if device is not None else self._resolve_device()
         backend = resolve_backend(self.backend, self.variant, device)
         pairs = tracked_pair_ids(graph, track_pairs, self.variant)  # checked before any training
-        run = dict(device=device, backend=backend, callback=callback, shard=(rank, world), wrap=wrap)
+        run: dict[str, Any] = dict(device=device, backend=backend, callback=callback, shard=(rank, world),
+                                   wrap=wrap)
         stopping = None
         epochs = self.epochs
         if self.validation_fraction > 0 and self.epochs > 0:
