@@ -10,7 +10,8 @@ model's own score: what a student reads is what the model computes.
 
 Under ``padding="zero"`` each side also has zero slots: a zero row of A whose maximum is 0,
 a 0 in every column's maximum when the other side has pads, and softmax mass of its own. They
-are counted (``pads_s``, ``pads_t``), not drawn as rows.
+are counted (``pads_s``, ``pads_t``, from the slots ``backends.batch`` lays out for the model), not
+drawn as rows; σ is ``backends.logistic.sigmoid``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import torch
 
+from ..backends.batch import zero_pad_counts
 from ..backends.logistic import sigmoid
 from ..views.style import escape_markdown
 
@@ -73,10 +76,9 @@ def pair_equations(goat: Goat, source: int | str, target: int | str) -> PairEqua
     pair = goat.attention(source, target)
     E = np.asarray(goat.embedding_, dtype=np.float64)
     S, T = E[pair.source_neighbors], E[pair.target_neighbors]  # (Ls, d), (Lt, d)
-    slots = goat.neighborhoods_.table.shape[1]
-    zero = goat.padding == "zero"
-    pads_s = slots - len(S) if zero else 0
-    pads_t = slots - len(T) if zero else 0
+    ends = torch.tensor([pair.source_id]), torch.tensor([pair.target_id])
+    counts = zero_pad_counts(*ends, goat.neighborhoods_.to("cpu"), goat.exclude_partner, goat.padding)
+    pads_s, pads_t = (int(count[0]) for count in counts)
     pooling = "mean" if goat.variant == "mean-pool" else "max"
     steps = _steps(S, T, pads_s, pads_t, pooling)
     eq = PairEquations(source=pair.source, target=pair.target, source_names=list(pair.source_names),

@@ -88,3 +88,14 @@ def zero_padded(mask_s: torch.Tensor, mask_t: torch.Tensor) -> bool:
     id then stands for a zero vector that takes part. With ``padding="mask"`` a batch without a
     masked slot holds no pad id, so the answer changes nothing there."""
     return bool(mask_s.all()) and bool(mask_t.all())
+
+
+def zero_pad_counts(src: torch.Tensor, dst: torch.Tensor, hood: Neighborhoods, exclude_partner: bool,
+                    padding: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """(B,), (B,): each side's zero pads, the slots that take part holding no neighbor (0 under
+    ``padding="mask"``, where such slots are masked out)."""
+    batch = make_batch(src, dst, hood, exclude_partner, padding)
+    pad = hood.table.shape[0]
+    pads_s = batch.mask_s & ~real_slots(batch.nbr_s, batch.mask_s, pad)
+    pads_t = batch.mask_t & ~real_slots(batch.nbr_t, batch.mask_t, pad)
+    return pads_s.sum(1), pads_t.sum(1)

@@ -80,7 +80,7 @@ def test_a_run_of_another_graph_is_refused(planted, triangle_tail):
 
 
 def test_cli_compare_trains_each_variant_on_one_split_and_reports_wins():
-    from .test_cli import TRAIN, cli
+    from ..test_cli import TRAIN, cli
 
     out = json.loads(cli("compare", "lesmis", "--train-ratio", "0.8", "--variants", "goat", "global",
                          "--padding", "zero", "mask", *TRAIN, "--validation-fraction", "0", "--json").stdout)
