@@ -29,9 +29,9 @@ from .backends.dispatch import resolve_backend, resolve_device
 from .backends.gram import GramCache
 from .backends.logistic import sigmoid
 from .data.graph import Graph
-from .data.sampling import Adjacency, Neighborhoods, sample_neighborhoods
+from .data.sampling import Adjacency, Neighborhoods
 from .errors import NotFittedError, ParameterError
-from .fitting import build_module, choose_epochs, inference_neighborhoods, train_fresh
+from .fitting import build_module, choose_epochs, extra_draw, inference_neighborhoods, train_fresh
 from .optim import resolve_optimizer
 from .parameters import PARAMETERS, check_params, parameter_docs
 from .state import GoatState
@@ -241,13 +241,10 @@ class Goat:
         """``neighborhoods_`` and inference_draws - 1 more draws from the training graph, each
         seeded from (seed, k): the same model gives the same scores, saved and loaded or not."""
         cached = self.__dict__.get("_draws_cache", [self.neighborhoods_])
-        if len(cached) < self.inference_draws:
-            adj = Adjacency.from_graph(self.graph_)
-            size = self.neighborhoods_.table.shape[1]  # N as fitted
-            for k in range(len(cached), self.inference_draws):
-                seed = int(np.random.SeedSequence([self.seed, k]).generate_state(1, np.uint64)[0] >> 1)
-                cached.append(sample_neighborhoods(adj, size, torch.Generator().manual_seed(seed)))
-            self.__dict__["_draws_cache"] = cached
+        size = self.neighborhoods_.table.shape[1]  # N as fitted
+        cached += [extra_draw(self.seed, self.graph_, size, k)
+                   for k in range(len(cached), self.inference_draws)]
+        self.__dict__["_draws_cache"] = cached
         return cached[:self.inference_draws]
 
     def predict_proba(self, pairs: ArrayLike) -> np.ndarray:
@@ -313,7 +310,6 @@ class Goat:
         return ids, representations(self.model_, self.embedding_, self.neighborhoods_, nodes, ids,
                                     self.exclude_partner, self.padding, self.device_)
 
-
     @torch.no_grad()
     def node_embeddings(self, kind: str = "context") -> np.ndarray:
         """(n, d): ``global`` rows of E, or ``context`` = mean of r_u over u's neighbors."""
@@ -328,7 +324,6 @@ class Goat:
                                   self.exclude_partner, self.padding, self.device_)
             self.__dict__["_context_cache"] = cached
         return cached.copy()
-
 
     def top_partners(self, node: int | str, k: int = 10,
                      exclude_neighbors: bool = False) -> list[tuple[str, float]]:
@@ -368,8 +363,8 @@ class Goat:
         return goat
 
 
-
 Goat.__doc__ = (Goat.__doc__ or "").replace("{parameters}", parameter_docs())  # from PARAMETERS
+
 
 def save_run(goat: Goat, path: str | Path, extra: dict | None = None) -> Path:
     """Write a fitted Goat to ``path`` (created if needed); ``extra`` is JSON metadata kept with

@@ -35,6 +35,13 @@ def inference_neighborhoods(params: Mapping[str, Any], graph: Graph) -> Neighbor
     return sample_neighborhoods(Adjacency.from_graph(graph), params["neighborhood"], generator)
 
 
+def extra_draw(seed: int, graph: Graph, size: int, k: int) -> Neighborhoods:
+    """Inference draw k >= 1 (``inference_draws`` > 1: scores average over draws), seeded from
+    (seed, k): the same model gives the same scores, saved and loaded or not."""
+    draw_seed = int(np.random.SeedSequence([seed, k]).generate_state(1, np.uint64)[0] >> 1)
+    return sample_neighborhoods(Adjacency.from_graph(graph), size, torch.Generator().manual_seed(draw_seed))
+
+
 def train_fresh(params: Mapping[str, Any], graph: Graph, epochs: int,
                 validation: tuple[np.ndarray, np.ndarray] | None = None, patience: int | None = None,
                 stage: str = "train", track: np.ndarray | None = None,
