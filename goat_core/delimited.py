@@ -313,6 +313,19 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
 HEAD_BYTES = 65536
 
 
+def first_rows(raw: bytes) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
+    """(header or None, the first data row's fields) as :func:`read_table` lays the table out;
+    None for no rows, text that is not UTF-8, or networkx's attribute-dict lines."""
+    head = _head(raw)
+    rows = _data_lines(head) if head is not None else []
+    if not rows or _dict_row(rows[0][1]) is not None:
+        return None
+    layout = sniff_layout(rows, konect_header(head or ""))
+    split = split_rows([text for _, text in rows[:2]], layout.separator)
+    first = split[1] if layout.header is not None and len(split) > 1 else split[0]
+    return layout.header, tuple(first)
+
+
 def _head(raw: bytes) -> str | None:
     """The whole lines in the first 64 kB as text; None when they are not UTF-8."""
     cut = raw[:HEAD_BYTES]
@@ -488,7 +501,7 @@ def _refuse_lone_first(first: str, second: str, counts: tuple[int, int], line: i
     ("alice bob") is SNAP's or networkx's kind, whose header is a comment."""
     if counts != (1, 1) or _is_number(first) or _is_number(second):
         return
-    sep = {None: " "}.get(layout.separator, layout.separator)
+    sep = layout.separator or " "
     raise GraphFormatError(file, f"the first line ({first}{sep}{second}) is a header or an edge? neither "
                                  f"name appears on another line. say --source {_shell(first)} --target "
                                  f"{_shell(second)} to read it as the header, or --source 0 --target 1 to "

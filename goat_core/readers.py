@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
-from .delimited import read_table
+from .delimited import first_rows, read_table
 from .errors import GraphFormatError
 from .formats import Column, ReadOptions, ReadReport
 from .graph import Graph, NodeLabels
@@ -89,6 +89,21 @@ def read_graph_file(path: str | Path, directed: bool = False, *, format: str | N
         raise GraphFormatError(str(path), "no such file (and not a bundled graph name)")
     return parse_edge_list(path.read_bytes(), str(path), directed, format=format, source=source,
                            target=target, weight=weight)
+
+
+def table_columns(raw: bytes, file: str = "<upload>", *, max_bytes: int = MAX_DECOMPRESSED
+                  ) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
+    """(header, first data row) of an edge table, as its layout was found: what a column picker
+    offers when reading it stopped to ask which columns are which. None when the file is not an
+    edge table (or not readable text)."""
+    try:
+        raw, _, _ = unpack(raw, file, max_bytes)
+        raw, _ = _utf16_as_utf8(raw)
+        if sniff_format(raw, file) != "edgelist":
+            return None
+        return first_rows(raw)
+    except GraphFormatError:
+        return None
 
 
 # --------------------------------------------------------------------------- compression
