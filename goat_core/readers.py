@@ -249,16 +249,18 @@ def sniff_format(raw: bytes, file: str) -> str:
 
 def label_attributes(graph: Graph) -> list[str]:
     """Node attributes that can serve as labels: text per node with 2 to ``MAX_LABEL_CLASSES``
-    distinct values, fewer than the nodes (an attribute unique per node is a name, not a class)."""
+    distinct values, fewer than the nodes (an attribute unique per node is a name, not a class).
+    Named classes come first: a number per node is more often a tool's own clustering (Gephi's
+    ``modularity_class``) than what the nodes are (karate's ``club``)."""
     out = []
     for name, values in graph.node_attrs.items():
         values = np.asarray(values)
         if values.dtype.kind not in "UO" or len(values) != graph.num_nodes:
             continue
-        distinct = len(set(values[values != ""].tolist()))
-        if 2 <= distinct <= min(MAX_LABEL_CLASSES, max(2, graph.num_nodes // 2)):
-            out.append(name)
-    return out
+        distinct = set(values[values != ""].tolist())
+        if 2 <= len(distinct) <= min(MAX_LABEL_CLASSES, max(2, graph.num_nodes // 2)):
+            out.append((all(re.fullmatch(r"-?\d+", str(v)) for v in distinct), name))
+    return [name for _, name in sorted(out, key=lambda numbered_name: numbered_name[0])]
 
 
 def labels_from_attribute(graph: Graph, name: str) -> NodeLabels:

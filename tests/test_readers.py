@@ -444,3 +444,15 @@ def test_a_text_third_column_without_a_header_says_how_to_choose():
         parse_edge_list(table.to_csv(header=False).encode(), "i.csv")  # its index, then the two names
     assert str(info.value).startswith("i.csv:1: weight 'b' is not a number; or say which columns")
     assert "--source COL --target COL" in str(info.value)
+
+
+def test_named_classes_come_before_a_tool_s_numbered_clustering(tmp_path):
+    karate_club = karate()
+    g = nx.Graph()
+    for k, members in enumerate(nx.community.greedy_modularity_communities(karate_club)):
+        for node in members:  # Gephi's column first, as its export lists it
+            g.add_node(node, modularity_class=k, club=karate_club.nodes[node]["club"])
+    g.add_edges_from(karate_club.edges(data=True))
+    graph = parse_edge_list(written(tmp_path, "k.gexf", lambda p: nx.write_gexf(g, p)), "k.gexf")
+    assert label_attributes(graph) == ["club", "modularity_class"]
+    assert graph.labels.classes == ("Mr. Hi", "Officer") or graph.labels.classes == ("Officer", "Mr. Hi")
