@@ -29,7 +29,7 @@ from .errors import GraphFormatError, NotFittedError, ParameterError
 from .graph import Graph, NodeIndex
 from .kernels import GramCache
 from .optim import LAZY_FROM_NODES, OPTIMIZERS, resolve_optimizer
-from .sampling import Adjacency, Neighborhoods, sample_neighborhoods, split_edges
+from .sampling import MAX_SEED, Adjacency, Neighborhoods, sample_neighborhoods, split_edges
 from .state import GoatState
 from .tracking import AttentionHistory, AttentionTracker, pair_batch, pair_forward, sigmoid
 from .training import PADDINGS, PairBatch, best_epoch, make_batch, run_training, score_pairs
@@ -39,6 +39,12 @@ VARIANTS = ("goat", "global", "mean-pool")
 # tests/test_fused.py). "fused": the compiled per-pair CPU loop; "torch": chunked torch code
 # with a sparse backward (CUDA's path); "module": plain autograd through model.py.
 BACKENDS = ("auto", "fused", "torch", "module")
+
+
+# Upper bounds of the parameters that had none: past them a run never ends (10**30 epochs) or
+# fails deep inside torch (a batch of 10**30 pairs), instead of being refused before any work.
+MAX_EPOCHS = 100_000
+MAX_BATCH_SIZE = 1 << 24
 
 
 def _int(low, high=None):
@@ -100,7 +106,7 @@ PARAMETERS: dict[str, Parameter] = {
                       "paper: 0.5 on its other graphs)"),
     "lr": _param(3e-3, _real(0.0, 10.0, low_open=True), "Adam learning rate (validated on Email: 3e-3; "
                  "paper: 1e-4, which 20 epochs leave undertrained)"),
-    "epochs": _param(100, _int(0), "passes over the training edges; with early stopping "
+    "epochs": _param(100, _int(0, MAX_EPOCHS), "passes over the training edges; with early stopping "
                      "(validation_fraction > 0) the most it tries (0: initialised only, the untrained "
                      "reference)"),
     "validation_fraction": _param(0.2, _real(0.0, 0.9), "early stopping: the share of the training "
@@ -109,7 +115,7 @@ PARAMETERS: dict[str, Parameter] = {
                                   "0: train exactly `epochs` epochs (the paper's preset)"),
     "patience": _param(10, _int(1, 10_000), "early stopping: stop choosing after this many epochs "
                        "without a better validation AUC"),
-    "batch_size": _param(256, _int(1), "pairs per optimisation step"),
+    "batch_size": _param(256, _int(1, MAX_BATCH_SIZE), "pairs per optimisation step"),
     "negatives": _param(1, _int(0, 100), "negative pairs drawn from D^0.75 per edge"),
     "variant": _param("goat", _choice(VARIANTS), "goat = paper (max pooling); mean-pool = authors' code "
                       "(tanh + mean pooling); global = GoatGlobal ablation"),
@@ -121,7 +127,7 @@ PARAMETERS: dict[str, Parameter] = {
                       "86.3 AUC); mask = pads left out of the max and the softmax (faster: only real "
                       "neighbors)"),
     "device": _param("auto", (_device, "'auto', 'cpu', 'cuda' or 'cuda:N'"), "where to train"),
-    "seed": _param(0, _int(0, 2**63 - 1), "seed for every random draw"),
+    "seed": _param(0, _int(0, MAX_SEED), "seed for every random draw"),
     "inference_draws": _param(1, _int(1, 1024), "neighborhood draws whose logits are averaged when "
                               "scoring pairs (1: one fixed draw, as the paper; more: less sampling noise "
                               "for nodes with more than N neighbors)"),
@@ -188,6 +194,17 @@ def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
         raise ParameterError(f"backend='fused' runs on CPU only, but the device is {device}; "
                              "use backend='torch' or 'auto'")
     return backend
+
+
+def answering_backend(backend: str, variant: str, device: torch.device) -> str:
+    """The compute path a fitted model answers with on ``device``: its own ``backend`` when it
+    runs there, else the one "auto" takes (every path computes the same numbers up to rounding).
+    A run trained with ``backend="fused"`` (CPU only) thus answers on a GPU machine instead of
+    being refused there for a choice that only concerned its training."""
+    try:
+        return resolve_backend(backend, variant, device)
+    except ParameterError:
+        return resolve_backend("auto", variant, device)
 
 
 # The most pairs ``fit(track_pairs=...)`` records. Each tracked pair costs a forward pass per epoch
@@ -473,7 +490,7 @@ class Goat:
         model = goat._build_module(n, None)
         with torch.no_grad():
             model.embedding.weight.copy_(state.embedding)
-        backend = resolve_backend(goat.backend, goat.variant, resolved)
+        backend = answering_backend(goat.backend, goat.variant, resolved)
         goat._set_learned(state.graph, model.to(resolved), state.neighborhoods, list(state.history), resolved,
                           backend, state.early_stopping)
         goat.tracked_ = tuple(state.tracked)
@@ -511,12 +528,32 @@ class Goat:
     def _node(self, node: int | str) -> int:
         return self.graph_.index_of(node)  # a name (an int is the name it spells), or a NodeIndex
 
+    def _pairs(self, pairs: ArrayLike) -> np.ndarray:
+        """``pairs`` as a (k, 2) int64 array of node positions, checked: the one place the
+        array-taking answers (scores, probabilities) read their pairs. Positions, not names (an
+        array of names is refused: ``graph_.index_of`` turns a name into its position); a
+        position outside 0..n-1 (a negative one would silently count from the end) is refused."""
+        n = self.graph_.num_nodes
+        array = np.asarray(pairs)
+        if array.size == 0:
+            return np.zeros((0, 2), dtype=np.int64)
+        if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
+            raise ParameterError(f"pairs must be node positions (integers 0..{n - 1}), got an array of "
+                                 f"{array.dtype}; turn names into positions with graph_.index_of(name)")
+        if array.ndim != 2 or array.shape[1] != 2:
+            raise ParameterError(f"pairs must be a (k, 2) array of node positions, got shape {array.shape}")
+        outside = array[(array < 0) | (array >= n)]
+        if len(outside):
+            raise ParameterError(f"pairs hold the position {int(outside[0])}, outside 0..{n - 1} (the graph "
+                                 f"has {n} nodes)")
+        return array.astype(np.int64, copy=False)
+
     def decision_function(self, pairs: ArrayLike) -> np.ndarray:
         """Scores (logits) of (s, t) pairs given as an (k, 2) array of node indices: the mean over
         ``inference_draws`` neighborhood draws, the first of which is ``neighborhoods_``."""
         self._check_fitted()
+        pairs = self._pairs(pairs)
         hoods = self._draws() if self.variant != "global" else [self.neighborhoods_]
-        pairs = np.asarray(pairs)
         scores = [score_pairs(self.model_, pairs, hood, self.exclude_partner, self.device_, self.backend_,
                               self._gram, padding=self.padding) for hood in hoods]
         if len(scores) == 1:
@@ -543,7 +580,7 @@ class Goat:
     def global_scores(self, pairs: ArrayLike) -> np.ndarray:
         """E_s · E_t with the global embeddings (GoatGlobal-style scoring of this model)."""
         self._check_fitted()
-        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        pairs = self._pairs(pairs)
         return np.einsum("ij,ij->i", self.embedding_[pairs[:, 0]], self.embedding_[pairs[:, 1]])
 
     @torch.no_grad()
@@ -597,7 +634,8 @@ class Goat:
         """``mute`` as node indices (in order, once each), checked against the pair's messages."""
         if mute is None:
             return []
-        nodes: list = [mute] if isinstance(mute, (str, Integral)) else list(mute)  # one node on its own
+        # one node on its own (bytes too: refused by index_of, never read as a list of integers)
+        nodes: list = [mute] if isinstance(mute, (str, bytes, Integral)) else list(mute)
         names = self.graph_.names
         ids = list(dict.fromkeys(self._node(node) for node in nodes))
         side_s = set(batch.nbr_s[0][real_s[0]].tolist())
@@ -684,6 +722,8 @@ class Goat:
         """The k most likely gossip partners of ``node`` by edge probability (one score per
         other node: n pairs, never an n x n matrix)."""
         self._check_fitted()
+        if not isinstance(k, Integral) or isinstance(k, bool) or k < 0:
+            raise ParameterError(f"k must be a whole number >= 0 (how many partners), got {k!r}")
         u = self._node(node)
         others = np.arange(self.graph_.num_nodes, dtype=np.int64)
         others = others[others != u]

@@ -274,3 +274,20 @@ def test_ego_subgraph_is_the_center_and_its_top_neighbors_with_their_edges():
     assert names[0] == "a" and len(names) == 3 and "e" not in names
     edges = {frozenset((names[s], names[d])) for s, d in zip(src.tolist(), dst.tolist(), strict=True)}
     assert all(graph.has_edge(graph.index_of(x), graph.index_of(y)) for x, y in map(tuple, edges))
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA],
+                         ids=["deflate", "bzip2", "lzma"])
+def test_a_run_archive_with_damaged_compressed_data_is_one_line(goat, method):
+    """Issue 24's second sweep: damaged bzip2 or LZMA data escaped as OSError / LZMAError (in the
+    app, a page's traceback), where damaged deflate data was a one-line error."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=method) as zf:
+        for name, data in _members(goat).items():
+            zf.writestr(name, data)
+    raw = buffer.getvalue()
+    start = raw.index(b"weights.pt") + 200  # inside the compressed weights
+    damaged = raw[:start] + bytes(300) + raw[start + 300:]
+    with pytest.raises(GraphFormatError) as err:
+        explore.run_from_zip(damaged, file="up.zip")
+    assert str(err.value).startswith("up.zip: damaged zip archive") and "\n" not in str(err.value)

@@ -245,7 +245,7 @@ def load_run(ex: Explorer) -> None:
         return
     try:
         goat = explore.run_from_zip(raw, file=upload.name)
-    except goat_core.GraphFormatError as err:
+    except goat_core.GoatError as err:  # any input error: one line, the current run kept
         ex.message = ("error", str(err))
         return
     candidates = [(ex.graph, ex.graph_key), (cache.bundled_graph("lesmis"), "lesmis")]
