@@ -37,7 +37,7 @@ from numpy.typing import ArrayLike
 
 from .errors import ParameterError
 from .graph import Graph
-from .kernels import GRAM_MAX_NODES
+from .kernels import GRAM_MAX_NODES, GramCache
 from .sampling import EdgeSplit
 from .training import make_batch
 
@@ -144,29 +144,78 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
     full = _undirected_adjacency(n, np.concatenate([tsrc, pos[:, 0]]), np.concatenate([tdst, pos[:, 1]]))
     negatives = np.full((len(pos), k, 2), -1, dtype=np.int64)
     valid = np.zeros((len(pos), k), dtype=bool)
+    rows = np.arange(len(pos))
+    if kind == "random":  # draws checked against the edges: O(K) per positive, not O(n)
+        rows = _draw_random(pos, full, n, k, rng, negatives, valid)
     step = max(1, batch_cells // max(2 * n, 1))
-    for start in range(0, len(pos), step):
-        a, b = pos[start:start + step, 0], pos[start:start + step, 1]
-        rows = np.arange(len(a))
-        # candidate j < n is (a, j); j >= n is (j - n, b)
-        allowed = ~np.hstack([full[a].toarray() > 0, full[b].toarray() > 0])
-        for ends in (a, b):
-            allowed[rows, ends] = False
-            allowed[rows, n + ends] = False
-        noise = rng.random(allowed.shape)
-        if kind == "hard":
-            heat = np.hstack([resource_allocation_rows(train, a), resource_allocation_rows(train, b)])
-            order = np.lexsort((noise, -np.where(allowed, heat, -np.inf)), axis=1)[:, :k]
-        else:
-            order = np.argsort(np.where(allowed, noise, np.inf), axis=1, kind="stable")[:, :k]
-        kept = np.take_along_axis(allowed, order, axis=1)
-        left = order < n
-        w = np.where(left, order, order - n)
-        pairs = np.stack([np.where(left, a[:, None], w), np.where(left, w, b[:, None])], axis=2)
-        width = order.shape[1]
-        negatives[start:start + len(a), :width] = np.where(kept[..., None], pairs, -1)
-        valid[start:start + len(a), :width] = kept
+    for start in range(0, len(rows), step):
+        _choose_exhaustively(train, pos, full, rows[start:start + step], kind, k, rng, negatives, valid)
     return RankingNegatives(pos, negatives, valid, kind, k)
+
+
+def _draw_random(pos: np.ndarray, full, n: int, k: int, rng: np.random.Generator, negatives: np.ndarray,
+                 valid: np.ndarray) -> np.ndarray:
+    """Random negatives by rejection: 2K + 16 candidates per positive drawn uniformly from the 2n
+    slots (a, w) and (w, b), the first K distinct allowed ones kept. Returns the positives still
+    short of K (a small or dense graph), for the exhaustive choice."""
+    code = rng.integers(0, 2 * n, size=(len(pos), 2 * k + 16))  # < n: (a, code); else (code - n, b)
+    left = code < n
+    w = np.where(left, code, code - n)
+    a, b = pos[:, :1], pos[:, 1:]
+    u, v = np.where(left, a, w), np.where(left, w, b)
+    allowed = (w != a) & (w != b) & ~_is_edge(full, u, v, n)
+    order = np.argsort(code, axis=1, kind="stable")
+    ranked = np.take_along_axis(code, order, axis=1)
+    repeat = np.zeros_like(allowed)
+    np.put_along_axis(repeat, order[:, 1:], ranked[:, 1:] == ranked[:, :-1], axis=1)  # later copies
+    allowed &= ~repeat
+    enough = allowed.sum(1) >= k
+    first = allowed & (np.cumsum(allowed, axis=1) <= k)  # the first K allowed draws of each row
+    rows = np.flatnonzero(enough)
+    picked = first[rows]
+    negatives[rows] = np.stack([u[rows][picked], v[rows][picked]], axis=1).reshape(len(rows), k, 2)
+    valid[rows] = True
+    return np.flatnonzero(~enough)
+
+
+def _is_edge(full, u: np.ndarray, v: np.ndarray, n: int) -> np.ndarray:
+    """Whether each (u, v) is an edge of the symmetric CSR ``full`` (same shapes as u)."""
+    keys = full.indices.astype(np.int64) + n * np.repeat(np.arange(n, dtype=np.int64), np.diff(full.indptr))
+    keys.sort()
+    query = (u.astype(np.int64) * n + v).ravel()
+    if len(keys) == 0:
+        return np.zeros(u.shape, dtype=bool)
+    at = np.clip(np.searchsorted(keys, query), 0, len(keys) - 1)
+    return (keys[at] == query).reshape(u.shape)
+
+
+def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, kind: str, k: int,
+                         rng: np.random.Generator, negatives: np.ndarray, valid: np.ndarray) -> None:
+    """The negatives of the positives ``rows`` from all 2n candidates: the K highest on resource
+    allocation (hard, ties at random) or K at random among the allowed ones."""
+    if len(rows) == 0:
+        return
+    n = train.num_nodes
+    a, b = pos[rows, 0], pos[rows, 1]
+    idx = np.arange(len(rows))
+    # candidate j < n is (a, j); j >= n is (j - n, b)
+    allowed = ~np.hstack([full[a].toarray() > 0, full[b].toarray() > 0])
+    for ends in (a, b):
+        allowed[idx, ends] = False
+        allowed[idx, n + ends] = False
+    noise = rng.random(allowed.shape)
+    if kind == "hard":
+        heat = np.hstack([resource_allocation_rows(train, a), resource_allocation_rows(train, b)])
+        order = np.lexsort((noise, -np.where(allowed, heat, -np.inf)), axis=1)[:, :k]
+    else:
+        order = np.argsort(np.where(allowed, noise, np.inf), axis=1, kind="stable")[:, :k]
+    kept = np.take_along_axis(allowed, order, axis=1)
+    left = order < n
+    w = np.where(left, order, order - n)
+    pairs = np.stack([np.where(left, a[:, None], w), np.where(left, w, b[:, None])], axis=2)
+    width = order.shape[1]
+    negatives[rows, :width] = np.where(kept[..., None], pairs, -1)
+    valid[rows, :width] = kept
 
 
 @torch.no_grad()
@@ -187,12 +236,13 @@ def goat_pair_scores(goat: Goat, pairs: ArrayLike, cells: int = 1 << 21) -> np.n
     out = torch.empty(len(pairs), dtype=weight.dtype, device=weight.device)
     if len(pairs) == 0:
         return out.cpu().numpy()
-    gram = weight @ weight.T if weight.shape[0] <= GRAM_MAX_NODES + 1 else None
+    gram = GramCache().table(weight) if weight.shape[0] <= GRAM_MAX_NODES + 1 else None
     length = hood.length
     swap = length[ids[:, 1]] > length[ids[:, 0]]  # the score is symmetric: the larger side first
     ids = torch.where(swap.unsqueeze(1), ids.flip(1), ids)
     wide, narrow = length[ids[:, 0]].clamp(min=1), length[ids[:, 1]].clamp(min=1)
-    order = torch.argsort(wide * (slots + 1) + narrow, descending=True, stable=True)
+    key = (wide * (slots + 1) + narrow).cpu().numpy().astype(np.int32)
+    order = torch.from_numpy(np.argsort(-key, kind="stable")).to(weight.device)  # a radix sort
     bound = torch.cummax(narrow[order].flip(0), 0).values.flip(0)  # the widest narrow side from here on
     p = 0
     while p < len(order):
@@ -207,27 +257,34 @@ def goat_pair_scores(goat: Goat, pairs: ArrayLike, cells: int = 1 << 21) -> np.n
 def _real_logits(weight: torch.Tensor, gram: torch.Tensor | None, nbr_s: torch.Tensor, nbr_t: torch.Tensor,
                  mask_s: torch.Tensor, mask_t: torch.Tensor, slots: int) -> torch.Tensor:
     """Max-pooling GOAT's logits from the real neighbors (masks), with ``slots - real`` zero pads
-    per side taking part (``slots`` 0: no pads, padding="mask")."""
+    per side taking part (``slots`` 0: no pads, padding="mask"). ``gram``: E Eᵀ with its pad row
+    and column at -1e30 (``GramCache.table``), so that slots left out are never a max and take no
+    softmax mass; without it (large graphs) the alignments are computed and masked."""
+    pad = weight.shape[0] - 1
+    ids_s, ids_t = torch.where(mask_s, nbr_s, pad), torch.where(mask_t, nbr_t, pad)  # (B, Ls), (B, Lt)
     if gram is not None:
-        A = gram[nbr_s.unsqueeze(2), nbr_t.unsqueeze(1)]  # (B, Ls, Lt)
+        flat = (ids_s * gram.shape[1]).unsqueeze(2) + ids_t.unsqueeze(1)  # (B, Ls, Lt)
+        A = gram.view(-1).index_select(0, flat.view(-1)).view(flat.shape)  # blocks of G
     else:
-        A = torch.bmm(weight[nbr_s], weight[nbr_t].transpose(1, 2))  # (B, Ls, Lt)
-    both = mask_s.unsqueeze(2) & mask_t.unsqueeze(1)
+        A = torch.bmm(weight[ids_s], weight[ids_t].transpose(1, 2))  # (B, Ls, Lt)
+        A = A.masked_fill(~(mask_s.unsqueeze(2) & mask_t.unsqueeze(1)), _LEFT_OUT)
     pads_s = (slots - mask_s.sum(1)).clamp(min=0).to(A.dtype)  # (B,)
     pads_t = (slots - mask_t.sum(1)).clamp(min=0).to(A.dtype)
-    masked = A.masked_fill(~both, float("-inf"))
-    p_s = _softmax_with_pads(masked.amax(2), mask_s, pads_s, pads_t)
-    p_t = _softmax_with_pads(masked.amax(1), mask_t, pads_t, pads_s)
-    A = A.masked_fill(~both, 0.0)
-    return torch.bmm(torch.bmm(p_s.unsqueeze(1), A), p_t.unsqueeze(2)).view(-1)
+    p_s = _softmax_with_pads(A.amax(2), pads_s, pads_t)  # (B, Ls), 0 where left out
+    p_t = _softmax_with_pads(A.amax(1), pads_t, pads_s)
+    return (p_s.unsqueeze(2) * A * p_t.unsqueeze(1)).sum((1, 2))  # left-out entries: p = 0
 
 
-def _softmax_with_pads(row_max: torch.Tensor, mask: torch.Tensor, own_pads: torch.Tensor,
+_LEFT_OUT = -1e30  # GramCache's pad score: never a max, exp() of it is 0
+
+
+def _softmax_with_pads(row_max: torch.Tensor, own_pads: torch.Tensor,
                        other_pads: torch.Tensor) -> torch.Tensor:
     """Attention of the real slots when ``own_pads`` zero slots share the softmax: a real row's max
-    also sees the other side's zero pads (alignment 0); a pad row's max is 0."""
-    row_max = torch.where(other_pads.unsqueeze(1) > 0, row_max.clamp(min=0.0), row_max)
-    row_max = row_max.masked_fill(~mask, float("-inf"))
+    also sees the other side's zero pads (alignment 0); a pad row's max is 0. Slots left out have a
+    max of -1e30 and get no mass."""
+    real = row_max > 0.5 * _LEFT_OUT
+    row_max = torch.where((other_pads.unsqueeze(1) > 0) & real, row_max.clamp(min=0.0), row_max)
     top = row_max.amax(1)
     top = torch.where(own_pads > 0, top.clamp(min=0.0), top)  # (B,)
     e = torch.exp(row_max - top.unsqueeze(1))
