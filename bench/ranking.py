@@ -49,15 +49,19 @@ def bench_ratio(ratio: float, repeats: int) -> dict:
 
     random = ranking_negatives(split, "random", 100)
     hard = ranking_negatives(split, "hard", 100)
-    out = {"ratio": ratio, "test_edges": int(len(split.test_pos)),
-           "ranked_pairs": int(len(random.pairs())),
-           "auc_scoring": timed(auc_scoring, repeats),
-           "negatives_random": timed(lambda: ranking_negatives(split, "random", 100), repeats),
-           "negatives_hard": timed(lambda: ranking_negatives(split, "hard", 100), repeats),
-           "ranking_goat": timed(lambda: evaluate_goat_ranking(goat, random), repeats),
-           "ranking_total": timed(lambda: evaluate_goat_ranking(goat, ranking_negatives(split, "random", 100)),
-                                  repeats),
-           "heuristics_hard": timed(lambda: rank_heuristics(split, hard), repeats)}
+    out = {
+        "ratio": ratio,
+        "test_edges": int(len(split.test_pos)),
+        "ranked_pairs": int(len(random.pairs())),
+        "auc_scoring": timed(auc_scoring, repeats),
+        "negatives_random": timed(lambda: ranking_negatives(split, "random", 100), repeats),
+        "negatives_hard": timed(lambda: ranking_negatives(split, "hard", 100), repeats),
+        "ranking_goat": timed(lambda: evaluate_goat_ranking(goat, random), repeats),
+        "ranking_total": timed(
+            lambda: evaluate_goat_ranking(goat, ranking_negatives(split, "random", 100)), repeats
+        ),
+        "heuristics_hard": timed(lambda: rank_heuristics(split, hard), repeats),
+    }
     out["ratio_total_to_auc_cpu"] = out["ranking_total"]["cpu_s"] / out["auc_scoring"]["cpu_s"]
     out["ratio_total_to_auc_wall"] = out["ranking_total"]["wall_s"] / out["auc_scoring"]["wall_s"]
     return out

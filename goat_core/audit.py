@@ -145,6 +145,23 @@ def audit(graph: Graph, train_ratio: float, params: dict | None = None,
     """Train GOAT (``params``: ``Goat``'s parameters, seed included; default ``Goat()``'s) once on a
     leak-free split of ``graph`` at ``train_ratio`` and score it under each protocol (see the
     module's docstring). The dict is what ``python -m goat_core audit --json`` prints."""
+    return audit_models(graph, train_ratio, params, callback).report
+
+
+@dataclass(frozen=True)
+class Audited:
+    """The audit's report with its split and models: ``chosen`` (the leak-free model, what
+    ``linkpred`` trains), ``untrained`` (epoch 0), ``test`` and ``paper`` (the epochs the test
+    pairs chose)."""
+
+    report: dict
+    split: EdgeSplit
+    models: dict
+
+
+def audit_models(graph: Graph, train_ratio: float, params: dict | None = None,
+                 callback: Callable[[Progress], bool | None] | None = None) -> Audited:
+    """:func:`audit`, keeping the split and the models it scored (for more measurements on them)."""
     from .estimator import Goat
 
     goat = Goat(**(params or {}))
@@ -199,7 +216,8 @@ def audit(graph: Graph, train_ratio: float, params: dict | None = None,
     models.setdefault("paper", models["chosen"])
     epochs = {"validation": chosen, "test": best["test"].epoch or chosen,
               "paper": best["paper"].epoch or chosen, "trained": watched.epochs}
-    return _report(goat, graph, split, protocols, models, epochs, stopping, time.perf_counter() - started)
+    report = _report(goat, graph, split, protocols, models, epochs, stopping, time.perf_counter() - started)
+    return Audited(report, split, models)
 
 
 def _protocols(graph: Graph, split: EdgeSplit, plain: TestPairs, rng: np.random.Generator) -> dict:

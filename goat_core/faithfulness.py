@@ -122,6 +122,24 @@ def pair_effects(model: torch.nn.Module, hood: Neighborhoods, s: int, t: int, ex
     return Effects(np.array(ids, dtype=np.int64), sides, weights, effects, float(base.logits[0]))
 
 
+def explain(found: Faithfulness) -> str:
+    """One sentence a student can read: does this pair's attention rank its neighbors as their
+    effects on the score do?"""
+    if found.spearman is None:
+        return f"No verdict for this pair: {found.note}."
+    rho = found.spearman
+    if rho >= 0.7:
+        verdict = ("attention is a good guide here: the neighbors it weighs most are, by and large, the ones "
+                   "whose removal lowers the score most")
+    elif rho >= 0.3:
+        verdict = ("attention is a rough guide here: the most attended neighbors tend to matter more, with "
+                   "exceptions")
+    else:
+        verdict = ("attention does not explain this score: the neighbors it weighs most are not the ones the "
+                   "score depends on most. Attention says where the model looks, not why it scores")
+    return f"Spearman's ρ = {rho:.2f} between attention and the effect of muting each neighbor: {verdict}."
+
+
 def _check(goat: Goat) -> None:
     goat._check_fitted()
     if goat.variant == "global":

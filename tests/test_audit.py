@@ -22,7 +22,8 @@ QUICK = dict(dim=16, neighborhood=12, lr=0.02, batch_size=32, dropout=0.2, backe
 @pytest.fixture(scope="module")
 def dense():
     """Four dense communities: at 20 % training edges, most of a held-out edge's neighbors are
-    reached through other held-out edges, and closing those triangles reveals the edge (the leak-free neighborhoods are nearly empty)."""
+    reached through other held-out edges, and closing those triangles reveals the edge (the
+    leak-free neighborhoods are nearly empty)."""
     return planted_graph(groups=4, size=14, p_in=0.6, p_out=0.02, seed=2)
 
 
@@ -32,10 +33,16 @@ def report(dense):
 
 
 def test_json_keys_and_every_leak_named_once(report):
-    assert {"leak_free", "paper_protocol", "leaks", "untrained", "params", "seed", "train_ratio"} <= set(report)
+    assert {"leak_free", "paper_protocol", "leaks", "untrained", "params", "seed", "train_ratio"} <= set(
+        report
+    )
     assert [leak["name"] for leak in report["leaks"]] == list(LEAKS)
-    for scores in [report["leak_free"], report["paper_protocol"], *report["leaks"],
-                   *report["untrained"].values()]:
+    for scores in [
+        report["leak_free"],
+        report["paper_protocol"],
+        *report["leaks"],
+        *report["untrained"].values(),
+    ]:
         assert 0.0 <= scores["auc"] <= 1.0 and 0.0 <= scores["ap"] <= 1.0
     json.dumps(report, allow_nan=False)
 
@@ -59,9 +66,9 @@ def test_reversed_edges_test_pairs_that_trained_the_other_way(dense):
     positives, leaked = reversed_test_edges(split, np.random.default_rng(0))
     held = len(split.test_pos)
     assert np.array_equal(positives[:held], split.test_pos)
-    assert np.array_equal(positives[held:2 * held], split.test_pos[:, ::-1])  # both directions tested
+    assert np.array_equal(positives[held : 2 * held], split.test_pos[:, ::-1])  # both directions tested
     trained = {frozenset(e) for e in zip(split.train.src.tolist(), split.train.dst.tolist())}
-    assert leaked > 0 and all(frozenset(p) in trained for p in positives[2 * held:].tolist())
+    assert leaked > 0 and all(frozenset(p) in trained for p in positives[2 * held :].tolist())
     q = 1 - math.sqrt(1 - 0.55)  # a direction trains with probability q: one way only, given kept
     assert leaked / split.train.num_edges == pytest.approx(2 * (1 - q) / (2 - q), abs=0.12)
 
@@ -69,13 +76,18 @@ def test_reversed_edges_test_pairs_that_trained_the_other_way(dense):
 def test_the_epoch_chosen_on_test_scores_at_least_the_validations(report):
     leak = next(x for x in report["leaks"] if x["name"] == "epoch_on_test")
     assert leak["auc"] >= report["leak_free"]["auc"]
-    assert leak["epoch"] == report["epochs"]["test"] and report["epochs"]["trained"] >= report["epochs"]["validation"]
+    assert (
+        leak["epoch"] == report["epochs"]["test"]
+        and report["epochs"]["trained"] >= report["epochs"]["validation"]
+    )
 
 
 def test_leak_free_is_linkpreds_model_to_the_bit_and_untrained_is_epoch_zero(dense, report):
     split = split_edges(dense, 0.2, QUICK["seed"])
     params = dict(QUICK, epochs=12, patience=3)
-    assert evaluate_link_prediction(Goat(**params).fit(split.train), split)["auc"] == report["leak_free"]["auc"]
+    assert (
+        evaluate_link_prediction(Goat(**params).fit(split.train), split)["auc"] == report["leak_free"]["auc"]
+    )
     untrained = Goat(**dict(params, epochs=0)).fit(split.train)
     assert evaluate_link_prediction(untrained, split)["auc"] == report["untrained"]["leak_free"]["auc"]
 
@@ -84,7 +96,9 @@ def test_without_early_stopping_the_leak_free_model_trains_exactly_its_epochs(de
     params = dict(QUICK, epochs=4, validation_fraction=0.0)
     found = audit(dense, 0.5, params)
     split = split_edges(dense, 0.5, QUICK["seed"])
-    assert evaluate_link_prediction(Goat(**params).fit(split.train), split)["auc"] == found["leak_free"]["auc"]
+    assert (
+        evaluate_link_prediction(Goat(**params).fit(split.train), split)["auc"] == found["leak_free"]["auc"]
+    )
     assert found["epochs"]["trained"] == 4 and 1 <= found["epochs"]["test"] <= 4
 
 
@@ -102,8 +116,24 @@ def test_a_directed_graph_has_no_reversed_edge_leak(tmp_path):
 
 
 def test_cli_audit_json(capsys):
-    code, out, _ = run_main(capsys, "audit", "lesmis", "--train-ratio", "0.6", "--dim", "8", "--epochs", "2",
-                            "--neighborhood", "4", "--validation-fraction", "0", "--backend", "torch", "--json")
+    code, out, _ = run_main(
+        capsys,
+        "audit",
+        "lesmis",
+        "--train-ratio",
+        "0.6",
+        "--dim",
+        "8",
+        "--epochs",
+        "2",
+        "--neighborhood",
+        "4",
+        "--validation-fraction",
+        "0",
+        "--backend",
+        "torch",
+        "--json",
+    )
     assert code == 0
     result = json.loads(out)
     assert set(result["untrained"]) == {"leak_free", "paper_protocol"}

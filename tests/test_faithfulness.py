@@ -29,11 +29,19 @@ def hand_made(vectors: dict[str, tuple[float, float]], padding: str = "mask") ->
         table[graph.names.index(name)] = torch.tensor(vec)
     params = dict(dim=2, neighborhood=5, padding=padding, backend="module", device="cpu")
     hood = Goat(**params).inference_neighborhoods(graph)
-    return Goat.from_state(params, GoatState(graph=graph, embedding=table, neighborhoods=hood, history=[]),
-                           device="cpu")
+    return Goat.from_state(
+        params, GoatState(graph=graph, embedding=table, neighborhoods=hood, history=[]), device="cpu"
+    )
 
 
-KNOWN = {"a": (2.0, 0.0), "b": (1.0, 0.0), "d": (-1.0, 0.0), "c": (1.0, 0.0), "s": (0.0, 1.0), "t": (0.0, 1.0)}
+KNOWN = {
+    "a": (2.0, 0.0),
+    "b": (1.0, 0.0),
+    "d": (-1.0, 0.0),
+    "c": (1.0, 0.0),
+    "s": (0.0, 1.0),
+    "t": (0.0, 1.0),
+}
 
 
 def test_effects_of_a_hand_made_pair_are_the_known_ones():
@@ -67,7 +75,9 @@ def test_effects_are_what_the_mute_feature_gives(tmp_path):
     base = goat.attention(s, t).score
     for row in found["effects"]:
         if row["effect"] is not None:
-            assert row["effect"] == pytest.approx(base - goat.attention(s, t, mute=[row["node"]]).score, abs=1e-5)
+            assert row["effect"] == pytest.approx(
+                base - goat.attention(s, t, mute=[row["node"]]).score, abs=1e-5
+            )
 
 
 def test_constant_weights_give_no_correlation_and_a_note():
@@ -82,8 +92,9 @@ def test_a_pair_with_one_mutable_neighbor_has_no_correlation():
     params = dict(dim=2, neighborhood=4, padding="zero", backend="module", device="cpu")
     table = torch.tensor([[0.5, 0.1], [0.2, 0.9], [1.0, 0.0], [0.3, 0.3], [0.0, 0.0]])
     hood = Goat(**params).inference_neighborhoods(graph)
-    goat = Goat.from_state(params, GoatState(graph=graph, embedding=table, neighborhoods=hood, history=[]),
-                           device="cpu")
+    goat = Goat.from_state(
+        params, GoatState(graph=graph, embedding=table, neighborhoods=hood, history=[]), device="cpu"
+    )
     found = faithfulness(goat, "s", "t")
     rows = {r["node"]: r for r in found.to_dict()["effects"]}
     assert set(rows) == {"a", "b"}  # pads are no neighbors
@@ -102,7 +113,8 @@ def test_the_sample_is_seeded_and_summarised(trained):
     assert one == two and len(one["pairs"]) == 12
     defined = [r["spearman"] for r in one["pairs"] if r["spearman"] is not None]
     assert one["spearman"]["defined"] == len(defined) and one["spearman"]["median"] == pytest.approx(
-        float(np.median(defined)))
+        float(np.median(defined))
+    )
     assert summarize([None, None])["median"] is None
     json.dumps(one, allow_nan=False)
 
@@ -120,8 +132,24 @@ def test_over_training_replays_the_same_model(trained):
 
 def test_cli_attention_faithfulness_and_the_sample_verb(capsys, tmp_path):
     run = tmp_path / "run"
-    code, _, _ = run_main(capsys, "train", "lesmis", "--out", str(run), "--dim", "8", "--epochs", "2",
-                          "--neighborhood", "6", "--validation-fraction", "0", "--backend", "torch", "--json")
+    code, _, _ = run_main(
+        capsys,
+        "train",
+        "lesmis",
+        "--out",
+        str(run),
+        "--dim",
+        "8",
+        "--epochs",
+        "2",
+        "--neighborhood",
+        "6",
+        "--validation-fraction",
+        "0",
+        "--backend",
+        "torch",
+        "--json",
+    )
     assert code == 0
     code, out, _ = run_main(capsys, "attention", str(run), "Marius", "Cosette", "--faithfulness", "--json")
     f = json.loads(out)["faithfulness"]

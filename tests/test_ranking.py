@@ -13,8 +13,14 @@ import torch
 
 from goat_core import Goat
 from goat_core.graph import from_networkx
-from goat_core.ranking import (goat_pair_scores, rank_heuristics, ranking_metrics, ranking_negatives, ranks,
-                               resource_allocation_rows)
+from goat_core.ranking import (
+    goat_pair_scores,
+    rank_heuristics,
+    ranking_metrics,
+    ranking_negatives,
+    ranks,
+    resource_allocation_rows,
+)
 from goat_core.sampling import EdgeSplit, split_edges
 
 from .conftest import FAST, planted_graph
@@ -23,9 +29,11 @@ from .test_cli import run_main
 
 def test_ranks_and_metrics_by_hand_with_mean_ties():
     pos = [0.5, 0.2, 0.9]
-    neg = [[0.1, 0.5, 0.7],  # one above, one equal: 1 + 1 + 0.5
-           [0.2, 0.2, 0.2],  # all equal: the middle, 1 + 3/2
-           [0.1, 0.2, 0.3]]  # first
+    neg = [
+        [0.1, 0.5, 0.7],  # one above, one equal: 1 + 1 + 0.5
+        [0.2, 0.2, 0.2],  # all equal: the middle, 1 + 3/2
+        [0.1, 0.2, 0.3],
+    ]  # first
     r = ranks(pos, neg)
     assert r.tolist() == [2.5, 2.5, 1.0]
     m = ranking_metrics(r, hits_at=(1, 2, 3))
@@ -107,24 +115,43 @@ def test_a_positive_short_of_candidates_is_ranked_against_what_it_has():
 
 @pytest.mark.parametrize("padding, exclude", [("zero", True), ("zero", False), ("mask", True)])
 def test_fast_pair_scores_are_the_models_scores(split, padding, exclude):
-    goat = Goat(**{**FAST, "padding": padding, "exclude_partner": exclude, "neighborhood": 6},
-                backend="torch").fit(split.train)
+    goat = Goat(
+        **{**FAST, "padding": padding, "exclude_partner": exclude, "neighborhood": 6}, backend="torch"
+    ).fit(split.train)
     pairs = np.random.default_rng(1).integers(0, split.train.num_nodes, size=(400, 2))
     pairs = pairs[pairs[:, 0] != pairs[:, 1]]
-    np.testing.assert_allclose(goat_pair_scores(goat, pairs), goat.decision_function(pairs), rtol=1e-4,
-                               atol=1e-6)
+    np.testing.assert_allclose(
+        goat_pair_scores(goat, pairs), goat.decision_function(pairs), rtol=1e-4, atol=1e-6
+    )
 
 
 def test_heuristics_are_ranked_on_the_same_negatives(split):
     found = ranking_negatives(split, "hard", 15)
     out = rank_heuristics(split, found)
     assert set(out) == {"common_neighbors", "adamic_adar", "preferential_attachment"}
-    assert all(r["negatives"] == "hard" and r["per_positive"] == 15 and 0 < r["mrr"] <= 1 for r in out.values())
+    assert all(
+        r["negatives"] == "hard" and r["per_positive"] == 15 and 0 < r["mrr"] <= 1 for r in out.values()
+    )
 
 
 def test_linkpred_json_has_the_ranking_and_the_same_auc(capsys, tmp_path):
-    args = ["linkpred", "lesmis", "--train-ratio", "0.7", "--dim", "8", "--epochs", "2", "--neighborhood", "4",
-            "--validation-fraction", "0", "--backend", "torch", "--json"]
+    args = [
+        "linkpred",
+        "lesmis",
+        "--train-ratio",
+        "0.7",
+        "--dim",
+        "8",
+        "--epochs",
+        "2",
+        "--neighborhood",
+        "4",
+        "--validation-fraction",
+        "0",
+        "--backend",
+        "torch",
+        "--json",
+    ]
     code, out, _ = run_main(capsys, *args, "--ranking-negatives", "hard", "--ranking-per-positive", "30")
     assert code == 0
     result = json.loads(out)
