@@ -46,6 +46,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -54,8 +55,8 @@ from .errors import ParameterError
 from .evaluation import link_scores
 from .graph import Graph
 from .kernels import GramCache
-from .replay import snapshot, train_watching
-from .sampling import EdgeSplit, sample_non_edges, split_edges
+from .replay import Model, snapshot, train_watching
+from .sampling import EdgeSplit, Neighborhoods, sample_non_edges, split_edges
 from .training import Progress, score_pairs
 
 LEAKS: dict[str, str] = {
@@ -188,7 +189,7 @@ def audit_models(graph: Graph, train_ratio: float, params: dict | None = None,
     gram = GramCache()
     paper = protocols["paper_protocol"]
 
-    def watch(model: torch.nn.Module, hood, epoch: int) -> bool:
+    def watch(model: Model, hood: Neighborhoods, epoch: int) -> bool:
         if epoch == 0:
             kept["untrained"] = model.embedding.weight.detach().cpu().clone()
         if epoch == chosen:
@@ -223,7 +224,7 @@ def audit_models(graph: Graph, train_ratio: float, params: dict | None = None,
 def _protocols(graph: Graph, split: EdgeSplit, plain: TestPairs, rng: np.random.Generator) -> dict:
     """Every protocol's test pairs, drawn once: the leak-free ones, each leak's, the paper's."""
     n = graph.num_nodes
-    out = {"leak_free": plain,
+    out: dict[str, Any] = {"leak_free": plain,
            "unchecked_negatives": TestPairs(plain.positives, unchecked_negatives(plain.positives, n, rng))}
     if graph.directed:
         reversed_pos, leaked = plain.positives, 0

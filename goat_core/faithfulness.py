@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 
 from .errors import ParameterError
 from .graph import NodeIndex
-from .replay import train_watching
+from .model import Goat as GoatModule
+from .replay import Model, train_watching
 from .sampling import Neighborhoods
 from .tracking import pair_batch, pair_forward
 
@@ -93,7 +94,7 @@ def rank_correlations(weights: np.ndarray, effects: np.ndarray) -> tuple[float |
 
 
 @torch.no_grad()
-def pair_effects(model: torch.nn.Module, hood: Neighborhoods, s: int, t: int, exclude_partner: bool,
+def pair_effects(model: GoatModule, hood: Neighborhoods, s: int, t: int, exclude_partner: bool,
                  padding: str) -> Effects:
     """Weights and leave-one-out effects of every neighbor of the pair (s, t) under ``hood``."""
     device = model.embedding.weight.device
@@ -153,6 +154,7 @@ def faithfulness(goat: Goat, source: int | str, target: int | str) -> Faithfulne
     s, t = goat.graph_.index_of(source), goat.graph_.index_of(target)
     if s == t:
         raise ParameterError("a node cannot gossip with itself: pick two different nodes")
+    assert isinstance(goat.model_, GoatModule)  # _check: GoatGlobal has no attention
     found = pair_effects(goat.model_, goat.neighborhoods_, s, t, goat.exclude_partner, goat.padding)
     rho, tau, note = rank_correlations(found.weights, found.effects)
     names = goat.graph_.names
@@ -193,7 +195,7 @@ def faithfulness_sample(goat: Goat, pairs: np.ndarray | None = None, count: int 
     :func:`sample_pairs`. Per pair its correlations; overall their distribution (:func:`summarize`)."""
     _check(goat)
     chosen = sample_pairs(goat, count, seed, kind) if pairs is None else np.asarray(pairs, dtype=np.int64)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for s, t in chosen.tolist():
         found = faithfulness(goat, NodeIndex(s), NodeIndex(t))
         rows.append({"source": found.source, "target": found.target, "spearman": found.spearman,
@@ -212,7 +214,8 @@ def faithfulness_over_training(goat: Goat, pairs: list[tuple[int | str, int | st
     rows: list[list[dict]] = [[] for _ in ids]
     last: dict = {}
 
-    def watch(model: torch.nn.Module, hood: Neighborhoods, epoch: int) -> bool:
+    def watch(model: Model, hood: Neighborhoods, epoch: int) -> bool:
+        assert isinstance(model, GoatModule)  # _check: GoatGlobal has no attention
         for k, (s, t) in enumerate(ids):
             found = pair_effects(model, hood, s, t, goat.exclude_partner, goat.padding)
             rho, tau, _ = rank_correlations(found.weights, found.effects)

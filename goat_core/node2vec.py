@@ -135,8 +135,8 @@ def evaluate_walk_methods(split: EdgeSplit, configs: Mapping[str, Mapping] | Non
         scores = dot_scores(embedding, pairs)
         out[name] = {**link_scores(labels, scores), "config": {**DEFAULTS, **config}}
         if ranking:
-            out[name]["ranking"] = {neg.kind: neg.evaluate(lambda p, e=embedding: dot_scores(e, p))
-                                    for neg in ranking}
+            score = functools.partial(dot_scores, embedding)
+            out[name]["ranking"] = {neg.kind: neg.evaluate(score) for neg in ranking}
         if curves:
             from sklearn.metrics import precision_recall_curve, roc_curve
 

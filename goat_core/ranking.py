@@ -296,18 +296,9 @@ def evaluate_goat_ranking(goat: Goat, negatives: RankingNegatives) -> dict:
     return negatives.evaluate(lambda pairs: goat_pair_scores(goat, pairs))
 
 
-def rank_walk_methods(split: EdgeSplit, negatives: RankingNegatives, configs: dict | None = None,
-                      seed: int = 0) -> dict[str, dict]:
-    """DeepWalk and node2vec (``node2vec.PRESETS`` unless ``configs``) trained on ``split.train`` and
-    ranked on ``negatives`` by E_s·E_t."""
-    from .node2vec import evaluate_walk_methods
-
-    found = evaluate_walk_methods(split, configs, seed=seed, ranking=[negatives])
-    return {name: r["ranking"][negatives.kind] for name, r in found.items()}
-
-
 def rank_heuristics(split: EdgeSplit, negatives: RankingNegatives) -> dict[str, dict]:
-    """Each heuristic of ``baselines.HEURISTICS`` (from ``split.train``) ranked on ``negatives``."""
+    """Each heuristic of ``baselines.HEURISTICS`` (from ``split.train``) ranked on ``negatives``. The
+    walk baselines rank with their embeddings: ``node2vec.evaluate_walk_methods(..., ranking=[...])``."""
     from .baselines import heuristic_scores
 
     return {name: negatives.metrics(scores)

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 import torch
 
 from .graph import Graph
+from .model import Goat as GoatModule
+from .model import GoatGlobal
 from .optim import resolve_optimizer
 from .sampling import Neighborhoods
 from .state import GoatState
@@ -28,7 +30,8 @@ if TYPE_CHECKING:  # annotations only
     from .estimator import Goat
 
 # watch(model, inference draw, epoch) -> True to stop after this epoch
-Watch = Callable[[torch.nn.Module, Neighborhoods, int], bool | None]
+Model = GoatModule | GoatGlobal
+Watch = Callable[[Model, Neighborhoods, int], bool | None]
 
 
 class _Enough(Exception):
