@@ -78,3 +78,28 @@ def test_a_run_of_code_before_a_change_never_feeds_a_target(results):
 def test_a_document_without_its_generated_block_is_an_error():
     with pytest.raises(ValueError, match="generated: targets"):
         dashboard.render("# Benchmarks\n")
+
+
+def pointers(text: str) -> set[str]:
+    """Section names that text points to: ``BENCHMARKS.md, "Context spread"``, ``BENCHMARKS.md,
+    Scaling)`` and the like, across wrapped lines and comments."""
+    flat = re.sub(r"\s+(#\s*)?", " ", text)
+    quoted = re.findall(r'BENCHMARKS\.md`*,? \(?["“]([^"”]{3,60})["”]', flat)
+    named = re.findall(r"BENCHMARKS\.md`*, ([A-Za-z][A-Za-z ]{2,30}?)[),.;]", flat)
+    return {name.lower() for name in quoted + named}
+
+
+def test_every_section_the_code_and_readme_point_to_exists():
+    text = dashboard.DOCUMENT.read_text()
+    sections = [line.lstrip("#").strip().lower() for line in text.splitlines() if line.startswith("#")]
+    sections += [label.lower() for label in re.findall(r"\*\*([^*]+)\*\*", text)]
+    files = [ROOT / "README.md", *ROOT.glob("scripts/*.sh")]
+    files += [p for part in ("goat_core", "ui", "bench", "reproduce") for p in (ROOT / part).rglob("*.py")]
+    named = {(name, path.relative_to(ROOT).as_posix())
+             for path in files for name in pointers(path.read_text())}
+    assert len(named) > 10
+    assert sorted((n, f) for n, f in named if not any(n in s for s in sections)) == []
+
+
+def test_a_pointer_to_a_section_that_is_gone_is_found():
+    assert pointers('see BENCHMARKS.md "Round 5"). And BENCHMARKS.md, Scaling).') == {"round 5", "scaling"}
