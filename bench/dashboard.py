@@ -343,8 +343,14 @@ def _journey(run: Run, graph: str) -> dict[str, float]:
     return {s["step"]: s["seconds"] for s in run.data["steps"] if s["graph"] == graph and "seconds" in s}
 
 
-def _worst_page(steps: dict[str, float]) -> tuple[str, float]:
-    timed = {k: v for k, v in steps.items() if k.startswith(("page:", "refresh", "click"))}
+def _is_page(graph: str, step: str) -> bool:
+    """A step issue 25's page target covers: every page, the refresh, the bar click, and opening
+    Email; opening Les Misérables is a fresh server's cold start (imports), not a page."""
+    return step.startswith(("page:", "refresh", "click")) or (step.startswith("open") and graph != "lesmis")
+
+
+def _worst_page(graph: str, steps: dict[str, float]) -> tuple[str, float]:
+    timed = {k: v for k, v in steps.items() if _is_page(graph, k)}
     name = max(timed, key=timed.get)
     return name.split(" →")[0].removeprefix("page: "), timed[name]
 
@@ -369,7 +375,7 @@ def app_rows(results: Path) -> list[Row]:
                     "compile cache (issue 25)", f"{train:.2f} s", f"{train / 5:.2f}× the target",
                     _met(train <= 5), run, command))
     for graph, steps, limit in (("Les Misérables", lesmis, 3.0), ("Email", email, 5.0)):
-        page, seconds = _worst_page(steps)
+        page, seconds = _worst_page("lesmis" if graph == "Les Misérables" else "email", steps)
         rows.append(Row("the app", f"a class on {graph}: every page, a refresh, a bar click ≤ {limit:.0f} s "
                         "(issue 25)", f"slowest {seconds:.2f} s ({page})",
                         f"{seconds / limit:.2f}× the target", _met(seconds <= limit), run, command))
@@ -483,7 +489,28 @@ def compute_paths(results: Path = RESULTS) -> str:
                         "pairs per CPU-second"])
 
 
-BLOCKS = {"targets": targets, "machines": machines, "throughput": throughput_runs, "paths": compute_paths}
+def class_journey(results: Path = RESULTS) -> str:
+    """Every step of the newest full class journey, with its target."""
+    run = newest("class_journey*.json", lambda r: len(r.data["steps"]) > 4, results)
+    limits = {"lesmis": (5.0, 3.0), "email": (None, 5.0)}  # first Train, every other timed step
+    rows = []
+    for step in run.data["steps"]:
+        train, page = limits.get(step["graph"], (None, None))
+        if "seconds" in step:
+            first = step["step"].startswith("Train")
+            limit = train if first else (page if _is_page(step["graph"], step["step"]) else None)
+            figure = f"{step['seconds']:.2f}"
+        else:  # a background fill-in, timed from the page's first drawing
+            limit, figure = None, f"{step['seconds_since_scores_first_opened']:.1f}"
+        mark = "" if limit is None else (" ✓" if step.get("seconds", limit + 1) <= limit else " ✗")
+        rows.append([step["graph"], step["step"], figure + mark, "—" if limit is None else f"≤ {limit:.0f} s",
+                     f"{step['load_1m']:.1f}"])
+    caption = f"`{run.path.name}`: {run.where()}, commit {run.data.get('commit') or 'not recorded'}"
+    return caption + "\n\n" + table(rows, ["graph", "step", "seconds", "target", "1-minute load"])
+
+
+BLOCKS = {"targets": targets, "machines": machines, "throughput": throughput_runs, "paths": compute_paths,
+          "journey": class_journey}
 
 
 def render(text: str, results: Path = RESULTS) -> str:
