@@ -461,23 +461,6 @@ def machines(results: Path = RESULTS) -> str:
                         "pairs/s at 100k · 1M edges · ratio", "2M-edge epoch, peak RSS"])
 
 
-def throughput_runs(results: Path = RESULTS) -> str:
-    """Every throughput run with its JSON line, oldest first: ours, the naive trainer, roofline, ceiling."""
-    runs = [load_run(p) for p in sorted(results.glob("throughput*.log"))]
-    runs = sorted((r for r in runs if r is not None), key=lambda r: r.date)
-    rows = []
-    for r in runs:
-        d = r.data
-        ceiling = _pct(d["ceiling_roofline_fraction"]) if "ceiling_roofline_fraction" in d else "—"
-        threads = " (2 threads)" if d["config"].get("naive_threads") else ""
-        naive = f"{d['naive_pairs_per_s']:,.0f}{threads}"
-        rows.append([r.where(), f"{d['pairs_per_s']:,.0f}", naive, f"{d['speedup']:.1f}×",
-                     f"{_pct(d['roofline_fraction'])} of {d['sgemm_gflops']:.0f} GFLOP/s", ceiling,
-                     f"`{r.path.name}`"])
-    return table(rows, ["machine · date · load", "ours, pairs/s", "naive, pairs/s", "speed-up",
-                        "roofline", "ceiling", "raw output"])
-
-
 def compute_paths(results: Path = RESULTS) -> str:
     """The headline throughput run's ablations: each compute path and setting, same run."""
     run = newest("throughput*.log", lambda r: "ablations" in r.data, results)
@@ -509,8 +492,7 @@ def class_journey(results: Path = RESULTS) -> str:
     return caption + "\n\n" + table(rows, ["graph", "step", "seconds", "target", "1-minute load"])
 
 
-BLOCKS = {"targets": targets, "machines": machines, "throughput": throughput_runs, "paths": compute_paths,
-          "journey": class_journey}
+BLOCKS = {"targets": targets, "machines": machines, "paths": compute_paths, "journey": class_journey}
 
 
 def render(text: str, results: Path = RESULTS) -> str:
