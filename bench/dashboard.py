@@ -48,8 +48,8 @@ MACHINES = {
            "the slowest, about 3x below S11–12",
     "S23–25": "AMD EPYC, not described (the sessions of issues 23–25, 2026-11-25 afternoon)",
 }
-MICROARCHITECTURES = {("AuthenticAMD", "23", "1"): "Zen 1", ("AMD EPYC", "23", "1"): "Zen 1",
-                      ("AMD EPYC", "25", "1"): "Zen 3", ("AMD EPYC", "25", "17"): "Zen 4"}
+# AMD's CPU families and models (``/proc/cpuinfo``) by microarchitecture, where known here.
+AMD_CORES = {("23", "1"): "Zen 1", ("23", "49"): "Zen 2", ("25", "1"): "Zen 3", ("25", "17"): "Zen 4"}
 # Every raw output the scripts wrote before they recorded the CPU, on its session's machine:
 # (file pattern, machine, date where the file has none, 1-minute load where the file has none).
 # A file dated after PROVENANCE_UNTIL that records no CPU is "CPU not recorded", never placed here.
@@ -147,8 +147,9 @@ def _size(cache: str | None) -> str:
 
 def recorded_machine(facts: dict) -> str:
     """A short name for a CPU the scripts recorded, e.g. "Zen 4, AVX-512, 32 MB L3"."""
-    key = (facts.get("cpu"), facts.get("cpu_family"), facts.get("cpu_model"))
-    name = MICROARCHITECTURES.get(key, f"{key[0]} family {key[1]} model {key[2]}")
+    family, model = facts.get("cpu_family"), facts.get("cpu_model")
+    core = AMD_CORES.get((family, model)) if "AMD" in str(facts.get("cpu")) else None
+    name = core or f"{facts.get('cpu')} family {family} model {model}"
     return f"{name}, {facts.get('vector')}, {_size(facts.get('L3'))} L3"
 
 
