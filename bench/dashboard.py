@@ -21,7 +21,7 @@ import json
 import statistics
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -117,6 +117,7 @@ class Run:
     machine: str
     date: str
     load: float | None
+    newer_busy: tuple[str, ...] = ()  # busy runs after this one, which the tables do not take
 
     @property
     def quiet(self) -> bool:
@@ -125,7 +126,8 @@ class Run:
     def where(self) -> str:
         load = "load not recorded" if self.load is None else (
             f"load {self.load:.1f}" if self.quiet else f"**busy**: load {self.load:.1f}")
-        return f"{self.machine} · {self.date[:10]} · {load}"
+        newer = "".join(f"; newer but busy: `{name}`" for name in self.newer_busy)
+        return f"{self.machine} · {self.date[:10]} · {load}{newer}"
 
 
 def read(path: Path) -> dict | list | None:
@@ -193,7 +195,9 @@ def newest(pattern: str, keep: Callable[[Run], bool] = lambda run: True, results
     if not runs:
         raise ValueError(f"no run in {results.name}/{pattern}")
     quiet = [r for r in runs if r.quiet]
-    return max(quiet or runs, key=lambda r: r.date)
+    best = max(quiet or runs, key=lambda r: r.date)
+    later = tuple(r.path.name for r in sorted(runs, key=lambda r: r.date) if r.date > best.date)
+    return replace(best, newer_busy=later)
 
 
 @dataclass(frozen=True)
@@ -264,10 +268,9 @@ def _epochs(run: Run, edges: int) -> str:
 
 
 def training_rows(results: Path) -> list[Row]:
-    run = newest("throughput*.log", lambda r: r.data.get("config", {}).get("naive_threads", 0) == 0
-                 and "ceiling_pairs_per_s" in r.data, results)
-    d = run.data
     command = "python bench/throughput.py --repeats 3 --ablations --json"
+    run = newest("throughput*.log", lambda r: r.data["config"].get("naive_threads", 0) == 0, results)
+    d = run.data
     ours = f"{d['pairs_per_s']:,.0f} pairs/s (Email 55 %, paper config)"
     rows = [
         Row("training speed", "≥ 20× the naive dense trainer's pairs/s (issue 5)", ours,
@@ -276,12 +279,14 @@ def training_rows(results: Path) -> list[Row]:
         Row("training speed", "against the authors' code (issue 5: about 1,000 pairs/s on 2 cores; "
             "no target)", ours, f"{d['pairs_per_s'] / AUTHORS_PAIRS_PER_S:.0f}× (anchor quoted by the "
             "issue, not re-run)", "—", run, command),
-        Row("training speed", "≥ 40 % of the sgemm roofline on useful FLOPs (issue 5)",
-            f"{_pct(d['roofline_fraction'])} ({d['useful_gflops']:.1f} of {d['sgemm_gflops']:.0f} GFLOP/s); "
-            f"with the per-pair loops free: {_pct(d['ceiling_roofline_fraction'])}",
-            f"{d['roofline_fraction'] / 0.40:.2f}× the target", _met(d["roofline_fraction"] >= 0.40),
-            run, command),
     ]
+    run = newest("throughput*.log", lambda r: "ceiling_roofline_fraction" in r.data, results)
+    d = run.data
+    rows.append(Row("training speed", "≥ 40 % of the sgemm roofline on useful FLOPs (issue 5)",
+                    f"{_pct(d['roofline_fraction'])} ({d['useful_gflops']:.1f} of {d['sgemm_gflops']:.0f} "
+                    f"GFLOP/s); with the per-pair loops free: {_pct(d['ceiling_roofline_fraction'])}",
+                    f"{d['roofline_fraction'] / 0.40:.2f}× the target", _met(d["roofline_fraction"] >= 0.40),
+                    run, command))
     run = newest("time_to_quality*.log", results=results)
     email = run.data["email"]
     rows.append(Row("training speed", "Email 55 % to test AUC 0.817 in ≤ 60 s (issue 5)",
