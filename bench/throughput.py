@@ -211,7 +211,8 @@ def main() -> None:
         one_pass_loss = kernels.goat_loss
 
         def two_pass_loss(weight, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, dropout, generator, *,
-                          options, pooling, sparse):
+                          options, pooling, sparse, sink=None):
+            # the gradient goes to .grad through autograd; TableAdam reads .grad when its sink is empty
             logits = kernels.goat_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout, generator,
                                          backend="fused", options=options, pooling=pooling, sparse=sparse)
             return torch.nn.functional.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights)
