@@ -6,9 +6,11 @@ One thread, float32, d = 200, S and T cache-resident; for each (|N_s|, |N_t|) th
 microseconds of one product (median of 5 timings of ``--repeats`` products in a compiled loop)
 with ``np.dot(S[:ls], T[:lt].T)`` (numba's call into scipy's BLAS: OpenBLAS sgemm, as the loops
 did before) and with ``goat_core.fused._align`` (as they do now), and their GFLOP/s (2·ls·lt·d
-per product; the same from the process's CPU time, which holds up when other work shares the
-cores). The sizes span an epoch's pairs: neighborhoods of a few rows up to N = 100, with
+per product). The sizes span an epoch's pairs: neighborhoods of a few rows up to N = 100, with
 mean widths about 50 and 38 at 1M-2M edges (``bench/epoch_work.py``).
+
+The JSON also has each product's time and GFLOP/s by the process's CPU time, which hold up when
+other work shares the cores.
 """
 
 from __future__ import annotations

@@ -117,8 +117,9 @@ PARAMETERS: dict[str, Parameter] = {
                               "other's neighborhood (the 'remainder' of the neighborhood, as at test time)"),
     "padding": _param("zero", _choice(PADDINGS), "neighborhoods smaller than N: zero = the paper's zero "
                       "padding (N slots, pads are zero vectors that take part in the max and take "
-                      "softmax mass; chosen on validation, RESULTS.md); mask = pads left out of the max "
-                      "and the softmax (faster: only real neighbors)"),
+                      "softmax mass; chosen on validation: Email at a 55-percent split, 90.7 against "
+                      "86.3 AUC); mask = pads left out of the max and the softmax (faster: only real "
+                      "neighbors)"),
     "device": _param("auto", (_device, "'auto', 'cpu', 'cuda' or 'cuda:N'"), "where to train"),
     "seed": _param(0, _int(0, 2**63 - 1), "seed for every random draw"),
     "inference_draws": _param(1, _int(1, 1024), "neighborhood draws whose logits are averaged when "
@@ -170,9 +171,10 @@ def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
     variant and the device.
 
     On CPU the compiled per-pair loop computes both poolings, the fastest path of each
-    (``bench/variants.py``; BENCHMARKS.md, Training speed). On CUDA the torch chunks compute max
-    pooling and mean-pool takes the module. GoatGlobal is one dot product per pair: the module
-    is its fastest path.
+    (``bench/variants.py``, Email 55 %: goat 55k pairs/s fused, 14k torch, 4.9k module;
+    mean-pool 21k fused, 5.1k module). On CUDA the torch chunks compute max pooling and
+    mean-pool takes the module. GoatGlobal is one dot product per pair: the module is its
+    fastest path (288k pairs/s).
     """
     if backend == "auto":
         if variant == "global" or (variant == "mean-pool" and device.type != "cpu"):

@@ -48,8 +48,8 @@ def layout(graph: Graph, seed: int = 0) -> np.ndarray:
 
     Small connected graphs: Kamada-Kawai started from a seeded spring layout (evenly spread).
     Others: igraph's Fruchterman-Reingold with its grid approximation, chosen by measurement
-    (``bench/layouts.py``; BENCHMARKS.md, the app at scale): orders of magnitude faster than
-    networkx's spring layout from thousands of nodes on, with the same edge-length quality.
+    (``bench/layouts.py``): 1.5 s for 20k nodes where networkx's spring layout took 488 s, and
+    15 s for 200k nodes, with the same edge-length quality.
     """
     import networkx as nx
 
@@ -138,9 +138,10 @@ def _unit_box(coords: np.ndarray) -> np.ndarray:
 def communities(graph: Graph, seed: int = 0) -> NodeLabels:
     """Leiden communities (modularity), largest first, as labels "community 0", "community 1", ...
 
-    igraph's Leiden in C, two iterations, chosen by measurement on Barabási–Albert uploads
-    (BENCHMARKS.md, the app at scale): far faster than networkx's Louvain and igraph's multilevel
-    Louvain at 100k to 1M edges, with modularity as high or higher."""
+    igraph's Leiden in C, two iterations, chosen by measurement on Barabási–Albert uploads:
+    0.35 s at 100k edges and 8.4 s at 1M, where networkx's Louvain took 34 s at 100k and
+    igraph's multilevel Louvain 174 s at 1M; modularity as high or higher (Les Misérables 0.560
+    as networkx's Louvain; BA 100k 0.299 against 0.284)."""
     import igraph
 
     src, dst = graph.undirected_pairs()
