@@ -126,7 +126,8 @@ class Run:
     def where(self) -> str:
         load = "load not recorded" if self.load is None else (
             f"load {self.load:.1f}" if self.quiet else f"**busy**: load {self.load:.1f}")
-        newer = "".join(f"; newer but busy: `{name}`" for name in self.newer_busy)
+        newer = ("; newer but busy: " + ", ".join(f"`{name}`" for name in self.newer_busy)
+                 if self.newer_busy else "")
         return f"{self.machine} · {self.date[:10]} · {load}{newer}"
 
 
