@@ -9,8 +9,10 @@ does not depend on the weights' values) on the split's training edges. Timed, me
 - ``auc_scoring``: ``evaluate_link_prediction`` on a fresh copy of the model (its Gram matrix
   computed inside, as in ``linkpred``): what ``linkpred`` spends scoring today;
 - ``negatives_random`` / ``negatives_hard``: drawing 100 negatives per held-out edge;
-- ``ranking_goat``: scoring the positives and their negatives (``goat_pair_scores``) and the ranks;
-- ``ranking_total``: random negatives and the GOAT ranking, what ``linkpred`` adds by default;
+- ``ranking_goat``: scoring the positives and their negatives (``goat_pair_scores``: the compiled
+  loop of ``goat_core.ranking_kernels`` over the model's cached Gram matrix) and the ranks;
+- ``ranking_total``: random negatives and the GOAT ranking on a fresh copy of the model (its Gram
+  matrix computed inside, where ``linkpred`` reuses the AUC's): what ``linkpred`` adds by default;
 - ``heuristics_hard``: the three heuristics ranked on the hard negatives (the Scores page, RESULTS).
 
 Target (issue 27): ``ranking_total`` within 2x ``auc_scoring``. Writes bench/results/ranking.json.
@@ -58,7 +60,8 @@ def bench_ratio(ratio: float, repeats: int) -> dict:
         "negatives_hard": timed(lambda: ranking_negatives(split, "hard", 100), repeats),
         "ranking_goat": timed(lambda: evaluate_goat_ranking(goat, random), repeats),
         "ranking_total": timed(
-            lambda: evaluate_goat_ranking(goat, ranking_negatives(split, "random", 100)), repeats
+            lambda: evaluate_goat_ranking(Goat.from_state(params, state, device="cpu"),
+                                          ranking_negatives(split, "random", 100)), repeats
         ),
         "heuristics_hard": timed(lambda: rank_heuristics(split, hard), repeats),
     }

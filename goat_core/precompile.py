@@ -71,6 +71,18 @@ def _scoring() -> None:
                                pooling=pooling, sparse=sparse).sum().backward()
 
 
+def _ranking() -> None:
+    """Ranking's loops (:mod:`.ranking_kernels`): the random negatives' draw and the scores of a
+    positive's negatives from the Gram matrix."""
+    from .ranking import evaluate_goat_ranking, ranking_negatives
+    from .sampling import split_edges
+
+    split = split_edges(_graph(), 0.7, 0)
+    goat = Goat(dim=8, neighborhood=3, epochs=1, batch_size=4, validation_fraction=0.0, seed=0,
+                backend="fused", device="cpu").fit(split.train)
+    evaluate_goat_ranking(goat, ranking_negatives(split, "random", 2))
+
+
 def _umap() -> None:
     from .projection import warm_up
 
@@ -81,6 +93,7 @@ STEPS: dict[str, Callable[[], None]] = {
     "training loop": _training,
     "lazy Adam": _lazy_adam,
     "scoring loops": _scoring,
+    "ranking loops": _ranking,
 }
 
 

@@ -20,9 +20,10 @@ dense graph) is ranked against the ones it has; ``negatives_scored`` says how ma
 
 GOAT's pairs are scored by :func:`goat_pair_scores`, the model's own function computed on real
 neighbors only: zero pads take part analytically (an alignment of 0, a softmax slot of logit 0),
-so a pair costs |N_s|·|N_t| rather than N². It agrees with ``Goat.decision_function`` up to float
-rounding (``tests/test_ranking.py``); ranking 100 negatives per edge then costs about what the
-AUC's scoring does (``bench/ranking.py``).
+so a pair costs |N_s|·|N_t| rather than N², in a compiled loop over the model's Gram matrix that
+gathers the columns an anchor (the node a negative shares with its positive) needs once for all
+its pairs (:mod:`.ranking_kernels`). It agrees with ``Goat.decision_function`` up to float rounding
+(``tests/test_ranking.py``); ``bench/ranking.py`` measures its cost beside the AUC's scoring.
 """
 
 from __future__ import annotations
@@ -85,6 +86,21 @@ class RankingNegatives:
     def pairs(self) -> np.ndarray:
         """(P + M, 2): the positives, then every valid negative in row order; score these."""
         return np.concatenate([self.positives, self.negatives[self.valid]]).astype(np.int64)
+
+    def scoring_order(self) -> tuple[np.ndarray, np.ndarray]:
+        """(pairs, order): ``pairs()[order]``, each negative written shared node first, (a, w) or
+        (b, w) (the same pair for a symmetric score), sorted by that first node, the anchor.
+        :func:`goat_pair_scores` then gathers an anchor's columns of the Gram matrix once for
+        all the pairs it anchors. Scores ``s`` of these pairs are :meth:`pairs`' as
+        ``out[order] = s``."""
+        pairs = self.pairs()
+        p = len(self.positives)
+        owner = np.broadcast_to(np.arange(p)[:, None], self.valid.shape)[self.valid]
+        neg = pairs[p:]
+        flip = neg[:, 0] != self.positives[owner, 0]  # (w, b): written (b, w)
+        neg[flip] = neg[flip, ::-1]
+        order = np.argsort(pairs[:, 0], kind="stable")
+        return pairs[order], order
 
     def metrics(self, scores: ArrayLike) -> dict:
         """MRR and Hits@K from the scores of :meth:`pairs` (in that order), with what was ranked."""
@@ -156,37 +172,17 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
 def _draw_random(pos: np.ndarray, full, n: int, k: int, rng: np.random.Generator, negatives: np.ndarray,
                  valid: np.ndarray) -> np.ndarray:
     """Random negatives by rejection: 2K + 16 candidates per positive drawn uniformly from the 2n
-    slots (a, w) and (w, b), the first K distinct allowed ones kept. Returns the positives still
-    short of K (a small or dense graph), for the exhaustive choice."""
+    slots (a, w) and (w, b), the first K distinct allowed ones kept (a compiled loop,
+    :func:`.ranking_kernels.first_allowed_draws`). Returns the positives still short of K (a
+    small or dense graph), for the exhaustive choice."""
+    from .ranking_kernels import first_allowed_draws  # numba: compiled (or loaded) on first use
+
     code = rng.integers(0, 2 * n, size=(len(pos), 2 * k + 16))  # < n: (a, code); else (code - n, b)
-    left = code < n
-    w = np.where(left, code, code - n)
-    a, b = pos[:, :1], pos[:, 1:]
-    u, v = np.where(left, a, w), np.where(left, w, b)
-    allowed = (w != a) & (w != b) & ~_is_edge(full, u, v, n)
-    order = np.argsort(code, axis=1, kind="stable")
-    ranked = np.take_along_axis(code, order, axis=1)
-    repeat = np.zeros_like(allowed)
-    np.put_along_axis(repeat, order[:, 1:], ranked[:, 1:] == ranked[:, :-1], axis=1)  # later copies
-    allowed &= ~repeat
-    enough = allowed.sum(1) >= k
-    first = allowed & (np.cumsum(allowed, axis=1) <= k)  # the first K allowed draws of each row
-    rows = np.flatnonzero(enough)
-    picked = first[rows]
-    negatives[rows] = np.stack([u[rows][picked], v[rows][picked]], axis=1).reshape(len(rows), k, 2)
-    valid[rows] = True
-    return np.flatnonzero(~enough)
-
-
-def _is_edge(full, u: np.ndarray, v: np.ndarray, n: int) -> np.ndarray:
-    """Whether each (u, v) is an edge of the symmetric CSR ``full`` (same shapes as u)."""
-    keys = full.indices.astype(np.int64) + n * np.repeat(np.arange(n, dtype=np.int64), np.diff(full.indptr))
-    keys.sort()
-    query = (u.astype(np.int64) * n + v).ravel()
-    if len(keys) == 0:
-        return np.zeros(u.shape, dtype=bool)
-    at = np.clip(np.searchsorted(keys, query), 0, len(keys) - 1)
-    return (keys[at] == query).reshape(u.shape)
+    full.sort_indices()
+    short = np.zeros(len(pos), dtype=bool)
+    indptr, indices = full.indptr.astype(np.int64), full.indices.astype(np.int64)
+    first_allowed_draws(code, np.ascontiguousarray(pos), indptr, indices, n, k, negatives, valid, short)
+    return np.flatnonzero(short)
 
 
 def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, kind: str, k: int,
@@ -224,12 +220,36 @@ def goat_pair_scores(goat: Goat, pairs: ArrayLike, cells: int = 1 << 21) -> np.n
 
     Max-pooling GOAT with one inference draw: under zero padding every side has N slots, but a pad
     is a zero vector, so its alignments are 0, its row's max is 0 and it takes exp(0) of softmax
-    mass; those terms are added in closed form, never computed slot by slot. Other variants, and
-    more than one inference draw, are scored by ``decision_function`` itself."""
-    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    mass; those terms are added in closed form, never computed slot by slot. On CPU, with the
+    Gram matrix (up to ``kernels.GRAM_MAX_NODES`` nodes, the model's own cache), a compiled loop
+    scores pair by pair (:mod:`.ranking_kernels`); elsewhere size-sorted torch chunks of
+    ``cells`` alignment entries. Other variants, and more than one inference draw, are scored by
+    ``decision_function`` itself."""
+    pairs = np.ascontiguousarray(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))  # one compiled signature
     if goat.variant != "goat" or goat.inference_draws > 1:
         return np.asarray(goat.decision_function(pairs), dtype=np.float32)
     weight = goat.model_.embedding.weight.detach()
+    if len(pairs) and weight.device.type == "cpu" and weight.dtype == torch.float32 \
+            and weight.shape[0] <= GRAM_MAX_NODES + 1:
+        return _compiled_scores(goat, weight, pairs)
+    return _torch_scores(goat, weight, pairs, cells)
+
+
+def _compiled_scores(goat: Goat, weight: torch.Tensor, pairs: np.ndarray) -> np.ndarray:
+    """:func:`goat_pair_scores` by :func:`.ranking_kernels.gram_pair_scores` (CPU, float32)."""
+    from .ranking_kernels import gram_pair_scores  # numba: compiled (or loaded) on first use
+
+    cache = goat.__dict__.get("_gram") or GramCache()  # the fitted model's: the AUC's scoring made it
+    gram = cache.table(weight).numpy()
+    hood = goat.neighborhoods_
+    out = np.empty(len(pairs), dtype=np.float32)
+    gram_pair_scores(gram, hood.table.numpy(), hood.length.numpy(), pairs, bool(goat.exclude_partner),
+                     hood.table.shape[1] if goat.padding == "zero" else 0, out)
+    return out
+
+
+def _torch_scores(goat: Goat, weight: torch.Tensor, pairs: np.ndarray, cells: int) -> np.ndarray:
+    """:func:`goat_pair_scores` in size-sorted torch chunks (any device, any graph size)."""
     hood = goat.neighborhoods_.to(weight.device)
     slots = hood.table.shape[1]
     ids = torch.as_tensor(pairs, device=weight.device)
@@ -293,7 +313,10 @@ def _softmax_with_pads(row_max: torch.Tensor, own_pads: torch.Tensor,
 
 def evaluate_goat_ranking(goat: Goat, negatives: RankingNegatives) -> dict:
     """MRR and Hits@K of a fitted Goat (its context-sensitive score) on ``negatives``."""
-    return negatives.evaluate(lambda pairs: goat_pair_scores(goat, pairs))
+    pairs, order = negatives.scoring_order()
+    scores = np.empty(len(pairs), dtype=np.float32)
+    scores[order] = goat_pair_scores(goat, pairs)
+    return negatives.metrics(scores)
 
 
 def rank_heuristics(split: EdgeSplit, negatives: RankingNegatives) -> dict[str, dict]:

@@ -14,6 +14,7 @@ import torch
 from goat_core import Goat
 from goat_core.graph import from_networkx
 from goat_core.ranking import (
+    evaluate_goat_ranking,
     goat_pair_scores,
     rank_heuristics,
     ranking_metrics,
@@ -162,3 +163,110 @@ def test_linkpred_json_has_the_ranking_and_the_same_auc(capsys, tmp_path):
     assert "ranking" not in plain and plain["auc"] == result["auc"] and plain["ap"] == result["ap"]
     code, _, err = run_main(capsys, *args, "--ranking-per-positive", "-1")
     assert code == 2 and "--ranking-per-positive" in err
+
+
+# --- the compiled paths (goat_core.ranking_kernels) -------------------------------------------------
+
+
+def _reference_draw(pos, full, n, k, rng, negatives, valid):
+    """The first implementation of ``ranking._draw_random`` (vectorised numpy), kept to check that
+    the compiled draw keeps the same negatives."""
+    code = rng.integers(0, 2 * n, size=(len(pos), 2 * k + 16))
+    left = code < n
+    w = np.where(left, code, code - n)
+    a, b = pos[:, :1], pos[:, 1:]
+    u, v = np.where(left, a, w), np.where(left, w, b)
+    dense = full.toarray() > 0
+    allowed = (w != a) & (w != b) & ~dense[u, v]
+    order = np.argsort(code, axis=1, kind="stable")
+    ranked = np.take_along_axis(code, order, axis=1)
+    repeat = np.zeros_like(allowed)
+    np.put_along_axis(repeat, order[:, 1:], ranked[:, 1:] == ranked[:, :-1], axis=1)
+    allowed &= ~repeat
+    enough = allowed.sum(1) >= k
+    first = allowed & (np.cumsum(allowed, axis=1) <= k)
+    rows = np.flatnonzero(enough)
+    picked = first[rows]
+    negatives[rows] = np.stack([u[rows][picked], v[rows][picked]], axis=1).reshape(len(rows), k, 2)
+    valid[rows] = True
+    return np.flatnonzero(~enough)
+
+
+@pytest.mark.parametrize("k", [5, 40, 200])  # 200: more than the 2n candidates some positives have
+def test_the_compiled_draw_keeps_the_negatives_of_the_first_implementation(split, monkeypatch, k):
+    import goat_core.ranking as ranking
+
+    fast = ranking_negatives(split, "random", k)
+    monkeypatch.setattr(ranking, "_draw_random", _reference_draw)
+    slow = ranking_negatives(split, "random", k)
+    assert np.array_equal(fast.negatives, slow.negatives) and np.array_equal(fast.valid, slow.valid)
+    assert bool(fast.valid.all()) == (k != 200)  # 45 nodes: K = 200 leaves every positive short
+
+
+def _hand_graph():
+    """Degrees 1 to 6 beside N = 4 slots: pads on some sides, sampled neighborhoods on others, a
+    node whose only neighbor is its partner (it speaks for itself) and an isolated node."""
+    g = nx.Graph([(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (1, 2), (1, 3), (2, 3), (2, 7),
+                  (3, 8), (4, 5), (5, 9), (6, 10), (7, 8), (8, 10), (9, 10)])
+    g.add_edge(11, 12)  # 11 and 12 know only each other
+    g.add_node(13)
+    return from_networkx(g, source="hand")
+
+
+@pytest.mark.parametrize("padding", ["zero", "mask"])
+@pytest.mark.parametrize("exclude", [True, False])
+def test_compiled_scores_are_decision_function_on_a_hand_made_graph(padding, exclude):
+    graph = _hand_graph()
+    goat = Goat(**{**FAST, "padding": padding, "exclude_partner": exclude, "neighborhood": 4},
+                backend="torch").fit(graph)
+    n = graph.num_nodes
+    pairs = np.array([(s, t) for s in range(n) for t in range(n) if s != t])  # edges and non-edges
+    model = goat.decision_function(pairs)  # >= 64 pairs: its own Gram path; the few below: its kernels
+    np.testing.assert_allclose(goat_pair_scores(goat, pairs), model, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(goat_pair_scores(goat, pairs[::-1]), model[::-1], rtol=1e-5, atol=1e-6)
+    few = pairs[:5]
+    np.testing.assert_allclose(goat_pair_scores(goat, few), goat.decision_function(few), rtol=1e-5, atol=1e-6)
+
+
+def test_the_torch_path_for_large_graphs_agrees_with_the_compiled_one(split, monkeypatch):
+    import goat_core.ranking as ranking
+
+    goat = Goat(**{**FAST, "padding": "zero", "neighborhood": 6}, backend="torch").fit(split.train)
+    pairs = np.random.default_rng(2).integers(0, split.train.num_nodes, size=(300, 2))
+    compiled = goat_pair_scores(goat, pairs)
+    monkeypatch.setattr(ranking, "GRAM_MAX_NODES", 8)  # as if the graph were too large for G
+    np.testing.assert_allclose(goat_pair_scores(goat, pairs), compiled, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("variant", ["mean-pool", "global"])
+def test_other_variants_are_scored_by_decision_function(split, variant):
+    goat = Goat(**{**FAST, "variant": variant, "epochs": 1}).fit(split.train)
+    pairs = np.array([[0, 1], [2, 30], [40, 5]])
+    assert np.array_equal(goat_pair_scores(goat, pairs), goat.decision_function(pairs))
+
+
+@pytest.mark.parametrize("padding", ["zero", "mask"])
+def test_ranking_metrics_are_those_of_decision_function(split, padding):
+    goat = Goat(**{**FAST, "padding": padding, "neighborhood": 6}, backend="torch").fit(split.train)
+    for kind in ("random", "hard"):
+        found = ranking_negatives(split, kind, 25)
+        fast = evaluate_goat_ranking(goat, found)
+        assert fast == pytest.approx(found.evaluate(goat.decision_function))
+        pairs, order = found.scoring_order()
+        assert np.array_equal(found.pairs()[order][:, ::-1].min(1), pairs.min(1))  # the same pairs
+
+
+def test_tied_scores_rank_each_positive_in_the_middle_on_the_compiled_path():
+    ring = from_networkx(nx.cycle_graph(12), source="ring")  # every node: two neighbors, no pads
+    held = np.array([[0, 6], [3, 9]])  # chords, not in the training graph
+    goat = Goat(**{**FAST, "neighborhood": 2, "epochs": 1}, backend="torch").fit(ring)
+    with torch.no_grad():  # one embedding for every node: every alignment 1, every score exactly 1
+        goat.model_.embedding.weight[:-1] = torch.nn.functional.one_hot(torch.tensor(0), 16).float()
+    found = ranking_negatives(EdgeSplit(ring, held, np.array([[0, 1]]), 0.9, 0), "random", 8)
+    assert found.valid.all()
+    scores = np.empty(len(found.pairs()), dtype=np.float32)
+    pairs, order = found.scoring_order()
+    scores[order] = goat_pair_scores(goat, pairs)
+    assert (scores == 1.0).all() and (goat.decision_function(found.pairs()) == 1.0).all()
+    out = evaluate_goat_ranking(goat, found)
+    assert out["mrr"] == pytest.approx(1 / 5.0) and out["hits@10"] == 1.0  # rank 1 + 8/2
