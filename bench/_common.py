@@ -28,20 +28,38 @@ def configure_threads(threads: int | None, spin: bool = False) -> None:
         os.environ["MKL_NUM_THREADS"] = str(threads)
 
 
+def cpu_facts() -> dict:
+    """What tells this project's CPUs apart: the sessions' VMs all say "AMD EPYC" (or "Intel Xeon")
+    but differed by 3x in speed (BENCHMARKS.md, Machines): family and model, the widest vector
+    unit and the caches."""
+    facts = {"cpu": "unknown"}
+    try:
+        info = Path("/proc/cpuinfo").read_text().split("\n\n")[0]
+    except OSError:
+        return facts
+    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    fields = {k.strip(): v.strip() for k, v in fields.items()}
+    flags = set(fields.get("flags", "").split())
+    facts.update({
+        "cpu": fields.get("model name", "unknown"),
+        "cpu_family": fields.get("cpu family"), "cpu_model": fields.get("model"),
+        "vector": ("AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else "SSE"),
+        "avx512_bf16": "avx512_bf16" in flags,
+    })
+    for level, name in (("L1d", "index0"), ("L2", "index2"), ("L3", "index3")):
+        try:
+            facts[level] = Path(f"/sys/devices/system/cpu/cpu0/cache/{name}/size").read_text().strip()
+        except OSError:
+            pass
+    return facts
+
+
 def machine() -> dict:
     import torch
 
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     return {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "cpu": cpu, "cores": os.cpu_count(), "torch": torch.__version__,
+        **cpu_facts(), "cores": os.cpu_count(), "torch": torch.__version__,
         "python": platform.python_version(), "threads": torch.get_num_threads(),
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "default (spin)"),
         "loadavg_1m": round(os.getloadavg()[0], 2), "gpu": torch.cuda.is_available(),

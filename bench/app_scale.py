@@ -195,7 +195,7 @@ def main() -> None:
     parser.add_argument("--train-timeout", type=float, default=1800.0)
     parser.add_argument("--warm-up-wait", type=float, default=0.0, help="seconds to wait after the first "
                         "page before uploading: the server's background warm-up (a tiny fit, UMAP's "
-                        "compilation; about 20 s of CPU) otherwise overlaps the first measurements")
+                        "compilation) otherwise overlaps the first measurements")
     parser.add_argument("--data", type=Path, default=Path("/tmp/goat-app-scale"), help="where the generated "
                         "edge lists are written")
     args = parser.parse_args()

@@ -35,6 +35,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from _common import cpu_facts
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("GOAT_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -227,7 +229,8 @@ def run(graphs: list[str], first_train_only: bool = False) -> dict:
     log = ROOT / "test-output" / "bench" / "class_journey-server.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    out: dict = {"cores": os.cpu_count(), "load_1m_start": load(), "numba_cache_dir": "a new empty folder",
+    out: dict = {"cores": os.cpu_count(), "machine": cpu_facts(), "load_1m_start": load(),
+                 "numba_cache_dir": "a new empty folder",
                  "commit": commit.stdout.strip(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     try:
         with sync_playwright() as p:

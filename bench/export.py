@@ -5,7 +5,8 @@
 Renders the whole-graph network figure of Les Misérables (77 nodes) and of Email (1,005
 nodes, WebGL) the way the app's Export buttons do (``goat_core.views.export.figure_bytes``),
 ``--repeats`` times each, and reports the median seconds and the file sizes. Kaleido starts a
-browser per call, so each number includes that start. Writes ``bench/results/export.json``.
+browser per call, so each number includes that start. Writes ``bench/results/export.json`` (or
+``--out``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--nodes", type=int, nargs="+", default=list(GRAPHS), choices=list(GRAPHS))
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "export.json")
     args = parser.parse_args()
     from goat_core.views import export
 
@@ -57,8 +59,8 @@ def main() -> None:
             rows.append(row)
             print(f"| {row['graph']} ({nodes} nodes) | {fmt.upper()} | {row['median_s']:.2f} s "
                   f"| {size / 1024:.0f} KiB |")
-    out = ROOT / "bench" / "results" / "export.json"
-    out.write_text(json.dumps({"machine": machine(), "repeats": args.repeats, "rows": rows}, indent=2) + "\n")
+    result = {"machine": machine(), "repeats": args.repeats, "rows": rows}
+    args.out.write_text(json.dumps(result, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -3,10 +3,10 @@
     python bench/hugepages.py --nodes 200000 1000000
 
 The per-pair loops read random table rows and add into random gradient rows; on a table far
-larger than the caches they run 1.4-1.8 times slower than on a cached one (``bench/prefetch.py
---nodes 10000`` against ``--nodes 200000``). This checks whether TLB misses are the cause: the same
-forward + backward batch as ``bench/prefetch.py`` (4096 pairs, 45 rows per side drawn by BA
-degree, dropout 0.5), on a table and gradient buffer in ordinary memory and on copies in
+larger than the caches they run slower than on a cached one (``bench/prefetch.py --nodes 10000``
+against ``--nodes 200000``; BENCHMARKS.md, Scaling). This checks whether TLB misses are the cause:
+the same forward + backward batch as ``bench/prefetch.py`` (4096 pairs, 45 rows per side drawn by
+BA degree, dropout 0.5), on a table and gradient buffer in ordinary memory and on copies in
 anonymous memory advised ``MADV_HUGEPAGE`` (this machine's transparent huge pages are in
 ``madvise`` mode), median of ``--repeats``. Prints both, and the kernel's AnonHugePages as
 evidence that the huge pages were in use.

@@ -18,7 +18,7 @@ threads (as training runs it), median of ``--repeats`` steps:
 * **lazy**: the touched rows read out of the two buffers (``fused._touched_rows``), then
   ``goat_core.optim.LazyAdam`` with its rows split between the threads;
 * **lazy, one thread**: the same, everything on the calling thread (the code before the
-  twelfth session, BENCHMARKS.md Round 5).
+  twelfth session).
 
 Also the optimiser steps alone on a gradient built beforehand (dense: TableAdam on two threads
 and torch's fused Adam on one; lazy Adam on two threads and on one), and CPU seconds. Writes

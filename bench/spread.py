@@ -12,7 +12,7 @@ per edge end) is timed too. Medians of ``--repeats`` after one warm-up; wall-clo
 process's CPU time (one thread: on a quiet machine they agree; on a shared one the CPU time is
 the better guide). Target: within the app's page budget at this size (3 s at 10k edges, 10 s at
 100k; BENCHMARKS.md, App at scale).
-Writes bench/results/spread.json.
+Writes bench/results/spread.json (or ``--out``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 import numpy as np
 from _common import ROOT, configure_threads, machine, median
@@ -98,6 +99,7 @@ def main() -> None:
     parser.add_argument("--m", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "spread.json")
     args = parser.parse_args()
     configure_threads(args.threads)
     import goat_core
@@ -105,8 +107,8 @@ def main() -> None:
     rows = [measure(f"Barabási–Albert {args.nodes:,} nodes, m = {args.m}", ba_graph(args.nodes, args.m),
                     args.repeats),
             measure("Email", goat_core.load_graph("email"), args.repeats)]
-    result = {"machine": machine(), "args": vars(args), "rows": rows}
-    out = ROOT / "bench" / "results" / "spread.json"
+    result = {"machine": machine(), "args": {**vars(args), "out": str(args.out)}, "rows": rows}
+    out = args.out
     out.write_text(json.dumps(result, indent=1))
     for r in rows:
         print(f"{r['graph']}: {r['nodes']:,} nodes, {r['training_edges']:,} training edges, "

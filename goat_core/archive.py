@@ -5,8 +5,10 @@ a cap on the uncompressed size, then the full checks of ``Goat.load``)."""
 from __future__ import annotations
 
 import io
+import lzma
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 
 from .errors import GraphFormatError
@@ -60,12 +62,21 @@ def run_from_zip(raw: bytes, file: str = "<upload>", max_bytes: int = MAX_RUN_AR
             members = _pick_members(zf, file, max_bytes)
             with tempfile.TemporaryDirectory() as tmp:
                 for name, info in members.items():
-                    with zf.open(info) as src:
-                        data = src.read(max_bytes + 1)
-                    (Path(tmp) / name).write_bytes(data)
+                    (Path(tmp) / name).write_bytes(_member_bytes(zf, info, file, max_bytes))
                 return _load(tmp, file)
     except zipfile.BadZipFile as err:
         raise GraphFormatError(file, f"damaged zip archive ({err})") from None
+
+
+def _member_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo, file: str, max_bytes: int) -> bytes:
+    """A member's bytes (at most ``max_bytes`` + 1, whatever its header claims); damaged
+    compressed data is one line, whichever decompressor (deflate, bzip2, LZMA) found it."""
+    try:
+        with zf.open(info) as src:
+            return src.read(max_bytes + 1)
+    except (zlib.error, lzma.LZMAError, EOFError, OSError):  # bz2 says OSError, a cut stream EOFError
+        raise GraphFormatError(file, f"damaged zip archive ({info.filename} cannot be "
+                                     "decompressed)") from None
 
 
 def _pick_members(zf: zipfile.ZipFile, file: str, max_bytes: int) -> dict[str, zipfile.ZipInfo]:

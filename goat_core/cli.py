@@ -1,4 +1,4 @@
-"""``python -m goat_core``: info, train, attention, linkpred, compare, cluster.
+"""``python -m goat_core``: info, train, attention, faithfulness, linkpred, audit, compare, cluster.
 
 Bad input (any :class:`~.errors.GoatError`) exits with status 2 and one line on stderr,
 ``error: FILE:LINE: problem``; ``--debug`` shows its traceback instead. Anything else is a bug
@@ -18,6 +18,7 @@ from typing import NoReturn, TextIO
 from . import presets
 from .analysis.compare import compare_runs, variant_params
 from .analysis.evaluation import check_clustering_labels, evaluate_clustering, evaluate_link_prediction
+from .analysis.ranking import DEFAULT_PER_POSITIVE, RANKING_NEGATIVES
 from .backends.batch import PADDINGS
 from .data.datasets import BUNDLED, load_graph
 from .data.formats import FORMAT_ALIASES, FORMATS
@@ -213,6 +214,8 @@ def cmd_attention(args: argparse.Namespace) -> None:
     # the pair's attention after every epoch when it was tracked in training ([] when not)
     result["history"] = tracked.rows(args.top) if tracked is not None else []
     result["history_series"] = tracked.series() if tracked is not None else None
+    if args.faithfulness or args.over_training:
+        add_faithfulness(result, goat, args)
     if args.json:
         print(to_json(result))
         return
@@ -234,18 +237,88 @@ def cmd_attention(args: argparse.Namespace) -> None:
               f"{tracked.target_entropy[0]:.3f} -> {tracked.target_entropy[-1]:.3f}")
 
 
+def add_faithfulness(result: dict, goat: Goat, args: argparse.Namespace) -> None:
+    """``--faithfulness``: each neighbor's weight against its leave-one-out effect (the model's own
+    attention: mutes and uniform attention are not applied); ``--over-training``: its correlations
+    after every epoch, by replaying the training."""
+    from .analysis.faithfulness import faithfulness, faithfulness_over_training
+
+    result["faithfulness"] = faithfulness(goat, args.source, args.target).to_dict()
+    if args.over_training:
+        replay = faithfulness_over_training(goat, [(args.source, args.target)])
+        result["faithfulness"]["history"] = replay["pairs"][0]["history"]
+        result["faithfulness"]["same_model"] = replay["same_model"]
+    if not args.json:
+        f = result["faithfulness"]
+        rho = "undefined" if f["spearman"] is None else f"{f['spearman']:.3f}"
+        print(f"faithfulness: Spearman {rho} between attention and leave-one-out effect {f['note']}".rstrip())
+
+
+def cmd_faithfulness(args: argparse.Namespace) -> None:
+    """Faithfulness over a seeded sample of the run's edges (or non-edges): the distribution of the
+    per-pair rank correlations between attention weights and leave-one-out effects."""
+    from .analysis.faithfulness import faithfulness_sample
+
+    goat = Goat.load(args.run_dir, device=args.device)
+    result = faithfulness_sample(goat, count=args.pairs, seed=args.seed,
+                                 kind="non-edges" if args.non_edges else "edges")
+    if args.json:
+        print(to_json(result))
+        return
+    for name in ("spearman", "kendall"):
+        d = result[name]
+        if d["defined"]:
+            print(f"{name}: median {d['median']:.3f} (quartiles {d['q25']:.3f} to {d['q75']:.3f}) over "
+                  f"{d['defined']} of {d['pairs']} pairs; positive in {100 * d['positive']:.0f} %")
+        else:
+            print(f"{name}: undefined for every one of the {d['pairs']} pairs")
+
+
+def check_ranking(args: argparse.Namespace) -> None:
+    if args.ranking_per_positive < 0:
+        raise CliError("--ranking-per-positive must be 0 (no ranking) or a positive number of negatives, got "
+                       f"{args.ranking_per_positive}")
+
+
 def cmd_linkpred(args: argparse.Namespace) -> None:
     check_train_ratio(args.train_ratio, allow_one=False)
+    check_ranking(args)
     goat = goat_from_args(args)  # the seed without --seed is the parameter's default, never None
     graph = load(args)
     split = split_edges(graph, args.train_ratio, goat.seed)
     start = time.perf_counter()
     goat.fit(split.train, callback=TerminalProgress())
     result = evaluate_link_prediction(goat, split)
+    if args.ranking_per_positive:  # after the AUC: its numbers never depend on the ranking's draws
+        from .analysis.ranking import evaluate_goat_ranking, ranking_negatives
+
+        ranked = time.perf_counter()
+        negatives = ranking_negatives(split, args.ranking_negatives, args.ranking_per_positive, goat.seed)
+        result["ranking"] = {**evaluate_goat_ranking(goat, negatives),
+                             "seconds": time.perf_counter() - ranked}
     result.update({"train_ratio": args.train_ratio, "seed": goat.seed, "variant": goat.variant,
                    "elapsed": time.perf_counter() - start, "params": goat.get_params(),
                    "epochs_trained": len(goat.history_), "early_stopping": goat.early_stopping_})
     emit(result, args.json)
+
+
+def cmd_audit(args: argparse.Namespace) -> None:
+    """One model, scored leak-free and as the paper did, leak by leak (:mod:`.audit`)."""
+    from .analysis.audit import audit
+
+    check_train_ratio(args.train_ratio, allow_one=False)
+    goat = goat_from_args(args)
+    graph = load(args)
+    result = audit(graph, args.train_ratio, goat.get_params(), callback=TerminalProgress())
+    if args.json:
+        emit(result, True)
+        return
+    print(f"leak-free AUC {result['leak_free']['auc']:.4f}, the paper's protocol "
+          f"{result['paper_protocol']['auc']:.4f} (untrained: {result['untrained']['leak_free']['auc']:.4f}, "
+          f"{result['untrained']['paper_protocol']['auc']:.4f})")
+    for leak in result["leaks"]:
+        auc = "n/a" if leak["auc"] is None else f"{leak['auc']:.4f}"
+        print(f"  {leak['name']}: AUC {auc}")
 
 
 def cmd_compare(args: argparse.Namespace) -> None:
@@ -334,17 +407,46 @@ def build_parser() -> argparse.ArgumentParser:
                         "counterfactual: the others share its attention (repeatable)")
     p.add_argument("--uniform", action="store_true",
                    help="uniform attention over the same neighbors (their mean) instead of the learned one")
+    p.add_argument("--faithfulness", action="store_true",
+                   help="add each neighbor's attention weight against its leave-one-out effect on the score "
+                        "(muting it) and their rank correlations (Spearman, Kendall)")
+    p.add_argument("--over-training", action="store_true",
+                   help="with --faithfulness: its correlations after every epoch (replays the training)")
     p.add_argument("--device", default="cpu", help="where to compute: 'auto', 'cpu', 'cuda' or 'cuda:N'")
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_attention)
 
+    p = sub.add_parser("faithfulness", help="does attention explain the score, over a sample of pairs")
+    p.add_argument("run_dir", type=Path)
+    p.add_argument("--pairs", type=int, default=100, help="how many pairs to sample (default 100)")
+    p.add_argument("--non-edges", action="store_true", help="sample non-edges instead of edges")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
+    p.add_argument("--device", default="cpu", help="where to compute: 'auto', 'cpu', 'cuda' or 'cuda:N'")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_faithfulness)
+
     p = sub.add_parser("linkpred", help="leak-free link prediction: AUC and AP on held-out edges")
+    p.add_argument("graph")
+    p.add_argument("--train-ratio", type=float, required=True, help="fraction of edges to train on")
+    p.add_argument("--ranking-per-positive", type=int, default=DEFAULT_PER_POSITIVE, metavar="K",
+                   help=f"rank each held-out edge against K negatives sharing a node with it: MRR and "
+                        f"Hits@10/50/100 (default {DEFAULT_PER_POSITIVE}; 0: no ranking)")
+    p.add_argument("--ranking-negatives", choices=RANKING_NEGATIVES, default="random",
+                   help="random (default): drawn uniformly among the non-edges sharing a node with the edge; "
+                        "hard: those scoring highest on resource allocation (HeaRT)")
+    add_training_options(p)
+    add_read_options(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_linkpred)
+
+    p = sub.add_parser("audit", help="the leak audit: one model scored leak-free, as the paper did, and "
+                                     "leak by leak")
     p.add_argument("graph")
     p.add_argument("--train-ratio", type=float, required=True, help="fraction of edges to train on")
     add_training_options(p)
     add_read_options(p)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_linkpred)
+    p.set_defaults(run=cmd_audit)
 
     p = sub.add_parser("compare", help="variants trained on the same split: AUC/AP and per-edge wins")
     p.add_argument("graph")

@@ -25,7 +25,7 @@ from . import persistence
 from .analysis.attention import AttentionHistory, PairAttention
 from .analysis.representations import mean_context, representations
 from .analysis.tracking import pair_attention, tracked_pair_ids
-from .backends.dispatch import resolve_backend, resolve_device
+from .backends.dispatch import answering_backend, resolve_backend, resolve_device
 from .backends.gram import GramCache
 from .backends.logistic import sigmoid
 from .data.graph import Graph
@@ -187,7 +187,7 @@ class Goat:
         model = build_module(goat.get_params(), n, None)
         with torch.no_grad():
             model.embedding.weight.copy_(state.embedding)
-        backend = resolve_backend(goat.backend, goat.variant, resolved)
+        backend = answering_backend(goat.backend, goat.variant, resolved)
         goat._set_learned(state.graph, model.to(resolved), state.neighborhoods, list(state.history), resolved,
                           backend, state.early_stopping)
         goat.tracked_ = tuple(state.tracked)
@@ -225,12 +225,32 @@ class Goat:
     def _node(self, node: int | str) -> int:
         return self.graph_.index_of(node)  # a name (an int is the name it spells), or a NodeIndex
 
+    def _pairs(self, pairs: ArrayLike) -> np.ndarray:
+        """``pairs`` as a (k, 2) int64 array of node positions, checked: the one place the
+        array-taking answers (scores, probabilities) read their pairs. Positions, not names (an
+        array of names is refused: ``graph_.index_of`` turns a name into its position); a
+        position outside 0..n-1 (a negative one would silently count from the end) is refused."""
+        n = self.graph_.num_nodes
+        array = np.asarray(pairs)
+        if array.size == 0:
+            return np.zeros((0, 2), dtype=np.int64)
+        if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
+            raise ParameterError(f"pairs must be node positions (integers 0..{n - 1}), got an array of "
+                                 f"{array.dtype}; turn names into positions with graph_.index_of(name)")
+        if array.ndim != 2 or array.shape[1] != 2:
+            raise ParameterError(f"pairs must be a (k, 2) array of node positions, got shape {array.shape}")
+        outside = array[(array < 0) | (array >= n)]
+        if len(outside):
+            raise ParameterError(f"pairs hold the position {int(outside[0])}, outside 0..{n - 1} (the graph "
+                                 f"has {n} nodes)")
+        return array.astype(np.int64, copy=False)
+
     def decision_function(self, pairs: ArrayLike) -> np.ndarray:
         """Scores (logits) of (s, t) pairs given as an (k, 2) array of node indices: the mean over
         ``inference_draws`` neighborhood draws, the first of which is ``neighborhoods_``."""
         self._check_fitted()
+        pairs = self._pairs(pairs)
         hoods = self._draws() if self.variant != "global" else [self.neighborhoods_]
-        pairs = np.asarray(pairs)
         scores = [score_pairs(self.model_, pairs, hood, self.exclude_partner, self.device_, self.backend_,
                               self._gram, padding=self.padding) for hood in hoods]
         if len(scores) == 1:
@@ -254,7 +274,7 @@ class Goat:
     def global_scores(self, pairs: ArrayLike) -> np.ndarray:
         """E_s · E_t with the global embeddings (GoatGlobal-style scoring of this model)."""
         self._check_fitted()
-        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        pairs = self._pairs(pairs)
         return np.einsum("ij,ij->i", self.embedding_[pairs[:, 0]], self.embedding_[pairs[:, 1]])
 
     @torch.no_grad()
@@ -277,8 +297,10 @@ class Goat:
         if self.variant == "global":
             raise ParameterError("GoatGlobal has no attention: train variant 'goat' or 'mean-pool'")
         assert isinstance(self.model_, modules.Goat)  # variant checked above
-        muted = [] if mute is None else list(dict.fromkeys(
-            self._node(node) for node in ([mute] if isinstance(mute, (str, Integral)) else mute)))
+        # one node on its own (bytes too: refused by index_of, never read as a list of integers)
+        one = isinstance(mute, (str, bytes, Integral))
+        nodes: list = [] if mute is None else [mute] if one else list(mute)
+        muted = list(dict.fromkeys(self._node(node) for node in nodes))
         return pair_attention(self.model_, self.graph_, self.neighborhoods_, s, t, muted, uniform,
                               self.exclude_partner, self.padding, self.device_)
 
@@ -330,6 +352,8 @@ class Goat:
         """The k most likely gossip partners of ``node`` by edge probability (one score per
         other node: n pairs, never an n x n matrix)."""
         self._check_fitted()
+        if not isinstance(k, Integral) or isinstance(k, bool) or k < 0:
+            raise ParameterError(f"k must be a whole number >= 0 (how many partners), got {k!r}")
         u = self._node(node)
         others = np.arange(self.graph_.num_nodes, dtype=np.int64)
         others = others[others != u]

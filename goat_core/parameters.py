@@ -15,6 +15,7 @@ from numbers import Integral, Real
 from typing import Any, NamedTuple
 
 from .backends.batch import PADDINGS
+from .data.sampling import MAX_SEED
 from .errors import ParameterError
 from .optim import LAZY_FROM_NODES, OPTIMIZERS
 
@@ -23,6 +24,12 @@ VARIANTS = ("goat", "global", "mean-pool")
 # tests/backends/test_fused.py). "fused": the compiled per-pair CPU loop; "torch": chunked torch code
 # with a sparse backward (CUDA's path); "module": plain autograd through model.py.
 BACKENDS = ("auto", "fused", "torch", "module")
+
+
+# Upper bounds of the parameters that had none: past them a run never ends (10**30 epochs) or
+# fails deep inside torch (a batch of 10**30 pairs), instead of being refused before any work.
+MAX_EPOCHS = 100_000
+MAX_BATCH_SIZE = 1 << 24
 
 
 def _int(low, high=None):
@@ -84,7 +91,7 @@ PARAMETERS: dict[str, Parameter] = {
                       "paper: 0.5 on its other graphs)"),
     "lr": _param(3e-3, _real(0.0, 10.0, low_open=True), "Adam learning rate (validated on Email: 3e-3; "
                  "paper: 1e-4, which 20 epochs leave undertrained)"),
-    "epochs": _param(100, _int(0), "passes over the training edges; with early stopping "
+    "epochs": _param(100, _int(0, MAX_EPOCHS), "passes over the training edges; with early stopping "
                      "(validation_fraction > 0) the most it tries (0: initialised only, the untrained "
                      "reference)"),
     "validation_fraction": _param(0.2, _real(0.0, 0.9), "early stopping: the share of the training "
@@ -93,7 +100,7 @@ PARAMETERS: dict[str, Parameter] = {
                                   "0: train exactly `epochs` epochs (the paper's preset)"),
     "patience": _param(10, _int(1, 10_000), "early stopping: stop choosing after this many epochs "
                        "without a better validation AUC"),
-    "batch_size": _param(256, _int(1), "pairs per optimisation step"),
+    "batch_size": _param(256, _int(1, MAX_BATCH_SIZE), "pairs per optimisation step"),
     "negatives": _param(1, _int(0, 100), "negative pairs drawn from D^0.75 per edge"),
     "variant": _param("goat", _choice(VARIANTS), "goat = paper (max pooling); mean-pool = authors' code "
                       "(tanh + mean pooling); global = GoatGlobal ablation"),
@@ -105,7 +112,7 @@ PARAMETERS: dict[str, Parameter] = {
                       "86.3 AUC); mask = pads left out of the max and the softmax (faster: only real "
                       "neighbors)"),
     "device": _param("auto", (_device, "'auto', 'cpu', 'cuda' or 'cuda:N'"), "where to train"),
-    "seed": _param(0, _int(0, 2**63 - 1), "seed for every random draw"),
+    "seed": _param(0, _int(0, MAX_SEED), "seed for every random draw"),
     "inference_draws": _param(1, _int(1, 1024), "neighborhood draws whose logits are averaged when "
                               "scoring pairs (1: one fixed draw, as the paper; more: less sampling noise "
                               "for nodes with more than N neighbors)"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -107,6 +108,8 @@ def check_run_target(path: str | Path, overwrite: bool = False) -> None:
     text = str(path)
     if not text.strip():
         raise GraphFormatError("--out", "names no directory: give the run directory to write")
+    if "\x00" in text:
+        raise GraphFormatError(repr(text), "holds a NUL character, which no file name may hold")
     try:
         _check_target(Path(path), overwrite)
     except OSError as err:  # a name too long, a loop of links, no permission to look
@@ -125,8 +128,21 @@ def _check_target(path: Path, overwrite: bool) -> None:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         raise GraphFormatError(text, f"cannot be created: {ancestor} is a file, not a directory")
-    if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise GraphFormatError(text, f"cannot be created: {ancestor} is not writable")
+    problem = _write_problem(ancestor)
+    if problem:
+        raise GraphFormatError(text, f"cannot be created: {ancestor} {problem}")
+
+
+def _write_problem(directory: Path) -> str | None:
+    """Why nothing can be written in ``directory``, found by writing (and removing) a small file
+    there: permission bits alone say nothing of a read-only mount, /proc, or a root user."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".goat-write-check-", dir=directory)
+    except OSError as err:
+        return f"is not writable ({err.strerror or err})"
+    os.close(fd)
+    os.unlink(probe)
+    return None
 
 
 def _check_existing_target(path: Path, overwrite: bool) -> None:
@@ -138,8 +154,9 @@ def _check_existing_target(path: Path, overwrite: bool) -> None:
         entries = sorted(entry.name for entry in path.iterdir())
     except OSError as err:
         raise GraphFormatError(text, f"cannot be read: {err.strerror or err}") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise GraphFormatError(text, "is not writable")
+    problem = _write_problem(path)
+    if problem:
+        raise GraphFormatError(text, problem)
     if not entries:
         return
     ours = set(FILES) | {name + PARTIAL for name in FILES}

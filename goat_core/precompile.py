@@ -2,15 +2,14 @@
 
 The fused loops (:mod:`.fused`, numba) are compiled on their first call and cached on disk
 (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the module); on a fresh install that first
-call costs about half a minute on a 2-core machine (BENCHMARKS.md, "A class starts in
-seconds"). Each step here runs a tiny real computation through one family of loops, so every
-signature training and scoring use is compiled and written to the cache; a later process
-loads them in about a second. The app runs this in a child process when its server starts
+call takes a while (BENCHMARKS.md measures it). Each step here runs a tiny real computation
+through one family of loops, so every signature training and scoring use is compiled and written
+to the cache; a later process only loads them. The app runs this in a child process when its server starts
 (``ui/warmup.py``), off the server's interpreter, and prints nothing itself: this module
 prints one line per step, ``k/n name``, which the app reads as its progress.
 
 ``--umap`` adds UMAP's own numba code (umap-learn keeps its cache beside the package or in
-``NUMBA_CACHE_DIR``): its import then takes seconds instead of half a minute.
+``NUMBA_CACHE_DIR``): its import then loads instead of compiling.
 """
 
 from __future__ import annotations
@@ -72,6 +71,18 @@ def _scoring() -> None:
                                pooling=pooling, sparse=sparse).sum().backward()
 
 
+def _ranking() -> None:
+    """Ranking's loops (:mod:`.ranking_kernels`): the random negatives' draw and the scores of a
+    positive's negatives from the Gram matrix."""
+    from .analysis.ranking import evaluate_goat_ranking, ranking_negatives
+    from .data.sampling import split_edges
+
+    split = split_edges(_graph(), 0.7, 0)
+    goat = Goat(dim=8, neighborhood=3, epochs=1, batch_size=4, validation_fraction=0.0, seed=0,
+                backend="fused", device="cpu").fit(split.train)
+    evaluate_goat_ranking(goat, ranking_negatives(split, "random", 2))
+
+
 def _umap() -> None:
     from .analysis.projection import warm_up
 
@@ -82,6 +93,7 @@ STEPS: dict[str, Callable[[], None]] = {
     "training loop": _training,
     "lazy Adam": _lazy_adam,
     "scoring loops": _scoring,
+    "ranking loops": _ranking,
 }
 
 

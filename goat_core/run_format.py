@@ -39,7 +39,7 @@ import torch
 
 from .analysis.attention import AttentionHistory
 from .backends.batch import make_batch
-from .data.graph import Graph, NodeLabels, nfc
+from .data.graph import Graph, NodeLabels, name_problem, nfc
 from .data.sampling import Adjacency, Neighborhoods
 from .errors import GoatError, GraphFormatError
 from .state import GoatState
@@ -51,6 +51,7 @@ CONFIG_KEYS = ("format_version", "params", "backend", "graph", "history", "early
 CHECKSUM_KEYS = ("arrays", "files", "sha256")  # format 2
 GRAPH_KEYS = ("source", "directed", "weighted", "nodes", "edges", "fingerprint")
 HISTORY_KEYS = ("epoch", "loss", "elapsed", "val_auc")
+STOPPING_KEYS = ("best_epoch", "epochs_tried", "val_auc", "validation_edges", "fraction")
 BACKEND_NAMES = ("", "fused", "torch", "module")  # "": not recorded (runs saved before backends)
 LABEL_KEYS = ("codes", "classes", "source")
 REQUIRED_TENSORS = ("embedding", "src", "dst", "weight", "hood_table", "hood_length")
@@ -217,8 +218,9 @@ class _RunReader:
         except json.JSONDecodeError as err:
             raise self.fail(name, f"is not valid JSON ({err.msg} at line {err.lineno}, column "
                                   f"{err.colno})") from None
-        except ValueError as err:  # a NaN or an infinity: not JSON
-            raise self.fail(name, f"is not valid JSON ({err})") from None
+        except ValueError as err:  # a NaN or an infinity (our words), or a number too long to read
+            why = str(err) if "JSON allows" in str(err) else "a number with too many digits"
+            raise self.fail(name, f"is not valid JSON ({why})") from None
         except RecursionError:
             raise self.fail(name, "is not valid JSON (nested too deeply)") from None
         if not isinstance(data, dict):
@@ -324,11 +326,22 @@ class _RunReader:
             return None
         if not isinstance(stopping, dict):
             raise self.fail("config.json", "early_stopping must be a JSON object or null")
-        aucs, best = stopping.get("val_auc"), stopping.get("best_epoch")
-        tried = aucs if isinstance(aucs, list) and all(a is None or _finite(a) for a in aucs) else None
-        if tried is None or not (isinstance(best, int) and not isinstance(best, bool)
-                                 and 1 <= best <= max(len(tried), 1)):
-            raise self.fail("config.json", "early_stopping must hold best_epoch among its val_auc list")
+        if set(stopping) != set(STOPPING_KEYS):
+            raise self.fail("config.json", f"early_stopping must hold exactly {', '.join(STOPPING_KEYS)}")
+        if stopping["fraction"] != params["validation_fraction"] or not params["validation_fraction"] > 0:
+            raise self.fail("config.json", f"early_stopping is recorded for a validation fraction of "
+                                           f"{_short(stopping['fraction'])}, but params' validation_fraction "
+                                           f"is {params['validation_fraction']}")
+        aucs, best = stopping["val_auc"], stopping["best_epoch"]
+        tried = aucs if isinstance(aucs, list) and all(a is None or (_finite(a) and 0 <= a <= 1)
+                                                       for a in aucs) else None
+        if tried is None or not (_int(best) and 1 <= best <= max(len(tried), 1)):
+            raise self.fail("config.json", "early_stopping must hold best_epoch among its val_auc list "
+                                           "(validation AUCs in [0, 1] or null)")
+        if stopping["epochs_tried"] != len(tried) or not (_int(stopping["validation_edges"])
+                                                           and stopping["validation_edges"] >= 1):
+            raise self.fail("config.json", "early_stopping: epochs_tried must count its val_auc list and "
+                                           "validation_edges be a whole number >= 1")
         if best != len(history):
             raise self.fail("config.json", f"early_stopping chose {best} epochs but history has "
                                            f"{len(history)}")
@@ -346,6 +359,9 @@ class _RunReader:
         if len(names) != meta["nodes"]:
             raise self.fail("nodes.json", f"holds {len(names)} names but config.json's graph has "
                                           f"{meta['nodes']} nodes")
+        problem = next(filter(None, map(name_problem, names)), None)
+        if problem:
+            raise self.fail("nodes.json", problem)
         seen: dict[str, int] = {}
         for i, name in enumerate(names):
             first = seen.setdefault(nfc(name), i)

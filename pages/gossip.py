@@ -4,7 +4,7 @@ how the pair's attention moved over training."""
 
 import streamlit as st
 
-from ui import gossip, gossip_tabs, pair_choice, parts, state
+from ui import faithfulness_panel, gossip, gossip_tabs, pair_choice, parts, state
 from ui.parts import md
 
 ex = state.get()
@@ -54,6 +54,7 @@ tabs = dict(zip(gossip_tabs.TABS, st.tabs(list(gossip_tabs.TABS), key="gossip_ta
 if tabs["Attention"].open:
     with tabs["Attention"]:
         gossip_tabs.attention(ex, run, pair)  # the bars; a panel beside them takes (ex, run, pair) too
+        faithfulness_panel.panel(ex, run, pair)  # weight vs leave-one-out effect, and what it means
 for label in ("Over training", "Alignment matrix", "Context shift", "Drivers & top partners"):
     if tabs[label].open:
         with tabs[label]:

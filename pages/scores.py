@@ -5,7 +5,7 @@ import streamlit as st
 
 from goat_core import views
 from goat_core.analysis.evaluation import clustering_problem
-from ui import cache, jobs, navigation, parts, scores, side_by_side, state
+from ui import cache, jobs, leak_audit, navigation, parts, ranking_table, scores, side_by_side, state
 
 NUMBER = st.column_config.NumberColumn(format="%.3f")
 
@@ -71,6 +71,8 @@ else:
     aucs, aps = {k: c[2] for k, c in found.curves.items()}, {k: c[3] for k, c in found.curves.items()}
     parts.chart(a, views.roc_figure({k: c[0] for k, c in found.curves.items()}, aucs), key="scores_roc")
     parts.chart(b, views.pr_figure({k: c[1] for k, c in found.curves.items()}, aps), key="scores_pr")
+    ranking_table.section(run, found.walked)  # MRR and Hits@K on the same negatives for every method
 
 # Further sections on the scores go here, one ui call each, before the runs side by side.
+leak_audit.section(ex, run)  # "Evaluate as the paper did": a background job, started by a button
 side_by_side.section(ex, run)  # its own block: variants trained on this run's split, edge by edge

@@ -146,3 +146,20 @@ def test_tampered_runs_are_one_line_errors(goat, case, problem):
     with pytest.raises(GraphFormatError) as err:
         archive.run_from_zip(raw, file="up.zip")
     assert str(err.value).startswith("up.zip: ") and problem in str(err.value) and "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA],
+                         ids=["deflate", "bzip2", "lzma"])
+def test_a_run_archive_with_damaged_compressed_data_is_one_line(goat, method):
+    """Issue 24's second sweep: damaged bzip2 or LZMA data escaped as OSError / LZMAError (in the
+    app, a page's traceback), where damaged deflate data was a one-line error."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=method) as zf:
+        for name, data in _members(goat).items():
+            zf.writestr(name, data)
+    raw = buffer.getvalue()
+    start = raw.index(b"weights.pt") + 200  # inside the compressed weights
+    damaged = raw[:start] + bytes(300) + raw[start + 300:]
+    with pytest.raises(GraphFormatError) as err:
+        archive.run_from_zip(damaged, file="up.zip")
+    assert str(err.value).startswith("up.zip: damaged zip archive") and "\n" not in str(err.value)

@@ -375,6 +375,8 @@ def test_track_pair_names_are_names(capsys, ints_run, tmp_path):
 @pytest.mark.parametrize("option, words", [
     (("--seed", "-1"), "seed must be an integer >= 0"),
     (("--device", "mps"), "device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got 'mps'"),
+    (("--batch-size", str(10**30)), "batch_size must be an integer >= 1 and <= "),  # once an OverflowError
+    (("--epochs", str(10**30)), "epochs must be an integer >= 0 and <= "),  # once a training without end
 ])
 def test_parameters_are_checked_before_any_split_or_training(capsys, no_work, tmp_path, command, option,
                                                              words):
@@ -487,3 +489,9 @@ def test_a_format_1_run_says_so_on_stderr(capsys, tmp_path, ints_run):
 def test_an_out_name_too_long_is_one_line_before_training(capsys, no_work, tmp_path):
     code, _, err = run_main(capsys, "train", "lesmis", "--out", str(tmp_path / ("x" * 300)), *TINY)
     assert "cannot be used as a run directory (File name too long)" in one_line_error(code, err)
+
+
+def test_an_out_name_holding_a_nul_is_one_line_before_training(capsys, no_work, tmp_path):
+    """Issue 24's second sweep: a NUL in --out was a ValueError traceback."""
+    code, _, err = run_main(capsys, "train", "lesmis", "--out", str(tmp_path / "a\x00b"), *TINY)
+    assert "holds a NUL character, which no file name may hold" in one_line_error(code, err)

@@ -268,7 +268,7 @@ def test_early_stopping_is_saved_and_older_runs_load_without_it(planted, tmp_pat
     assert old.early_stopping_ is None and old.validation_fraction == 0.0
     config["early_stopping"] = {"best_epoch": 9, "val_auc": [0.5]}
     (tmp_path / "run" / "config.json").write_text(json.dumps(config))
-    with pytest.raises(ValueError, match="early_stopping must hold best_epoch"):
+    with pytest.raises(ValueError, match="early_stopping must hold"):  # (best_epoch among its AUCs, its keys)
         Goat.load(tmp_path / "run")
 
 
@@ -294,3 +294,79 @@ def test_a_number_past_int64_is_a_parameter_error_not_a_crash():
         for value in (10**20, 10**400):
             with pytest.raises(ParameterError, match=f"{name} must be a number"):
                 Goat(**{name: value}).resolved_device()
+
+
+# --------------------------------------------------------------------------- issue 24, second sweep
+# Probes the first fix did not cover: answers that take arrays of positions or a count, a mute
+# given as bytes, parameters without an upper bound, and a run's compute path on another device.
+
+@pytest.fixture(scope="module")
+def numbered():
+    """Nodes named 10, 20, 30, 48, 51 (a 5-cycle with the chord 10-30), fitted once."""
+    from goat_core.data.graph import normalise
+
+    graph = normalise(["10", "20", "30", "48", "51"], np.array([0, 1, 2, 3, 4, 0]),
+                      np.array([1, 2, 3, 4, 0, 2]), None, False, False, "<numbered>")
+    return Goat(**{**FAST, "neighborhood": 4}).fit(graph)
+
+
+@pytest.mark.parametrize("pairs, words", [
+    ([[0, -1]], "the position -1, outside 0..4"),  # once answered for the last node (numpy's -1)
+    ([[10, 20]], "the position 10, outside 0..4"),  # names where positions go: once an IndexError
+    ([[0.5, 1.7]], "got an array of float64"),  # once truncated to [[0, 1]] without a word
+    ([["10", "20"]], "turn names into positions with graph_.index_of(name)"),
+    ([0, 1, 2], "must be a (k, 2) array of node positions, got shape (3,)"),  # once a reshape ValueError
+    ([[True, False]], "got an array of bool"),
+])
+def test_arrays_of_pairs_are_positions_checked_in_one_place(numbered, pairs, words):
+    from goat_core import ParameterError
+
+    for answer in (numbered.predict_proba, numbered.decision_function, numbered.global_scores):
+        with pytest.raises(ParameterError) as err:
+            answer(pairs)
+        assert words in str(err.value), answer.__name__
+    assert numbered.predict_proba(np.zeros((0, 2), dtype=np.int64)).shape == (0,)
+    assert numbered.predict_proba([[0, 4]]).shape == (1,)  # a list of positions is still fine
+
+
+def test_a_mute_given_as_bytes_is_refused_not_read_as_numbers(numbered):
+    """b"30" iterates as the integers 51 and 48, which are names here: they were muted instead."""
+    from goat_core import GoatError
+
+    with pytest.raises(GoatError, match="a node is named by text .* got b'30' \\(bytes\\)"):
+        numbered.attention("10", "20", mute=b"30")
+
+
+@pytest.mark.parametrize("k", [-1, 2.5, True, "3"])
+def test_top_partners_refuses_a_count_that_is_not_one(numbered, k):
+    """k = -1 once returned every partner but the last, as ``attention --top -1`` did its rows."""
+    from goat_core import ParameterError
+
+    with pytest.raises(ParameterError, match="k must be a whole number >= 0"):
+        numbered.top_partners("10", k)
+    assert numbered.top_partners("10", 0) == [] and len(numbered.top_partners("10", 10)) == 4
+
+
+@pytest.mark.parametrize("name, value", [("batch_size", 10**30), ("batch_size", 2**25), ("epochs", 10**30),
+                                         ("epochs", 100_001)])
+def test_parameters_without_a_natural_bound_have_one(triangle_tail, name, value):
+    """A batch of 10**30 pairs ended in numpy's OverflowError after the split; 10**30 epochs never
+    ended. Both are refused before any work, in the parameter's own words."""
+    from goat_core import ParameterError
+
+    with pytest.raises(ParameterError, match=f"{name} must be an integer >= . and <= "):
+        Goat(**{name: value}).resolved_device()
+
+
+def test_a_run_answers_on_a_device_its_training_path_does_not_run_on():
+    """A run trained with backend='fused' (CPU only) was refused on a GPU machine by Goat.load
+    (and the app's run upload): the path answering takes there is auto's."""
+    import torch
+
+    from goat_core.estimator import answering_backend
+
+    cuda = torch.device("cuda")
+    assert answering_backend("fused", "goat", cuda) == "torch"
+    assert answering_backend("fused", "mean-pool", cuda) == "module"
+    assert answering_backend("fused", "goat", torch.device("cpu")) == "fused"
+    assert answering_backend("torch", "goat", cuda) == "torch"

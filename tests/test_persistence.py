@@ -378,3 +378,71 @@ def test_every_array_with_another_dtype_or_shape_is_refused_even_with_new_checks
         with pytest.raises(GraphFormatError) as err:
             Goat.load(run)
         assert f"{run}/weights.pt: " in _one_line(err.value, run) or f"{run}: " in str(err.value), name
+
+
+# --------------------------------------------------------------------------- issue 24, second sweep
+
+@pytest.mark.parametrize("change, words", [
+    (lambda c, n, t: n["names"].__setitem__(0, "\ud800"),
+     "nodes.json: node name '\\ud800' is not valid Unicode"),
+    (_set_param("batch_size", 10**30), "params: batch_size must be an integer >= 1 and <= 16777216"),
+    (_set_param("epochs", 10**30), "params: epochs must be an integer >= 0 and <= 100000"),
+], ids=["a lone surrogate in a name (once a UnicodeEncodeError)", "a batch past any memory (once loaded)",
+        "epochs past any training"])
+def test_what_a_forged_run_holds_is_refused_in_one_line(saved, tmp_path, change, words):
+    run = tampered(saved, tmp_path / "run", change, reseal=True)
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    assert words in _one_line(err.value, run)
+
+
+@pytest.fixture(scope="module")
+def stopped(tmp_path_factory):
+    """A small run whose epochs early stopping chose (validation_fraction 0.2)."""
+    goat = Goat(**{**FAST, "validation_fraction": 0.2, "patience": 2}, seed=3).fit(load_graph("lesmis"))
+    assert goat.early_stopping_ is not None
+    return goat.save(tmp_path_factory.mktemp("stopped") / "run")
+
+
+def _stopping(change):
+    return lambda config, nodes, tensors: change(config["early_stopping"])
+
+
+@pytest.mark.parametrize("change, words", [
+    (_stopping(lambda s: s["val_auc"].__setitem__(0, 5.0)), "validation AUCs in [0, 1] or null"),
+    (_stopping(lambda s: s.__setitem__("note", "<b>mine</b>")), "early_stopping must hold exactly"),
+    (_stopping(lambda s: s.__setitem__("fraction", 0.5)), "recorded for a validation fraction of 0.5"),
+    (_stopping(lambda s: s.__setitem__("epochs_tried", 99)), "epochs_tried must count its val_auc list"),
+    (_stopping(lambda s: s.__setitem__("validation_edges", 0)), "validation_edges be a whole number >= 1"),
+    (_set_param("validation_fraction", 0.0), "recorded for a validation fraction"),
+], ids=["an AUC of 5", "an extra key", "another fraction", "epochs tried", "no validation edge",
+        "early stopping without a validation fraction"])
+def test_early_stopping_is_checked_against_the_run(stopped, tmp_path, change, words):
+    """Each of these loaded (resealed) before: the app draws val_auc as a curve in [0, 1]."""
+    assert Goat.load(stopped).early_stopping_ is not None
+    run = tampered(stopped, tmp_path / "run", change, reseal=True)
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    assert words in _one_line(err.value, run)
+
+
+def test_a_number_too_long_to_read_is_said_in_our_words(saved, tmp_path):
+    run = tampered(saved, tmp_path / "run", lambda c, n, t: None)
+    (run / "config.json").write_text('{"format_version": ' + "9" * 5000 + "}")
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    assert "is not valid JSON (a number with too many digits)" in _one_line(err.value, run)
+    assert "sys.set_int_max_str_digits" not in str(err.value)
+
+
+def test_a_run_directory_that_cannot_be_written_is_found_before_training(saved, tmp_path):
+    from goat_core.persistence import check_run_target
+
+    with pytest.raises(GraphFormatError, match="holds a NUL character"):  # once numpy's ValueError
+        check_run_target(str(tmp_path / "a\x00b"))
+    proc = __import__("pathlib").Path("/proc")
+    if proc.is_dir():  # writable by its mode bits (to root), yet nothing can be created there
+        with pytest.raises(GraphFormatError, match="cannot be created: /proc is not writable"):
+            check_run_target(proc / "goat-run")
+    check_run_target(tmp_path / "new" / "run")  # a directory that can be made: fine, and not made
+    assert not (tmp_path / "new").exists() and list(tmp_path.iterdir()) == []

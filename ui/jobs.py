@@ -33,6 +33,7 @@ from .runs import run_key
 from .worker import Worker, background_priority
 
 Report = Callable[[float, str], None]  # (fraction done, what is happening)
+RANKING_KINDS = ("random", "hard")  # the Scores page ranks every method on both kinds of negatives
 
 
 @dataclass
@@ -163,7 +164,7 @@ def walk_baselines(run_key: str, split: goat_core.EdgeSplit) -> Job:
         out: dict = {}
         for k, (name, config) in enumerate(configs.items()):
             report(k / len(configs), f"{name}: random walks, then the skip-gram")
-            out.update(child.call(report, "walk_scores", split, {name: config}, split.seed))
+            out.update(child.call(report, "walk_scores", split, {name: config}, split.seed, RANKING_KINDS))
         report(1.0, "done")
         return out
 

@@ -158,7 +158,7 @@ def pair_names(ex: Explorer) -> tuple[str, str]:
 
 def seed_input() -> None:
     st.sidebar.number_input(
-        "Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.SEED_KEY,
+        "Seed", min_value=0, max_value=state.FORM_LIMITS["seed"][1], step=1, key=state.SEED_KEY,
         help="One seed for everything random: training, layouts, projections, k-means, random "
              "pairs. The same seed gives the same view.")
 

@@ -31,7 +31,7 @@ URL_PARAMS = {"dim": "dim", "N": "neighborhood", "dropout": "dropout", "lr": "lr
 # The training form's limits: its widgets and the values a shared link may carry.
 FORM_LIMITS = {"dim": (1, 1024), "neighborhood": (1, 1000), "dropout": (0.0, 0.95), "lr": (1e-6, 1.0),
                "epochs": (1, 5000), "batch_size": (1, 8192), "negatives": (0, 20), "holdout": (0.0, 0.5),
-               "validation_fraction": (0.0, 0.5), "patience": (1, 100)}
+               "validation_fraction": (0.0, 0.5), "patience": (1, 100), "seed": (0, 2**31 - 1)}
 
 
 def form_values(ex: Explorer) -> dict:
@@ -367,9 +367,10 @@ def apply_link(ex: Explorer, query: dict[str, list[str]]) -> None:
     and the pages' choices. What the stores lack goes to ``ex.missing`` (the pages offer to
     rebuild it); a value no widget takes is ignored with a warning."""
     try:
-        st.session_state[SEED_KEY] = int(_first(query, "seed", "0"))
-    except ValueError:
-        pass
+        st.session_state[SEED_KEY] = parse_url_value("seed", _first(query, "seed", "0"))
+    except ValueError:  # the seed parameter's own rule: a link's -1 never reaches a training
+        ex.message = ("warning", f"ignored URL parameter seed={_first(query, 'seed')!r} (not a seed the "
+                                 "training form takes)")
     _link_view(ex, query)  # projector mode first: a page that waits for a missing graph is projected too
     if not _link_graph(ex, query):
         return

@@ -138,6 +138,8 @@ def fit_record(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: flo
                track: Sequence[tuple[int, int]] = ()) -> RunRecord:
     """Fit ``params`` (with their backend) on ``graph`` with ``holdout`` held out, put the run in the
     shared store and return it; no Streamlit here (a background job trains with it too)."""
+    goat = goat_core.Goat(**params)
+    goat.resolved_device()  # every parameter checked before any work (the split takes the seed)
     split, train_graph, validation = None, graph, None
     if holdout > 0:
         try:
@@ -146,7 +148,6 @@ def fit_record(graph: goat_core.Graph, graph_fp: str, params: dict, holdout: flo
             raise goat_core.ParameterError(f"{err}: set 'Hold out for validation' to 0 to train on every "
                                            "edge") from None
         train_graph, validation = split.train, (split.test_pos, split.test_neg)
-    goat = goat_core.Goat(**params)
     if goat.variant == "global":  # GoatGlobal has no attention to track (fit refuses track_pairs)
         track = ()
     started = time.perf_counter()

@@ -16,6 +16,7 @@ import streamlit as st
 import goat_core
 from goat_core import archive
 from goat_core.analysis import splits
+from goat_core.data.readers import table_columns
 
 from . import cache, parts, state
 from .parts import md
@@ -28,6 +29,8 @@ MAX_UNPACKED_MB = 100  # a compressed upload's content: 5x the upload limit
 MAX_RUN_MB = 50
 LAST = "upload_last"  # the last graph file loaded: (name, bytes, labels name, labels bytes, ReadOptions)
 PICKERS = ("upload_col_source", "upload_col_target", "upload_col_weight")
+PENDING = "upload_pending"  # a table not read as found: (LAST's five fields, header, first row)
+FIXERS = ("upload_fix_source", "upload_fix_target", "upload_fix_weight")
 NO_WEIGHT = -1  # the weight picker's "unweighted"
 FORMATS_NOTE = (
     "Any **graph file**, recognised by its content: an edge list or table (CSV, TSV, spaces, `;` or `|`; "
@@ -54,6 +57,7 @@ def section(ex: Explorer) -> None:
                          "edge lists are undirected). GOAT's neighborhoods ignore direction either way "
                          "(the paper's D counts both).")
         st.button("Load graph", key="upload_load", type="primary", on_click=load, args=(ex,))
+        pending_picker(ex)
 
 
 def load(ex: Explorer) -> None:
@@ -76,21 +80,86 @@ def load(ex: Explorer) -> None:
 
 
 def read(ex: Explorer, name: str, raw: bytes, labels_name: str | None, labels_raw: bytes | None,
-         options: goat_core.ReadOptions) -> bool:
+         options: goat_core.ReadOptions, pend: bool = True) -> bool:
     """Read ``raw`` with ``options`` and make it the session's graph; False (and a one-line
-    error, the graph unchanged) when it cannot be read."""
+    error, the graph unchanged) when it cannot be read, with the file kept for
+    :func:`pending_picker` when ``pend`` and the error is the graph file's."""
     try:
         graph = cache.uploaded_graph(cache.digest(raw), name, options, cache.digest(labels_raw) if labels_raw
                                      else None, labels_name, MAX_UNPACKED_MB * 2**20, raw, labels_raw)
     except goat_core.GoatError as err:
         ex.message = ("error", str(err))
+        if pend:
+            st.session_state.pop(PENDING, None)
+            if str(getattr(err, "file", "")).startswith(name):  # not the labels file's error
+                keep_pending(name, raw, labels_name, labels_raw, options)
         return False
+    st.session_state.pop(PENDING, None)
     key = cache.upload_key(cache.digest(raw), cache.digest(labels_raw) if labels_raw else None, options)
     state.set_upload(ex, graph, name, key)  # kept on the server by content: a refresh or a link finds it
     st.session_state[LAST] = (name, raw, labels_name, labels_raw, options)
     preset_pickers(graph)
     ex.message = ("success", f"Loaded {name}: {graph.num_nodes:,} nodes, {graph.num_edges:,} edges.")
     return True
+
+
+def keep_pending(name: str, raw: bytes, labels_name: str | None, labels_raw: bytes | None,
+                 options: goat_core.ReadOptions) -> None:
+    """After a failed read of an edge table: keep its bytes and columns for :func:`pending_picker`
+    (the error asks which columns are which; the picker answers without uploading again)."""
+    found = table_columns(raw, name, max_bytes=MAX_UNPACKED_MB * 2**20)
+    if found is None:
+        st.session_state.pop(PENDING, None)
+        return
+    header, first = found
+    st.session_state[PENDING] = (name, raw, labels_name, labels_raw, options, header, first)
+    width = len(header) if header is not None else len(first)
+    for key, value in zip(FIXERS, (0, 1 if width > 1 else 0, NO_WEIGHT)):
+        st.session_state[key] = value
+
+
+def pending_picker(ex: Explorer) -> None:
+    """The columns of a table that could not be read as found, and a button to read it so."""
+    pending = st.session_state.get(PENDING)
+    if pending is None:
+        return
+    name, header, first = pending[0], pending[5], pending[6]
+    columns = list(range(len(header) if header is not None else len(first)))
+
+    def title(i: int) -> str:
+        if header is not None:
+            return header[i] or f"(unnamed column {i})"
+        return f"column {i} ({first[i]})" if i < len(first) else f"column {i}"
+
+    st.caption(md(f"Choose the columns of {name} and read it again (the graph shown is unchanged):"))
+    c1, c2, c3, c4 = st.columns([2, 2, 2, 1.4], vertical_alignment="bottom")
+    c1.selectbox("Source", columns, format_func=title, key=FIXERS[0])
+    c2.selectbox("Target", columns, format_func=title, key=FIXERS[1])
+    c3.selectbox("Weight", [NO_WEIGHT] + columns, key=FIXERS[2],
+                 format_func=lambda i: "(none: unweighted)" if i == NO_WEIGHT else title(i))
+    if header is None and not any(_is_number(v) for v in first):
+        st.checkbox("The first line is a header", key="upload_fix_header",
+                    help="Its words name the columns: read them as names, not as an edge.")
+    c4.button("Read with these columns", key="upload_fix_read", on_click=read_pending, args=(ex,))
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def read_pending(ex: Explorer) -> None:
+    """The pending table read with the columns :func:`pending_picker` names."""
+    name, raw, labels_name, labels_raw, options, header, first = st.session_state[PENDING]
+    picked = [int(st.session_state[key]) for key in FIXERS]
+    by_name = header is None and bool(st.session_state.get("upload_fix_header"))
+    column = (lambda i: first[i]) if by_name else (lambda i: i)  # the header's words: the first line is one
+    chosen = replace(options, format="edgelist", source=column(picked[0]), target=column(picked[1]),
+                     weight="none" if picked[2] == NO_WEIGHT else column(picked[2]))
+    read(ex, name, raw, labels_name, labels_raw, chosen)
 
 
 def preset_pickers(graph: goat_core.Graph) -> None:
@@ -110,7 +179,7 @@ def reread(ex: Explorer) -> None:
     chosen = replace(options, format="edgelist", source=int(st.session_state[PICKERS[0]]),
                      target=int(st.session_state[PICKERS[1]]),
                      weight="none" if weight == NO_WEIGHT else int(weight))
-    read(ex, name, raw, labels_name, labels_raw, chosen)
+    read(ex, name, raw, labels_name, labels_raw, chosen, pend=False)  # the graph read before stays, as it was
 
 
 def relabel(ex: Explorer) -> None:
@@ -177,7 +246,7 @@ def load_run(ex: Explorer) -> None:
         return
     try:
         goat = archive.run_from_zip(raw, file=upload.name)
-    except goat_core.GraphFormatError as err:
+    except goat_core.GoatError as err:  # any input error: one line, the current run kept
         ex.message = ("error", str(err))
         return
     candidates = [(ex.graph, ex.graph_key), (cache.bundled_graph("lesmis"), "lesmis")]

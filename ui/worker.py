@@ -36,12 +36,16 @@ _out: BinaryIO | None = None  # the child's stdout, where _report writes (set by
 # --------------------------------------------------------------------------- the calls the child runs
 
 
-def walk_scores(split, configs: dict, seed: int) -> dict:
+def walk_scores(split, configs: dict, seed: int, ranking: tuple[str, ...] = (),
+                per_positive: int = 100) -> dict:
     """DeepWalk/node2vec scores and curves on ``split``
-    (``goat_core.analysis.node2vec.evaluate_walk_methods``)."""
+    (``goat_core.analysis.node2vec.evaluate_walk_methods``), ranked on the Scores page's negatives
+    of each kind in ``ranking`` (drawn here from the split: the same seeded draw as the page's)."""
     from goat_core.analysis.node2vec import evaluate_walk_methods
+    from goat_core.analysis.ranking import ranking_negatives
 
-    return evaluate_walk_methods(split, configs, seed=seed, curves=True)
+    negatives = [ranking_negatives(split, kind, per_positive) for kind in ranking]
+    return evaluate_walk_methods(split, configs, seed=seed, curves=True, ranking=negatives)
 
 
 def umap_projection(points, seed: int):

@@ -1,7 +1,8 @@
 """Leak-free evaluation: link prediction (AUC/AP) and node clustering (NMI/AMI).
 
-scikit-learn is imported inside the functions: it costs ~1 s, which ``import goat_core`` (and
-so every CLI call, ``info`` included) would otherwise pay.
+scikit-learn is imported inside the functions: its import is slow (BENCHMARKS.md, "A class
+starts in seconds"), and ``import goat_core`` (so every CLI call, ``info`` included) would
+otherwise pay for it.
 """
 
 from __future__ import annotations

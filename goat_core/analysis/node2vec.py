@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -26,6 +27,9 @@ from ..data.sampling import EdgeSplit
 from ..errors import ParameterError
 from .baselines import _adjacency
 from .evaluation import link_scores
+
+if TYPE_CHECKING:  # annotations only
+    from .ranking import RankingNegatives
 
 WALK_METHODS = {"deepwalk": "DeepWalk", "node2vec": "node2vec"}
 # What the app compares GOAT with, untuned: DeepWalk, and node2vec with q = 0.5 (outward walks), the
@@ -118,16 +122,21 @@ def walks_per_node(num_nodes: int, walk_length: int = 80, budget: int = 1_000_00
 
 
 def evaluate_walk_methods(split: EdgeSplit, configs: Mapping[str, Mapping] | None = None, seed: int = 0,
-                          curves: bool = False) -> dict[str, dict]:
+                          curves: bool = False, ranking: Sequence[RankingNegatives] = ()) -> dict[str, dict]:
     """AUC and AP of each walk embedding (name -> ``walk_embedding`` keyword arguments; default
     ``PRESETS``) trained on ``split.train``, on the held-out edges against the split's non-edges,
-    the pairs GOAT and the heuristics are scored on; ``curves`` adds ROC and PR points."""
+    the pairs GOAT and the heuristics are scored on; ``curves`` adds ROC and PR points, ``ranking``
+    (:class:`.ranking.RankingNegatives`) adds ``ranking[kind]``: MRR and Hits@K on those negatives."""
     pairs = np.concatenate([split.test_pos, split.test_neg])
     labels = np.concatenate([np.ones(len(split.test_pos)), np.zeros(len(split.test_neg))])
     out = {}
     for name, config in (PRESETS if configs is None else configs).items():
-        scores = dot_scores(walk_embedding(split.train, **config, seed=seed), pairs)
+        embedding = walk_embedding(split.train, **config, seed=seed)
+        scores = dot_scores(embedding, pairs)
         out[name] = {**link_scores(labels, scores), "config": {**DEFAULTS, **config}}
+        if ranking:
+            score = functools.partial(dot_scores, embedding)
+            out[name]["ranking"] = {neg.kind: neg.evaluate(score) for neg in ranking}
         if curves:
             from sklearn.metrics import precision_recall_curve, roc_curve
 

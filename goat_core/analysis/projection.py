@@ -71,7 +71,7 @@ class _EpochStream:
 
 
 def warm_up() -> None:
-    """Compile UMAP's numba code on a tiny input (about 15 s on a fresh server, even with numba's
-    disk cache), so that a user's first UMAP does not pay for it."""
+    """Compile UMAP's numba code on a tiny input (it takes a while on a fresh server, even with
+    numba's disk cache: BENCHMARKS.md), so that a user's first UMAP does not pay for it."""
     points = np.random.default_rng(0).random((40, 4), dtype=np.float32)
     project(points, "umap", seed=0)

@@ -98,6 +98,17 @@ def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
     return backend
 
 
+
+def answering_backend(backend: str, variant: str, device: torch.device) -> str:
+    """The compute path a fitted model answers with on ``device``: its own ``backend`` when it
+    runs there, else the one "auto" takes (every path computes the same numbers up to rounding).
+    A run trained with ``backend="fused"`` (CPU only) thus answers on a GPU machine instead of
+    being refused there for a choice that only concerned its training."""
+    try:
+        return resolve_backend(backend, variant, device)
+    except ParameterError:
+        return resolve_backend("auto", variant, device)
+
 class PairScorer(nn.Module):
     """What a training step differentiates: logits (B,) of a batch of pairs.
 

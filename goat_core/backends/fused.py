@@ -16,8 +16,8 @@ pair so that nothing is ever materialised for a whole batch:
 * **a training step in one pass** (:func:`train_pairs`, :class:`FusedPairLoss`): the loss of
   a step is a sum of per-pair terms, so each pair's logit, loss term and gradient are computed
   while its rows are in cache, and the backward only hands the gradient over. The same numbers
-  as the two passes above (up to rounding in σ); at 200k+ nodes 1.2-1.3x faster per pair,
-  because the second pass's row reads are cache misses (``bench/one_pass.py``);
+  as the two passes above (up to rounding in σ); faster per pair on large graphs, where the
+  second pass's row reads are cache misses (``bench/one_pass.py`` measures by how much);
 * **the next pair's rows prefetched into L2** while a pair computes (not into L1, which a
   pair's ~72 KB of rows would overflow);
 * **dropout masks from a counter-based hash** (splitmix64 of batch key, pair, row, word),
@@ -106,7 +106,7 @@ def _prefetch_row(typingctx, table, row):
 def _prefetch_rows(table, ids, width, pad):
     """Prefetch the table rows of ``ids[:width]`` (pads apart). The per-pair loops are bound by
     memory latency: rows of a large table are random reads, so the next pair's rows are asked
-    for while this pair computes (BENCHMARKS.md, issue "Training at scale")."""
+    for while this pair computes (BENCHMARKS.md, Scaling)."""
     for r in range(width):
         node = ids[r]
         if node != pad and node >= 0:
@@ -166,8 +166,8 @@ def _align(S, T, ls, lt):
     at a time, so that each load of a row's values serves several dot products.
 
     These products are small (a few to N rows of d values) and were the loops' largest part;
-    at their sizes this is 1.2-3x faster than OpenBLAS's sgemm (more on the smallest), whose
-    packing and blocking are made for large matrices (``bench/alignment.py``)."""
+    at their sizes this is faster than OpenBLAS's sgemm (most on the smallest), whose packing
+    and blocking are made for large matrices (``bench/alignment.py`` measures both)."""
     A = np.zeros((ls, lt), S.dtype)  # the blocks' accumulators start from these zeros, typed as S
     i = 0
     while i + 4 <= ls:
@@ -622,8 +622,8 @@ def _adam_move(w, m, denom, step_size):
 def merge_two(out, fresh0, other, fresh1, lo, hi):
     """Rows lo..hi-1 of the dense gradient of the two segments, in one pass over the table:
     out[v] = (out[v] where segment 0 touched v, else 0) + (other[v] where segment 1 did), summed
-    from zero in segment order. One read and write of each row: zeroing segment 0's untouched
-    rows and adding segment 1's in two passes cost 8.1 against 5.0 ms at 200k rows."""
+    from zero in segment order. One read and write of each row, where zeroing segment 0's
+    untouched rows and then adding segment 1's read the table twice."""
     for v in range(lo, hi):
         if fresh1[v] == 2:
             if fresh0[v] == 2:
@@ -731,7 +731,7 @@ _blas_lock = threading.Lock()
 @contextmanager
 def _one_blas_thread():
     """One OpenBLAS thread while our threads call it: its own threads only synchronise on these
-    small products (measured: 2x slower on one of our threads and no gain from two). Counted, so
+    small products (measured: slower on one of our threads, and no faster on two). Counted, so
     that trainings running side by side restore the setting only when the last one leaves."""
     with _blas_lock:
         if _blas["libraries"] is None:
@@ -765,8 +765,8 @@ def _reused(name: str, shape: tuple[int, int], dtype, capacity: int | None = Non
     (default ``shape[0]``) reused once nothing else holds it, else a new one. Its rows hold
     whatever the last user left; the callers write every row they hand over.
 
-    A fresh table-sized ``np.zeros`` every step cost its page faults: 22 s of a 2M-edge epoch's
-    218 (``bench/step_profile.py``). ``torch.from_numpy`` keeps a reference to the array (a view
+    A fresh table-sized ``np.zeros`` every step cost its page faults, a large share of a
+    2M-edge epoch (``bench/step_profile.py``). ``torch.from_numpy`` keeps a reference to the array (a view
     to its buffer) for as long as any tensor uses that memory (a parameter's ``.grad``,
     autograd's buffers), so a reference count of ours alone means the last gradient made from
     it is gone. While one is kept (gradients accumulated over two backward passes) a new buffer

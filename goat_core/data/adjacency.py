@@ -27,11 +27,33 @@ def has_networkx_header(text_head: str) -> bool:
     return bool(NETWORKX_HEADER.search("\n".join(text_head.splitlines()[:4])))
 
 
+def _delimiter(lines: list[str]) -> str | None:
+    """The ``delimiter=`` networkx wrote with: ``,``, ``;`` or ``|`` when the lines hold one and no
+    blank outside their {attributes}; None for blanks (the default)."""
+    ends = [line.split("{", 1)[0].strip() for line in lines[:HEAD_LINES]]
+    if any(" " in end or "\t" in end for end in ends):
+        return None
+    return next((sep for sep in ",;|" if any(sep in end for end in ends)), None)
+
+
+HEAD_LINES = 50
+
+
+def _split(text: str, sep: str | None) -> list[str]:
+    """A line's tokens; a {attributes} dict stays one token after a delimiter."""
+    if sep is None:
+        return text.split()
+    ends, brace, attrs = text.partition("{")
+    return [t.strip() for t in ends.split(sep) if t.strip()] + ([brace + attrs] if brace else [])
+
+
 def _rows(raw: bytes, file: str) -> list[tuple[int, list[str]]]:
     """Tokens of every line, after networkx's rule: anything after '#' is a comment."""
     rows = []
-    for number, text in _data_lines(_decode(raw, file)):
-        tokens = text.split("#", 1)[0].split()
+    lines = [(number, text.split("#", 1)[0]) for number, text in _data_lines(_decode(raw, file))]
+    sep = _delimiter([text for _, text in lines])
+    for number, text in lines:
+        tokens = _split(text, sep)
         if tokens:
             rows.append((number, tokens))
     if not rows:
@@ -63,6 +85,9 @@ def read_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Re
         order.extend(tokens)
         heads.extend([tokens[0]] * (len(tokens) - 1))
         tails.extend(tokens[1:])
+    if not heads:
+        raise GraphFormatError(file, "no edges: every line holds a single node (an adjacency list lists "
+                                     "each node's neighbors after it on its line)")
     graph = _graph(order, heads, tails, None, options.directed, file)
     report = ReadReport(format="adjlist", edges=len(heads), directed=options.directed,
                         directed_why="as asked" if options.directed else "",

@@ -43,9 +43,12 @@ from .graph import (
 # ("Source ID" = "source_id" = "sourceid"). Strong names make a first line a header by themselves;
 # weak ones (plausible node names) only choose columns once a header has been recognised.
 STRONG_SOURCE = {"source", "src", "from", "sourceid", "fromid", "sourcenode", "fromnode", "node1", "tail",
-                 "origin", "sender"}
+                 "origin", "sender", "srcid", "srcnode", "sourcenodeid", "fromnodeid", "sourcevertex",
+                 "fromvertex", "startnode"}
 STRONG_TARGET = {"target", "dst", "dest", "destination", "to", "targetid", "toid", "targetnode", "tonode",
-                 "node2", "head", "receiver"}
+                 "node2", "head", "receiver", "dstid", "dstnode", "destid", "destnode", "destinationid",
+                 "destinationnode", "targetnodeid", "tonodeid", "targetvertex", "tovertex", "endnode",
+                 "recipient"}
 WEAK_SOURCE = {"u", "n1", "v1", "id1", "nodea", "a1"}
 WEAK_TARGET = {"v", "n2", "v2", "id2", "nodeb", "a2"}
 WEIGHT_NAMES = {"weight", "weights", "w", "value", "strength", "count"}
@@ -137,6 +140,20 @@ def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None) ->
     if header is not None and body and all(len(r) == len(header) + 1 for r in body):
         header = ("",) + header  # every row has one more field: row names (R's write.table)
     return Layout(sep, header, head[0][0] if header is not None else None, width, konect)
+
+
+def header_by_names(layout: Layout, rows: list[tuple[int, str]], options: ReadOptions) -> Layout:
+    """The first line as the header when the caller names columns by words it holds (``--source
+    person --target friend`` on a file whose header was not recognised: see :func:`_refuse_lone_first`)."""
+    named = [v for v in (options.source, options.target, options.weight)
+             if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdigit()]
+    if layout.header is not None or layout.konect or not named or not rows:
+        return layout
+    first = split_rows([rows[0][1]], layout.separator)[0]
+    if not all(v in first or v.strip().lower() in {f.lower() for f in first} for v in named):
+        return layout
+    body = split_rows([text for _, text in rows[1:2]], layout.separator)
+    return Layout(layout.separator, tuple(first), rows[0][0], len(body[0]) if body else len(first), None)
 
 
 @dataclass(frozen=True)
@@ -265,17 +282,17 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
 
     The layout is decided on the first lines; when it is a plain two- or three-column table the
     columnar path reads it before the whole text is ever decoded (the line parser's lists hold
-    ~48x the file)."""
+    many times the file's size)."""
     if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
         _decode(raw, file)  # empty or binary: its one-line error
     head = _head(raw)
     rows = _data_lines(head) if head is not None else []
     if rows and _dict_row(rows[0][1]) is None and head is not None:
         konect = konect_header(head)
-        layout = sniff_layout(rows, konect)
+        layout = header_by_names(sniff_layout(rows, konect), rows, options)
         columns = choose_columns(layout, options, file, _sample(rows, layout))
         if columns.identity and not konect:
-            directed, why = _direction(options, layout, rows)
+            directed, why = _direction(options, layout, rows, head)
             graph = _parse_columns(raw, file, directed, layout, _guess(columns, options))
             if graph is not None:
                 return graph, _report(graph, rows, layout, columns, directed, why)
@@ -286,14 +303,27 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     if _dict_row(rows[0][1]) is not None:
         return _read_dict_rows(rows, file, options)
     konect = konect_header(text)
-    layout = sniff_layout(rows, konect)
+    layout = header_by_names(sniff_layout(rows, konect), rows, options)
     columns = choose_columns(layout, options, file, _sample(rows, layout))
-    directed, why = _direction(options, layout, rows)
+    directed, why = _direction(options, layout, rows, text)
     graph = _parse_lines(rows, layout, columns, file, directed, _guess(columns, options))
     return graph, _report(graph, rows, layout, columns, directed, why)
 
 
 HEAD_BYTES = 65536
+
+
+def first_rows(raw: bytes) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
+    """(header or None, the first data row's fields) as :func:`read_table` lays the table out;
+    None for no rows, text that is not UTF-8, or networkx's attribute-dict lines."""
+    head = _head(raw)
+    rows = _data_lines(head) if head is not None else []
+    if not rows or _dict_row(rows[0][1]) is not None:
+        return None
+    layout = sniff_layout(rows, konect_header(head or ""))
+    split = split_rows([text for _, text in rows[:2]], layout.separator)
+    first = split[1] if layout.header is not None and len(split) > 1 else split[0]
+    return layout.header, tuple(first)
 
 
 def _head(raw: bytes) -> str | None:
@@ -318,11 +348,22 @@ def _sample(rows: list[tuple[int, str]], layout: Layout) -> list[list[str]]:
     return split_rows([text for _, text in body], layout.separator)
 
 
-def _direction(options: ReadOptions, layout: Layout, rows: list[tuple[int, str]]) -> tuple[bool, str]:
+# SNAP's first comment line: "# Directed graph (each unordered pair of nodes is saved once): Wiki-Vote.txt"
+SNAP_DIRECTION = re.compile(r"#\s*(directed|undirected)\s+graph\b", re.IGNORECASE)
+
+
+def _direction(options: ReadOptions, layout: Layout, rows: list[tuple[int, str]],
+               text: str) -> tuple[bool, str]:
     if options.directed:
         return True, "as asked"
     if layout.konect and layout.konect[0] == "asym":
         return True, "the KONECT header says asym"
+    first_data = rows[0][0] if rows else 0
+    for line in text.splitlines()[:max(first_data - 1, 0)]:  # the comment lines before the data
+        found = SNAP_DIRECTION.match(line.strip())
+        if found:
+            directed = found.group(1).lower() == "directed"
+            return directed, "the header comment says Directed graph" if directed else ""
     if layout.header is not None:
         keys = [_key(h) for h in layout.header]
         if "type" in keys:  # Gephi's edge table: Type is Directed or Undirected on every row
@@ -344,6 +385,8 @@ def _report(graph: Graph, rows: list[tuple[int, str]], layout: Layout, columns: 
     notes = []
     if layout.konect:
         notes.append(f"KONECT header: {' '.join(layout.konect)}")
+    if layout.separator == ";" and columns.weight is not None and any("," in text for _, text in body):
+        notes.append("weights with a decimal comma (2,5) read as 2.5")
     return ReadReport(
         format="edgelist", edges=graph.report.input_edges if graph.report else graph.num_edges,
         directed=directed, directed_why=why, separator=SEPARATORS[layout.separator],
@@ -396,10 +439,77 @@ def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, 
     tails = [t[columns.target] for t in tokens]
     weights = None
     if columns.weight is not None:
-        weights = [_parse_weight(t[columns.weight], file, n) for (n, _), t in zip(body, tokens)]
+        try:
+            weights = [_parse_weight(_decimal_point(t[columns.weight], layout.separator), file, n)
+                       for (n, _), t in zip(body, tokens)]
+        except GraphFormatError as err:  # a third column of text: no weight, so what is it?
+            raise GraphFormatError(file, err.problem + (WIDE_HINT if positional else ""), err.line) from None
     if positional and width == 3:
         _refuse_ambiguous_integers(heads, tails, [t[2] for t in tokens], file, guess)
+        times = _unix_times(np.asarray(weights, dtype=np.float64))
+        if times:
+            raise GraphFormatError(file, times)
+    if positional and layout.separator is not None and not (_is_number(heads[0]) or _is_number(tails[0])):
+        _refuse_lone_first(heads[0], tails[0], _count_names(heads, tails, heads[0], tails[0]), first_line,
+                           layout, file)
     return _build(heads, tails, weights, directed, columns.weight is not None, file, header)
+
+
+_DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
+
+
+def _decimal_point(token: str, separator: str | None) -> str:
+    """A weight written with a decimal comma ("2,5") where the separator is ";", as spreadsheets
+    in comma-decimal locales write CSV: read as 2.5."""
+    return token.replace(",", ".") if separator == ";" and _DECIMAL_COMMA.fullmatch(token) else token
+
+
+# Integers in these ranges are Unix times (seconds, or milliseconds, 1973 to 2100), not weights:
+# SNAP's temporal graphs (CollegeMsg, sx-*) are "SRC DST UNIXTS" without a header.
+UNIX_SECONDS = (1e8, 4.2e9)
+UNIX_MILLISECONDS = (1e11, 4.2e12)
+
+
+def _unix_times(third: np.ndarray) -> str | None:
+    """Why a headerless third column is not taken as weights (it holds only integer Unix times),
+    or None."""
+    if len(third) == 0:
+        return None
+    low, high = float(third.min()), float(third.max())
+    if not any(lo <= low and high < hi for lo, hi in (UNIX_SECONDS, UNIX_MILLISECONDS)):
+        return None
+    if not (third == np.floor(third)).all():
+        return None
+    return (f"column 2 holds integers from {low:.0f} to {high:.0f}: Unix times rather than weights? say "
+            "--weight none to leave it out, or --weight 2 to read it as weights (library: weight=)")
+
+
+def _count_names(heads: list[str], tails: list[str], first: str, second: str) -> tuple[int, int]:
+    """How many edge ends are ``first`` and how many ``second``."""
+    a = b = 0
+    for h, t in zip(heads, tails):
+        a += (h == first) + (t == first)
+        b += (h == second) + (t == second)
+    return a, b
+
+
+def _refuse_lone_first(first: str, second: str, counts: tuple[int, int], line: int, layout: Layout,
+                       file: str) -> None:
+    """A first line of two words that appear on no other line (``person,friend`` over lines of
+    names) is a header the names did not give away, or an edge alone: refuse to guess. Only in
+    delimited tables (CSV, TSV, ...), which is what tools write headers into; a whitespace list
+    ("alice bob") is SNAP's or networkx's kind, whose header is a comment."""
+    if counts != (1, 1) or _is_number(first) or _is_number(second):
+        return
+    sep = layout.separator or " "
+    raise GraphFormatError(file, f"the first line ({first}{sep}{second}) is a header or an edge? neither "
+                                 f"name appears on another line. say --source {_shell(first)} --target "
+                                 f"{_shell(second)} to read it as the header, or --source 0 --target 1 to "
+                                 "read it as an edge (library: source=, target=)", line)
+
+
+def _shell(word: str) -> str:
+    return word if re.fullmatch(r"[\w.-]+", word) else "'" + word.replace("'", "'\\''") + "'"
 
 
 def _parse_lines_bytes(raw: bytes, file: str, directed: bool) -> Graph:
@@ -453,7 +563,7 @@ def _dict_row(text: str) -> tuple[str, str] | None:
     at = text.find("{")
     if at <= 0 or not text.endswith("}"):
         return None
-    return text[:at].strip(), text[at:]
+    return text[:at].strip().rstrip(",;|").strip(), text[at:]  # "0,1,{...}": write_edgelist(delimiter=",")
 
 
 MAX_ATTRIBUTES_CHARS = 10_000
@@ -598,6 +708,8 @@ def _parse_columns(raw: bytes, file: str, directed: bool, layout: Layout | None 
     if weights is not None and not (np.isfinite(weights).all() and (weights > 0).all()
                                     and (weights <= FLOAT32_MAX).all()):
         return None
+    if not header and guess["index"] and weights is not None and _unix_times(weights):
+        return None  # the line parser refuses it, saying why
     if integer_ids:
         nodes = _sorted_unique(np.concatenate([src_ids, dst_ids]))  # numerically, as _node_order does
         suspect = not header and weights is not None and _maybe_ambiguous(src_ids, len(nodes), weights)
@@ -610,7 +722,17 @@ def _parse_columns(raw: bytes, file: str, directed: bool, layout: Layout | None 
         return normalise(node_names, src, dst, weights, directed, width == 3, file, header)
     if all(_INTEGER.fullmatch(name) for name in names):
         return None  # integer ids after all (a text header guessed wrong): the line parser decides
+    if not header and guess["index"] and layout.separator is not None and _lone_first(src_ids, dst_ids):
+        return None  # a header or an edge? the line parser refuses to guess, saying why
     return normalise(list(names), src_ids, dst_ids, weights, directed, width == 3, file, header)
+
+
+def _lone_first(src: np.ndarray, dst: np.ndarray) -> bool:
+    """Whether the first edge's two names (indices 0 and 1, numbered in first-seen order) appear
+    on no other line: see :func:`_refuse_lone_first`."""
+    if len(src) == 0 or (int(src[0]), int(dst[0])) != (0, 1):
+        return False
+    return all(int(np.count_nonzero(src == k)) + int(np.count_nonzero(dst == k)) == 1 for k in (0, 1))
 
 
 _LEADING_COMMENTS = re.compile(rb"(?:\xef\xbb\xbf)?(?:[ \t]*(?:[#%][^\n]*)?\r?\n)+")

@@ -55,9 +55,26 @@ def _same_name(first: str, second: str) -> str:
             "NFD); write it one way")
 
 
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a node's name (None when it can): text that is not valid Unicode
+    (a lone surrogate, which a JSON file can spell as ``\\ud800``) can be neither written to a
+    file nor hashed."""
+    if name.isascii():
+        return None
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return f"node name {name!r} is not valid Unicode text (it holds a lone surrogate)"
+    return None
+
+
 def _nfc_names(names: list[str], file: str) -> list[str]:
     """``names`` in NFC (the same list when every name is ASCII); two names that become one are
-    a GraphFormatError naming both."""
+    a GraphFormatError naming both, as is a name that is not valid Unicode."""
+    for name in (name for name in names if not name.isascii()):
+        problem = name_problem(name)
+        if problem:
+            raise GraphFormatError(file, problem)
     changed = [i for i, name in enumerate(names) if not name.isascii() and nfc(name) != name]
     if not changed:
         return names
@@ -488,7 +505,8 @@ def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels
 def read_labels(path: str | Path, graph: Graph) -> NodeLabels:
     path = Path(path)
     if not path.is_file():
-        raise GraphFormatError(str(path), "no such labels file")
+        what = "is a directory, not a labels file" if path.is_dir() else "no such labels file"
+        raise GraphFormatError(str(path), what)
     return parse_labels(path.read_bytes(), graph, file=str(path))
 
 

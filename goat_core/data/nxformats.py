@@ -75,7 +75,8 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
         if fmt == "graphml":
             g = nx.parse_graphml(raw)
         else:
-            g = nx.read_gexf(io.BytesIO(raw), version=_gexf_version(tag, file))
+            version, raw = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
+            g = nx.read_gexf(io.BytesIO(raw), version=version)
     except GraphFormatError:
         raise
     except Exception as err:  # networkx raises many types; all mean "bad file"
@@ -83,17 +84,38 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     return to_graph(g, file, options, fmt, names_attribute="label")
 
 
-def _gexf_version(tag: str, file: str) -> str:
-    """networkx reads GEXF 1.1draft, 1.2draft and 1.3, each under its own namespace."""
+# GEXF's namespace as tools write it: networkx's own (www.gexf.net/1.2draft, gexf.net/1.3), the final
+# 1.2 (gexf.net/1.2, Gephi 0.10, graphology), R's rgexf (www.gexf.net/1.3), https, or none at all.
+_GEXF_NAMESPACE = re.compile(r"https?://(?:www\.)?gexf\.net/(1\.[123])(?:draft)?/?", re.IGNORECASE)
+_GEXF_VERSIONS = {"1.1": "1.1draft", "1.2": "1.2draft", "1.3": "1.3"}
+
+
+def gexf_in_networkx_namespace(raw: bytes, tag: str, declared: str | None, file: str) -> tuple[str, bytes]:
+    """(networkx's version name, the bytes under networkx's namespace for that version).
+
+    networkx finds elements by its own namespace string only; the same GEXF version written under
+    another spelling of it (or none) would read as "no <graph> element". The version comes from
+    the namespace, else from the root's ``version`` attribute (1.2 when it has none either)."""
     from networkx.readwrite.gexf import GEXF
 
     namespace = tag[1:].split("}", 1)[0] if tag.startswith("{") else ""
-    plain = namespace.replace("://www.", "://").rstrip("/")
-    for version, spec in GEXF.versions.items():
-        if spec["NS_GEXF"].replace("://www.", "://").rstrip("/") == plain:
-            return version
-    raise GraphFormatError(file, f"GEXF namespace {namespace or '(none)'!r} is not one networkx reads "
-                                 f"(versions {', '.join(GEXF.versions)})")
+    found = _GEXF_NAMESPACE.fullmatch(namespace)
+    number = found.group(1) if found else "" if namespace else (declared or "1.2").strip()[:3]
+    version = _GEXF_VERSIONS.get(number)
+    if version is None:
+        shown = repr(namespace) if namespace else f"none, version {declared!r}"
+        raise GraphFormatError(file, f"GEXF namespace {shown} is not one networkx reads (GEXF "
+                                     f"{', '.join(_GEXF_VERSIONS)}: {', '.join(GEXF.versions)})")
+    wanted = GEXF.versions[version]["NS_GEXF"]
+    if namespace == wanted:
+        return version, raw
+    if namespace:
+        quoted = [(q + namespace + q).encode() for q in "\"'"]
+        for old in quoted:
+            raw = raw.replace(old, b'"' + wanted.encode() + b'"')
+    else:  # no namespace: declare networkx's on the root element
+        raw = re.sub(rb"<gexf\b", b'<gexf xmlns="' + wanted.encode() + b'"', raw, count=1)
+    return version, raw
 
 
 # --------------------------------------------------------------------------- GML, Pajek, node-link

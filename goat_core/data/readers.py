@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
-from .delimited import read_table
+from .delimited import first_rows, read_table
 from .formats import Column, ReadOptions, ReadReport
 from .graph import Graph, NodeLabels
 from .nxformats import read_gml, read_node_link, read_pajek, read_xml
@@ -89,6 +89,21 @@ def read_graph_file(path: str | Path, directed: bool = False, *, format: str | N
         raise GraphFormatError(str(path), "no such file (and not a bundled graph name)")
     return parse_edge_list(path.read_bytes(), str(path), directed, format=format, source=source,
                            target=target, weight=weight)
+
+
+def table_columns(raw: bytes, file: str = "<upload>", *, max_bytes: int = MAX_DECOMPRESSED
+                  ) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
+    """(header, first data row) of an edge table, as its layout was found: what a column picker
+    offers when reading it stopped to ask which columns are which. None when the file is not an
+    edge table (or not readable text)."""
+    try:
+        raw, _, _ = unpack(raw, file, max_bytes)
+        raw, _ = _utf16_as_utf8(raw)
+        if sniff_format(raw, file) != "edgelist":
+            return None
+        return first_rows(raw)
+    except GraphFormatError:
+        return None
 
 
 # --------------------------------------------------------------------------- compression
@@ -234,16 +249,18 @@ def sniff_format(raw: bytes, file: str) -> str:
 
 def label_attributes(graph: Graph) -> list[str]:
     """Node attributes that can serve as labels: text per node with 2 to ``MAX_LABEL_CLASSES``
-    distinct values, fewer than the nodes (an attribute unique per node is a name, not a class)."""
+    distinct values, fewer than the nodes (an attribute unique per node is a name, not a class).
+    Named classes come first: a number per node is more often a tool's own clustering (Gephi's
+    ``modularity_class``) than what the nodes are (karate's ``club``)."""
     out = []
     for name, values in graph.node_attrs.items():
         values = np.asarray(values)
         if values.dtype.kind not in "UO" or len(values) != graph.num_nodes:
             continue
-        distinct = len(set(values[values != ""].tolist()))
-        if 2 <= distinct <= min(MAX_LABEL_CLASSES, max(2, graph.num_nodes // 2)):
-            out.append(name)
-    return out
+        distinct = set(values[values != ""].tolist())
+        if 2 <= len(distinct) <= min(MAX_LABEL_CLASSES, max(2, graph.num_nodes // 2)):
+            out.append((all(re.fullmatch(r"-?\d+", str(v)) for v in distinct), name))
+    return [name for _, name in sorted(out, key=lambda numbered_name: numbered_name[0])]
 
 
 def labels_from_attribute(graph: Graph, name: str) -> NodeLabels:

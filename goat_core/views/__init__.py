@@ -10,7 +10,8 @@ app which node it was); shared neighbors of a gossip pair are marked with a star
 are mid-tone so that they read on light and dark backgrounds; no font colour is fixed.
 
 One module per kind of figure: :mod:`.network`, :mod:`.attention`, :mod:`.embeddings`,
-:mod:`.metrics`, :mod:`.runs`; :mod:`.style` holds the shared look. The maths they draw lives in the
+:mod:`.metrics`, :mod:`.runs`, :mod:`.evaluation` (the leak audit, faithfulness);
+:mod:`.style` holds the shared look. The maths they draw lives in the
 library (:mod:`goat_core.analysis.attribution`).
 """
 
@@ -28,6 +29,7 @@ from .attention import (
 )
 from .embeddings import MAX_SCATTER_POINTS, embedding_scatter, persona_scatter, scatter_sample
 from .equations import STEPS, pooling_figure, vectors_heatmap
+from .evaluation import faithfulness_scatter, leak_bars
 from .metrics import clustering_bars, contingency_heatmap, pr_figure, roc_figure, training_curve
 from .network import MAX_NETWORK_EDGES, degree_histogram, ego_figure, network_figure, pyvis_html
 from .runs import edge_duel, spread_vs_degree, wins_heatmap
@@ -69,6 +71,8 @@ __all__ = [
     "vectors_heatmap",
     "attention_replay",
     "clustering_bars",
+    "faithfulness_scatter",
+    "leak_bars",
     "context_shift_bars",
     "contingency_heatmap",
     "degree_histogram",

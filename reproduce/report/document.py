@@ -9,6 +9,7 @@ from pathlib import Path
 from string import Template
 
 from .. import clustering  # a module, not its names: reproduce.clustering imports this package
+from ..audit import markdown as audit_markdown
 from ..common import read_json, write_json
 from ..defaults import markdown as defaults_markdown
 from ..experiments import RATIOS, SEEDS
@@ -150,7 +151,7 @@ def render(tables, tuning, case, state, out: Path, md: Path) -> str:
     ]
     for extra in (heuristics_markdown(out), padding_markdown(out), defaults_markdown(out),
                   clustering.markdown(out), node2vec_markdown(out),
-                  vgae_markdown(out)):  # once their scripts have run
+                  vgae_markdown(out), audit_markdown(out)):  # once their scripts have run
         if extra:
             parts.append(extra)
     return "\n".join(parts)

@@ -189,3 +189,52 @@ def test_an_ambiguous_upload_says_how_to_choose_and_keeps_the_graph(app):
     upload(app, b"0,5,7\n1,5,9\n2,7,9\n", name="rows.csv")
     assert len(app.error) == 1 and "column 0 counts the rows" in app.error[0].value
     assert explorer(app).graph_key == "lesmis"
+
+
+def test_a_table_that_asks_for_its_columns_is_read_with_the_ones_chosen_here(app):
+    """The error asks which column is the weight; the app answers it with a picker of the file's
+    header, and reads the same bytes again (no second upload)."""
+    import networkx as nx
+
+    table = nx.to_pandas_edgelist(nx.karate_club_graph(), source="name1", target="name2")
+    upload(app, table.rename(columns={"weight": "score"}).to_csv(index=False).encode(), name="scores.csv")
+    assert len(app.error) == 1 and "is 'score' a weight?" in app.error[0].value
+    assert explorer(app).graph_key == "lesmis"  # the graph shown is unchanged
+    assert app.selectbox(key="upload_fix_weight").options == ["(none: unweighted)", "name1", "name2", "score"]
+    app.selectbox(key="upload_fix_weight").set_value(2)
+    app.button(key="upload_fix_read").click().run()
+    assert not app.error and not app.exception
+    graph = explorer(app).graph
+    assert (graph.num_nodes, graph.num_edges, graph.weighted) == (34, 78, True)
+    assert graph.read.weight == "'score'"
+    assert not app.get("selectbox") or "upload_fix_weight" not in [s.key for s in app.selectbox]
+
+
+def test_a_first_line_of_unknown_names_is_read_as_the_header_when_told(app):
+    import networkx as nx
+
+    g = nx.les_miserables_graph()
+    table = nx.to_pandas_edgelist(g, source="person", target="friend")[["person", "friend"]]
+    upload(app, table.to_csv(index=False).encode(), name="people.csv")
+    assert len(app.error) == 1 and "a header or an edge?" in app.error[0].value
+    assert explorer(app).graph_key == "lesmis"
+    app.checkbox(key="upload_fix_header").check()
+    app.button(key="upload_fix_read").click().run()
+    assert not app.error and not app.exception
+    graph = explorer(app).graph
+    assert set(graph.names) == set(g.nodes) and graph.num_edges == g.number_of_edges()
+    assert (graph.read.source, graph.read.target) == ("'person'", "'friend'")
+
+
+def test_upload_a_gexf_as_gephi_0_10_writes_it(app):
+    import io
+
+    import networkx as nx
+
+    buffer = io.BytesIO()
+    nx.write_gexf(nx.karate_club_graph(), buffer, version="1.2draft")
+    own, gephi = b'xmlns="http://www.gexf.net/1.2draft"', b'xmlns="http://gexf.net/1.2"'
+    raw = buffer.getvalue().replace(own, gephi, 1)
+    upload(app, raw, name="karate.gexf")
+    assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    assert explorer(app).graph.labels.classes == ("Mr. Hi", "Officer")

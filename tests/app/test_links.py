@@ -140,3 +140,17 @@ def test_url_values_no_widget_takes_are_ignored(app):
     assert other.radio(key="emb_method").value == "pca"
     assert state.VIEW_PARAMS["proj"] == "emb_method"
     new_app()  # a session without a link still opens on Les Misérables
+
+
+def test_a_links_seed_outside_the_seeds_range_is_ignored_with_a_warning():
+    """Issue 24's second sweep: a link's seed=-1 reached the run to train again, whose split ended
+    the page in numpy's ValueError; one past the seed box's range broke the box. Both are ignored
+    (the seed stays 0) with a warning, and the link's run trains again on that seed."""
+    for seed in ("-1", str(2**40), "1.5"):
+        link = {"graph": "lesmis", "seed": seed, "dim": "12", "epochs": "3", "batch": "64", "holdout": "0.15"}
+        other = reopen(link)
+        assert f"ignored URL parameter seed={seed!r}" in " ".join(texts(other.warning))
+        if any(b.label == "Train it again" for b in other.button):  # else: the server holds that run
+            button(other, "Train it again").click().run()
+        assert not other.exception and not other.error, (seed, other.exception, texts(other.error))
+        assert explorer(other).run is not None and explorer(other).run.seed == 0

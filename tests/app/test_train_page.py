@@ -198,3 +198,23 @@ def test_a_format_1_run_zip_loads_and_says_so(app, downloads, tmp_path):
     warning = texts(other.warning)[0]
     assert warning.startswith("Loaded run old.zip") and "saved in run format 1" in warning
     assert "/tmp" not in warning  # the archive is named, never the folder it was unpacked in
+
+
+def test_a_run_zip_whose_compressed_data_is_damaged_is_one_line_and_the_run_stays(app, downloads):
+    """Issue 24's second sweep: damaged bzip2 data in a run zip escaped as OSError, a traceback
+    on the page; any input error from loading a run is now one line, the current run kept."""
+    train(app)
+    before = explorer(app).run
+    damaged = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(downloads["goat-run-lesmis-seed0.zip"])) as zf, \
+            zipfile.ZipFile(damaged, "w", compression=zipfile.ZIP_BZIP2) as out:
+        for name in zf.namelist():
+            out.writestr(name, zf.read(name))
+    raw = damaged.getvalue()
+    start = raw.index(b"weights.pt") + 200
+    raw = raw[:start] + bytes(300) + raw[start + 300:]
+    app.file_uploader(key="run_upload").upload("damaged.zip", raw, "application/zip")
+    app.button(key="run_load").click().run()
+    assert not app.exception, app.exception
+    assert texts(app.error) == ["damaged.zip: damaged zip archive (weights.pt cannot be decompressed)"]
+    assert explorer(app).run is before

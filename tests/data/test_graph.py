@@ -350,3 +350,27 @@ def test_files_the_columnar_path_cannot_vouch_for_take_the_line_parser(raw, chun
     monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
 
     assert graph_module._parse_columns(raw, "g.txt", False) is None
+
+
+def test_a_name_that_is_not_valid_unicode_is_refused_where_names_are_read(tmp_path):
+    """A JSON file can spell a lone surrogate (\\ud800); such a name cannot be hashed or written,
+    and `info` ended in a UnicodeEncodeError. Every reader's names pass through one check."""
+    import networkx as nx
+
+    from goat_core.data.graph import from_networkx
+
+    with pytest.raises(GraphFormatError, match="node name '\\\\ud800' is not valid Unicode text"):
+        from_networkx(nx.Graph([("\ud800", "b")]), source="odd.json")
+    text = ('{"directed": false, "multigraph": false, "graph": {}, '
+            '"nodes": [{"id": "\\ud800"}, {"id": "b"}], "links": [{"source": "\\ud800", "target": "b"}]}')
+    (tmp_path / "odd.json").write_text(text)
+    with pytest.raises(GraphFormatError, match="is not valid Unicode text"):
+        load_graph(tmp_path / "odd.json")
+
+
+def test_a_labels_path_that_is_a_directory_says_so(tmp_path):
+    from goat_core import read_labels
+
+    graph = parse_edge_list(b"a b\n", file="g.txt")
+    with pytest.raises(GraphFormatError, match="is a directory, not a labels file"):
+        read_labels(tmp_path, graph)

@@ -329,3 +329,130 @@ def test_gml_without_labels_and_with_a_repeated_edge():
           b" edge [ source 2 target 3 ]\n edge [ source 1 target 2 ]\n]\n"
     graph = parse_edge_list(raw, "newman.gml")
     assert graph.names == ("1", "2", "3") and graph.num_edges == 2 and graph.report.duplicates_merged == 1
+
+
+# --------------------------------------------------------------------------- as other writers shape them
+
+
+@pytest.mark.parametrize("namespace", [
+    "http://gexf.net/1.2",  # GEXF 1.2 final (Gephi 0.10, graphology)
+    "http://www.gexf.net/1.3",  # R's rgexf
+    "https://gexf.net/1.3",
+    None,  # no namespace at all
+])
+def test_gexf_under_any_spelling_of_its_namespace(namespace):
+    g = karate()
+    buf = io.BytesIO()
+    nx.write_gexf(g, buf, version="1.2draft")
+    own = 'xmlns="http://www.gexf.net/1.2draft"'
+    raw = buf.getvalue().decode().replace(own, f'xmlns="{namespace}"' if namespace else "", 1)
+    graph = parse_edge_list(raw.encode(), "k.gexf")
+    assert_same(graph, g)
+    assert graph.read.labels_from == "'club'"
+
+
+def test_a_gexf_of_an_unknown_namespace_says_which_are_read():
+    buf = io.BytesIO()
+    nx.write_gexf(karate(), buf)
+    raw = buf.getvalue().replace(b'xmlns="http://www.gexf.net/1.2draft"', b'xmlns="http://example.org/g"', 1)
+    with pytest.raises(GraphFormatError, match=r"k.gexf: GEXF namespace 'http://example.org/g' is not one "
+                                               r"networkx reads \(GEXF 1.1, 1.2, 1.3"):
+        parse_edge_list(raw, "k.gexf")
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+@pytest.mark.parametrize("writer", ["write_edgelist", "write_adjlist", "write_multiline_adjlist"])
+def test_networkx_writers_with_a_delimiter(writer, delimiter):
+    g = lesmis()
+    buf = io.BytesIO()
+    getattr(nx, writer)(g, buf, delimiter=delimiter)
+    graph = parse_edge_list(buf.getvalue(), "g.txt")
+    assert_same(graph, g, weighted=writer != "write_adjlist")
+
+
+@pytest.mark.parametrize("says, directed", [("Directed", True), ("Undirected", False)])
+def test_a_snap_header_says_whether_the_graph_is_directed(says, directed):
+    g = nx.gnp_random_graph(60, 0.08, seed=3, directed=True)
+    buf = io.BytesIO()
+    nx.write_edgelist(g, buf, delimiter="\t", data=False)
+    header = (f"# {says} graph (each unordered pair of nodes is saved once): Wiki-Vote.txt\n"
+              f"# Nodes: {g.number_of_nodes()} Edges: {g.number_of_edges()}\n# FromNodeId\tToNodeId\n")
+    graph = read_graph_bytes(gzip.compress(header.encode() + buf.getvalue()), "Wiki-Vote.txt.gz")
+    assert graph.directed is directed
+    if directed:
+        assert {(graph.names[s], graph.names[t]) for s, t in zip(graph.src, graph.dst)} == \
+            {(str(u), str(v)) for u, v in g.edges}
+        assert graph.read.directed_why == "the header comment says Directed graph"
+    assert parse_edge_list(header.encode() + buf.getvalue(), "w.txt", directed=True).directed
+
+
+@pytest.mark.parametrize("ids", ["integers", "names"])
+def test_unix_times_in_a_headerless_third_column_are_not_weights(ids):
+    g = nx.gnp_random_graph(50, 0.1, seed=4)
+    g.remove_nodes_from(list(nx.isolates(g)))  # an edge list has no isolated nodes
+    if ids == "names":
+        g = nx.relabel_nodes(g, {n: f"user{n}" for n in g})
+    table = pd.DataFrame(list(g.edges), columns=["src", "dst"]).assign(
+        ts=range(1_082_040_961, 1_082_040_961 + g.number_of_edges()))  # SNAP's CollegeMsg: SRC DST UNIXTS
+    raw = table.to_csv(sep=" ", header=False, index=False).encode()
+    with pytest.raises(GraphFormatError) as info:
+        parse_edge_list(raw, "CollegeMsg.txt")
+    assert str(info.value).startswith("CollegeMsg.txt: column 2 holds integers from 1082040961")
+    assert "--weight none" in str(info.value) and "\n" not in str(info.value)
+    assert_same(parse_edge_list(raw, "CollegeMsg.txt", weight="none"), g, weighted=False)
+    assert parse_edge_list(raw, "CollegeMsg.txt", weight=2).weighted
+
+
+@pytest.mark.parametrize("separator", [",", "\t", ";"])
+def test_a_header_of_unknown_names_over_names_is_not_read_as_an_edge(separator):
+    g = lesmis()
+    table = pd.DataFrame(list(g.edges), columns=["person", "friend"])
+    raw = table.to_csv(sep=separator, index=False).encode()
+    with pytest.raises(GraphFormatError) as info:
+        parse_edge_list(raw, "people.csv")
+    message = str(info.value)
+    assert message.startswith("people.csv:1: the first line") and "\n" not in message
+    assert "--source person --target friend" in message
+    assert_same(parse_edge_list(raw, "people.csv", source="person", target="friend"), g, weighted=False)
+    as_edge = parse_edge_list(raw, "people.csv", source=0, target=1)
+    assert {"person", "friend"} <= set(as_edge.names)  # told so: the first line is an edge
+
+
+def test_usual_spellings_of_source_and_target_make_a_header():
+    g = lesmis()
+    table = nx.to_pandas_edgelist(g, source="source_node", target="destination_node")
+    assert_same(parse_edge_list(table.to_csv(index=False).encode(), "e.csv"), g)
+
+
+def test_a_spreadsheet_csv_with_decimal_commas():
+    import csv
+
+    g = nx.Graph()
+    g.add_weighted_edges_from([("Müller, A.", "Öz", 2.5), ("Öz", "Li", 1.0), ("Li", "Müller, A.", 0.25)])
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")  # a comma-decimal locale's "CSV"
+    writer.writerow(["Source", "Target", "Weight"])
+    writer.writerows([u, v, f"{d['weight']:g}".replace(".", ",")] for u, v, d in g.edges(data=True))
+    graph = parse_edge_list(out.getvalue().encode("utf-8-sig"), "excel.csv")
+    assert_same(graph, g)
+    assert "weights with a decimal comma (2,5) read as 2.5" in graph.read.notes
+
+
+def test_a_text_third_column_without_a_header_says_how_to_choose():
+    table = pd.DataFrame([("a", "b"), ("b", "c"), ("c", "d")])
+    with pytest.raises(GraphFormatError) as info:
+        parse_edge_list(table.to_csv(header=False).encode(), "i.csv")  # its index, then the two names
+    assert str(info.value).startswith("i.csv:1: weight 'b' is not a number; or say which columns")
+    assert "--source COL --target COL" in str(info.value)
+
+
+def test_named_classes_come_before_a_tool_s_numbered_clustering(tmp_path):
+    karate_club = karate()
+    g = nx.Graph()
+    for k, members in enumerate(nx.community.greedy_modularity_communities(karate_club)):
+        for node in members:  # Gephi's column first, as its export lists it
+            g.add_node(node, modularity_class=k, club=karate_club.nodes[node]["club"])
+    g.add_edges_from(karate_club.edges(data=True))
+    graph = parse_edge_list(written(tmp_path, "k.gexf", lambda p: nx.write_gexf(g, p)), "k.gexf")
+    assert label_attributes(graph) == ["club", "modularity_class"]
+    assert graph.labels.classes == ("Mr. Hi", "Officer") or graph.labels.classes == ("Officer", "Mr. Hi")

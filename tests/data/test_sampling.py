@@ -105,3 +105,15 @@ def test_a_complete_graph_says_to_hold_out_fewer_edges_or_none():
     with pytest.raises(ParameterError, match="early stopping: .*set validation_fraction to 0 "
                                              "\\(--validation-fraction 0\\) to train without it"):
         Goat(dim=4, epochs=1, neighborhood=4).fit(k60)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 1.5, True])
+def test_a_split_checks_its_seed_with_the_parameters_rule(planted, seed):
+    """Issue 24's second sweep: a shared link's seed -1 reached the app's split, where numpy's
+    ValueError ended the page; the split now says what the seed parameter says."""
+    from goat_core import ParameterError
+    from goat_core.estimator import PARAMETERS
+
+    with pytest.raises(ParameterError, match="seed must be an integer >= 0 and <= 9223372036854775807"):
+        split_edges(planted, 0.5, seed)
+    assert not PARAMETERS["seed"].check(seed)  # the same rule as the parameter's

@@ -103,3 +103,9 @@ def test_a_browser_path_naming_no_browser_is_a_problem_up_front(monkeypatch, tmp
         figure = views.attention_bars(["a"], np.array([1.0]), [], node="s", partner="t")
         export.figure_bytes(figure, "svg", {})
     assert words.format(path=path) in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_browser_path_naming_a_directory_says_so(monkeypatch, tmp_path):
+    monkeypatch.setenv("BROWSER_PATH", str(tmp_path))
+    problem = export.renderer_problem()
+    assert problem is not None and f"BROWSER_PATH names {tmp_path}, a directory, not the browser's" in problem

@@ -1,0 +1,92 @@
+"""What ranking each held-out edge against 100 negatives costs, beside ``linkpred``'s AUC scoring.
+
+    GOAT_DATA_DIR=../shared/data .venv/bin/python bench/ranking.py [--ratios 0.15 0.55 0.95] [--repeats 3]
+
+Email at each ratio: GOAT with the default parameters, trained for one epoch (the scoring's cost
+does not depend on the weights' values) on the split's training edges. Timed, medians of
+``--repeats`` after a warm-up, wall-clock and this process's CPU time (one thread):
+
+- ``auc_scoring``: ``evaluate_link_prediction`` on a fresh copy of the model (its Gram matrix
+  computed inside, as in ``linkpred``): what ``linkpred`` spends scoring today;
+- ``negatives_random`` / ``negatives_hard``: drawing 100 negatives per held-out edge;
+- ``ranking_goat``: scoring the positives and their negatives (``goat_pair_scores``: the compiled
+  loop of ``goat_core.backends.ranking_kernels`` over the model's cached Gram matrix) and the ranks;
+- ``ranking_total``: random negatives and the GOAT ranking on a fresh copy of the model (its Gram
+  matrix computed inside, where ``linkpred`` reuses the AUC's): what ``linkpred`` adds by default;
+- ``heuristics_hard``: the three heuristics ranked on the hard negatives (the Scores page, RESULTS).
+
+Target (issue 27): ``ranking_total`` within 2x ``auc_scoring``. Writes bench/results/ranking.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from _common import ROOT, configure_threads, machine, median
+
+
+def timed(fn, repeats: int) -> dict:
+    fn()  # warm-up
+    wall, cpu = [], []
+    for _ in range(repeats):
+        w, c = time.perf_counter(), time.process_time()
+        fn()
+        wall.append(time.perf_counter() - w)
+        cpu.append(time.process_time() - c)
+    return {"wall_s": median(wall), "cpu_s": median(cpu)}
+
+
+def bench_ratio(ratio: float, repeats: int) -> dict:
+    from goat_core import Goat, evaluate_link_prediction, load_graph, split_edges
+    from goat_core.analysis.ranking import evaluate_goat_ranking, rank_heuristics, ranking_negatives
+
+    split = split_edges(load_graph("email"), ratio, 0)
+    goat = Goat(epochs=1, validation_fraction=0.0, seed=0).fit(split.train)
+    state, params = goat.state(), goat.get_params()
+
+    def auc_scoring():
+        evaluate_link_prediction(Goat.from_state(params, state, device="cpu"), split)
+
+    random = ranking_negatives(split, "random", 100)
+    hard = ranking_negatives(split, "hard", 100)
+    out = {
+        "ratio": ratio,
+        "test_edges": int(len(split.test_pos)),
+        "ranked_pairs": int(len(random.pairs())),
+        "auc_scoring": timed(auc_scoring, repeats),
+        "negatives_random": timed(lambda: ranking_negatives(split, "random", 100), repeats),
+        "negatives_hard": timed(lambda: ranking_negatives(split, "hard", 100), repeats),
+        "ranking_goat": timed(lambda: evaluate_goat_ranking(goat, random), repeats),
+        "ranking_total": timed(
+            lambda: evaluate_goat_ranking(Goat.from_state(params, state, device="cpu"),
+                                          ranking_negatives(split, "random", 100)), repeats
+        ),
+        "heuristics_hard": timed(lambda: rank_heuristics(split, hard), repeats),
+    }
+    out["ratio_total_to_auc_cpu"] = out["ranking_total"]["cpu_s"] / out["auc_scoring"]["cpu_s"]
+    out["ratio_total_to_auc_wall"] = out["ranking_total"]["wall_s"] / out["auc_scoring"]["wall_s"]
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ratios", type=float, nargs="+", default=[0.15, 0.55, 0.95])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "ranking.json"))
+    args = ap.parse_args()
+    configure_threads(1)
+    import torch
+
+    torch.set_num_threads(1)
+    rows = []
+    for ratio in args.ratios:
+        rows.append(bench_ratio(ratio, args.repeats))
+        print(json.dumps(rows[-1]), flush=True)
+    with open(args.out, "w") as f:
+        json.dump({"machine": machine(), "rows": rows}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

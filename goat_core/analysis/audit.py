@@ -1,0 +1,280 @@
+"""The leak audit: the same model scored leak-free and as the paper did, leak by leak.
+
+The authors' evaluation of GOAT differs from ours (``linkpred``) in four ways, each of which lets the
+score see something a deployed model would not. :func:`audit` trains once per seed and scores the
+same model under the leak-free protocol, under all four leaks at once (the paper's protocol) and
+under each leak alone, plus the untrained model (the same seed, epoch 0) both ways. How each leak
+is made, and what it costs:
+
+``full_graph_neighborhoods``
+    The trained model answers with a neighborhood draw from the full graph, test edges included
+    (``Goat.with_inference_graph``): the held-out edge's other end can sit in the sampled
+    neighborhood. Scoring only. ``exposure``: the share of held-out edges (u, v) whose draw holds v
+    in u's neighborhood or u in v's.
+``unchecked_negatives``
+    Each held-out edge (u, v) is compared with (u, w) for a node w ≠ u drawn uniformly and never
+    checked (the authors' paired random node): some negatives are edges of the graph. Scoring only.
+    ``exposure``: the share of those negatives that are edges.
+``reversed_edges``
+    The split is made per direction, as when an undirected edge index holding (u, v) and (v, u) is
+    split row by row: (u, v) trains while (v, u) tests. It needs no second training: a
+    per-direction split that trains each direction with probability q = 1 - sqrt(1 - R) keeps an
+    edge with probability R (at least one direction), so our split at R is one such split, seen
+    from its edges. Drawing which of our training edges kept both directions (probability
+    q / (2 - q)) and which kept one (the other then tests) completes it: the test set is every
+    held-out edge in both directions plus the reversed one-direction training edges, scored against
+    as many verified non-edges. Scoring only (the same trained model). ``exposure``: the share of
+    test pairs the model trained on. Skipped on a directed graph, where (v, u) is another edge.
+``epoch_on_test``
+    The epoch is the one whose model scores best on the test pairs (the authors kept their best
+    epoch on the test loader), instead of early stopping's choice on a validation carve-out. The
+    final training runs once, scoring the test pairs after every epoch (draw 1) and keeping the
+    weights of the validation's epoch (the leak-free model), of the best test epoch and of the
+    paper protocol's best epoch. It runs on past the validation's epoch until ``patience`` epochs
+    bring neither choice a better score (or ``epochs``, the most): the extra epochs and a scoring
+    per epoch are the audit's only cost over ``linkpred``. ``epoch``: the epoch chosen.
+
+The paper's protocol applies all four: the per-direction test set, each positive against an
+unchecked random partner of its first node, full-graph neighborhoods, and the epoch with the best
+score under that very protocol. AUC is scikit-learn's over the pairs (the authors' paired
+comparison estimates the same probability).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+
+from ..backends.dispatch import resolve_backend
+from ..backends.gram import GramCache
+from ..data.graph import Graph
+from ..data.sampling import EdgeSplit, Neighborhoods, sample_non_edges, split_edges
+from ..errors import ParameterError
+from ..fitting import choose_epochs
+from ..training import Progress, score_pairs
+from .evaluation import link_scores
+from .replay import Model, snapshot, train_watching
+
+LEAKS: dict[str, str] = {
+    "full_graph_neighborhoods": (
+        "Neighborhoods drawn from the full graph: a held-out edge's other end can sit in the sampled "
+        "neighborhood, so the model sees the answer while it scores the pair."),
+    "unchecked_negatives": (
+        "Negatives are a random partner of the edge's first node, never checked: some are real edges, "
+        "and each negative shares a node with its positive."),
+    "reversed_edges": (
+        "The split is made per direction: (u, v) trains while (v, u) is tested, so part of the test set "
+        "are edges the model trained on."),
+    "epoch_on_test": (
+        "The epoch kept is the one that scores best on the test pairs: the test set chooses the model "
+        "it then grades."),
+}
+LEAK_TITLES = {"full_graph_neighborhoods": "full-graph neighborhoods",
+               "unchecked_negatives": "unchecked negatives", "reversed_edges": "reversed edges",
+               "epoch_on_test": "epoch chosen on test"}
+
+
+@dataclass(frozen=True)
+class TestPairs:
+    """One protocol's held-out pairs: positives and negatives, (k, 2) node indices each."""
+
+    positives: np.ndarray
+    negatives: np.ndarray
+
+    def pairs(self) -> np.ndarray:
+        return np.concatenate([self.positives, self.negatives]).astype(np.int64)
+
+    def labels(self) -> np.ndarray:
+        return np.concatenate([np.ones(len(self.positives)), np.zeros(len(self.negatives))])
+
+
+def unchecked_negatives(positives: np.ndarray, num_nodes: int, rng: np.random.Generator) -> np.ndarray:
+    """(u, w) for each positive (u, v): w drawn uniformly among the nodes other than u, never
+    checked to be a non-edge (the authors' paired random node)."""
+    u = np.asarray(positives, dtype=np.int64).reshape(-1, 2)[:, 0]
+    w = rng.integers(0, num_nodes - 1, size=len(u))
+    return np.stack([u, w + (w >= u)], axis=1)  # skip u itself: a node cannot gossip with itself
+
+
+def reversed_test_edges(split: EdgeSplit, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """The test positives of the per-direction split that trains on ``split.train``'s edges (see the
+    module's docstring): every held-out edge both ways, then the reversed training edges whose other
+    direction alone trained. Returns (positives, how many of them are trained edges reversed)."""
+    q = 1.0 - math.sqrt(1.0 - split.train_ratio)  # each direction trains with probability q
+    both = q / (2.0 - q)  # P(both directions train | at least one does)
+    src, dst = split.train.src, split.train.dst
+    one_way = rng.random(len(src)) >= both
+    forward = rng.random(len(src)) < 0.5  # which direction trained: the other one tests
+    leaked = np.stack([np.where(forward, dst, src), np.where(forward, src, dst)], axis=1)[one_way]
+    held = np.asarray(split.test_pos, dtype=np.int64)
+    return np.concatenate([held, held[:, ::-1], leaked]).astype(np.int64), int(len(leaked))
+
+
+def _held_out_share(graph: Graph, split: EdgeSplit, table: torch.Tensor, exclude_partner: bool) -> float:
+    """The share of the neighbors drawn for the held-out edges' ends (the partner left out when the
+    model leaves it out) that are reached through a held-out edge: what full-graph draws reveal."""
+    pos, pad = np.asarray(split.test_pos, dtype=np.int64), graph.num_nodes
+    held = np.unique(graph._keys(pos[:, 0], pos[:, 1]))
+    seen = real = 0
+    for ends, partners in ((pos[:, 0], pos[:, 1]), (pos[:, 1], pos[:, 0])):
+        rows = table.numpy()[ends]  # (P, N)
+        keep = rows != pad
+        if exclude_partner:
+            keep &= rows != partners[:, None]
+        heads = np.repeat(ends, rows.shape[1])
+        keys = graph._keys(heads, np.where(keep, rows, 0).ravel()).reshape(rows.shape)
+        seen += int((np.isin(keys, held) & keep).sum())
+        real += int(keep.sum())
+    return seen / real if real else 0.0
+
+
+@dataclass
+class _Best:
+    """The best epoch so far of one choice, with its weights."""
+
+    epoch: int = 0
+    score: float = -math.inf
+    weights: torch.Tensor | None = None
+
+
+def audit(graph: Graph, train_ratio: float, params: dict | None = None,
+          callback: Callable[[Progress], bool | None] | None = None) -> dict:
+    """Train GOAT (``params``: ``Goat``'s parameters, seed included; default ``Goat()``'s) once on a
+    leak-free split of ``graph`` at ``train_ratio`` and score it under each protocol (see the
+    module's docstring). The dict is what ``python -m goat_core audit --json`` prints."""
+    return audit_models(graph, train_ratio, params, callback).report
+
+
+@dataclass(frozen=True)
+class Audited:
+    """The audit's report with its split and models: ``chosen`` (the leak-free model, what
+    ``linkpred`` trains), ``untrained`` (epoch 0), ``test`` and ``paper`` (the epochs the test
+    pairs chose)."""
+
+    report: dict
+    split: EdgeSplit
+    models: dict
+
+
+def audit_models(graph: Graph, train_ratio: float, params: dict | None = None,
+                 callback: Callable[[Progress], bool | None] | None = None) -> Audited:
+    """:func:`audit`, keeping the split and the models it scored (for more measurements on them)."""
+    from ..estimator import Goat
+
+    goat = Goat(**(params or {}))
+    device = goat.resolved_device()  # every parameter checked, before any work
+    if graph.num_nodes < 3:
+        raise ParameterError(f"{graph.source}: the audit needs at least 3 nodes")
+    started = time.perf_counter()
+    split = split_edges(graph, train_ratio, goat.seed)
+    rng = np.random.default_rng([goat.seed, 27])
+    plain = TestPairs(split.test_pos, split.test_neg)
+    protocols = _protocols(graph, split, plain, rng)
+    full_hood = goat.inference_neighborhoods(graph)
+
+    chosen, stopping = goat.epochs, None
+    backend = resolve_backend(goat.backend, goat.variant, device)
+    if goat.validation_fraction > 0 and goat.epochs > 0:  # early stopping, as fit does it
+        stopping = choose_epochs(goat.get_params(), split.train, device=device, backend=backend,
+                                 callback=callback, shard=(0, 1), wrap=None)
+        chosen = stopping["best_epoch"]
+    kept: dict[str, torch.Tensor] = {}
+    best = {"test": _Best(), "paper": _Best()}
+    gram = GramCache()
+    paper = protocols["paper_protocol"]
+
+    def watch(model: Model, hood: Neighborhoods, epoch: int) -> bool:
+        if epoch == 0:
+            kept["untrained"] = model.embedding.weight.detach().cpu().clone()
+        if epoch == chosen:
+            kept["chosen"] = model.embedding.weight.detach().cpu().clone()
+        if epoch == 0:
+            return goat.epochs == 0
+        for name, pairs, draw in (("test", plain, hood), ("paper", paper, full_hood)):
+            scores = score_pairs(model, pairs.pairs(), draw, goat.exclude_partner, device, backend, gram,
+                                 padding=goat.padding)
+            auc = link_scores(pairs.labels(), scores)["auc"]
+            if auc > best[name].score:
+                best[name] = _Best(epoch, auc, model.embedding.weight.detach().cpu().clone())
+        if epoch < chosen:
+            return False
+        if goat.validation_fraction == 0:
+            return epoch >= goat.epochs
+        return all(epoch - b.epoch >= goat.patience for b in best.values())
+
+    watched = train_watching(goat, split.train, max(goat.epochs, chosen), watch, callback=callback)
+    hood = goat.inference_neighborhoods(split.train)
+    weights = {**kept, **{name: b.weights for name, b in best.items() if b.weights is not None}}
+    models = {name: snapshot(goat, split.train, w, hood, watched.backend, device)
+              for name, w in weights.items()}
+    models.setdefault("test", models["chosen"])
+    models.setdefault("paper", models["chosen"])
+    epochs = {"validation": chosen, "test": best["test"].epoch or chosen,
+              "paper": best["paper"].epoch or chosen, "trained": watched.epochs}
+    report = _report(goat, graph, split, protocols, models, epochs, stopping, time.perf_counter() - started)
+    return Audited(report, split, models)
+
+
+def _protocols(graph: Graph, split: EdgeSplit, plain: TestPairs, rng: np.random.Generator) -> dict:
+    """Every protocol's test pairs, drawn once: the leak-free ones, each leak's, the paper's."""
+    n = graph.num_nodes
+    out: dict[str, Any] = {"leak_free": plain,
+           "unchecked_negatives": TestPairs(plain.positives, unchecked_negatives(plain.positives, n, rng))}
+    if graph.directed:
+        reversed_pos, leaked = plain.positives, 0
+    else:
+        reversed_pos, leaked = reversed_test_edges(split, rng)
+        known = set(graph._keys(graph.src, graph.dst).tolist())
+        negatives = sample_non_edges(split.train, len(reversed_pos), rng, exclude=known)
+        out["reversed_edges"] = TestPairs(reversed_pos, negatives)
+    out["paper_protocol"] = TestPairs(reversed_pos, unchecked_negatives(reversed_pos, n, rng))
+    out["leaked_reversed"] = leaked
+    return out
+
+
+def _scores(goat, pairs: TestPairs) -> dict:
+    return link_scores(pairs.labels(), goat.decision_function(pairs.pairs()))
+
+
+def _report(goat, graph: Graph, split: EdgeSplit, protocols: dict, models: dict, epochs: dict,
+            stopping: dict | None, elapsed: float) -> dict:
+    plain, paper = protocols["leak_free"], protocols["paper_protocol"]
+    chosen, untrained = models["chosen"], models["untrained"]
+    leaky = chosen.with_inference_graph(graph)
+    edge_keys = set(graph._keys(graph.src, graph.dst).tolist())
+    unchecked = protocols["unchecked_negatives"].negatives
+    leaks = [
+        {"name": "full_graph_neighborhoods", **_scores(leaky, plain),
+         "exposure": _held_out_share(graph, split, leaky.neighborhoods_.table, goat.exclude_partner)},
+        {"name": "unchecked_negatives", **_scores(chosen, protocols["unchecked_negatives"]),
+         "exposure": float(np.isin(graph._keys(unchecked[:, 0], unchecked[:, 1]),
+                                   list(edge_keys)).mean())},
+    ]
+    if "reversed_edges" in protocols:
+        rev = protocols["reversed_edges"]
+        leaks.append({"name": "reversed_edges", **_scores(chosen, rev),
+                      "exposure": protocols["leaked_reversed"] / len(rev.positives)})
+    else:
+        leaks.append({"name": "reversed_edges", "auc": None, "ap": None, "exposure": 0.0,
+                      "note": "a directed graph: (v, u) is another edge, not a leak"})
+    leaks.append({"name": "epoch_on_test", **_scores(models["test"], plain), "epoch": epochs["test"]})
+    for row in leaks:
+        row["about"] = LEAKS[row["name"]]
+    return {
+        "leak_free": _scores(chosen, plain),
+        "paper_protocol": {**_scores(models["paper"].with_inference_graph(graph), paper),
+                           "epoch": epochs["paper"]},
+        "leaks": leaks,
+        "untrained": {"leak_free": _scores(untrained, plain),
+                      "paper_protocol": _scores(untrained.with_inference_graph(graph), paper)},
+        "params": goat.get_params(), "seed": goat.seed, "train_ratio": split.train_ratio,
+        "epochs": epochs, "early_stopping": stopping, "test_edges": int(len(plain.positives)),
+        "paper_test_edges": int(len(paper.positives)), "train_edges": int(split.train.num_edges),
+        "elapsed": elapsed,
+    }

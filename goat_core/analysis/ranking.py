@@ -1,0 +1,328 @@
+"""Ranking metrics for link prediction: each held-out edge ranked against negatives of its own.
+
+AUC compares every held-out edge with every non-edge; a researcher also asks how high a true edge
+ranks among the pairs it competes with. Each held-out edge (a, b) gets ``per_positive`` negatives
+(K, default 100) that share a node with it, (a, w) or (w, b), each a verified non-edge of the full
+graph (training and held-out edges alike):
+
+- ``random``: drawn uniformly from those candidates (OGB's corrupted-end negatives, either end);
+- ``hard``: the candidates that score highest on resource allocation Σ_{z ∈ N(u) ∩ N(w)} 1/D(z) on
+  the training graph, ties broken at random (HeaRT, Li et al., NeurIPS 2023: negatives that a
+  neighborhood heuristic finds plausible). Resource allocation is not one of the heuristics GOAT is
+  compared with (``baselines.HEURISTICS``), but it is close to Adamic-Adar and common neighbors,
+  which these negatives therefore handicap: that is the point of HeaRT's protocol.
+
+The rank of a positive is 1 + (negatives scored above it) + ½ (negatives scored equal): the mean of
+the optimistic and pessimistic ranks, OGB's evaluator's convention, so that a model scoring every
+pair alike ranks each positive in the middle rather than first. MRR is the mean of 1/rank, Hits@K
+the share of positives with rank ≤ K. A positive with fewer than K candidate negatives (a tiny or
+dense graph) is ranked against the ones it has; ``negatives_scored`` says how many there were.
+
+GOAT's pairs are scored by :func:`goat_pair_scores`, the model's own function computed on real
+neighbors only: zero pads take part analytically (an alignment of 0, a softmax slot of logit 0),
+so a pair costs |N_s|·|N_t| rather than N², in a compiled loop over the model's Gram matrix that
+gathers the columns an anchor (the node a negative shares with its positive) needs once for all
+its pairs (:mod:`.ranking_kernels`). It agrees with ``Goat.decision_function`` up to float rounding
+(``tests/test_ranking.py``); ``bench/ranking.py`` measures its cost beside the AUC's scoring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import torch
+from numpy.typing import ArrayLike
+
+from ..backends.batch import make_batch
+from ..backends.gram import GRAM_MAX_NODES, GramCache
+from ..data.graph import Graph
+from ..data.sampling import EdgeSplit
+from ..errors import ParameterError
+
+if TYPE_CHECKING:  # annotations only
+    from ..estimator import Goat
+
+RANKING_NEGATIVES = ("random", "hard")
+DEFAULT_PER_POSITIVE = 100
+HITS_AT = (10, 50, 100)
+TIES = "mean"  # rank = 1 + above + equal / 2 (OGB's evaluator)
+
+
+def ranks(positive: ArrayLike, negative: ArrayLike, valid: ArrayLike | None = None) -> np.ndarray:
+    """(P,) rank of each positive score among its row of ``negative`` scores (P, K): 1 + the
+    negatives above it + half the negatives equal to it; ``valid`` (P, K) leaves entries out."""
+    pos = np.asarray(positive, dtype=np.float64).reshape(-1, 1)
+    neg = np.asarray(negative, dtype=np.float64).reshape(len(pos), -1)
+    keep = np.ones(neg.shape, dtype=bool) if valid is None else np.asarray(valid, dtype=bool)
+    above = ((neg > pos) & keep).sum(axis=1)
+    equal = ((neg == pos) & keep).sum(axis=1)
+    return 1.0 + above + 0.5 * equal
+
+
+def ranking_metrics(rank: ArrayLike, hits_at: tuple[int, ...] = HITS_AT) -> dict[str, float]:
+    """MRR (mean of 1/rank) and Hits@K (share of ranks ≤ K) of the ranks of the positives."""
+    r = np.asarray(rank, dtype=np.float64)
+    if r.size == 0:
+        raise ParameterError("ranking metrics need at least one held-out edge")
+    out = {"mrr": float(np.mean(1.0 / r))}
+    out.update({f"hits@{k}": float(np.mean(r <= k)) for k in hits_at})
+    return out
+
+
+@dataclass(frozen=True)
+class RankingNegatives:
+    """The pairs a ranking evaluation scores: positives (P, 2) and their negatives (P, K, 2), where
+    ``valid`` (P, K) marks the slots that hold one (a positive short of candidates has fewer)."""
+
+    positives: np.ndarray  # (P, 2) held-out edges
+    negatives: np.ndarray  # (P, K, 2) non-edges sharing a node with their positive; -1 where none
+    valid: np.ndarray  # (P, K) bool
+    kind: str  # "random" or "hard"
+    per_positive: int  # K asked for
+
+    def pairs(self) -> np.ndarray:
+        """(P + M, 2): the positives, then every valid negative in row order; score these."""
+        return np.concatenate([self.positives, self.negatives[self.valid]]).astype(np.int64)
+
+    def scoring_order(self) -> tuple[np.ndarray, np.ndarray]:
+        """(pairs, order): ``pairs()[order]``, each negative written shared node first, (a, w) or
+        (b, w) (the same pair for a symmetric score), sorted by that first node, the anchor.
+        :func:`goat_pair_scores` then gathers an anchor's columns of the Gram matrix once for
+        all the pairs it anchors. Scores ``s`` of these pairs are :meth:`pairs`' as
+        ``out[order] = s``."""
+        pairs = self.pairs()
+        p = len(self.positives)
+        owner = np.broadcast_to(np.arange(p)[:, None], self.valid.shape)[self.valid]
+        neg = pairs[p:]
+        flip = neg[:, 0] != self.positives[owner, 0]  # (w, b): written (b, w)
+        neg[flip] = neg[flip, ::-1]
+        order = np.argsort(pairs[:, 0], kind="stable")
+        return pairs[order], order
+
+    def metrics(self, scores: ArrayLike) -> dict:
+        """MRR and Hits@K from the scores of :meth:`pairs` (in that order), with what was ranked."""
+        scores = np.asarray(scores, dtype=np.float64).ravel()
+        p = len(self.positives)
+        if len(scores) != p + int(self.valid.sum()):
+            raise ParameterError(f"expected {p + int(self.valid.sum())} scores (positives, then negatives), "
+                                 f"got {len(scores)}")
+        table = np.full(self.valid.shape, -np.inf)
+        table[self.valid] = scores[p:]
+        out: dict = ranking_metrics(ranks(scores[:p], table, self.valid))
+        out.update({"negatives": self.kind, "per_positive": self.per_positive, "positives": p,
+                    "negatives_scored": int(self.valid.sum()), "ties": TIES})
+        return out
+
+    def evaluate(self, score: Callable[[np.ndarray], ArrayLike]) -> dict:
+        """:meth:`metrics` of ``score(pairs)``, a scorer of (k, 2) node-index pairs."""
+        return self.metrics(score(self.pairs()))
+
+
+def _undirected_adjacency(num_nodes: int, src: np.ndarray, dst: np.ndarray):
+    """Symmetric 0/1 scipy CSR adjacency (imported here: the CLI loads this module at start)."""
+    import scipy.sparse as sp
+
+    ones = np.ones(2 * len(src))
+    adj = sp.csr_matrix((ones, (np.concatenate([src, dst]), np.concatenate([dst, src]))),
+                        shape=(num_nodes, num_nodes))
+    adj.data[:] = 1.0
+    return adj
+
+
+def resource_allocation_rows(train: Graph, nodes: np.ndarray) -> np.ndarray:
+    """(len(nodes), n) dense: RA(u, w) = Σ_{z ∈ N(u) ∩ N(w)} 1/D(z) on ``train``, for u in ``nodes``."""
+    import scipy.sparse as sp
+
+    adj = _undirected_adjacency(train.num_nodes, *train.undirected_pairs())
+    degree = np.asarray(adj.sum(axis=1)).ravel()
+    spread = sp.diags(1.0 / np.maximum(degree, 1.0)) @ adj  # row z: 1/D(z) to each neighbor of z
+    return np.asarray((adj[nodes] @ spread).toarray())
+
+
+def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int = DEFAULT_PER_POSITIVE,
+                      seed: int | None = None, batch_cells: int = 4_000_000) -> RankingNegatives:
+    """``per_positive`` negatives for each held-out edge of ``split`` (see the module's docstring).
+
+    Candidates of (a, b) are (a, w) and (w, b) for every node w other than a and b whose pair is no
+    edge of the full graph (``split.train`` plus the held-out edges; direction ignored). Seeded by
+    ``seed`` (default the split's), apart from every other draw of the split."""
+    if kind not in RANKING_NEGATIVES:
+        raise ParameterError(f"ranking negatives must be one of {', '.join(RANKING_NEGATIVES)}, got {kind!r}")
+    if isinstance(per_positive, bool) or not isinstance(per_positive, (int, np.integer)) or per_positive < 1:
+        raise ParameterError(f"negatives per positive must be a positive integer, got {per_positive!r}")
+    rng = np.random.default_rng([split.seed if seed is None else seed, 27, RANKING_NEGATIVES.index(kind)])
+    train, pos = split.train, np.asarray(split.test_pos, dtype=np.int64).reshape(-1, 2)
+    n, k = train.num_nodes, int(per_positive)
+    tsrc, tdst = train.undirected_pairs()
+    full = _undirected_adjacency(n, np.concatenate([tsrc, pos[:, 0]]), np.concatenate([tdst, pos[:, 1]]))
+    negatives = np.full((len(pos), k, 2), -1, dtype=np.int64)
+    valid = np.zeros((len(pos), k), dtype=bool)
+    rows = np.arange(len(pos))
+    if kind == "random":  # draws checked against the edges: O(K) per positive, not O(n)
+        rows = _draw_random(pos, full, n, k, rng, negatives, valid)
+    step = max(1, batch_cells // max(2 * n, 1))
+    for start in range(0, len(rows), step):
+        _choose_exhaustively(train, pos, full, rows[start:start + step], kind, k, rng, negatives, valid)
+    return RankingNegatives(pos, negatives, valid, kind, k)
+
+
+def _draw_random(pos: np.ndarray, full, n: int, k: int, rng: np.random.Generator, negatives: np.ndarray,
+                 valid: np.ndarray) -> np.ndarray:
+    """Random negatives by rejection: 2K + 16 candidates per positive drawn uniformly from the 2n
+    slots (a, w) and (w, b), the first K distinct allowed ones kept (a compiled loop,
+    :func:`.ranking_kernels.first_allowed_draws`). Returns the positives still short of K (a
+    small or dense graph), for the exhaustive choice."""
+    from ..backends.ranking_kernels import first_allowed_draws  # numba: compiled (or loaded) on first use
+
+    code = rng.integers(0, 2 * n, size=(len(pos), 2 * k + 16))  # < n: (a, code); else (code - n, b)
+    full.sort_indices()
+    short = np.zeros(len(pos), dtype=bool)
+    indptr, indices = full.indptr.astype(np.int64), full.indices.astype(np.int64)
+    first_allowed_draws(code, np.ascontiguousarray(pos), indptr, indices, n, k, negatives, valid, short)
+    return np.flatnonzero(short)
+
+
+def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, kind: str, k: int,
+                         rng: np.random.Generator, negatives: np.ndarray, valid: np.ndarray) -> None:
+    """The negatives of the positives ``rows`` from all 2n candidates: the K highest on resource
+    allocation (hard, ties at random) or K at random among the allowed ones."""
+    if len(rows) == 0:
+        return
+    n = train.num_nodes
+    a, b = pos[rows, 0], pos[rows, 1]
+    idx = np.arange(len(rows))
+    # candidate j < n is (a, j); j >= n is (j - n, b)
+    allowed = ~np.hstack([full[a].toarray() > 0, full[b].toarray() > 0])
+    for ends in (a, b):
+        allowed[idx, ends] = False
+        allowed[idx, n + ends] = False
+    noise = rng.random(allowed.shape)
+    if kind == "hard":
+        heat = np.hstack([resource_allocation_rows(train, a), resource_allocation_rows(train, b)])
+        order = np.lexsort((noise, -np.where(allowed, heat, -np.inf)), axis=1)[:, :k]
+    else:
+        order = np.argsort(np.where(allowed, noise, np.inf), axis=1, kind="stable")[:, :k]
+    kept = np.take_along_axis(allowed, order, axis=1)
+    left = order < n
+    w = np.where(left, order, order - n)
+    pairs = np.stack([np.where(left, a[:, None], w), np.where(left, w, b[:, None])], axis=2)
+    width = order.shape[1]
+    negatives[rows, :width] = np.where(kept[..., None], pairs, -1)
+    valid[rows, :width] = kept
+
+
+@torch.no_grad()
+def goat_pair_scores(goat: Goat, pairs: ArrayLike, cells: int = 1 << 21) -> np.ndarray:
+    """``goat.decision_function(pairs)`` up to float rounding, computed on real neighbors only.
+
+    Max-pooling GOAT with one inference draw: under zero padding every side has N slots, but a pad
+    is a zero vector, so its alignments are 0, its row's max is 0 and it takes exp(0) of softmax
+    mass; those terms are added in closed form, never computed slot by slot. On CPU, with the
+    Gram matrix (up to ``kernels.GRAM_MAX_NODES`` nodes, the model's own cache), a compiled loop
+    scores pair by pair (:mod:`.ranking_kernels`); elsewhere size-sorted torch chunks of
+    ``cells`` alignment entries. Other variants, and more than one inference draw, are scored by
+    ``decision_function`` itself."""
+    pairs = np.ascontiguousarray(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))  # one compiled signature
+    if goat.variant != "goat" or goat.inference_draws > 1:
+        return np.asarray(goat.decision_function(pairs), dtype=np.float32)
+    weight = goat.model_.embedding.weight.detach()
+    if len(pairs) and weight.device.type == "cpu" and weight.dtype == torch.float32 \
+            and weight.shape[0] <= GRAM_MAX_NODES + 1:
+        return _compiled_scores(goat, weight, pairs)
+    return _torch_scores(goat, weight, pairs, cells)
+
+
+def _compiled_scores(goat: Goat, weight: torch.Tensor, pairs: np.ndarray) -> np.ndarray:
+    """:func:`goat_pair_scores` by :func:`.ranking_kernels.gram_pair_scores` (CPU, float32)."""
+    from ..backends.ranking_kernels import gram_pair_scores  # numba: compiled (or loaded) on first use
+
+    cache = goat.__dict__.get("_gram") or GramCache()  # the fitted model's: the AUC's scoring made it
+    gram = cache.table(weight).numpy()
+    hood = goat.neighborhoods_
+    out = np.empty(len(pairs), dtype=np.float32)
+    gram_pair_scores(gram, hood.table.numpy(), hood.length.numpy(), pairs, bool(goat.exclude_partner),
+                     hood.table.shape[1] if goat.padding == "zero" else 0, out)
+    return out
+
+
+def _torch_scores(goat: Goat, weight: torch.Tensor, pairs: np.ndarray, cells: int) -> np.ndarray:
+    """:func:`goat_pair_scores` in size-sorted torch chunks (any device, any graph size)."""
+    hood = goat.neighborhoods_.to(weight.device)
+    slots = hood.table.shape[1]
+    ids = torch.as_tensor(pairs, device=weight.device)
+    out = torch.empty(len(pairs), dtype=weight.dtype, device=weight.device)
+    if len(pairs) == 0:
+        return out.cpu().numpy()
+    gram = GramCache().table(weight) if weight.shape[0] <= GRAM_MAX_NODES + 1 else None
+    length = hood.length
+    swap = length[ids[:, 1]] > length[ids[:, 0]]  # the score is symmetric: the larger side first
+    ids = torch.where(swap.unsqueeze(1), ids.flip(1), ids)
+    wide, narrow = length[ids[:, 0]].clamp(min=1), length[ids[:, 1]].clamp(min=1)
+    key = (wide * (slots + 1) + narrow).cpu().numpy().astype(np.int32)
+    order = torch.from_numpy(np.argsort(-key, kind="stable")).to(weight.device)  # a radix sort
+    bound = torch.cummax(narrow[order].flip(0), 0).values.flip(0)  # the widest narrow side from here on
+    p = 0
+    while p < len(order):
+        chunk = order[p:p + max(1, cells // int(wide[order[p]] * bound[p]))]
+        batch = make_batch(ids[chunk, 0], ids[chunk, 1], hood, goat.exclude_partner, "mask")
+        out[chunk] = _real_logits(weight, gram, batch.nbr_s, batch.nbr_t, batch.mask_s, batch.mask_t,
+                                  slots if goat.padding == "zero" else 0)
+        p += len(chunk)
+    return out.float().cpu().numpy()
+
+
+def _real_logits(weight: torch.Tensor, gram: torch.Tensor | None, nbr_s: torch.Tensor, nbr_t: torch.Tensor,
+                 mask_s: torch.Tensor, mask_t: torch.Tensor, slots: int) -> torch.Tensor:
+    """Max-pooling GOAT's logits from the real neighbors (masks), with ``slots - real`` zero pads
+    per side taking part (``slots`` 0: no pads, padding="mask"). ``gram``: E Eᵀ with its pad row
+    and column at -1e30 (``GramCache.table``), so that slots left out are never a max and take no
+    softmax mass; without it (large graphs) the alignments are computed and masked."""
+    pad = weight.shape[0] - 1
+    ids_s, ids_t = torch.where(mask_s, nbr_s, pad), torch.where(mask_t, nbr_t, pad)  # (B, Ls), (B, Lt)
+    if gram is not None:
+        flat = (ids_s * gram.shape[1]).unsqueeze(2) + ids_t.unsqueeze(1)  # (B, Ls, Lt)
+        A = gram.view(-1).index_select(0, flat.view(-1)).view(flat.shape)  # blocks of G
+    else:
+        A = torch.bmm(weight[ids_s], weight[ids_t].transpose(1, 2))  # (B, Ls, Lt)
+        A = A.masked_fill(~(mask_s.unsqueeze(2) & mask_t.unsqueeze(1)), _LEFT_OUT)
+    pads_s = (slots - mask_s.sum(1)).clamp(min=0).to(A.dtype)  # (B,)
+    pads_t = (slots - mask_t.sum(1)).clamp(min=0).to(A.dtype)
+    p_s = _softmax_with_pads(A.amax(2), pads_s, pads_t)  # (B, Ls), 0 where left out
+    p_t = _softmax_with_pads(A.amax(1), pads_t, pads_s)
+    return (p_s.unsqueeze(2) * A * p_t.unsqueeze(1)).sum((1, 2))  # left-out entries: p = 0
+
+
+_LEFT_OUT = -1e30  # GramCache's pad score: never a max, exp() of it is 0
+
+
+def _softmax_with_pads(row_max: torch.Tensor, own_pads: torch.Tensor,
+                       other_pads: torch.Tensor) -> torch.Tensor:
+    """Attention of the real slots when ``own_pads`` zero slots share the softmax: a real row's max
+    also sees the other side's zero pads (alignment 0); a pad row's max is 0. Slots left out have a
+    max of -1e30 and get no mass."""
+    real = row_max > 0.5 * _LEFT_OUT
+    row_max = torch.where((other_pads.unsqueeze(1) > 0) & real, row_max.clamp(min=0.0), row_max)
+    top = row_max.amax(1)
+    top = torch.where(own_pads > 0, top.clamp(min=0.0), top)  # (B,)
+    e = torch.exp(row_max - top.unsqueeze(1))
+    return e / (e.sum(1) + own_pads * torch.exp(-top)).unsqueeze(1)
+
+
+def evaluate_goat_ranking(goat: Goat, negatives: RankingNegatives) -> dict:
+    """MRR and Hits@K of a fitted Goat (its context-sensitive score) on ``negatives``."""
+    pairs, order = negatives.scoring_order()
+    scores = np.empty(len(pairs), dtype=np.float32)
+    scores[order] = goat_pair_scores(goat, pairs)
+    return negatives.metrics(scores)
+
+
+def rank_heuristics(split: EdgeSplit, negatives: RankingNegatives) -> dict[str, dict]:
+    """Each heuristic of ``baselines.HEURISTICS`` (from ``split.train``) ranked on ``negatives``. The
+    walk baselines rank with their embeddings: ``node2vec.evaluate_walk_methods(..., ranking=[...])``."""
+    from .baselines import heuristic_scores
+
+    return {name: negatives.metrics(scores)
+            for name, scores in heuristic_scores(split.train, negatives.pairs()).items()}

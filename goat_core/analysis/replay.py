@@ -1,0 +1,95 @@
+"""A Goat's training run again from its seed, with a look at the model before and after every epoch.
+
+``Goat.fit`` keeps only the final model. Some questions need the model along the way: which epoch
+the test pairs would have chosen (the leak audit, :mod:`.audit`), or how faithful attention is
+after each epoch (:mod:`.faithfulness`). :func:`train_watching` trains the final stage exactly as
+``fit`` does once the number of epochs is known (the same seed, module, neighborhood draws, pairs,
+batches and dropout masks), so the model after epoch k is the one ``fit`` would return for k
+epochs: an epoch's state does not depend on how many epochs follow (the generator is drawn from
+epoch by epoch). ``watch`` only reads the model; scoring it changes nothing training computes, as
+the validation scores after every epoch of early stopping change nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import torch
+
+from ..backends.dispatch import resolve_backend
+from ..data.graph import Graph
+from ..data.sampling import Neighborhoods
+from ..fitting import build_module
+from ..model import Goat as GoatModule
+from ..model import GoatGlobal
+from ..optim import resolve_optimizer
+from ..state import GoatState
+from ..training import Progress, run_training
+
+if TYPE_CHECKING:  # annotations only
+    from ..estimator import Goat
+
+# watch(model, inference draw, epoch) -> True to stop after this epoch
+Model = GoatModule | GoatGlobal
+Watch = Callable[[Model, Neighborhoods, int], bool | None]
+
+
+class _Enough(Exception):
+    """Raised through the training loop when ``watch`` has seen enough."""
+
+
+@dataclass(frozen=True)
+class Watched:
+    """What :func:`train_watching` leaves: the last epoch trained and one history row per epoch."""
+
+    epochs: int
+    history: list[dict]
+    backend: str
+    device: torch.device
+
+
+def train_watching(goat: Goat, graph: Graph, epochs: int, watch: Watch,
+                   callback: Callable[[Progress], bool | None] | None = None) -> Watched:
+    """Train ``goat``'s module on every edge of ``graph`` for up to ``epochs`` epochs from its seed
+    (``fit``'s final stage), calling ``watch(model, draw, epoch)`` at epoch 0 (just initialised) and
+    after every epoch; ``watch`` returning True ends training there. ``draw`` is the fixed inference
+    draw the fitted model would answer with. ``callback`` sees the progress as ``fit``'s does."""
+    device = goat.resolved_device()
+    backend = resolve_backend(goat.backend, goat.variant, device)
+    generator = torch.Generator().manual_seed(goat.seed)
+    model = build_module(goat.get_params(), graph.num_nodes, generator).to(device)  # fit's own module
+    hood = goat.inference_neighborhoods(graph)
+    history: list[dict] = []
+    if watch(model, hood, 0) or epochs == 0:
+        return Watched(0, history, backend, device)
+
+    def on_progress(progress: Progress) -> bool | None:
+        if callback is not None and callback(progress) is False:
+            return False
+        if progress.epoch_end:
+            history.append({"epoch": progress.epoch, "loss": progress.loss, "elapsed": progress.elapsed})
+            if watch(model, hood, progress.epoch):
+                raise _Enough
+        return None
+
+    try:
+        run_training(model, graph, epochs=epochs, batch_size=goat.batch_size, lr=goat.lr,
+                     negatives=goat.negatives, neighborhood=goat.neighborhood,
+                     exclude_partner=goat.exclude_partner, generator=generator, padding=goat.padding,
+                     device=device, backend=backend, callback=on_progress, shard=(0, 1), wrap=None,
+                     optimizer=resolve_optimizer(goat.optimizer, graph.num_nodes))
+    except _Enough:
+        pass
+    return Watched(len(history), history, backend, device)
+
+
+def snapshot(goat: Goat, graph: Graph, weights: torch.Tensor, hood: Neighborhoods, backend: str,
+             device: torch.device | str = "cpu") -> Goat:
+    """A fitted Goat with ``goat``'s parameters and the embedding table ``weights`` (a copy kept by
+    ``watch``): the model ``fit`` returns after that many epochs."""
+    from ..estimator import Goat as GoatClass
+
+    state = GoatState(graph=graph, embedding=weights, neighborhoods=hood, history=[], backend=backend)
+    return GoatClass.from_state(goat.get_params(), state, device=str(device))

@@ -1,0 +1,58 @@
+"""The Scores page's ranking metrics: each held-out edge ranked against 100 negatives of its own
+(:mod:`goat_core.analysis.ranking`), random or hard, for GOAT, its global embeddings, the heuristics and,
+once the background job has them, DeepWalk and node2vec, all on the same negatives."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import goat_core
+from goat_core.analysis.baselines import HEURISTICS
+from goat_core.analysis.node2vec import WALK_METHODS
+from goat_core.analysis.ranking import (
+    DEFAULT_PER_POSITIVE,
+    HITS_AT,
+    RANKING_NEGATIVES,
+    evaluate_goat_ranking,
+    rank_heuristics,
+    ranking_negatives,
+)
+
+from .runs import RunRecord
+
+NUMBER = st.column_config.NumberColumn(format="%.3f")
+ABOUT = {"random": "drawn uniformly among the non-edges that share a node with the edge",
+         "hard": "the non-edges sharing a node with the edge that resource allocation (a neighborhood "
+                 "heuristic) finds most plausible, as in HeaRT"}
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def ranking(run_key: str, kind: str, _goat: goat_core.Goat, _split: goat_core.EdgeSplit) -> dict[str, dict]:
+    """Method -> MRR and Hits@K on the run's held-out edges against ``kind`` negatives."""
+    negatives = ranking_negatives(_split, kind, DEFAULT_PER_POSITIVE)
+    out = {"GOAT": evaluate_goat_ranking(_goat, negatives),
+           "global E": negatives.evaluate(_goat.global_scores)}
+    out.update({HEURISTICS[name]: r for name, r in rank_heuristics(_split, negatives).items()})
+    return out
+
+
+def rows(found: dict[str, dict]) -> list[dict]:
+    return [{"method": name, "MRR": r["mrr"], **{f"Hits@{k}": r[f"hits@{k}"] for k in HITS_AT}}
+            for name, r in found.items()]
+
+
+def section(run: RunRecord, walked: dict) -> None:
+    """The choice of negatives and the table (walk methods join once their job is done)."""
+    assert run.split is not None
+    st.subheader("Ranking: each held-out edge against its own negatives")
+    kind = st.radio("Negatives", RANKING_NEGATIVES, horizontal=True, key="scores_ranking_kind")
+    found = dict(ranking(run.key, kind, run.goat, run.split))
+    found.update({WALK_METHODS[name]: r["ranking"][kind] for name, r in walked.items() if "ranking" in r})
+    numbers = {c: NUMBER for c in ["MRR", *(f"Hits@{k}" for k in HITS_AT)]}
+    st.dataframe(pd.DataFrame(rows(found)), hide_index=True, key="scores_ranking_table",
+                 column_config=numbers)
+    st.caption(f"Each of the {next(iter(found.values()))['positives']:,} held-out edges is ranked among "
+               f"{DEFAULT_PER_POSITIVE} negatives {ABOUT[kind]}. MRR is the mean of 1/rank, Hits@K the share "
+               "ranked in the top K; a tie counts half (a model scoring every pair alike ranks each edge in "
+               "the middle).")
