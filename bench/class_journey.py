@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("GOAT_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
-TIMEOUT_MS = 600_000
+TIMEOUT_MS = 180_000
 PAIR = ("Valjean", "Javert")  # Les Misérables' pair for the refresh; Email's: its first edge's ends
 PAGES = {  # title in the sidebar -> what says the page's main content is there
     "Gossip & attend": ("role", "heading", re.compile(" ↔ ")),
@@ -112,7 +112,13 @@ class Journey:
     def timed(self, name: str, action, wait, graph: str) -> float:
         t0 = time.perf_counter()
         action()
-        wait()
+        try:
+            wait()
+        except Exception:  # what the page showed instead, for the report
+            shot = ROOT / "test-output" / "bench" / f"class_journey-FAILED-{graph}.png"
+            self.page.screenshot(path=str(shot), full_page=True)
+            print(f"  {graph}: {name} never came; the page's address: {self.page.url}; screenshot: {shot}")
+            raise
         seconds = time.perf_counter() - t0
         self.steps.append({"graph": graph, "step": name, "seconds": round(seconds, 3), "load_1m": load()})
         print(f"  {graph:7s} {name:38s} {seconds:7.2f} s  (load {load()})", flush=True)
