@@ -250,7 +250,7 @@ def umap_fill_in(journey: Journey, graph: str) -> None:
     journey.idle()
     started = time.perf_counter()
     journey.timed("Embeddings: UMAP chosen → page drawn (PCA stands in)",
-                  lambda: page.get_by_text("UMAP (in the background; cached)").click(),
+                  lambda: page.get_by_text("UMAP (in the background; cached)").first.click(),
                   lambda: page.wait_for_function(STAND_IN), graph)
     page.wait_for_function(UMAP_SHOWN, polling=250)
     journey.steps.append({"graph": graph, "step": "background: UMAP replaces the PCA",
