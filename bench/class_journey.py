@@ -193,14 +193,14 @@ class Journey:
             box.press("Enter")
             self.idle()
         self.page.get_by_role("heading", name=f"{pair[0]} ↔ {pair[1]}").wait_for(timeout=20_000)
+
+    def refresh(self, graph: str, pair: tuple[str, str]) -> None:
+        heading = f"{pair[0]} ↔ {pair[1]}"
         # the address is written at the end of the run, after the heading: F5 before it reloads the
         # previous pair (seen under load, when the rerun's running indicator came too late for idle())
         self.page.wait_for_function(
             "(pair) => { const q = new URLSearchParams(location.search); return q.get('s') === pair[0] && "
             "q.get('t') === pair[1]; }", arg=list(pair))
-
-    def refresh(self, graph: str, pair: tuple[str, str]) -> None:
-        heading = f"{pair[0]} ↔ {pair[1]}"
         self.timed("refresh (F5) → the pair's attention shown", self.page.reload,
                    lambda: self.page.get_by_role("heading", name=heading).wait_for(), graph)
         self.idle()
