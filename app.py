@@ -1,8 +1,10 @@
 """GOAT Explorer: ``streamlit run app.py`` (the app opens on Les Misérables, ready to train).
 
 The entry point only sets the page up, builds this session's state, draws the sidebar and
-hands over to the page the user picked; pages live in ``pages/``, computation in
-``goat_core``, caches and session state in ``ui``.
+hands over to the page the user picked; pages live in ``app_pages/``, computation in
+``goat_core``, caches and session state in ``ui``. Not in ``pages/``: a server whose first
+request opens a page by its address (a shared link after a restart) would run a folder of that
+name as Streamlit's old multipage app, the page alone without this script.
 """
 
 import os

@@ -95,7 +95,7 @@ def test_the_wheel_holds_every_module_of_goat_core_and_the_goat_command(installe
         entry_points = next(wheel.read(n).decode() for n in names
                             if n.endswith(".dist-info/entry_points.txt"))
     assert {n for n in names if n.endswith(".py")} == library_files()  # every subpackage, nothing else
-    assert not [n for n in names if n.split("/")[0] in ("ui", "pages", "tests", "bench", "reproduce")]
+    assert not [n for n in names if n.split("/")[0] in ("ui", "app_pages", "tests", "bench", "reproduce")]
     assert "goat = goat_core.cli:main" in entry_points.splitlines()
 
 

@@ -19,23 +19,23 @@ class Page:
 
     @property
     def name(self) -> str:
-        """The file's stem: ``gossip`` for ``pages/gossip.py``."""
+        """The file's stem: ``gossip`` for ``app_pages/gossip.py``."""
         return Path(self.file).stem
 
 
 PAGES = (  # in the sidebar's order; the first opens by default
-    Page("pages/graph.py", "Graph", ":material/hub:", "graph"),
-    Page("pages/train.py", "Train", ":material/model_training:", "train"),
-    Page("pages/gossip.py", "Gossip & attend", ":material/forum:", "gossip", needs_run=True),
-    Page("pages/equations.py", "Equations", ":material/function:", "equations", needs_run=True),
-    Page("pages/embeddings.py", "Embeddings", ":material/scatter_plot:", "embeddings", needs_run=True),
-    Page("pages/scores.py", "Scores", ":material/leaderboard:", "scores", needs_run=True),
-    Page("pages/case_study.py", "Case study", ":material/school:", "case-study"),
+    Page("app_pages/graph.py", "Graph", ":material/hub:", "graph"),
+    Page("app_pages/train.py", "Train", ":material/model_training:", "train"),
+    Page("app_pages/gossip.py", "Gossip & attend", ":material/forum:", "gossip", needs_run=True),
+    Page("app_pages/equations.py", "Equations", ":material/function:", "equations", needs_run=True),
+    Page("app_pages/embeddings.py", "Embeddings", ":material/scatter_plot:", "embeddings", needs_run=True),
+    Page("app_pages/scores.py", "Scores", ":material/leaderboard:", "scores", needs_run=True),
+    Page("app_pages/case_study.py", "Case study", ":material/school:", "case-study"),
 )
 
 
 def page(name: str) -> Page:
-    """The page whose file is ``pages/<name>.py``."""
+    """The page whose file is ``app_pages/<name>.py``."""
     found = [p for p in PAGES if p.name == name]
     if not found:
         raise KeyError(f"no page {name!r}; pages: {[p.name for p in PAGES]}")

@@ -49,7 +49,7 @@ def train_variants(ex: Explorer, run: RunRecord, chosen: list[str]) -> dict[str,
     with st.status(f"Training {len(todo)} run(s) on the same {run.split.train.num_edges:,} training edges…",
                    expanded=True) as status:
         for name, params in todo.items():
-            key = f"{run.key}|side-by-side|{name}"
+            key = side_key(run, name)
             found = store.get(key)
             if found is None:
                 status.write(f"**{parts.md(name)}**")
@@ -66,6 +66,21 @@ def train_variants(ex: Explorer, run: RunRecord, chosen: list[str]) -> dict[str,
         status.update(label="Runs trained", state="complete", expanded=False)
     st.session_state.pop(training.PROGRESS_KEY, None)
     return kept
+
+
+def stored(ex: Explorer, run: RunRecord, names: list[str]) -> dict[str, RunRecord]:
+    """This session's runs beside ``run``, with those the shared store holds (trained before this
+    refresh, or by another session): a refresh or a link finds the comparison as it was."""
+    kept = ex.side_by_side.setdefault(run.key, {own_name(run): run})
+    for name in names:
+        found = kept.get(name) or cache.run_store().get(side_key(run, name))
+        if found is not None:
+            kept[name] = found
+    return kept
+
+
+def side_key(run: RunRecord, name: str) -> str:
+    return f"{run.key}|side-by-side|{name}"
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -89,8 +104,8 @@ def section(ex: Explorer, run: RunRecord) -> None:
                "a held-out edge is **won** by the run that ranks it higher (rank percentile; equal = a tie). "
                "mean-pool is the authors' code (tanh + mean pooling); global is GoatGlobal (E_s·E_t); zero / "
                "mask is the padding.")
-    kept = ex.side_by_side.get(run.key, {mine: run})
     others = [c for c in CHOICES if c != mine]
+    kept = stored(ex, run, others)
     # every other run at first; chosen beside another run: keep what this one offers
     wanted = st.session_state.get("compare_runs", others)
     st.session_state["compare_runs"] = [c for c in wanted if c in others]

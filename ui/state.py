@@ -251,8 +251,9 @@ def take_mute_click(ex: Explorer) -> int | None:
 # The pages' main choices a link carries: URL name -> widget key. Widgets forget their value when
 # their page is left; the Explorer keeps it (``ex.view``) and gives it back when the page returns.
 VIEW_PARAMS = {"projector": PROJECTOR_KEY, "names": NAMES_KEY, "colour": "graph_colour",
-               "view": "gossip_view", "tab": "gossip_tabs", "uniform": "att_uniform", "emb": "emb_kind",
-               "proj": "emb_method"}
+               "gtab": "graph_tabs", "view": "gossip_view", "tab": "gossip_tabs", "uniform": "att_uniform",
+               "step": "eq_step", "emb": "emb_kind", "proj": "emb_method", "ecolour": "emb_colour",
+               "table": "scores_contingency"}
 BOOLEAN_VIEWS = ("projector", "names", "uniform")
 
 

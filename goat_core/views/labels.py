@@ -6,7 +6,9 @@ overlaps no label placed before it and no candidate's node; a name with no free 
 Boxes are estimated in pixels from the font size (``CHAR_WIDTH`` em a character, a conservative
 width for Plotly's sans-serif), the figure's height and an assumed plot width (``PLOT_WIDTH``).
 The network views keep equal axis scales, so a wider plot than assumed only spreads the names
-further apart.
+further apart. A name must also lie inside the frame the figure shows: the data's extent with a
+margin of ``pad`` (a share of its span) on each side, which :func:`frame_axes` sets as the axes'
+ranges (a name past the plot's edge would be cut off).
 
 The placed names are one text trace whose ``meta["node_labels"]`` keeps every candidate, so that
 :func:`replace` can place them again for another font size and figure height (projector mode).
@@ -28,7 +30,7 @@ GAP = 3.0  # px between a node and its name, and around every box
 # px assumed for the plot area: the app's network views span the page (a 1280-px window leaves
 # them ~760 px beside the legend); a wider plot only spreads the names further apart
 PLOT_WIDTH = 700
-DATA_PAD = 0.08  # share of the data's span Plotly adds around it (markers near the edges)
+DATA_PAD = 0.08  # share of the data's span shown around it (markers near the edges; names fit in it)
 LABEL_SIZE = 13
 LABEL_COLOR = "#111111"
 # Where a name may go around its node, in order of preference (Plotly's textposition values)
@@ -47,6 +49,9 @@ class Box:
 
     def overlaps(self, other: Box) -> bool:
         return self.x0 < other.x1 and other.x0 < self.x1 and self.y0 < other.y1 and other.y0 < self.y1
+
+    def inside(self, other: Box) -> bool:
+        return other.x0 <= self.x0 and self.x1 <= other.x1 and other.y0 <= self.y0 and self.y1 <= other.y1
 
 
 def text_box(x: float, y: float, radius: float, text: str, size: float, spot: str) -> Box:
@@ -73,25 +78,30 @@ def node_box(x: float, y: float, radius: float) -> Box:
     return Box(x - radius, y - radius, x + radius, y + radius)
 
 
-def pixel_scale(extent: Sequence[float], plot_height: float, plot_width: float = PLOT_WIDTH) -> float:
-    """Pixels per data unit of a figure with equal axis scales showing ``extent`` (x0, x1, y0, y1)."""
+def pixel_scale(extent: Sequence[float], plot_height: float, plot_width: float = PLOT_WIDTH,
+                pad: float = DATA_PAD) -> float:
+    """Pixels per data unit of a figure with equal axis scales showing ``extent`` (x0, x1, y0, y1)
+    and ``pad`` of its span around it."""
     x0, x1, y0, y1 = extent
-    span_x, span_y = max(x1 - x0, 1e-9) * (1 + 2 * DATA_PAD), max(y1 - y0, 1e-9) * (1 + 2 * DATA_PAD)
+    span_x, span_y = max(x1 - x0, 1e-9) * (1 + 2 * pad), max(y1 - y0, 1e-9) * (1 + 2 * pad)
     return min(plot_width / span_x, plot_height / span_y)
 
 
 def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: float,
-          required: int = 0) -> list[str | None]:
+          required: int = 0, frame: Box | None = None) -> list[str | None]:
     """The spot of each candidate (pixels, priority order), or None where every spot is taken.
 
-    A name may not cover another name, nor another candidate's node; the first ``required``
-    names (the pair) may cover other nodes when nothing else is free, never another name."""
+    A name may not cover another name, nor another candidate's node, nor leave ``frame`` (the
+    plot); the first ``required`` names (the pair) may cover other nodes when nothing else is
+    free, never another name."""
     placed: list[Box] = []
     nodes = [node_box(float(x), float(y), float(r)) for (x, y), r in zip(xy, radii, strict=True)]
     spots: list[str | None] = []
     for k, ((x, y), r, text) in enumerate(zip(xy, radii, texts, strict=True)):
         others = [b for j, b in enumerate(nodes) if j != k]
         boxes = {spot: text_box(float(x), float(y), float(r), text, size, spot) for spot in SPOTS}
+        if frame is not None:
+            boxes = {spot: box for spot, box in boxes.items() if box.inside(frame)}
         free = [spot for spot, box in boxes.items() if not any(box.overlaps(b) for b in (*placed, *others))]
         if not free and k < required:
             free = [spot for spot, box in boxes.items() if not any(box.overlaps(b) for b in placed)]
@@ -104,23 +114,37 @@ def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: fl
 
 def label_trace(pos: ArrayLike, names: Sequence[str], nodes: Sequence[int], marker_sizes: ArrayLike,
                 height: int, margin: tuple[int, int] = (40, 10), size: int = LABEL_SIZE,
-                required: int = 2) -> go.Scatter:
+                required: int = 2, pad: float = DATA_PAD) -> go.Scatter:
     """A text trace naming ``nodes`` (ids into ``pos``/``names``, priority order) where they fit.
 
     ``marker_sizes`` are the nodes' marker diameters (px) for every node of ``pos``; ``height`` and
     ``margin`` (top, bottom) the figure's, from which the plot's pixel scale follows; the first
-    ``required`` nodes (the pair) are named even over other nodes (:func:`place`)."""
+    ``required`` nodes (the pair) are named even over other nodes (:func:`place`); ``pad``: the
+    margin around the data that the figure shows (:func:`frame_axes`), where names may go."""
     pos = np.asarray(pos, dtype=float)
     marker_sizes = np.asarray(marker_sizes, dtype=float)
     nodes = [int(v) for v in dict.fromkeys(int(v) for v in nodes)]
     extent = [float(pos[:, 0].min()), float(pos[:, 0].max()), float(pos[:, 1].min()), float(pos[:, 1].max())]
     meta = {"x": [float(pos[v, 0]) for v in nodes], "y": [float(pos[v, 1]) for v in nodes],
             "text": [str(names[v]) for v in nodes], "radius": [float(marker_sizes[v]) / 2 for v in nodes],
-            "extent": extent, "margin": list(margin), "required": required}
+            "extent": extent, "margin": list(margin), "required": required, "pad": pad}
     trace = go.Scatter(mode="text", hoverinfo="skip", showlegend=False, name="names",
                        textfont=dict(size=size, color=LABEL_COLOR), meta={"node_labels": meta})
     _fill(trace, height, 1.0)
     return trace
+
+
+def frame_axes(fig: go.Figure) -> go.Figure:
+    """Show what the names were placed in: the axes' ranges are the data's extent and its margin
+    (with equal scales Plotly widens one of them to fill the plot, never narrows it)."""
+    for trace in fig.data:
+        if isinstance(trace.meta, dict) and "node_labels" in trace.meta:
+            meta = trace.meta["node_labels"]
+            x0, x1, y0, y1 = meta["extent"]
+            dx, dy = max(x1 - x0, 1e-9) * meta["pad"], max(y1 - y0, 1e-9) * meta["pad"]
+            fig.update_xaxes(range=[x0 - dx, x1 + dx])
+            fig.update_yaxes(range=[y0 - dy, y1 + dy])
+    return fig
 
 
 def replace(fig: go.Figure, growth: float = 1.0) -> go.Figure:
@@ -138,7 +162,8 @@ def _fill(trace, height: float, growth: float) -> None:
     meta = dict(trace.meta["node_labels"])
     xy = _pixels(meta, height)
     radii = [r * growth for r in meta["radius"]]
-    spots = place(xy, radii, meta["text"], float(trace.textfont.size or LABEL_SIZE), meta["required"])
+    spots = place(xy, radii, meta["text"], float(trace.textfont.size or LABEL_SIZE), meta["required"],
+                  frame(meta, height))
     kept = [k for k, spot in enumerate(spots) if spot is not None]
     meta.update(growth=growth, kept=kept)
     trace.meta = {"node_labels": meta}
@@ -148,12 +173,26 @@ def _fill(trace, height: float, growth: float) -> None:
     trace.textposition = [spots[k] for k in kept]
 
 
+def _scale(meta: dict, height: float, plot_width: float = PLOT_WIDTH) -> float:
+    top, bottom = meta["margin"]
+    return pixel_scale(meta["extent"], max(height - top - bottom, 50), plot_width, meta.get("pad", DATA_PAD))
+
+
 def _pixels(meta: dict, height: float, plot_width: float = PLOT_WIDTH) -> np.ndarray:
     """The candidates' positions in pixels (origin at the data's lower left corner)."""
-    top, bottom = meta["margin"]
-    scale = pixel_scale(meta["extent"], max(height - top - bottom, 50), plot_width)
+    scale = _scale(meta, height, plot_width)
     x0, y0 = meta["extent"][0], meta["extent"][2]
     return np.column_stack([(np.asarray(meta["x"]) - x0) * scale, (np.asarray(meta["y"]) - y0) * scale])
+
+
+def frame(meta: dict, height: float, plot_width: float = PLOT_WIDTH) -> Box:
+    """The plot's area in the pixels of :func:`_pixels`: the data's extent and its margin."""
+    scale = _scale(meta, height, plot_width)
+    x0, x1, y0, y1 = meta["extent"]
+    pad = meta.get("pad", DATA_PAD)
+    dx, dy = max(x1 - x0, 1e-9) * pad * scale, max(y1 - y0, 1e-9) * pad * scale
+    return Box(-dx, -dy, (x1 - x0) * scale + dx, (y1 - y0) * scale + dy)
+
 
 
 def drawn_boxes(fig: go.Figure, plot_width: float = PLOT_WIDTH) -> list[Box]:

@@ -10,7 +10,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from .labels import label_trace
+from .labels import frame_axes, label_trace
 from .style import (
     EDGE_COLOR,
     PALETTE,
@@ -33,6 +33,7 @@ from .style import (
 )
 
 MAX_NETWORK_EDGES = 6000  # the whole-graph view draws a seeded sample of this many edges above it
+EGO_PAD = 0.3  # the ego view's margin for placed names (share of its span): the arcs' names go beside them
 
 
 def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequence[str], degrees: ArrayLike,
@@ -73,8 +74,9 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
         _continuous_trace(fig, pos[:, 0], pos[:, 1], ids, names, hover, sizes, vals, value_title)
     if highlight:
         _highlight_trace(fig, pos[:, 0], pos[:, 1], names, highlight, sizes, named=not labels)
-    if labels:
-        fig.add_trace(label_trace(pos, names, labels, sizes, height))
+    if labels:  # the highlighted nodes that lead the list (the pair, the case study's three) are named first
+        leading = next((k for k, v in enumerate(labels) if v not in (highlight or {})), len(labels))
+        frame_axes(fig.add_trace(label_trace(pos, names, labels, sizes, height, required=max(leading, 2))))
     note = f" (showing {max_edges:,} of {len(src):,} edges)" if len(src) > max_edges else ""
     fig.update_layout(
         title=_e(title or "") + note or None, height=height, margin=dict(l=10, r=10, t=40, b=10),
@@ -236,7 +238,8 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
         texts = [source, target] + [(STAR + names[nbrs.index(i)]) if i in shared else names[nbrs.index(i)]
                                     for i in order[2:]]
         sizes = [34.0, 34.0] + [marker_sizes[nbrs.index(i)] for i in order[2:]]
-        fig.add_trace(label_trace(every, texts, range(len(order)), sizes, height))
+        # the arcs' outer names need room beside them: a wider margin than the whole graph's
+        frame_axes(fig.add_trace(label_trace(every, texts, range(len(order)), sizes, height, pad=EGO_PAD)))
     fig.update_layout(title=f"Ego view: {_e(source)} (left) ↔ {_e(target)} (right); shared in the middle",
                       height=height, margin=dict(l=10, r=10, t=40, b=10), showlegend=False,
                       hovermode="closest", clickmode="event+select", dragmode="pan")

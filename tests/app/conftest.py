@@ -36,7 +36,7 @@ def app() -> AppTest:
 
 
 def goto(at: AppTest, page: str) -> AppTest:
-    """Open the page ``pages/<page>.py`` of the registry (ui/navigation.py)."""
+    """Open the page ``app_pages/<page>.py`` of the registry (ui/navigation.py)."""
     at.switch_page(navigation.page(page).file).run()
     assert not at.exception, at.exception
     return at

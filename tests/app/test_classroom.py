@@ -100,9 +100,7 @@ def fonts(at: AppTest) -> list[int | None]:
 def test_projector_mode_on_every_page(app):
     """Every chart of every page grows in projector mode and shrinks back without it.
 
-    AppTest runs app.py (the sidebar's toggle) on the first run only: its later runs find a
-    ``pages/`` folder and run the page alone (a server keeps st.navigation's registry). So the
-    toggle's state is set as a click sets it, and the CSS is checked on a first run below and
+    The toggle's state is set as a click sets it; the CSS is checked on a first run below and
     on every page by the browser test.
     """
     train(app)

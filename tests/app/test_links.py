@@ -154,3 +154,43 @@ def test_a_links_seed_outside_the_seeds_range_is_ignored_with_a_warning():
             button(other, "Train it again").click().run()
         assert not other.exception and not other.error, (seed, other.exception, texts(other.error))
         assert explorer(other).run is not None and explorer(other).run.seed == 0
+
+
+def test_every_pages_main_choice_comes_back_after_a_refresh(app):
+    """Graph: colour and tab; Gossip: view, tab, uniform; Equations: the step; Embeddings: kind,
+    projection, colour; Scores: the contingency table's embedding. Each is set on its page, then a
+    refresh (a new session on the link) opens each page with it."""
+    from goat_core import views
+    from ui import gossip_tabs, graph_tabs
+
+    train(app)
+    chosen = {"graph": {"graph_colour": "degree", "graph_tabs": graph_tabs.TABS[2]},
+              "gossip": {"gossip_view": "ego", "gossip_tabs": list(gossip_tabs.TABS)[1], "att_uniform": True},
+              "equations": {"eq_step": views.STEPS[2]},
+              "embeddings": {"emb_kind": "global", "emb_method": "pca", "emb_colour": "degree"},
+              "scores": {"scores_contingency": "Global E"}}
+    for page, values in chosen.items():
+        goto(app, page)
+        for key, value in values.items():
+            app.session_state[key] = value
+        app.run()
+        assert not app.exception, app.exception
+    link = link_of(app)
+    assert {link[p] for p in ("gtab", "step", "ecolour", "table")} == {
+        graph_tabs.TABS[2], views.STEPS[2], "degree", "Global E"}
+
+    other = reopen(link)
+    for page, values in chosen.items():
+        goto(other, page)
+        for key, value in values.items():
+            assert other.session_state[key] == value, (page, key)
+    goto(other, "equations")
+    assert other.segmented_control(key="eq_step").value == views.STEPS[2]
+
+
+def test_a_link_with_choices_no_widget_offers_opens_on_the_defaults(app):
+    train(app)
+    other = reopen(dict(link_of(app), gtab="nope", step="nope", ecolour="nope", table="nope"))
+    for page in ("graph", "equations", "embeddings", "scores"):
+        goto(other, page)
+        assert not other.exception and not other.error, page

@@ -35,6 +35,6 @@ def test_the_registry_names_each_page_file_once_and_the_files_exist():
 
     files = [p.file for p in navigation.PAGES]
     assert len(set(files)) == len(files) and len({p.url_path for p in navigation.PAGES}) == len(files)
-    assert sorted(files) == sorted(f"pages/{f.name}" for f in (ROOT / "pages").glob("*.py"))
+    assert sorted(files) == sorted(f"app_pages/{f.name}" for f in (ROOT / "app_pages").glob("*.py"))
     with pytest.raises(KeyError, match="no page 'nope'"):
         navigation.page("nope")

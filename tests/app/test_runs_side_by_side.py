@@ -156,3 +156,16 @@ def test_another_run_keeps_its_own_side_by_side(app):
                                                          "mean-pool · zero"]  # every other run, at first
     assert explorer(app).run.key not in explorer(app).side_by_side and first in explorer(app).side_by_side
     assert any("Train at least one other run" in i for i in texts(app.info))
+
+
+def test_a_refresh_finds_the_runs_side_by_side_in_the_store(app):
+    """The runs beside this one are kept in the shared store: a refresh (a new session on the link)
+    shows the comparison again without a click."""
+    from .test_links import link_of, reopen
+
+    side_by_side(app)
+    before = app.dataframe[-1].value
+    other = reopen(link_of(app), "scores")
+    assert set(explorer(other).side_by_side[explorer(other).run.key]) == {"goat · mask", *CHOSEN}
+    after = other.dataframe[-1].value
+    assert list(after["run"]) == list(before["run"]) and list(after["AUC"]) == list(before["AUC"])

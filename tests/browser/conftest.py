@@ -7,6 +7,7 @@ skip: these tests are part of CI. Screenshots go to ``test-output/screenshots/``
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -49,7 +50,8 @@ FIND_NODE = """(name) => {
 # Centre of the longest bar of a neighbor (customdata [id, name], id >= 0: not the padding's) on the
 # source's attention chart (scroll it into view first); a click there mutes that neighbor.
 FIND_BAR = """() => {
-  const box = document.querySelector('[class*="st-key-att_source"] .js-plotly-plot');
+  const box = [...document.querySelectorAll('[class*="st-key-att_source"] .js-plotly-plot')]
+    .find(gd => gd.offsetParent !== null);
   if (!box) return null;
   const cd = box._fullData[0].customdata, x = box._fullData[0].x;
   const points = box.querySelectorAll('.barlayer .trace')[0].querySelectorAll('.point');
@@ -69,42 +71,62 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server():
-    """``streamlit run app.py`` on a free port; stopped through its own process handle."""
+@contextlib.contextmanager
+def serve(log_name: str = "streamlit-server.log"):
+    """``streamlit run app.py`` on a free port (its URL), stopped through its own process handle."""
     port = _free_port()
     env = dict(os.environ)
     env.setdefault("GOAT_DATA_DIR", str(ROOT.parent / "shared" / "data"))
     env["GOAT_OFFLINE"] = "1"
     SHOTS.mkdir(parents=True, exist_ok=True)
-    log = open(SHOTS.parent / "streamlit-server.log", "w")  # noqa: SIM115 (closed after the session)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
-         "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
+    with open(SHOTS.parent / log_name, "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+             "--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats",
+             "false", "--server.fileWatcherType", "none"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_healthy(proc, url)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _wait_healthy(proc: subprocess.Popen, url: str) -> None:
     deadline = time.monotonic() + 60
     while True:
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
                 if response.read() == b"ok":
-                    break
+                    return
         except OSError:
             pass
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             pytest.fail(f"the Streamlit server did not come up on {url} (exit code {proc.poll()})")
         time.sleep(0.3)
-    yield url
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    log.close()
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The app's server for the whole session."""
+    with serve() as url:
+        yield url
+
+
+@pytest.fixture
+def fresh_server():
+    """Another server, started when the test asks for it: what a restart (or a colleague's server)
+    is to a link, with empty stores and no page opened yet."""
+    with contextlib.ExitStack() as stack:
+        yield lambda: stack.enter_context(serve("streamlit-fresh-server.log"))
 
 
 @pytest.fixture(scope="session")
@@ -189,7 +211,9 @@ def click_node(page, name: str) -> None:
 
 def click_bar(page) -> str:
     """Click the source's most attended neighbor's bar (it gets muted); returns its name."""
-    page.locator('[class*="st-key-att_source"]').first.scroll_into_view_if_needed()
+    # the drawn chart (a rerun may still show the previous key's, hidden, for a moment)
+    chart = page.locator('[class*="st-key-att_source"] .js-plotly-plot').filter(visible=True).first
+    chart.scroll_into_view_if_needed()
     found = page.evaluate(FIND_BAR)
     assert found is not None, "no neighbor's bar on the source's attention chart"
     page.mouse.click(found[0], found[1])

@@ -90,3 +90,42 @@ def test_the_ego_view_in_projector_mode_names_without_overlap(lesmis):
     trace = names_trace(fig)
     assert {"Marius", "Thenardier"} <= set(trace.text)
     assert not overlapping(labels.drawn_boxes(fig))
+
+
+def inside_the_plot(fig) -> bool:
+    """Every drawn name lies inside the frame the figure shows (the axes' ranges are that frame)."""
+    trace = names_trace(fig)
+    meta = trace.meta["node_labels"]
+    frame = labels.frame(meta, fig.layout.height)
+    x0, x1, y0, y1 = meta["extent"]
+    dx, dy = (x1 - x0) * meta["pad"], (y1 - y0) * meta["pad"]
+    assert list(fig.layout.xaxis.range) == pytest.approx([x0 - dx, x1 + dx])
+    assert list(fig.layout.yaxis.range) == pytest.approx([y0 - dy, y1 + dy])
+    return all(box.inside(frame) for box in labels.drawn_boxes(fig))
+
+
+def test_the_case_studys_three_nodes_are_all_named_in_projector_mode(lesmis):
+    """The case study rings Marius and both partners: each is named, Gavroche too."""
+    graph, pos = lesmis
+    keys = picking.key_nodes(graph, (MARIUS, THENARDIER, GAVROCHE))
+    fig = for_projector(views.network_figure(
+        pos, graph.src, graph.dst, graph.names, graph.degrees(), labels=keys, height=560,  # the page's
+        highlight={MARIUS: "focus", THENARDIER: "partner A", GAVROCHE: "partner B"}))
+    assert {"Marius", "Thenardier", "Gavroche"} <= set(names_trace(fig).text)
+    assert not overlapping(labels.drawn_boxes(fig)) and inside_the_plot(fig)
+
+
+def test_no_name_runs_past_the_edge_of_the_ego_view(lesmis):
+    """The ego view's outer arcs end at the plot's sides: their names go beside them, inside the
+    plot, or are left out; none is cut off by the plot's edge."""
+    graph, _ = lesmis
+    from goat_core import Goat
+
+    goat = Goat(dim=8, neighborhood=40, epochs=1, validation_fraction=0.0, backend="torch", seed=0).fit(graph)
+    att = goat.attention(MARIUS, THENARDIER)
+    fig = for_projector(views.ego_figure(
+        att.source, att.target, att.source_neighbors, att.target_neighbors, att.source_names,
+        att.target_names, att.source_attention, att.target_attention, source_id=MARIUS,
+        target_id=THENARDIER, placed_names=True))
+    assert inside_the_plot(fig) and not overlapping(labels.drawn_boxes(fig))
+    assert len(names_trace(fig).text) >= 12  # most of both neighborhoods still named

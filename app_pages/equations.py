@@ -23,6 +23,7 @@ st.markdown(f"The pair **{md(eq.source)}** (s) and **{md(eq.target)}** (t), as o
 st.page_link(navigation.GOSSIP_PAGE, label="Pick another pair", icon=":material/forum:")
 
 c = st.columns([4, 2], vertical_alignment="bottom")
+parts.valid_choice("eq_step", views.STEPS)  # e.g. a link's unknown step
 step = c[0].segmented_control("Step", views.STEPS, key="eq_step", default=views.STEPS[0], required=True)
 width = c[1].slider("Dimensions shown", 2, min(16, eq.S.shape[1]), min(8, eq.S.shape[1]), key="eq_dims",
                     help="A readable slice of d: the dimensions that add most to the score r_s · r_t.")

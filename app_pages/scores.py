@@ -32,6 +32,7 @@ else:
     a, b = st.columns([2, 3])
     a.dataframe(table, hide_index=True, key="scores_table", column_config={"NMI": NUMBER, "AMI": NUMBER})
     parts.chart(a, views.clustering_bars(results), key="scores_bars")
+    parts.valid_choice("scores_contingency", list(results))  # e.g. a link's unknown embedding
     which = b.radio("Contingency table of", list(results), horizontal=True, key="scores_contingency")
     heatmap = views.contingency_heatmap(results[which]["contingency"], labels.classes,
                                         title=f"Labels × k-means clusters ({which})")

@@ -62,6 +62,7 @@ with c2:
 colouring = cache.colouring(ex, colour, seed)
 
 # Tabs draw only when open: the physics view alone is ~700 KB of page and a simulation.
+parts.valid_choice("graph_tabs", graph_tabs.TABS)  # e.g. a link's unknown tab
 tab_net, tab_physics, tab_degree = st.tabs(list(graph_tabs.TABS), key="graph_tabs", on_change="rerun")
 if tab_net.open:
     with tab_net:
