@@ -27,8 +27,10 @@ from .common import Timer, dataset, read_json, setup_env, write_json
 from .experiments import RATIOS, SEEDS
 
 DIR = Path("node2vec")
-TUNE_RATIOS = {"email": (0.15, 0.55, 0.95), "cora2": (0.9,), "citeseer": (0.9,)}
-TEST_RATIOS = {"email": RATIOS, "cora2": (0.9,), "citeseer": (0.9,)}
+TUNE_RATIOS = {"email": (0.15, 0.55, 0.95), "cora2": (0.9,), "citeseer": (0.9,),
+               "cora": (0.15, 0.55, 0.95), "zhihu": (0.15, 0.55, 0.95)}
+TEST_RATIOS = {"email": RATIOS, "cora2": (0.9,), "citeseer": (0.9,),
+               "cora": (0.15, 0.55, 0.95), "zhihu": (0.15, 0.55, 0.95)}
 TUNE_SEEDS = (0,)  # one carve-out per tuned ratio: a trial costs 5-20 s of CPU, the machine is shared
 # The papers' walk settings (d = 128, 10 walks of length 80, one skip-gram epoch); tuned: p, q, window.
 WALK = dict(dim=128, num_walks=10, walk_length=80, epochs=1)
@@ -37,7 +39,7 @@ GRID = [{"p": 1.0, "q": 1.0, "window": 5}] + [
 # Cora2 and Citeseer cost three times Email per trial: DeepWalk's two cells, q alone, and the two
 # opposite corners of (p, q).
 GRID_SMALL = [c for c in GRID if (c["p"], c["q"]) in ((1, 1), (1, 0.5), (1, 2), (0.5, 2), (2, 0.5))]
-GRIDS = {"email": GRID, "cora2": GRID_SMALL, "citeseer": GRID_SMALL}
+GRIDS = {"email": GRID, "cora2": GRID_SMALL, "citeseer": GRID_SMALL, "cora": GRID_SMALL, "zhihu": GRID_SMALL}
 
 
 def pct(ratio: float) -> int:
