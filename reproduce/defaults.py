@@ -91,7 +91,8 @@ def summary(out: Path) -> list[dict]:
 
 
 def markdown(out: Path) -> str:
-    """The section of RESULTS.md ("" before any run)."""
+    """The stage's table (Email), printed when it ends ("" before any run); RESULTS.md's tables of
+    these runs are made by reproduce.report."""
     rows = summary(out)
     if not rows:
         return ""

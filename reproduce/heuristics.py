@@ -5,7 +5,7 @@ and preferential attachment, from the training edges only, three seeds per ratio
 
 Writes results/heuristics/DATASET.json (committed: Email at every ratio, Cora and Zhihu at the
 paper's 15 to 95 %, Cora2 and Citeseer at 90 %) and prints Email's Markdown table; RESULTS.md's
-"Heuristics" section is made from the same files by the report.
+tables are made from the same files by reproduce.report.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def run(out: Path) -> None:
 
 
 def markdown(out: Path) -> str:
-    """RESULTS.md's heuristics section ("" until this script has run)."""
+    """The stage's table (Email), printed when it ends ("" until this script has run)."""
     path = out / FILE
     if not path.exists():
         return ""

@@ -141,7 +141,7 @@ def stage_test(out: Path, datasets, ratios=None, seeds=SEEDS, cluster: bool = Fa
 
 
 # ---------------------------------------------------------------------------------------------------
-# RESULTS.md
+# The stage's summary, printed when it ends (RESULTS.md's tables: reproduce.report)
 
 
 def _runs(out: Path) -> list[dict]:
@@ -288,7 +288,7 @@ def _choice_table(out: Path) -> list[str]:
 
 
 def markdown(out: Path) -> str:
-    """RESULTS.md's DeepWalk and node2vec section ("" until this script has run)."""
+    """The stage's summary beside GOAT's older rows ("" until this script has run)."""
     runs = _runs(out)
     if not runs:
         return ""
