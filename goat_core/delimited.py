@@ -265,7 +265,7 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
 
     The layout is decided on the first lines; when it is a plain two- or three-column table the
     columnar path reads it before the whole text is ever decoded (the line parser's lists hold
-    ~48x the file)."""
+    many times the file's size)."""
     if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
         _decode(raw, file)  # empty or binary: its one-line error
     head = _head(raw)

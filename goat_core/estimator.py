@@ -254,9 +254,9 @@ class PairAttention:
 
 
 class Goat:
-    """GOAT: Gossip and Attend (Kefato & Girdzijauskas, AAAI 2020).
+    """GOAT: Gossip and Attend (Kefato & Girdzijauskas, ICWSM 2020).
 
-    Parameters (defaults: a configuration validated on Email, RESULTS.md "Defaults"): dim=200,
+    Parameters (defaults: a configuration validated on Email, RESULTS.md section 1): dim=200,
     neighborhood=100, dropout=0.8, lr=3e-3, epochs=100 at most, chosen by early stopping on a
     20-percent validation carve-out (validation_fraction=0.2, patience=10), batch_size=256,
     negatives=1, variant="goat", exclude_partner=True, device="auto", seed=0,

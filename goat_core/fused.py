@@ -16,8 +16,8 @@ pair so that nothing is ever materialised for a whole batch:
 * **a training step in one pass** (:func:`train_pairs`, :class:`FusedPairLoss`): the loss of
   a step is a sum of per-pair terms, so each pair's logit, loss term and gradient are computed
   while its rows are in cache, and the backward only hands the gradient over. The same numbers
-  as the two passes above (up to rounding in σ); at 200k+ nodes 1.2-1.3x faster per pair,
-  because the second pass's row reads are cache misses (``bench/one_pass.py``);
+  as the two passes above (up to rounding in σ); faster per pair on large graphs, where the
+  second pass's row reads are cache misses (``bench/one_pass.py`` measures by how much);
 * **the next pair's rows prefetched into L2** while a pair computes (not into L1, which a
   pair's ~72 KB of rows would overflow);
 * **dropout masks from a counter-based hash** (splitmix64 of batch key, pair, row, word),
@@ -160,8 +160,8 @@ def _align(S, T, ls, lt):
     at a time, so that each load of a row's values serves several dot products.
 
     These products are small (a few to N rows of d values) and were the loops' largest part;
-    at their sizes this is 1.2-3x faster than OpenBLAS's sgemm (more on the smallest), whose
-    packing and blocking are made for large matrices (``bench/alignment.py``)."""
+    at their sizes this is faster than OpenBLAS's sgemm (most on the smallest), whose packing
+    and blocking are made for large matrices (``bench/alignment.py`` measures both)."""
     A = np.zeros((ls, lt), S.dtype)  # the blocks' accumulators start from these zeros, typed as S
     i = 0
     while i + 4 <= ls:
@@ -700,7 +700,7 @@ _blas_lock = threading.Lock()
 @contextmanager
 def _one_blas_thread():
     """One OpenBLAS thread while our threads call it: its own threads only synchronise on these
-    small products (measured: 2x slower on one of our threads and no gain from two). Counted, so
+    small products (measured: slower on one of our threads, and no faster on two). Counted, so
     that trainings running side by side restore the setting only when the last one leaves."""
     with _blas_lock:
         if _blas["libraries"] is None:

@@ -5,7 +5,7 @@
 a max nor take softmax mass, softmax, r = pᵀS.
 
 Which code computes it is the caller's explicit choice, ``backend``: ``"fused"`` runs the
-compiled per-pair CPU loop of :mod:`.fused`, about 3x the torch code below (BENCHMARKS.md);
+compiled per-pair CPU loop of :mod:`.fused`, faster than the torch code below (BENCHMARKS.md);
 ``"torch"`` runs the torch code below, the path on CUDA (and the reference the fused loop was
 measured against). In training, :func:`goat_loss` runs the fused backend's step in one pass
 (loss and gradient per pair, :class:`.fused.FusedPairLoss`). ``Goat(backend=...)`` resolves

@@ -3,7 +3,7 @@
 A keep mask compares 16-bit uniforms with round(keep·2¹⁶): the keep probability is exact to
 2⁻¹⁷ (0.2 → 0.199997), and the exact one is returned so that scaling by its inverse keeps
 E[mask·scale] = 1. On CPU the uniforms are cut from raw 64-bit random words (four per word),
-about 10x cheaper than ``bernoulli_``, which draws one number at a time; on other devices
+much cheaper than ``bernoulli_``, which draws one number at a time; on other devices
 they are ``torch.rand`` floats compared with keep.
 
 The modules (:mod:`.model`) and the torch chunks (:mod:`.kernels`) draw their bits with

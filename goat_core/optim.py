@@ -37,7 +37,7 @@ OPTIMIZERS = ("auto", "adam", "lazy-adam")
 # bench/optimizer_step.py, wall ms): 200k nodes, where a 4096-pair batch touches 76 % of the rows,
 # dense 28.4 and lazy 27.8; 500k (46 %), 60.4 and 48.3; 1M (28 %), 122.7 and 61.3. Whole epochs
 # agree: 2M edges (200k nodes) 85.4 s dense and 86.1 s lazy, 5M edges (500k nodes) 320.3 s and
-# 269.7 s (bench/scaling.py, BENCHMARKS.md "Round 5"). Quality is the same (Email, 3 seeds).
+# 269.7 s (bench/scaling.py). Quality is the same (Email, 3 seeds).
 LAZY_FROM_NODES = 500_000
 
 
@@ -169,8 +169,8 @@ def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tens
                  compiled: bool = True) -> None:
     """Adam on ``rows`` of ``p`` with gradient rows ``g``, in torch.optim.Adam's order of
     operations (so that a step over every row gives its numbers). On CPU (unless not
-    ``compiled``) one compiled pass over the touched rows (torch's gathers and scatters cost ~10x
-    dense fused Adam, bench/optimizer_step.py), its two halves on two threads where ``run`` has them."""
+    ``compiled``) one compiled pass over the touched rows (torch's gathers and scatters cost many
+    times dense fused Adam, bench/optimizer_step.py), its two halves on two threads where ``run`` has them."""
     if compiled and p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
         from .fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
 

@@ -2,10 +2,9 @@
 
 The fused loops (:mod:`.fused`, numba) are compiled on their first call and cached on disk
 (``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the module); on a fresh install that first
-call costs about half a minute on a 2-core machine (BENCHMARKS.md, "A class starts in
-seconds"). Each step here runs a tiny real computation through one family of loops, so every
-signature training and scoring use is compiled and written to the cache; a later process
-loads them in about a second. The app runs this in a child process when its server starts
+call takes a while (BENCHMARKS.md measures it). Each step here runs a tiny real computation
+through one family of loops, so every signature training and scoring use is compiled and written
+to the cache; a later process only loads them. The app runs this in a child process when its server starts
 (``ui/warmup.py``), off the server's interpreter, and prints nothing itself: this module
 prints one line per step, ``k/n name``, which the app reads as its progress.
 
