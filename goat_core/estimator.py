@@ -39,10 +39,10 @@ from .training import score_pairs
 
 
 class Goat:
-    """GOAT: Gossip and Attend (Kefato & Girdzijauskas, AAAI 2020).
+    """GOAT: Gossip and Attend (Kefato & Girdzijauskas, ICWSM 2020).
 
     Parameters, as declared in :data:`.parameters.PARAMETERS` (defaults: a configuration
-    validated on Email, RESULTS.md "Defaults"; ``goat_core.presets.paper(dataset)`` is Table 2
+    validated on Email, RESULTS.md section 1; ``goat_core.presets.paper(dataset)`` is Table 2
     literally):
 
 {parameters}

@@ -1,11 +1,12 @@
-"""Regenerate every table of RESULTS.md.
+"""The older configuration's runs (masked padding, fixed schedules), then RESULTS.md.
 
     python -m reproduce --out results            # full run (resumable; hours of CPU on 2 cores)
     python -m reproduce --quick --out /tmp/q     # CI-sized: tiny models, minutes
-    python -m reproduce --report-only            # rebuild tables/plots/RESULTS.md from raw JSON
+    python -m reproduce --report-only            # RESULTS.md alone, as python -m reproduce.report
 
 Each finished job is stored under OUT/raw/runs/ and skipped on the next invocation, so an
-interrupted run continues where it stopped. Summary CSV/JSON and plots go directly under OUT.
+interrupted run continues where it stopped. Its summaries (runs.csv, the per-table CSV/JSON and
+plots) go directly under OUT; RESULTS.md is then made from the files under OUT (reproduce.report).
 """
 
 from __future__ import annotations

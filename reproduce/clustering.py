@@ -1,12 +1,11 @@
-"""Email node clustering (RESULTS.md section 2), run by run, with every run's record committed.
+"""Email node clustering of the older configuration (masked padding), with every run's record committed.
 
     python -m reproduce.clustering --out results
 
-Trains the section-2 jobs (GOAT, mean-pool, GoatGlobal at 35/55/75/95 % of the edges, seeds
+Trains the clustering jobs (GOAT, mean-pool, GoatGlobal at 35/55/75/95 % of the edges, seeds
 0-2: the same jobs, configurations and splits as ``python -m reproduce``) and writes one record a
 run to results/clustering/KEY.json; a finished run is skipped on the next invocation. RESULTS.md's
-"Email clustering, run by run" section is made from those files by the report. Section 2's own
-table comes from the full run's raw records, which were never committed (results/raw/ is ignored).
+section on the older configuration clusters from those files (reproduce.report).
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ def run(out: Path) -> None:
 
 
 def markdown(out: Path) -> str:
-    """RESULTS.md's section ("" until this script has run)."""
+    """The stage's table, printed when it ends ("" until this script has run)."""
     runs = load_runs(out, FOLDER)
     if not runs:
         return ""

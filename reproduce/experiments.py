@@ -23,7 +23,7 @@ SEEDS = (0, 1, 2)
 VARIANTS = ("goat", "global", "mean-pool")
 
 # Table 2 (d, N, dropout: goat_core.paper) + our validation-chosen optimiser settings.
-OPTIM = {  # variant -> lr, batch size, negatives (chosen on Email validation splits, RESULTS.md section 7)
+OPTIM = {  # variant -> lr, batch size, negatives (chosen on Email validation splits, reproduce.tune)
     "goat": dict(lr=3e-3, batch_size=256, negatives=1),
     "mean-pool": dict(lr=3e-3, batch_size=256, negatives=1),
     "global": dict(lr=1e-3, batch_size=256, negatives=1, dropout=0.5),
@@ -37,7 +37,7 @@ EPOCHS_MIN = {"goat": 3, "mean-pool": 3, "global": 15}
 
 # Email GOAT with dropout, N, lr and epochs chosen per training ratio on validation splits (the
 # `grid-*` trials of reproduce.tune, tune.select_per_ratio), then the number of inference draws for
-# that configuration (`draws-*` trials, tune.select_draws); RESULTS.md section 7 checks this copy.
+# that configuration (`draws-*` trials, tune.select_draws); the tuned runs record what they used.
 TUNED: dict[float, dict] = {
     0.15: dict(dropout=0.5, neighborhood=100, lr=1e-3, epochs=57),
     0.25: dict(dropout=0.5, neighborhood=100, epochs=14),
@@ -50,7 +50,7 @@ TUNED: dict[float, dict] = {
     0.95: dict(dropout=0.8, neighborhood=100, lr=1e-3, epochs=47, inference_draws=8),
 }
 
-# Datasets whose validation trials asked for more epochs than Email's schedule (RESULTS.md section 7).
+# Datasets whose validation trials asked for more epochs than Email's schedule (results/tuning.csv).
 EPOCH_SCALE: dict[tuple[str, str], float] = {
     # best validation epoch / Email's schedule: Cora GOAT 26/6 at 55 %, 22/3 at 95 %; GoatGlobal
     # 100/30 and 91/17; Zhihu GOAT >= 30/6 at 55 % (still rising at 30). One seed each.

@@ -1,4 +1,4 @@
-"""Follow-up experiments behind RESULTS.md's "where we fall short" notes.
+"""Follow-up experiments: the leak measured on our own models (RESULTS.md), clustering inputs.
 
     python -m reproduce.investigate clustering --out results   # k-means input variants, Email 35/75 %
     python -m reproduce.investigate leak --out results         # our models under the authors' leaky protocol

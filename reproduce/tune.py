@@ -327,7 +327,7 @@ def select_padding(out: Path) -> list[dict]:
 
 
 def padding_markdown(out: Path) -> str:
-    """The padding stage's section of RESULTS.md ("" until the stage has run)."""
+    """The padding stage's table ("" until the stage has run; RESULTS.md's is reproduce.report's)."""
     rows = select_padding(out)
     if not rows:
         return ""

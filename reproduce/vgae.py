@@ -114,7 +114,7 @@ def run_one(out: Path, model: str, data: str, seed: int) -> dict:
 
 
 def markdown(out: Path) -> str:
-    """RESULTS.md's GAE/VGAE section ("" until this script has run)."""
+    """The stage's summary beside GOAT's rows ("" until this script has run)."""
     from .node2vec import GOAT_ZERO_90, GOAT_ZERO_90_NOTE, goat_at_90, goat_zero_at_90
 
     runs = [read_json(p) for p in sorted((out / DIR).glob("*.json"))]

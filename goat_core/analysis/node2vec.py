@@ -33,8 +33,8 @@ if TYPE_CHECKING:  # annotations only
 
 WALK_METHODS = {"deepwalk": "DeepWalk", "node2vec": "node2vec"}
 # What the app compares GOAT with, untuned: DeepWalk, and node2vec with q = 0.5 (outward walks), the
-# in-out parameter Email's validation carve-outs chose at 15 and 55 % (RESULTS.md, "DeepWalk and
-# node2vec"; reproduce/node2vec.py).
+# in-out parameter Email's validation carve-outs chose at 15 and 55 % (RESULTS.md, "Protocol";
+# reproduce/node2vec.py).
 PRESETS: dict[str, dict] = {"deepwalk": {"p": 1.0, "q": 1.0}, "node2vec": {"p": 1.0, "q": 0.5}}
 DEFAULTS = dict(p=1.0, q=1.0, dim=128, num_walks=10, walk_length=80, window=10, epochs=1)  # the papers'
 _walk_lock = threading.Lock()  # numba's and numpy's generators are process state: one seeding at a time

@@ -11,8 +11,6 @@ import numpy as np
 from goat_core.paper import TABLE3_AUC, TABLE3_BEST_BASELINE, TABLE4_CLUSTERING, VGAE_QUOTED
 
 from ..experiments import CLUSTER_RATIOS, RATIOS
-from ..experiments import TUNED as TUNED_RUNS
-from ..tune import DRAW_COUNTS, GRID, select_draws, select_per_ratio, truncated
 from .runs import MAIN, NAMES, TUNED, TUNED_LABEL, TUNED_ONE_DRAW_LABEL, _agg
 
 
@@ -176,51 +174,3 @@ def _ap_small(runs):
         _, r = lp_table(runs, data, (0.15, 0.55, 0.95), "ap", paper=False)
         rows += [[data] + row for row in r]
     return header, rows
-
-
-def selection_table(out: Path) -> str:
-    """Mean best validation AUC of every grid configuration per ratio, the choice, and whether
-    experiments.TUNED (what the tuned runs used) is that choice."""
-    chosen = select_per_ratio(out)
-    if not chosen:
-        return "(grid trials not run: `python -m reproduce.tune --out results`)"
-    configs = [(c["dropout"], c["neighborhood"], c["lr"]) for c in GRID]
-    rising = {(ratio, (c["dropout"], c["neighborhood"], c["lr"])) for ratio, c in truncated(out)}
-    header = ["train %"] + [f"do {d}, N {n}, lr {lr:g}" for d, n, lr in configs]
-    header += ["chosen", "epochs", "runs used"]
-    rows = []
-    for c in chosen:
-        used = TUNED_RUNS.get(c["ratio"], {})
-        same = (used.get("dropout"), used.get("neighborhood"), used.get("lr", 3e-3), used.get("epochs")) == (
-            c["dropout"], c["neighborhood"], c["lr"], c["epochs"])
-        best = max(c["scores"].values())[0]
-        rows.append(
-            [f"{round(c['ratio'] * 100)}"]
-            + [("**{:.2f}**" if c["scores"][k][0] == best else "{:.2f}").format(100 * c["scores"][k][0])
-               + f" ({c['scores'][k][1]:.0f}{' ↑' if (c['ratio'], k) in rising else ''})" for k in configs]
-            + [f"do {c['dropout']}, N {c['neighborhood']}, lr {c['lr']:g}", c["epochs"],
-               "the choice" if same else f"**differs: {used}**"]
-        )
-    return _table(header, rows)
-
-
-def draws_table(out: Path) -> str:
-    """Mean validation AUC per number of inference draws, the choice, and whether
-    experiments.TUNED uses that choice on the configuration it was measured on."""
-    chosen = select_draws(out)
-    if not chosen:
-        return "(draws trials not run: `python -m reproduce.tune --out results --draws`)"
-    header = ["train %", "nodes with > N neighbors (per seed)"]
-    header += [f"{k} draw{'s' * (k > 1)}" for k in DRAW_COUNTS] + ["chosen", "runs used"]
-    rows = []
-    for c in chosen:
-        used = TUNED_RUNS.get(c["ratio"], {})
-        same = used.get("inference_draws", 1) == c["draws"] and all(
-            used.get(k, 3e-3 if k == "lr" else None) == v for k, v in c["config"].items())
-        rows.append(
-            [f"{round(c['ratio'] * 100)}", " / ".join(map(str, c["nodes_over_N"]))]
-            + [("**{:.2f}**" if k == c["draws"] else "{:.2f}").format(100 * c["means"][k])
-               for k in DRAW_COUNTS]
-            + [c["draws"], "the choice" if same else f"**differs: {used}**"]
-        )
-    return _table(header, rows)
