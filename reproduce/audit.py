@@ -118,8 +118,7 @@ def markdown(out: Path) -> str:
         return [r for r in runs if r["ratio"] == ratio]
 
     lines = [
-        "\n## Evaluating like a researcher: the leak audit, ranking, faithfulness (Email)\n",
-        "`python -m reproduce.audit --out results` (GOAT with the default parameters; seeds "
+        "Email. `python -m reproduce.audit --out results` (GOAT with the default parameters; seeds "
         f"{', '.join(map(str, seeds))}; one file per run in `results/{FOLDER.as_posix()}/`). Mean ± std "
         "over seeds, in percent.\n",
         "### The leak audit (AUC): one model, scored leak-free and as the paper did\n",
