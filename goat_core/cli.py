@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -487,6 +488,7 @@ def main(argv: list[str] | None = None) -> int:
     use_small_machine_threads()
     try:
         args.run(args)
+        sys.stdout.flush()  # here, not at exit: a reader that stopped early is then caught below
     except GoatError as err:  # the user's input: one line; anything else is a bug, with its traceback
         if args.debug:
             raise
@@ -496,5 +498,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader stopped early (`... | head`): not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that Python's flush at exit does not raise again
+        return 1
     return 0
 

@@ -495,3 +495,14 @@ def test_an_out_name_holding_a_nul_is_one_line_before_training(capsys, no_work, 
     """Issue 24's second sweep: a NUL in --out was a ValueError traceback."""
     code, _, err = run_main(capsys, "train", "lesmis", "--out", str(tmp_path / "a\x00b"), *TINY)
     assert "holds a NUL character, which no file name may hold" in one_line_error(code, err)
+
+
+def test_a_reader_that_stops_early_gets_no_traceback():
+    """`python -m goat_core info ... | head -1`: the reader closes the pipe before the output is
+    written; the CLI ends quietly (status 1) instead of printing a BrokenPipeError traceback."""
+    proc = subprocess.Popen([sys.executable, "-m", "goat_core", "info", "lesmis"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[1])
+    proc.stdout.close()  # the reader is gone before the first byte
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, err
+    assert b"Traceback" not in err and b"BrokenPipeError" not in err, err
