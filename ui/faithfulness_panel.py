@@ -34,7 +34,7 @@ def panel(ex: Explorer, run: RunRecord, pair: PairView) -> None:
     left, right = st.columns([3, 2])
     fig = views.faithfulness_scatter(found.names, e.weights, e.effects, e.sides, source=found.source,
                                      target=found.target)
-    parts.chart(left, fig, key="att_faithful")
+    parts.chart(left, fig, key="faith_scatter")
     rho = "—" if found.spearman is None else f"{found.spearman:.2f}"
     right.metric("Spearman ρ (attention vs effect)", rho)
     right.metric("Kendall τ", "—" if found.kendall is None else f"{found.kendall:.2f}")

@@ -48,5 +48,5 @@ def test_gossip_faithfulness_panel_beside_the_bars(app):
     assert "Does attention explain the score?" in texts(app.subheader)
     labels = [m.label for m in app.metric]
     assert "Spearman ρ (attention vs effect)" in labels and "Kendall τ" in labels
-    assert any(c.proto.id.endswith("att_faithful") for c in app.get("plotly_chart"))
+    assert any(c.proto.id.endswith("faith_scatter") for c in app.get("plotly_chart"))
     assert any("Spearman's ρ" in m.value or "No verdict" in m.value for m in app.markdown)
