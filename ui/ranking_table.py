@@ -18,8 +18,14 @@ from goat_core.analysis.ranking import (
     rank_heuristics,
     ranking_negatives,
 )
+from goat_core.precompile import STEPS
 
+from . import warmup
 from .runs import RunRecord
+
+# The warm-up's compile child reports "k/n" once k of its steps are done: ranking's compiled loops
+# (the negatives' draw, the Gram scorer) are in numba's disk cache from this step on.
+RANKING_READY_AT = list(STEPS).index("ranking loops") + 1
 
 NUMBER = st.column_config.NumberColumn(format="%.3f")
 ABOUT = {"random": "drawn uniformly among the non-edges that share a node with the edge",
@@ -42,11 +48,22 @@ def rows(found: dict[str, dict]) -> list[dict]:
             for name, r in found.items()]
 
 
+def loops_ready() -> bool:
+    """Whether ranking can start without compiling: the warm-up's child has cached its loops (or
+    the warm-up is over, failed included: then they compile here, as without a warm-up)."""
+    snap = warmup.warm_up().snapshot()
+    return snap.finished or snap.done >= RANKING_READY_AT
+
+
 def section(run: RunRecord, walked: dict) -> None:
-    """The choice of negatives and the table (walk methods join once their job is done)."""
+    """The choice of negatives and the table (walk methods join once their job is done). On a fresh
+    server the table waits, without holding the page, for the warm-up to compile ranking's loops."""
     assert run.split is not None
     st.subheader("Ranking: each held-out edge against its own negatives")
     kind = st.radio("Negatives", RANKING_NEGATIVES, horizontal=True, key="scores_ranking_kind")
+    if not loops_ready():
+        _wait_for_loops()
+        return
     found = dict(ranking(run.key, kind, run.goat, run.split))
     found.update({WALK_METHODS[name]: r["ranking"][kind] for name, r in walked.items() if "ranking" in r})
     numbers = {c: NUMBER for c in ["MRR", *(f"Hits@{k}" for k in HITS_AT)]}
@@ -56,3 +73,19 @@ def section(run: RunRecord, walked: dict) -> None:
                f"{DEFAULT_PER_POSITIVE} negatives {ABOUT[kind]}. MRR is the mean of 1/rank, Hits@K the share "
                "ranked in the top K; a tie counts half (a model scoring every pair alike ranks each edge in "
                "the middle).")
+
+
+def _wait_for_loops() -> None:
+    """A line in place of the table while the loops compile, polled every 2 s (a fragment: the page
+    itself is not rerun); once they are ready, one full rerun draws the table."""
+
+    @st.fragment(run_every=2.0)
+    def poll() -> None:
+        if loops_ready():
+            st.rerun(scope="app")
+        snap = warmup.warm_up().snapshot()
+        step = f"step {snap.done + 1} of {snap.total}, {snap.step}" if snap.total else "starting"
+        st.info(f"The ranking table comes once its compiled loops are built in the background on this new "
+                f"server ({step}, {snap.elapsed:.0f} s); the rest of the page is ready.")
+
+    poll()
