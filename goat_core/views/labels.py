@@ -114,7 +114,7 @@ def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: fl
 
 def label_trace(pos: ArrayLike, names: Sequence[str], nodes: Sequence[int], marker_sizes: ArrayLike,
                 height: int, margin: tuple[int, int] = (40, 10), size: int = LABEL_SIZE,
-                required: int = 2, pad: float = DATA_PAD) -> go.Scatter:
+                required: int = 2, pad: float = DATA_PAD, webgl: bool = False) -> go.Scatter | go.Scattergl:
     """A text trace naming ``nodes`` (ids into ``pos``/``names``, priority order) where they fit.
 
     ``marker_sizes`` are the nodes' marker diameters (px) for every node of ``pos``; ``height`` and
@@ -128,8 +128,10 @@ def label_trace(pos: ArrayLike, names: Sequence[str], nodes: Sequence[int], mark
     meta = {"x": [float(pos[v, 0]) for v in nodes], "y": [float(pos[v, 1]) for v in nodes],
             "text": [str(names[v]) for v in nodes], "radius": [float(marker_sizes[v]) / 2 for v in nodes],
             "extent": extent, "margin": list(margin), "required": required, "pad": pad}
-    trace = go.Scatter(mode="text", hoverinfo="skip", showlegend=False, name="names",
-                       textfont=dict(size=size, color=LABEL_COLOR), meta={"node_labels": meta})
+    # ``webgl``: the nodes are WebGL points, whose canvas would hide an SVG text trace under it
+    kind = go.Scattergl if webgl else go.Scatter
+    trace = kind(mode="text", hoverinfo="skip", showlegend=False, name="names",
+                 textfont=dict(size=size, color=LABEL_COLOR), meta={"node_labels": meta})
     _fill(trace, height, 1.0)
     return trace
 

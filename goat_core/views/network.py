@@ -76,7 +76,8 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
         _highlight_trace(fig, pos[:, 0], pos[:, 1], names, highlight, sizes, named=not labels)
     if labels:  # the highlighted nodes that lead the list (the pair, the case study's three) are named first
         leading = next((k for k, v in enumerate(labels) if v not in (highlight or {})), len(labels))
-        frame_axes(fig.add_trace(label_trace(pos, names, labels, sizes, height, required=max(leading, 2))))
+        frame_axes(fig.add_trace(label_trace(pos, names, labels, sizes, height, required=max(leading, 2),
+                                             webgl=scatter_trace(n) is go.Scattergl)))
     note = f" (showing {max_edges:,} of {len(src):,} edges)" if len(src) > max_edges else ""
     fig.update_layout(
         title=_e(title or "") + note or None, height=height, margin=dict(l=10, r=10, t=40, b=10),

@@ -129,3 +129,23 @@ def test_no_name_runs_past_the_edge_of_the_ego_view(lesmis):
         target_id=THENARDIER, placed_names=True))
     assert inside_the_plot(fig) and not overlapping(labels.drawn_boxes(fig))
     assert len(names_trace(fig).text) >= 12  # most of both neighborhoods still named
+
+
+def test_on_a_webgl_graph_the_names_are_webgl_too():
+    """Above WEBGL_POINTS nodes the points are drawn on a WebGL canvas, which covers SVG traces: an
+    SVG text trace of names was invisible on a 10k-node upload (seen in the browser). The names
+    are then drawn by a WebGL text trace, over the points."""
+    import networkx as nx
+
+    from goat_core.data.graph import from_networkx
+
+    graph = from_networkx(nx.barabasi_albert_graph(views.WEBGL_POINTS + 500, 2, seed=0))
+    pos = layouts.layout(graph, 0)
+    keys = picking.key_nodes(graph, (NodeIndex(0), NodeIndex(1)))
+    fig = views.network_figure(pos, graph.src, graph.dst, graph.names, graph.degrees(), labels=keys)
+    named = [t for t in fig.data if t.name == "names"]
+    assert len(named) == 1 and named[0].type == "scattergl" and len(named[0].text) >= 2
+    assert all(t.type == "scattergl" for t in fig.data if t.name != "names")  # the same canvas
+    small = views.network_figure(pos[:50], graph.src[:0], graph.dst[:0], graph.names[:50],
+                                 graph.degrees()[:50], labels=[0, 1])
+    assert [t.type for t in small.data if t.name == "names"] == ["scatter"]
