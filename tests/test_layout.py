@@ -47,3 +47,13 @@ def test_the_table_reader_resolves_names_against_the_path_before_them():
     assert layout_paths(readme) == ["goat_core/views/", "goat_core/views/network.py",
                                     "goat_core/data/graph.py", "goat_core/data/sampling.py",
                                     "app.py", "pages/"]
+
+
+def test_every_top_level_folder_is_in_the_layout_table():
+    """A newcomer reads the architecture from the table: no folder of the project is left out."""
+    paths = layout_paths((ROOT / "README.md").read_text())
+    named = {p.split("/")[0] for p in paths}
+    folders = {p.name for p in ROOT.iterdir() if p.is_dir() and not p.name.startswith((".", "_"))
+               and any(p.iterdir()) and p.name not in ("build", "dist", "runs", "test-output")}
+    folders = {f for f in folders if not f.endswith(".egg-info")}
+    assert folders - named == set(), f"folders missing from README's layout table: {folders - named}"
