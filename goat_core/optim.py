@@ -32,12 +32,9 @@ import numpy as np
 import torch
 
 OPTIMIZERS = ("auto", "adam", "lazy-adam")
-# optimizer="auto": lazy Adam from this many nodes on. What a step costs after the per-pair loops
-# (the gradient read out of the two segments' buffers, then the update, both on two threads;
-# bench/optimizer_step.py, wall ms): 200k nodes, where a 4096-pair batch touches 76 % of the rows,
-# dense 28.4 and lazy 27.8; 500k (46 %), 60.4 and 48.3; 1M (28 %), 122.7 and 61.3. Whole epochs
-# agree: 2M edges (200k nodes) 85.4 s dense and 86.1 s lazy, 5M edges (500k nodes) 320.3 s and
-# 269.7 s (bench/scaling.py). Quality is the same (Email, 3 seeds).
+# optimizer="auto": lazy Adam from this many nodes on, where a batch touches under about half the
+# rows and lazy Adam's step (bench/optimizer_step.py) and whole epochs (bench/scaling.py) became the
+# faster of the two (BENCHMARKS.md, Scaling). Quality is the same (Email, 3 seeds).
 LAZY_FROM_NODES = 500_000
 
 

@@ -108,8 +108,8 @@ PARAMETERS: dict[str, Parameter] = {
                               "other's neighborhood (the 'remainder' of the neighborhood, as at test time)"),
     "padding": _param("zero", _choice(PADDINGS), "neighborhoods smaller than N: zero = the paper's zero "
                       "padding (N slots, pads are zero vectors that take part in the max and take "
-                      "softmax mass; chosen on validation: Email at a 55-percent split, 90.7 against "
-                      "86.3 AUC); mask = pads left out of the max and the softmax (faster: only real "
+                      "softmax mass; it won on Email's validation splits, RESULTS.md); mask = pads left "
+                      "out of the max and the softmax (faster: only real "
                       "neighbors)"),
     "device": _param("auto", (_device, "'auto', 'cpu', 'cuda' or 'cuda:N'"), "where to train"),
     "seed": _param(0, _int(0, MAX_SEED), "seed for every random draw"),

@@ -68,8 +68,8 @@ class RunStore:
 
 
 # Up to this many edges GOAT trains on the torch backend, which compiles nothing: the first Train
-# on a fresh server takes about a second on Les Misérables instead of the fused loops' half-minute
-# compile. Per pair it is ~4x slower than the fused loops (BENCHMARKS.md), so larger graphs take the
+# on a fresh server takes seconds on Les Misérables instead of waiting for the fused loops' compile.
+# Per pair it is slower than the fused loops (BENCHMARKS.md, Training speed), so larger graphs take the
 # fused path ("auto"), compiled in the background while the server starts (ui/warmup.py).
 COMPILE_FREE_EDGES = 1_000
 

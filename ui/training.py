@@ -100,7 +100,7 @@ def wait_for_compiled(params: dict, area) -> None:
         snap = warm.snapshot()
         step = f"step {snap.done + 1}/{snap.total}: {snap.step}, " if snap.total else ""
         line.caption(f"Waiting for the fused training loops, compiled once per install in the background "
-                     f"({step}{snap.elapsed:.0f} s so far; about half a minute on 2 cores)…")
+                     f"({step}{snap.elapsed:.0f} s so far)…")
     line.empty()
 
 

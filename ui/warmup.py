@@ -1,11 +1,11 @@
 """Once per server, in the background: what the first trainings need, ready before they start.
 
-Measured on a fresh install (2 cores, BENCHMARKS.md "A class starts in seconds"): compiling the
-fused backend's loops (numba) takes about half a minute, a first fit also imports torch's and
-scikit-learn's lazy modules (about 2.5 s), and UMAP's numba code another half minute. So:
+On a fresh install (BENCHMARKS.md, "A class starts in seconds", has the times) compiling the fused
+backend's loops (numba) takes tens of seconds, a first fit also imports torch's and
+scikit-learn's lazy modules, and UMAP's numba code needs compiling too. So:
 
 * small graphs train on the torch backend (``ui.runs.backend_for``), which compiles
-  nothing: a click on Train at once trains Les Misérables in about a second once the imports
+  nothing: a click on Train at once trains Les Misérables in seconds once the imports
   below are done, and the same seed gives the same numbers whenever it is clicked;
 * the imports happen in the script thread that starts the warm-up, after the server's first page
   is drawn (``ui.parts.finish``), never in a background thread (concurrent imports of one package

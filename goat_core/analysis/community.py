@@ -11,10 +11,9 @@ from .layouts import seeded_igraph
 def communities(graph: Graph, seed: int = 0) -> NodeLabels:
     """Leiden communities (modularity), largest first, as labels "community 0", "community 1", ...
 
-    igraph's Leiden in C, two iterations, chosen by measurement on Barabási–Albert uploads:
-    0.35 s at 100k edges and 8.4 s at 1M, where networkx's Louvain took 34 s at 100k and
-    igraph's multilevel Louvain 174 s at 1M; modularity as high or higher (Les Misérables 0.560
-    as networkx's Louvain; BA 100k 0.299 against 0.284)."""
+    igraph's Leiden in C, two iterations, chosen by measurement on Barabási–Albert uploads
+    (BENCHMARKS.md, the app at scale): far faster than networkx's Louvain and igraph's multilevel
+    Louvain at 100k-1M edges, with a modularity as high or higher."""
     import igraph
 
     src, dst = graph.undirected_pairs()

@@ -55,8 +55,8 @@ def cluster_embeddings(embeddings: np.ndarray, k: int, seed: int) -> np.ndarray:
     return KMeans(n_clusters=k, n_init=10, random_state=seed).fit_predict(embeddings)
 
 
-# The most label classes clustering scores: k-means' time grows with classes x nodes (1,000 classes
-# on 10,000 nodes, d = 64, took 19 s on a 2-core machine; 10,000 classes would take many minutes).
+# The most label classes clustering scores: k-means' time grows with classes x nodes (a thousand
+# classes on a 10k-node graph take seconds on 2 cores; ten thousand, many minutes).
 MAX_CLASSES = 1000
 
 

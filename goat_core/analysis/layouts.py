@@ -33,8 +33,8 @@ def layout(graph: Graph, seed: int = 0) -> np.ndarray:
 
     Small connected graphs: Kamada-Kawai started from a seeded spring layout (evenly spread).
     Others: igraph's Fruchterman-Reingold with its grid approximation, chosen by measurement
-    (``bench/layouts.py``): 1.5 s for 20k nodes where networkx's spring layout took 488 s, and
-    15 s for 200k nodes, with the same edge-length quality.
+    (``bench/layouts.py``; BENCHMARKS.md, the app at scale): orders of magnitude faster than
+    networkx's spring layout at 20k nodes, with the same edge-length quality.
     """
     import networkx as nx
 

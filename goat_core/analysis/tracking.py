@@ -137,9 +137,8 @@ def check_mutes(names: Sequence[str], s: int, t: int, muted: Sequence[int], batc
 
 # The most pairs ``fit(track_pairs=...)`` records. Each tracked pair costs a forward pass per epoch
 # and its attention for every epoch. On Les Misérables (fast preset: 40 short epochs, where the
-# tracker's share is largest) the tracker took 3 % of the fit at 64 pairs, 9 % at 256 (the 10 %
-# target of tracking's cost), 34 % at 1,024 and 73 % at every ordered pair (5,852), whose memory
-# reached 1.2 GB in issue 24's probe (BENCHMARKS.md, "Tracked pairs: the cap").
+# tracker's share is largest) the tracker's share grows with the pairs and stays within tracking's
+# 10 % budget up to this cap (bench/track_pairs.py --scaling; BENCHMARKS.md, "Tracked pairs: the cap").
 MAX_TRACKED_PAIRS = 64
 
 

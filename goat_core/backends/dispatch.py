@@ -79,10 +79,9 @@ def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
     variant and the device.
 
     On CPU the compiled per-pair loop computes both poolings, the fastest path of each
-    (``bench/variants.py``, Email 55 %: goat 55k pairs/s fused, 14k torch, 4.9k module;
-    mean-pool 21k fused, 5.1k module). On CUDA the torch chunks compute max pooling and
-    mean-pool takes the module. GoatGlobal is one dot product per pair: the module is its
-    fastest path (288k pairs/s).
+    (``bench/variants.py``; BENCHMARKS.md, Training speed). On CUDA the torch chunks compute
+    max pooling and mean-pool takes the module. GoatGlobal is one dot product per pair: the
+    module is its fastest path.
     """
     if backend == "auto":
         if variant == "global" or (variant == "mean-pool" and device.type != "cpu"):
