@@ -238,3 +238,18 @@ def test_upload_a_gexf_as_gephi_0_10_writes_it(app):
     upload(app, raw, name="karate.gexf")
     assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
     assert explorer(app).graph.labels.classes == ("Mr. Hi", "Officer")
+
+
+def test_upload_a_matrix_market_file_as_scipy_writes_it(app):
+    import io
+
+    import networkx as nx
+    import scipy.io
+    import scipy.sparse as sp
+
+    buffer = io.BytesIO()
+    scipy.io.mmwrite(buffer, sp.coo_matrix(nx.to_numpy_array(nx.karate_club_graph())))
+    upload(app, buffer.getvalue(), name="karate.mtx")
+    assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    assert explorer(app).graph.read.format == "matrix-market"
+    assert "78 edges read as Matrix Market" in " ".join(texts(app.markdown))
