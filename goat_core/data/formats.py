@@ -14,13 +14,13 @@ from ..errors import ParameterError
 
 # The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content).
 FORMATS = ("edgelist", "adjlist", "multiline-adjlist", "gexf", "graphml", "gml", "pajek", "node-link",
-           "matrix-market")
+           "matrix-market", "dot")
 FORMAT_ALIASES = {"auto": None, "csv": "edgelist", "tsv": "edgelist", "txt": "edgelist",
-                  "json": "node-link", "net": "pajek", "mtx": "matrix-market"}
+                  "json": "node-link", "net": "pajek", "mtx": "matrix-market", "gv": "dot"}
 FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "multiline-adjlist": "multiline adjacency list", "gexf": "GEXF", "graphml": "GraphML",
                  "gml": "GML", "pajek": "Pajek", "node-link": "node-link JSON",
-                 "matrix-market": "Matrix Market"}
+                 "matrix-market": "Matrix Market", "dot": "Graphviz DOT"}
 NO_WEIGHT = "none"  # weight="none" / --weight none: every edge weighs 1, whatever the file holds
 FIRST_ROWS = 5  # rows of the file shown as read
 

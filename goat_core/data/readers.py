@@ -5,8 +5,8 @@ Order of detection (``format=`` skips all but the first step):
 1. compression, by its magic bytes: gzip, bz2, xz, zip with one file; decompressed up to a cap;
 2. XML: GEXF or GraphML by the root element (parsed hardened, :mod:`.nxformats`);
 3. JSON (``{``): networkx's node-link data;
-4. Matrix Market (its ``%%MatrixMarket`` banner), Pajek (a ``*Vertices``/``*Network`` line), GML
-   (``graph [``);
+4. Matrix Market (its ``%%MatrixMarket`` banner), DOT (``graph {``/``digraph {``), Pajek (a
+   ``*Vertices``/``*Network`` line), GML (``graph [``);
 5. networkx's adjacency lists (their ``# GMT`` header; a multiline list also by its shape);
 6. otherwise an edge table (:mod:`.delimited`): CSV/TSV/whitespace, a header or not, KONECT,
    networkx's edge list with attribute dicts.
@@ -35,6 +35,7 @@ import numpy as np
 from ..errors import GraphFormatError
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
 from .delimited import first_rows, read_table
+from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
 from .graph import Graph, NodeLabels
 from .matrixmarket import looks_matrix_market, read_matrix_market
@@ -54,6 +55,7 @@ READERS: dict[str, Reader] = {
     "pajek": read_pajek,
     "node-link": read_node_link,
     "matrix-market": read_matrix_market,
+    "dot": read_dot,
 }
 
 
@@ -235,6 +237,8 @@ def sniff_format(raw: bytes, file: str) -> str:
         return "node-link"
     if looks_matrix_market(head):
         return "matrix-market"
+    if looks_dot(head):
+        return "dot"
     lines = head.splitlines()[:-1] if len(raw) > 65536 else head.splitlines()  # the last may be cut
     rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith(("#", "%"))]
     first = rows[0] if rows else ""

@@ -253,3 +253,17 @@ def test_upload_a_matrix_market_file_as_scipy_writes_it(app):
     assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
     assert explorer(app).graph.read.format == "matrix-market"
     assert "78 edges read as Matrix Market" in " ".join(texts(app.markdown))
+
+
+def test_upload_a_dot_file_as_networkx_writes_it(app, tmp_path):
+    import warnings
+
+    import networkx as nx
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nx.nx_pydot.write_dot(nx.karate_club_graph(), tmp_path / "karate.dot")
+    upload(app, (tmp_path / "karate.dot").read_bytes(), name="karate.dot")
+    assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    assert explorer(app).graph.labels.classes == ("Mr. Hi", "Officer")
+    assert "78 edges read as Graphviz DOT" in " ".join(texts(app.markdown))

@@ -1,0 +1,151 @@
+"""Graphviz DOT files (``.dot``, ``.gv``): what Graphviz, ``nx.nx_pydot.write_dot`` and many
+teaching notes write.
+
+Parsed by pydot's grammar (the parser networkx's own DOT reader uses), then walked here, into
+subgraphs and clusters too (networkx's ``from_pydot`` reads only the top level). pydot's parser
+takes ~30 s on a 10k-node file, so a file written one statement per line (as networkx and most
+tools write it: ``id [attrs];``, ``id -- id [attrs];``) is read by a line pattern instead, and
+anything else by pydot; tests check both give the same graph. Node ids are the
+names; ``weight`` is the edge weight (as networkx writes it); other attributes are kept as node
+attributes or named as ignored edge attributes, as for GEXF and GraphML.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import warnings
+from typing import Any
+
+from ..errors import GraphFormatError
+from .formats import ReadOptions, ReadReport
+from .graph import Graph, _decode
+from .nxformats import _refuse_columns, to_graph
+
+# pydot's grammar takes seconds per 100 kB: a larger file is read only with one statement a line
+MAX_GRAMMAR_CHARS = 200_000
+# The statement keywords that set defaults (``node [shape=box]``): not nodes.
+_DEFAULTS = {"node", "edge", "graph"}
+_LOCK = threading.Lock()  # pydot's parser is not thread-safe (its docstring); app sessions are threads
+_PORT = re.compile(r'("(?:[^"\\]|\\.)*"|[^:]*)')  # an id, quoted or not, before its ":port"
+_HEAD = re.compile(r"(?:\s|//[^\n]*\n|/\*.*?\*/|#[^\n]*\n)*(?:strict\s+)?(?:di)?graph\b[^{\[]*\{",
+                   re.IGNORECASE | re.DOTALL)
+
+
+def looks_dot(head: str) -> bool:
+    """``[strict] graph|digraph [name] {`` after comments (GML's ``graph [`` is not)."""
+    return _HEAD.match(head) is not None
+
+
+def read_dot(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    import networkx as nx
+
+    _refuse_columns(options, "DOT", file)
+    text = _decode(raw, file)
+    g, unread = read_flat(text)
+    if g is None:
+        if len(text) > MAX_GRAMMAR_CHARS:
+            raise GraphFormatError(file, f"a DOT file over {MAX_GRAMMAR_CHARS // 1000} kB is read only when "
+                                         "it holds one statement a line (id [attrs]; or id -- id [attrs];), "
+                                         "as networkx writes it; this line is not", unread)
+        dot = _parse(text, file)
+        g = nx.MultiDiGraph() if dot.get_type() == "digraph" else nx.MultiGraph()  # parallel edges: merged
+        _walk(dot, g, file)
+    if g.number_of_nodes() == 0:
+        raise GraphFormatError(file, "a DOT graph without nodes")
+    graph, report = to_graph(g, file, options, "dot")
+    return graph, report
+
+
+_ID = r'"(?:[^"\\]|\\.)*"|-?(?:\.\d+|\d+(?:\.\d*)?)|[A-Za-z_\x80-\U0010ffff][\w\x80-\U0010ffff]*'
+_ATTRS = r'\[((?:[^\]"]|"(?:[^"\\]|\\.)*")*)\]'
+_FLAT_HEAD = re.compile(rf"\s*(strict\s+)?(di)?graph\s*(?:{_ID})?\s*\{{\s*", re.IGNORECASE)
+_FLAT_NODE = re.compile(rf"\s*({_ID})\s*(?:{_ATTRS})?\s*;?\s*")
+_FLAT_EDGE = re.compile(rf"\s*({_ID})\s*(--|->)\s*({_ID})\s*(?:{_ATTRS})?\s*;?\s*")
+_FLAT_DEFAULTS = re.compile(rf"\s*(?:(?:node|edge|graph)\s*{_ATTRS}|(?:{_ID})\s*=\s*(?:{_ID}))\s*;?\s*",
+                            re.IGNORECASE)
+_PAIR = re.compile(rf"({_ID})\s*=\s*({_ID})")
+_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
+
+
+def read_flat(text: str) -> tuple[Any | None, int | None]:
+    """(a networkx multigraph, None) for a DOT file of one statement per line; (None, the
+    first line that is something else: a chain, a subgraph, a comment, two statements) otherwise,
+    left to pydot."""
+    import networkx as nx
+
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    head = _FLAT_HEAD.fullmatch(lines[0][1]) if lines else None
+    if head is None:
+        return None, lines[0][0] if lines else None
+    if lines[-1][1].strip() != "}":
+        return None, lines[-1][0]
+    directed = head.group(2) is not None
+    g = nx.MultiDiGraph() if directed else nx.MultiGraph()
+    for number, line in lines[1:-1]:
+        if (edge := _FLAT_EDGE.fullmatch(line)) is not None:
+            u, op, v, attrs = edge.groups()
+            if (op == "->") != directed or {u.lower(), v.lower()} & _KEYWORDS:
+                return None, number
+            g.add_edge(_unquote(u), _unquote(v), **_attributes(attrs))
+        elif (node := _FLAT_NODE.fullmatch(line)) is not None and node.group(1).lower() not in _KEYWORDS:
+            g.add_node(_unquote(node.group(1)), **_attributes(node.group(2)))
+        elif _FLAT_DEFAULTS.fullmatch(line) is None:
+            return None, number
+    return g, None
+
+
+def _attributes(text: str | None) -> dict[str, str]:
+    return {_unquote(key): _unquote(value) for key, value in _PAIR.findall(text or "")}
+
+
+def _parse(text: str, file: str) -> Any:
+    with warnings.catch_warnings():  # pydot builds its grammar with pyparsing's deprecated names
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from pydot.dot_parser import GraphParser
+    from pyparsing import ParseBaseException
+
+    try:
+        with _LOCK:
+            graphs = list(GraphParser.parser.parse_string(text, parse_all=True))
+    except ParseBaseException as err:
+        raise GraphFormatError(file, f"not valid DOT: {err.msg} (column {err.col})", err.lineno) from None
+    except RecursionError:
+        raise GraphFormatError(file, "DOT nested too deeply") from None
+    if len(graphs) != 1:
+        raise GraphFormatError(file, f"{len(graphs)} graphs in one DOT file: keep the one to read")
+    return graphs[0]
+
+
+def _unquote(value: Any) -> str:
+    text = str(value)
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        text = text[1:-1].replace('\\"', '"')
+    return text
+
+
+def _walk(graph: Any, g: Any, file: str) -> None:
+    """Nodes and edges of ``graph`` and of its subgraphs, in file order."""
+    for node in graph.get_node_list():
+        name = _unquote(node.get_name())
+        if name in _DEFAULTS:
+            continue
+        g.add_node(name, **{key: _unquote(v) for key, v in node.get_attributes().items()})
+    for edge in graph.get_edge_list():
+        ends = [_ends(edge.get_source(), file), _ends(edge.get_destination(), file)]
+        attrs = {key: _unquote(v) for key, v in edge.get_attributes().items()}
+        for u in ends[0]:
+            for v in ends[1]:
+                g.add_edge(u, v, **attrs)
+    for sub in graph.get_subgraph_list():
+        _walk(sub, g, file)
+
+
+def _ends(end: Any, file: str) -> list[str]:
+    """An edge end: a node id (its ``:port`` left out), or an anonymous subgraph ``{a b}``, each
+    of whose nodes the edge reaches (DOT's ``a -> {b c}``)."""
+    if isinstance(end, str):
+        return [_unquote(_PORT.match(end).group(1))]
+    if isinstance(end, dict) and "nodes" in end:
+        return [_unquote(name) for name in end["nodes"]]
+    raise GraphFormatError(file, f"a DOT edge end neither a node nor a {{node list}}: {str(end)[:60]}")

@@ -1,0 +1,108 @@
+"""Graphviz DOT as networkx (``nx.nx_pydot.write_dot``) and people write it: the graph it holds,
+its subgraphs included; the one-statement-per-line pattern and pydot's grammar agree."""
+
+from __future__ import annotations
+
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from goat_core import GraphFormatError, load_graph
+from goat_core.data import dot
+from goat_core.data.readers import read_graph_bytes
+
+
+def write_dot(g: nx.Graph, tmp_path) -> bytes:
+    path = tmp_path / "graph.dot"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # networkx's note that nx_pydot may move
+        nx.nx_pydot.write_dot(g, path)
+    return path.read_bytes()
+
+
+def edges_of(graph) -> dict[frozenset, float]:
+    pairs = zip(graph.src.tolist(), graph.dst.tolist(), graph.weight.tolist(), strict=True)
+    return {frozenset((graph.names[s], graph.names[t])): w for s, t, w in pairs}
+
+
+@pytest.mark.parametrize("make", [nx.karate_club_graph, nx.les_miserables_graph])
+def test_networkx_write_dot_reads_back_the_same_graph(tmp_path, make):
+    g = make()
+    graph = read_graph_bytes(write_dot(g, tmp_path), "g.dot")
+    assert graph.read.format == "dot" and not graph.directed and graph.weighted
+    want = {frozenset((str(u), str(v))): float(d["weight"]) for u, v, d in g.edges(data=True)}
+    assert edges_of(graph) == want
+
+
+def test_karate_club_attribute_becomes_the_labels(tmp_path):
+    graph = read_graph_bytes(write_dot(nx.karate_club_graph(), tmp_path), "karate.dot")
+    assert graph.labels.classes == ("Mr. Hi", "Officer")
+
+
+def test_line_pattern_and_pydot_read_the_same_graph(tmp_path, monkeypatch):
+    g = nx.relabel_nodes(nx.gnm_random_graph(200, 600, seed=1, directed=True), lambda i: f"n {i}")
+    for u, v in g.edges:
+        g.edges[u, v]["weight"] = 1 + (hash((u, v)) % 5)
+    raw = write_dot(g, tmp_path)
+    assert dot.read_flat(raw.decode())[0] is not None  # networkx's file is one statement per line
+    flat = read_graph_bytes(raw, "g.dot")
+    monkeypatch.setattr(dot, "read_flat", lambda text: (None, 1))
+    parsed = read_graph_bytes(raw, "g.dot")
+    assert flat.names == parsed.names and flat.directed and parsed.directed
+    for a, b in ((flat.src, parsed.src), (flat.dst, parsed.dst), (flat.weight, parsed.weight)):
+        np.testing.assert_array_equal(a, b)
+
+
+HANDWRITTEN = b"""// drawn for a class
+digraph "Les Mis" {
+  rankdir=LR; node [shape=box];
+  "Jean Valjean" -> Javert [weight="2.5", label="chases"];
+  Javert -> Cosette -> Marius;      /* a chain: two edges */
+  subgraph cluster_0 { a; b; a -> b }
+  Marius -> {a b};
+  "Jean Valjean":n -> Marius:s [weight=3];
+}
+"""
+
+
+def test_handwritten_dot_with_chains_subgraphs_and_ports():
+    graph = read_graph_bytes(HANDWRITTEN, "lesmis.gv")
+    assert graph.directed and graph.read.directed_why == "the file declares it"
+    names = graph.names
+    edges = {(names[s], names[t]): w for s, t, w in zip(graph.src, graph.dst, graph.weight, strict=True)}
+    assert edges == {("Jean Valjean", "Javert"): 2.5, ("Javert", "Cosette"): 1.0, ("Cosette", "Marius"): 1.0,
+                     ("a", "b"): 1.0, ("Marius", "a"): 1.0, ("Marius", "b"): 1.0,
+                     ("Jean Valjean", "Marius"): 3.0}
+    assert "edge attribute 'label'" in graph.read.ignored
+
+
+def test_gml_is_not_taken_for_dot(tmp_path):
+    path = tmp_path / "k.gml"
+    nx.write_gml(nx.karate_club_graph(), path)
+    assert load_graph(str(path)).read.format == "gml"
+
+
+@pytest.mark.parametrize("raw, line, words", [
+    (b"graph {\n  a -- b;\n  c -- ;\n}\n", 3, "not valid DOT"),
+    (b"graph { a -- b }\ngraph { c -- d }\n", None, "2 graphs in one DOT file"),
+    (b"graph { }\n", None, "without nodes"),
+])
+def test_bad_dot_is_one_line(raw, line, words):
+    with pytest.raises(GraphFormatError) as err:
+        read_graph_bytes(raw, "bad.dot")
+    message = str(err.value)
+    prefix = f"bad.dot:{line}:" if line else "bad.dot:"
+    assert message.startswith(prefix) and words in message and "\n" not in message
+
+
+def test_a_large_dot_file_the_line_pattern_cannot_read_names_the_line(tmp_path):
+    raw = write_dot(nx.barabasi_albert_graph(10_000, 2, seed=0), tmp_path)
+    assert len(raw) > dot.MAX_GRAMMAR_CHARS
+    assert read_graph_bytes(raw, "big.dot").num_nodes == 10_000  # one statement per line: read
+    lines = raw.decode().splitlines()
+    lines.insert(5, "a -- b -- c;")  # a chain: only pydot's grammar reads it
+    with pytest.raises(GraphFormatError) as err:
+        read_graph_bytes("\n".join(lines).encode(), "big.dot")
+    assert str(err.value).startswith("big.dot:6: a DOT file over 200 kB")
