@@ -155,3 +155,33 @@ def test_clustering_section_is_made_from_its_run_files(quick_out, tmp_path):
     row = next(line for line in md.splitlines() if line.startswith("| ours GOAT, context"))
     assert row.split("|")[4].strip() == "45.0 ± 5.0 (n=2)"  # the 55 % NMI column; n shown below 3 seeds
     assert len(clustering.jobs()) == 36 and len({j.key for j in clustering.jobs()}) == 36
+
+
+def _audit_run(ratio: float, free: float, paper: float, untrained_free: float) -> dict:
+    """A per-run audit file reduced to what the reading needs."""
+    from goat_core.analysis.audit import LEAK_TITLES
+    from goat_core.analysis.ranking import RANKING_NEGATIVES
+
+    leaks = [{"name": name, "auc": free + 0.01, "ap": 0.5} for name in LEAK_TITLES]
+    ranking = {kind: {m: {"mrr": mrr} for m, mrr in (("GOAT", 0.2), ("Adamic-Adar", 0.3))}
+               for kind in RANKING_NEGATIVES}
+    spearman = {"median": 0.5 - ratio / 2}
+    return {"ratio": ratio, "seed": 0, "ranking": ranking,
+            "audit": {"leak_free": {"auc": free}, "paper_protocol": {"auc": paper}, "leaks": leaks,
+                      "untrained": {"leak_free": {"auc": untrained_free}, "paper_protocol": {"auc": 0.84}}},
+            "faithfulness": {"trained": {"spearman": spearman}}}
+
+
+def test_audit_reading_follows_the_numbers():
+    """The prose under the audit tables is written from the runs: its claims flip with them."""
+    from reproduce.audit import reading
+
+    up = [_audit_run(0.15, 0.80, 0.85, 0.70), _audit_run(0.55, 0.90, 0.95, 0.85)]
+    text = "\n".join(reading(up, [0.15, 0.55]))
+    assert "moves the number upwards" in text and "can beat a trained one" not in text
+    assert "80.0 → 85.0 at 15 %" in text and "less as training data grows" in text
+    mixed = [_audit_run(0.15, 0.80, 0.85, 0.70), _audit_run(0.55, 0.90, 0.85, 0.93)]
+    text = "\n".join(reading(mixed, [0.15, 0.55]))
+    assert "not always upwards" in text
+    assert "can beat a trained one leak-free** (55 %: 93.0 against 90.0)" in text
+    assert "GOAT's MRR random 20.0 against 30.0 (Adamic-Adar)" in text
