@@ -145,7 +145,8 @@ def _ends(end: Any, file: str) -> list[str]:
     """An edge end: a node id (its ``:port`` left out), or an anonymous subgraph ``{a b}``, each
     of whose nodes the edge reaches (DOT's ``a -> {b c}``)."""
     if isinstance(end, str):
-        return [_unquote(_PORT.match(end).group(1))]
+        port = _PORT.match(end)  # always matches (its id may be empty)
+        return [_unquote(port.group(1) if port else end)]
     if isinstance(end, dict) and "nodes" in end:
         return [_unquote(name) for name in end["nodes"]]
     raise GraphFormatError(file, f"a DOT edge end neither a node nor a {{node list}}: {str(end)[:60]}")
