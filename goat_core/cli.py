@@ -81,7 +81,8 @@ def add_read_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("reading a graph file (default: found from its content)")
     group.add_argument("--format", choices=FORMATS + tuple(FORMAT_ALIASES), metavar="FORMAT",
                        help=f"the file's format: {', '.join(FORMATS)} (csv/tsv = edgelist, json = node-link, "
-                            "net = pajek, mtx = matrix-market, gv = dot; auto = detect, the default)")
+                            "net = pajek, mtx = matrix-market, gv = dot, ucinet = dl; auto = detect, the "
+                            "default)")
     group.add_argument("--source", metavar="COL", help="edge tables: the source column, by header name or "
                                                        "0-based position (with --target)")
     group.add_argument("--target", metavar="COL", help="edge tables: the target column (name or position)")

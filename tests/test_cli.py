@@ -314,6 +314,43 @@ def one_line_error(code: int, err: str) -> str:
     return err
 
 
+GEPHI_EXPORTS = {  # one graph (a-b weighing 2, b-c, c-d; club x or y) as Gephi exports it
+    "gdf": b"nodedef> name VARCHAR,label VARCHAR,x DOUBLE,y DOUBLE,color VARCHAR,club VARCHAR\n"
+           b"a,\"a\",1.5,-2.0,'153,153,153',\"x\"\nb,\"b\",0.5,3.0,'153,153,153',\"x\"\n"
+           b"c,\"c\",2.5,1.0,'153,153,153',\"y\"\nd,\"d\",-1.0,0.0,'153,153,153',\"y\"\n"
+           b"edgedef> node1,node2,weight DOUBLE,directed BOOLEAN\n"
+           b"a,b,2.0,false\nb,c,1.0,false\nc,d,1.0,false\n",
+    "vna": b"*Node data\nID club\na x\nb x\nc y\nd y\n*Node properties\nID x y size color shortlabel\n"
+           b"a 1.5 -2.0 10.0 153 a\nb 0.5 3.0 10.0 153 b\nc 2.5 1.0 10.0 153 c\nd -1.0 0.0 10.0 153 d\n"
+           b"*Tie data\nfrom to strength\na b 2.0\nb a 2.0\nb c 1.0\nc b 1.0\nc d 1.0\nd c 1.0\n",
+    "dl": b"dl\nformat = edgelist1\nn = 4\nlabels embedded:\ndata:\na b 2.0\nb a 2.0\nb c 1.0\nc b 1.0\n"
+          b"c d 1.0\nd c 1.0\n",
+}
+
+
+@pytest.mark.parametrize("fmt", list(GEPHI_EXPORTS))
+def test_info_reads_gephi_export_formats(capsys, tmp_path, fmt):
+    path = tmp_path / f"export.{fmt}"
+    path.write_bytes(GEPHI_EXPORTS[fmt])
+    code, out, _ = run_main(capsys, "info", str(path), "--json")
+    info = json.loads(out)
+    assert code == 0 and info["read"]["format"] == fmt and not info["directed"] and info["weighted"]
+    assert (info["nodes"], info["edges"]) == (4, 3)
+    assert info["read"]["labels_from"] == ("'club'" if fmt != "dl" else None)
+
+
+@pytest.mark.parametrize("fmt, old, new, line, words", [
+    ("gdf", b"a,b,2.0", b"a,b,heavy", 7, "weight 'heavy' is not a number"),
+    ("vna", b"\nc d 1.0", b"\nc d", 19, "2 values, the *Tie Data header names 3"),
+    ("dl", b"d c 1.0", b"d e 1.0", 11, "label 'e' is node 5, n = 4"),
+])
+def test_a_bad_gephi_export_format_is_one_line(capsys, tmp_path, fmt, old, new, line, words):
+    path = tmp_path / f"bad.{fmt}"
+    path.write_bytes(GEPHI_EXPORTS[fmt].replace(old, new))
+    err = one_line_error(*run_main(capsys, "info", str(path))[::2])
+    assert err.startswith(f"error: {path}:{line}: {words}"), err
+
+
 @pytest.fixture
 def no_work(monkeypatch):
     """Training or splitting now is a failure: the checks must come first."""

@@ -14,13 +14,15 @@ from ..errors import ParameterError
 
 # The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content).
 FORMATS = ("edgelist", "adjlist", "multiline-adjlist", "gexf", "graphml", "gml", "pajek", "node-link",
-           "matrix-market", "dot")
+           "matrix-market", "dot", "gdf", "vna", "dl")
 FORMAT_ALIASES = {"auto": None, "csv": "edgelist", "tsv": "edgelist", "txt": "edgelist",
-                  "json": "node-link", "net": "pajek", "mtx": "matrix-market", "gv": "dot"}
+                  "json": "node-link", "net": "pajek", "mtx": "matrix-market", "gv": "dot",
+                  "ucinet": "dl"}
 FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "multiline-adjlist": "multiline adjacency list", "gexf": "GEXF", "graphml": "GraphML",
                  "gml": "GML", "pajek": "Pajek", "node-link": "node-link JSON",
-                 "matrix-market": "Matrix Market", "dot": "Graphviz DOT"}
+                 "matrix-market": "Matrix Market", "dot": "Graphviz DOT", "gdf": "GDF (GUESS)",
+                 "vna": "VNA (NetDraw)", "dl": "UCINET DL"}
 NO_WEIGHT = "none"  # weight="none" / --weight none: every edge weighs 1, whatever the file holds
 FIRST_ROWS = 5  # rows of the file shown as read
 
@@ -46,7 +48,8 @@ class ReadOptions:
     ``source``/``target``/``weight``: a column of an edge table, by its header name or its 0-based
     position; ``weight="none"`` reads every edge with weight 1. ``directed=True`` keeps edge
     directions; ``False`` takes them from the file (GEXF, GraphML, GML, node-link and Pajek say;
-    so do a KONECT header and a Gephi ``Type`` column), undirected when it says nothing.
+    so do a KONECT header, a Gephi ``Type`` column and a GDF ``directed`` column; VNA and UCINET DL
+    ties are directed unless every one is stored both ways), undirected when it says nothing.
     """
 
     format: str | None = None

@@ -343,6 +343,19 @@ def _parse_weight(token: str, file: str, line: int | None) -> float:
     return value
 
 
+def parse_weights(tokens: list[str], lines: list[int], file: str) -> np.ndarray:
+    """Weights from text in one numpy parse; when one is bad (not a number, not positive, too
+    large), :func:`_parse_weight` names the first with its line."""
+    try:
+        values = np.asarray(tokens, dtype=np.float64)
+    except ValueError:
+        values = None
+    if values is None or not np.all((values > 0) & (values <= FLOAT32_MAX)):  # NaN fails too
+        return np.array([_parse_weight(t, file, line) for t, line in zip(tokens, lines, strict=True)],
+                        dtype=np.float64)
+    return values
+
+
 def _sorted_unique(values: np.ndarray) -> np.ndarray:
     """np.unique(values) for an array the caller gives up: sorted in place, no sorted copy."""
     values.sort()

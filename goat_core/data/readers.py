@@ -5,8 +5,10 @@ Order of detection (``format=`` skips all but the first step):
 1. compression, by its magic bytes: gzip, bz2, xz, zip with one file; decompressed up to a cap;
 2. XML: GEXF or GraphML by the root element (parsed hardened, :mod:`.nxformats`);
 3. JSON (``{``): networkx's node-link data;
-4. Matrix Market (its ``%%MatrixMarket`` banner), DOT (``graph {``/``digraph {``), Pajek (a
-   ``*Vertices``/``*Network`` line), GML (``graph [``);
+4. Matrix Market (its ``%%MatrixMarket`` banner), DOT (``graph {``/``digraph {``), GDF (a
+   ``nodedef>``/``edgedef>`` first line), VNA (a ``*Node data``/``*Node properties``/``*Tie data``
+   first line), UCINET DL (``dl`` then ``n =``), Pajek (a ``*Vertices``/``*Network`` line), GML
+   (``graph [``);
 5. networkx's adjacency lists (their ``# GMT`` header; a multiline list also by its shape);
 6. otherwise an edge table (:mod:`.delimited`): CSV/TSV/whitespace, a header or not, KONECT,
    networkx's edge list with attribute dicts.
@@ -37,9 +39,12 @@ from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_
 from .delimited import first_rows, read_table
 from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
+from .gdf import looks_gdf, read_gdf
 from .graph import Graph, NodeLabels
 from .matrixmarket import looks_matrix_market, read_matrix_market
 from .nxformats import read_gml, read_node_link, read_pajek, read_xml
+from .ucinet import looks_dl, read_dl
+from .vna import looks_vna, read_vna
 
 MAX_DECOMPRESSED = 2 * 2**30  # the library's cap on a compressed file's content (the app sets less)
 MAX_LABEL_CLASSES = 50  # a node attribute with more distinct values is not offered as labels
@@ -56,6 +61,9 @@ READERS: dict[str, Reader] = {
     "node-link": read_node_link,
     "matrix-market": read_matrix_market,
     "dot": read_dot,
+    "gdf": read_gdf,
+    "vna": read_vna,
+    "dl": read_dl,
 }
 
 
@@ -239,6 +247,12 @@ def sniff_format(raw: bytes, file: str) -> str:
         return "matrix-market"
     if looks_dot(head):
         return "dot"
+    if looks_gdf(head):
+        return "gdf"
+    if looks_vna(head):
+        return "vna"
+    if looks_dl(head):
+        return "dl"
     lines = head.splitlines()[:-1] if len(raw) > 65536 else head.splitlines()  # the last may be cut
     rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith(("#", "%"))]
     first = rows[0] if rows else ""

@@ -255,6 +255,18 @@ def test_upload_a_matrix_market_file_as_scipy_writes_it(app):
     assert "78 edges read as Matrix Market" in " ".join(texts(app.markdown))
 
 
+def test_upload_a_gdf_file_as_gephi_writes_it(app):
+    import networkx as nx
+
+    from ..data.test_gdf import gephi_gdf
+
+    upload(app, gephi_gdf(nx.karate_club_graph()), name="karate.gdf")
+    assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    assert explorer(app).graph.read.format == "gdf"
+    assert explorer(app).graph.labels.classes == ("Mr. Hi", "Officer")
+    assert "78 edges read as GDF (GUESS)" in " ".join(texts(app.markdown))
+
+
 def test_upload_a_dot_file_as_networkx_writes_it(app, tmp_path):
     import warnings
 

@@ -1,0 +1,189 @@
+"""VNA files (NetDraw's format; Gephi exports it): sections ``*Node data``, ``*Node
+properties`` and ``*Tie data``, each a header line of column names, then rows of values
+separated by blanks (a value holding a blank is double-quoted).
+
+As Gephi writes it::
+
+    *Node data
+    ID club
+    0 "Mr. Hi"
+    *Node properties
+    ID x y size color shortlabel
+    0 -38.1 12.7 10.0 153 0
+    *Tie data
+    from to strength
+    0 1 4.0
+    1 0 4.0
+
+Node names are the first column (``ID``); ``*Node data``'s other columns are kept as node
+attributes (a categorical one becomes the labels). ``*Node properties`` says how nodes are
+drawn: its rows declare nodes (so isolated nodes are kept), its values are not read. A tie's
+weight is its ``strength`` column (or ``weight``; another with ``weight=NAME``), other tie
+columns are named as ignored.
+
+Direction: every VNA tie is one way, and Gephi writes an undirected edge as two ties. So the
+graph is directed when some tie has no reverse of the same strength (or ``directed=True``);
+when every tie has its mirror, it is undirected and each pair is read once (its strength, not
+twice it), as a Matrix Market ``general`` matrix stored both ways is.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import numpy as np
+
+from ..errors import GraphFormatError
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
+from .graph import Graph, _decode, normalise, parse_weights
+from .matrixmarket import tie_direction
+from .nxformats import DRAWING_ATTRIBUTES, _refuse_columns
+
+_SECTION = re.compile(r"\s*\*\s*(node\s+data|node\s+properties|tie\s+data)\b", re.IGNORECASE)
+_TOKEN = re.compile(r'"([^"]*)"|[^\s"]+|"')
+WEIGHT_COLUMNS = ("strength", "weight")
+MAX_SHOWN = 5
+
+
+def looks_vna(head: str) -> bool:
+    """The first non-blank line is ``*Node data``, ``*Node properties`` or ``*Tie data`` (any case)."""
+    return _SECTION.match(head.lstrip().split("\n", 1)[0]) is not None
+
+
+def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    _refuse_columns(options, "VNA", file)
+    index: dict[str, int] = {}  # node name -> position, in first-seen order
+    attributes: dict[str, dict[int, str]] = {}
+    data_rows: dict[str, int] = {}
+    ties: list[tuple[int, list[str]]] = []
+    section, header, tie_header, skipped = None, None, None, []
+    ignored: dict[str, None] = {}  # node columns not read, in order
+    unquoted = 0  # *Node properties rows whose ID holds blanks, unquoted
+    for number, line in enumerate(_decode(raw, file).splitlines(), start=1):
+        if not line.strip():
+            continue
+        if line.lstrip().startswith("*"):
+            found = _SECTION.fullmatch(line.rstrip())
+            section = " ".join(found.group(1).lower().split()) if found else None
+            header = None
+            if section is None:
+                skipped.append(line.strip()[:40])
+            continue
+        if section is None:
+            if not skipped:
+                raise GraphFormatError(file, "a row before any *Node data/*Tie data line: "
+                                             f"{line.strip()[:60]!r}", number)
+            continue  # a section this reader does not read (named in the report)
+        if header is None:
+            header = [name for name in re.split(r"[\s,]+", line.strip()) if name]
+            if section == "tie data":
+                if len(header) < 2:
+                    raise GraphFormatError(file, "*Tie data's header must name from and to first, got "
+                                                 f"{line.strip()[:60]!r}", number)
+                if tie_header is not None:
+                    raise GraphFormatError(file, "a second *Tie data section: keep one", number)
+                tie_header = header
+            elif section == "node properties":
+                ignored[f"*Node properties ({', '.join(header[1:])}: how nodes are drawn)"] = None
+            else:
+                ignored.update((f"node column {c!r}", None) for c in header[1:]
+                               if c.lower() in DRAWING_ATTRIBUTES)
+            continue
+        values = _tokens(line, number, file)
+        if section == "node properties" and len(values) > len(header) > 1 \
+                and not line.lstrip().startswith('"'):
+            # Gephi writes this section's IDs unquoted: "Jean Valjean 1.5 2.5 10.0 153 \"Jean Valjean\""
+            extra = len(values) - len(header)
+            values = [" ".join(values[:extra + 1])] + values[extra + 1:]
+            unquoted += 1
+        if len(values) != len(header):
+            named = " ".join(header[:8]) + (" …" if len(header) > 8 else "")
+            raise GraphFormatError(file, f"{len(values)} values, the *{section.title()} header names "
+                                         f"{len(header)} ({named}): a value holding a blank must be in "
+                                         "double quotes", number)
+        if section == "tie data":
+            ties.append((number, values))
+            continue
+        name = values[0]
+        if not name:
+            raise GraphFormatError(file, "a node without an ID", number)
+        at = index.setdefault(name, len(index))
+        if section == "node data":
+            if name in data_rows:
+                raise GraphFormatError(file, f"node {name!r} in *Node data twice (lines {data_rows[name]} "
+                                             f"and {number})", number)
+            data_rows[name] = number
+            for column, value in zip(header[1:], values[1:], strict=True):
+                if column.lower() not in DRAWING_ATTRIBUTES:
+                    attributes.setdefault(column, {})[at] = value
+    if tie_header is None or not ties:
+        raise GraphFormatError(file, "a VNA file without ties (no *Tie data section)" if tie_header is None
+                               else "a VNA file whose *Tie data section has no rows")
+    notes: tuple[str, ...] = (f"sections not read: {', '.join(skipped)}",) if skipped else ()
+    if unquoted:
+        notes += (f"{unquoted:,} *Node properties rows start with an unquoted ID holding blanks (as Gephi "
+                  "writes them): read as one ID",)
+    return _graph(index, attributes, tie_header, ties, tuple(ignored), notes, file, options)
+
+
+def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header: list[str],
+           ties: list[tuple[int, list[str]]], node_ignored: tuple[str, ...], read_notes: tuple[str, ...],
+           file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    declared = len(index)
+    weight_at = _weight_column(header, options, file)
+    src = np.empty(len(ties), dtype=np.int64)
+    dst = np.empty(len(ties), dtype=np.int64)
+    for k, (number, values) in enumerate(ties):
+        if not values[0] or not values[1]:
+            raise GraphFormatError(file, "a tie without both ends", number)
+        src[k] = index.setdefault(values[0], len(index))
+        dst[k] = index.setdefault(values[1], len(index))
+    weight = None if weight_at is None else parse_weights([values[weight_at] for _, values in ties],
+                                                          [number for number, _ in ties], file)
+    names = list(index)
+    directed, why, notes, keep = tie_direction(names, src, dst, weight, options.directed)
+    graph = normalise(names, src[keep], dst[keep], weight[keep] if weight is not None else None, directed,
+                      weight is not None, file)
+    node_attrs = {column: np.array([values.get(i, "") for i in range(len(names))], dtype=str)
+                  for column, values in attributes.items()}
+    graph = replace(graph, node_attrs=node_attrs)
+    undeclared = names[declared:]
+    if declared and undeclared:
+        shown = ", ".join(undeclared[:MAX_SHOWN]) + (" …" if len(undeclared) > MAX_SHOWN else "")
+        notes += (f"{len(undeclared):,} tie ends not declared in a node section, added as nodes: {shown}",)
+    notes += read_notes
+    rows = tuple(tuple(values[:2]) + ((values[weight_at],) if weight_at is not None else ())
+                 for _, values in ties[:FIRST_ROWS])
+    ignored = tuple(f"tie column {c!r}" for i, c in enumerate(header) if i >= 2 and i != weight_at)
+    ignored += node_ignored
+    report = ReadReport(format="vna", edges=len(ties), directed=directed, directed_why=why,
+                        weight=f"column {header[weight_at]!r}" if weight_at is not None else None,
+                        ignored=ignored,
+                        node_attributes=tuple(node_attrs), rows=rows, notes=notes)
+    return graph, report
+
+
+def _weight_column(header: list[str], options: ReadOptions, file: str) -> int | None:
+    if options.weight == NO_WEIGHT:
+        return None
+    lowered = [name.lower() for name in header]
+    wanted = (str(options.weight).lower(),) if options.weight is not None else WEIGHT_COLUMNS
+    at = next((lowered.index(name) for name in wanted if name in lowered[2:]), None)
+    if at is None and options.weight is not None:
+        raise GraphFormatError(file, f"no tie column {options.weight!r}; *Tie data names "
+                                     f"{', '.join(map(repr, header[2:])) or 'only from and to'}")
+    return at
+
+
+def _tokens(line: str, number: int, file: str) -> list[str]:
+    """Blank-separated values; a double-quoted value may hold blanks (and is "" when empty)."""
+    if '"' not in line:
+        return line.split()
+    out = []
+    for match in _TOKEN.finditer(line):
+        if match.group(0) == '"':
+            raise GraphFormatError(file, "a value opened with \" is not closed: "
+                                         f"{line[match.start():][:40]!r}", number)
+        out.append(match.group(1) if match.group(1) is not None else match.group(0))
+    return out

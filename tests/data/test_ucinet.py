@@ -1,0 +1,183 @@
+"""UCINET DL files as Gephi's exporter writes them (``edgelist1`` with embedded labels, every
+undirected edge as two lines; ``fullmatrix`` with a ``labels:`` line) and as UCINET writes them
+(``dl n=5`` on one line, embedded matrix labels, ``nodelist1``): read to the graph they came
+from, undirected when the ties are symmetric; bad files are one line naming their line."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from goat_core import GraphFormatError, load_graph
+from goat_core.data.formats import ReadOptions
+from goat_core.data.readers import read_graph_bytes
+
+
+def label(node) -> str:
+    return str(node).replace(" ", "_")  # Gephi's formatLabel
+
+
+def gephi_edgelist1(g: nx.Graph) -> bytes:
+    """``g`` as Gephi 0.10's DL exporter writes it by default (list format, labels embedded)."""
+    lines = ["dl", "format = edgelist1", f"n = {g.number_of_nodes()}", "labels embedded:", "data:"]
+    for u, v, data in g.edges(data=True):
+        w = float(data.get("weight", 1))
+        lines.append(f"{label(u)} {label(v)} {w}")
+        if not g.is_directed():
+            lines.append(f"{label(v)} {label(u)} {w}")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def gephi_fullmatrix(g: nx.Graph) -> bytes:
+    """``g`` as Gephi's DL exporter writes it in matrix format: ``labels:`` comma separated, each
+    row's values with a trailing blank, 0.0 for no edge."""
+    nodes = list(g)
+    lines = ["dl", "format = fullmatrix", f"n = {len(nodes)}", "labels:", ",".join(label(n) for n in nodes),
+             "data:"]
+    matrix = nx.to_numpy_array(g, nodelist=nodes)
+    lines += ["".join(f"{value} " for value in row.tolist()) for row in matrix]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def edges_of(graph) -> dict:
+    pairs = zip(graph.src.tolist(), graph.dst.tolist(), graph.weight.tolist(), strict=True)
+    if graph.directed:
+        return {(graph.names[s], graph.names[t]): w for s, t, w in pairs}
+    return {frozenset((graph.names[s], graph.names[t])): w for s, t, w in pairs}
+
+
+def weighted_edges(g: nx.Graph) -> dict:
+    return {frozenset((label(u), label(v))): float(d["weight"]) for u, v, d in g.edges(data=True)}
+
+
+@pytest.mark.parametrize("make", [nx.karate_club_graph, nx.les_miserables_graph])
+@pytest.mark.parametrize("write", [gephi_edgelist1, gephi_fullmatrix])
+def test_gephi_dl_reads_back_the_same_undirected_graph(make, write):
+    g = make()
+    graph = read_graph_bytes(write(g), "g.dl")
+    assert graph.read.format == "dl" and graph.read.detected
+    assert not graph.directed and graph.weighted and graph.read.directed_why == "every tie stored both ways"
+    assert set(graph.names) == {label(n) for n in g}
+    assert edges_of(graph) == weighted_edges(g)
+
+
+def test_a_directed_graph_stays_directed():
+    d = nx.gnm_random_graph(25, 80, seed=5, directed=True)
+    for u, v in d.edges:
+        d.edges[u, v]["weight"] = 1 + (u * 7 + v) % 5
+    want = {(str(u), str(v)): float(w) for u, v, w in d.edges(data="weight")}
+    for write in (gephi_edgelist1, gephi_fullmatrix):
+        graph = read_graph_bytes(write(d), "d.dl")
+        assert graph.directed and graph.read.directed_why.startswith("tie ")
+        assert edges_of(graph) == want
+
+
+def test_a_binary_matrix_is_unweighted_and_numbered_without_labels():
+    a = nx.to_numpy_array(nx.path_graph(4), weight=None).astype(int)
+    raw = ("DL N=4\ndata:\n" + "\n".join(" ".join(map(str, row)) for row in a) + "\n").encode()
+    graph = read_graph_bytes(raw, "p.dl")
+    assert not graph.weighted and not graph.directed and graph.names == ("1", "2", "3", "4")
+    assert set(edges_of(graph)) == {frozenset(("1", "2")), frozenset(("2", "3")), frozenset(("3", "4"))}
+    assert "n = 4, format = fullmatrix" in graph.read.notes
+
+
+UCINET_MATRIX = b"""DL n=3
+format = fullmatrix
+labels embedded
+data:
+  ann bob "cat c"
+ann 0 1 0
+bob 1 0 2.5
+"cat c" 0 2.5 0
+"""
+
+
+def test_ucinet_matrix_with_embedded_labels():
+    graph = read_graph_bytes(UCINET_MATRIX, "m.dl")
+    assert graph.names == ("ann", "bob", "cat c") and not graph.directed
+    assert edges_of(graph) == {frozenset(("ann", "bob")): 1.0, frozenset(("bob", "cat c")): 2.5}
+
+
+def test_nodelist1_with_labels_line_and_an_isolated_node():
+    raw = b"dl n=5 format=nodelist1\nlabels:\nA B C D E\ndata:\n1 2 3\n2 1\n3 1\n4\n"
+    graph = read_graph_bytes(raw, "n.dl")
+    assert graph.names == ("A", "B", "C", "D", "E") and not graph.directed and not graph.weighted
+    assert set(edges_of(graph)) == {frozenset("AB"), frozenset("AC")}
+    assert graph.report.isolated_nodes == ("D", "E")
+
+
+def test_edgelist1_numbered_with_missing_values_and_zero_values():
+    raw = b"dl n=4\nformat = edgelist1\ndata:\n1 2\n2 3 2\n3 4 0\n"
+    graph = read_graph_bytes(raw, "e.dl")
+    assert graph.directed and edges_of(graph) == {("1", "2"): 1.0, ("2", "3"): 2.0}
+    assert graph.report.isolated_nodes == ("4",)
+    assert any("1 lines with value 0 (no tie) skipped" in note for note in graph.read.notes)
+
+
+def test_embedded_labels_fewer_than_n_are_noted():
+    raw = b"dl\nformat = edgelist1\nn = 4\nlabels embedded:\ndata:\na b 1.0\nb a 1.0\n"
+    graph = read_graph_bytes(raw, "few.dl")
+    assert graph.names == ("a", "b") and not graph.directed and not graph.weighted
+    assert any("n = 4, 2 nodes named in the data" in note for note in graph.read.notes)
+
+
+def test_options_directed_and_weight_none():
+    raw = gephi_fullmatrix(nx.karate_club_graph())
+    graph = read_graph_bytes(raw, "k.dl", ReadOptions(directed=True))
+    assert graph.directed and graph.num_edges == 156
+    flat = read_graph_bytes(raw, "k.dl", ReadOptions(weight="none"))
+    assert not flat.weighted and flat.num_edges == 78 and "the values (weight none)" in flat.read.ignored
+    with pytest.raises(GraphFormatError, match="a DL file's values are its weights"):
+        read_graph_bytes(raw, "k.dl", ReadOptions(weight="strength"))
+
+
+def test_found_by_content_under_any_name(tmp_path):
+    path = tmp_path / "karate.txt"
+    path.write_bytes(gephi_edgelist1(nx.karate_club_graph()))
+    graph = load_graph(str(path))
+    assert graph.read.format == "dl" and (graph.num_nodes, graph.num_edges) == (34, 78)
+    path.write_bytes(b"dl 2\n2 3\n")  # an edge list whose first node is named dl: no n =, not DL
+    assert load_graph(str(path)).read.format == "edgelist"
+
+
+def test_a_600_node_full_matrix():
+    g = nx.gnm_random_graph(600, 3000, seed=1)
+    graph = read_graph_bytes(gephi_fullmatrix(g), "big.dl")  # 360,000 values, one numpy parse
+    assert graph.num_edges == 3000 and not graph.weighted
+    assert graph.names == tuple(str(i) for i in range(600))
+
+
+M = b"dl n=3\nformat = fullmatrix\ndata:\n"
+
+
+@pytest.mark.parametrize("raw, line, words", [
+    (M + b"0 1 0\n1 0 1\n0 1\n", 6, "the matrix holds 8 entries, n = 3 needs 3 × 3 values (9) (a truncated"),
+    (M + b"0 1 0\n1 0 1\n0 1 0\n1\n", 7, "the matrix holds 10 entries"),
+    (M + b"0 1 0\n1 0 x\n0 1 0\n", 5, "weight 'x' is not a number"),
+    (M + b"0 1 0\n1 0 -1\n0 1 0\n", 5, "weight -1 is not positive"),
+    (b"dl n=3 format=edgelist1\ndata:\n1 2\n1 7\n", 4, "node '7' is not a number in 1..3"),
+    (b"dl n=3 format=edgelist1\ndata:\n1 2 1 1\n", 3, "an edgelist1 line is 'from to [value]', got 4"),
+    (b"dl n=3 format=edgelist1\ndata:\n1 2 heavy\n", 3, "weight 'heavy' is not a number"),
+    (b"dl n=2 format=edgelist1 labels embedded\ndata:\na b\nb c\n", 4, "label 'c' is node 3, n = 2"),
+    (b"dl n=3\nformat = lowerhalf\ndata:\n", 2, "DL format 'lowerhalf' is not read"),
+    (b"dl nr=3, nc=2\ndata:\n", 1, "nr = …: a two-mode (rectangular) DL file"),
+    (b"dl n=3 nm=2\ndata:\n", 1, "nm = 2: several matrices"),
+    (b"dl n=3\nlabels:\na,b\ndata:\n", 3, "2 labels for n = 3 nodes"),
+    (b"dl n=2\nlabels:\na,a\ndata:\n", 3, "label 'a' names two nodes"),
+    (b"dl n=x\ndata:\n", 1, "n must be a whole number of nodes, got 'x'"),
+    (b"dl n=2\nweights = yes\ndata:\n", 2, "unknown DL setting 'weights'"),
+    (b"dl n=2\nrow labels:\na b\ndata:\n", 2, "row and column labels"),
+    (b"dl n=2\n0 1\n1 0\n", 3, "a DL file without a 'data:' line"),
+    (b"dl n=2\nformat = edgelist1\ndata:\n1 \"2\n", 4, "a label opened with \" is not closed"),
+])
+def test_bad_files_are_one_line_naming_file_and_line(raw, line, words):
+    with pytest.raises(GraphFormatError) as err:
+        read_graph_bytes(raw, "bad.dl")
+    message = str(err.value)
+    assert message.startswith(f"bad.dl:{line}:") and words in message and "\n" not in message
+
+
+def test_a_file_without_ties_says_so():
+    with pytest.raises(GraphFormatError) as err:
+        read_graph_bytes(M + b"0 0 0\n0 0 0\n0 0 0\n", "zero.dl")
+    assert str(err.value) == "zero.dl: a DL file without ties (every value 0, or no data)"
