@@ -29,13 +29,15 @@ MAX_UNPACKED_MB = 100  # a compressed upload's content: 5x the upload limit
 MAX_RUN_MB = 50
 LAST = "upload_last"  # the last graph file loaded: (name, bytes, labels name, labels bytes, ReadOptions)
 PICKERS = ("upload_col_source", "upload_col_target", "upload_col_weight")
-PENDING = "upload_pending"  # a table not read as found: (LAST's five fields, header, first row)
+PENDING = "upload_pending"  # a table not read as found: (LAST's five fields, header, first row, format)
 FIXERS = ("upload_fix_source", "upload_fix_target", "upload_fix_weight")
+TABLES = ("edgelist", "json-table", "parquet")  # the formats whose columns the pickers choose
 NO_WEIGHT = -1  # the weight picker's "unweighted"
 FORMATS_NOTE = (
     "Any **graph file**, recognised by its content: an edge list or table (CSV, TSV, spaces, `;` or `|`; "
     "a header chooses columns by name, e.g. Gephi's `Source,Target,Weight`; pandas' index column is left "
-    "out; KONECT), networkx's edge and adjacency lists, GEXF, GraphML, GML, Pajek, node-link JSON, "
+    "out; KONECT), pandas' `to_json` (any orient, JSON Lines) and `to_parquet` tables, read the same way, "
+    "networkx's edge and adjacency lists, GEXF, GraphML, GML, Pajek, node-link JSON, "
     "Graphviz DOT, Matrix Market (`.mtx`), Gephi's GDF, VNA and UCINET DL exports; gzip, "
     "bz2, xz or a one-file zip of any of them (up to {edges} MB; about 1.5 million edges with integer ids). "
     "Optional **labels**: `node label` per line (up to {labels} MB), used to colour nodes and to score "
@@ -112,8 +114,8 @@ def keep_pending(name: str, raw: bytes, labels_name: str | None, labels_raw: byt
     if found is None:
         st.session_state.pop(PENDING, None)
         return
-    header, first = found
-    st.session_state[PENDING] = (name, raw, labels_name, labels_raw, options, header, first)
+    header, first, fmt = found
+    st.session_state[PENDING] = (name, raw, labels_name, labels_raw, options, header, first, fmt)
     width = len(header) if header is not None else len(first)
     for key, value in zip(FIXERS, (0, 1 if width > 1 else 0, NO_WEIGHT)):
         st.session_state[key] = value
@@ -138,7 +140,7 @@ def pending_picker(ex: Explorer) -> None:
     c2.selectbox("Target", columns, format_func=title, key=FIXERS[1])
     c3.selectbox("Weight", [NO_WEIGHT] + columns, key=FIXERS[2],
                  format_func=lambda i: "(none: unweighted)" if i == NO_WEIGHT else title(i))
-    if header is None and not any(_is_number(v) for v in first):
+    if header is None and pending[7] == "edgelist" and not any(_is_number(v) for v in first):
         st.checkbox("The first line is a header", key="upload_fix_header",
                     help="Its words name the columns: read them as names, not as an edge.")
     c4.button("Read with these columns", key="upload_fix_read", on_click=read_pending, args=(ex,))
@@ -154,11 +156,11 @@ def _is_number(text: str) -> bool:
 
 def read_pending(ex: Explorer) -> None:
     """The pending table read with the columns :func:`pending_picker` names."""
-    name, raw, labels_name, labels_raw, options, header, first = st.session_state[PENDING]
+    name, raw, labels_name, labels_raw, options, header, first, fmt = st.session_state[PENDING]
     picked = [int(st.session_state[key]) for key in FIXERS]
-    by_name = header is None and bool(st.session_state.get("upload_fix_header"))
+    by_name = header is None and fmt == "edgelist" and bool(st.session_state.get("upload_fix_header"))
     column = (lambda i: first[i]) if by_name else (lambda i: i)  # the header's words: the first line is one
-    chosen = replace(options, format="edgelist", source=column(picked[0]), target=column(picked[1]),
+    chosen = replace(options, format=fmt, source=column(picked[0]), target=column(picked[1]),
                      weight="none" if picked[2] == NO_WEIGHT else column(picked[2]))
     read(ex, name, raw, labels_name, labels_raw, chosen)
 
@@ -177,7 +179,8 @@ def reread(ex: Explorer) -> None:
     """The last file again, with the columns the picker names."""
     name, raw, labels_name, labels_raw, options = st.session_state[LAST]
     weight = st.session_state[PICKERS[2]]
-    chosen = replace(options, format="edgelist", source=int(st.session_state[PICKERS[0]]),
+    fmt = ex.graph.read.format if ex.graph.read is not None and ex.graph.read.format in TABLES else "edgelist"
+    chosen = replace(options, format=fmt, source=int(st.session_state[PICKERS[0]]),
                      target=int(st.session_state[PICKERS[1]]),
                      weight="none" if weight == NO_WEIGHT else int(weight))
     read(ex, name, raw, labels_name, labels_raw, chosen, pend=False)  # the graph read before stays, as it was

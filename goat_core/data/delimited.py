@@ -130,11 +130,16 @@ def konect_header(text: str) -> tuple[str, str] | None:
     return None
 
 
-def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None) -> Layout:
+def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None,
+                 has_header: bool | None = None) -> Layout:
+    """``has_header``: whether the first line is a header, when the caller knows (None: decided
+    here, by :func:`looks_like_header`)."""
     head = rows[:HEAD_ROWS]
     sep = None if konect else sniff_separator([text for _, text in head])
     tokens = split_rows([text for _, text in head], sep)
-    header = None if konect else tuple(tokens[0]) if looks_like_header(tokens[0], tokens[1:]) else None
+    if has_header is None:
+        has_header = not konect and looks_like_header(tokens[0], tokens[1:])
+    header = tuple(tokens[0]) if has_header else None
     body = tokens[1:] if header is not None else tokens
     width = len(body[0]) if body else len(tokens[0])
     if header is not None and body and all(len(r) == len(header) + 1 for r in body):
@@ -142,12 +147,14 @@ def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None) ->
     return Layout(sep, header, head[0][0] if header is not None else None, width, konect)
 
 
-def header_by_names(layout: Layout, rows: list[tuple[int, str]], options: ReadOptions) -> Layout:
+def header_by_names(layout: Layout, rows: list[tuple[int, str]], options: ReadOptions,
+                    has_header: bool | None = None) -> Layout:
     """The first line as the header when the caller names columns by words it holds (``--source
-    person --target friend`` on a file whose header was not recognised: see :func:`_refuse_lone_first`)."""
+    person --target friend`` on a file whose header was not recognised: see :func:`_refuse_lone_first`);
+    never when the caller of :func:`read_table` knows there is none (``has_header=False``)."""
     named = [v for v in (options.source, options.target, options.weight)
              if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdigit()]
-    if layout.header is not None or layout.konect or not named or not rows:
+    if layout.header is not None or layout.konect or not named or not rows or has_header is False:
         return layout
     first = split_rows([rows[0][1]], layout.separator)[0]
     if not all(v in first or v.strip().lower() in {f.lower() for f in first} for v in named):
@@ -277,23 +284,25 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
 # --------------------------------------------------------------------------- reading
 
 
-def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+def read_table(raw: bytes, file: str, options: ReadOptions, *,
+               has_header: bool | None = None) -> tuple[Graph, ReadReport]:
     """An edge table's graph and the account of how it was read.
 
     The layout is decided on the first lines; when it is a plain two- or three-column table the
     columnar path reads it before the whole text is ever decoded (the line parser's lists hold
-    many times the file's size)."""
+    many times the file's size). ``has_header``: whether the first line is a header, when the
+    caller knows (tables rewritten as CSV by :mod:`.frames`); None: found from the lines."""
     if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
         _decode(raw, file)  # empty or binary: its one-line error
     head = _head(raw)
     rows = _data_lines(head) if head is not None else []
     if rows and _dict_row(rows[0][1]) is None and head is not None:
         konect = konect_header(head)
-        layout = header_by_names(sniff_layout(rows, konect), rows, options)
+        layout = header_by_names(sniff_layout(rows, konect, has_header), rows, options, has_header)
         columns = choose_columns(layout, options, file, _sample(rows, layout))
         if columns.identity and not konect:
             directed, why = _direction(options, layout, rows, head)
-            graph = _parse_columns(raw, file, directed, layout, _guess(columns, options))
+            graph = _parse_columns(raw, file, directed, layout, _guess(columns, options, has_header))
             if graph is not None:
                 return graph, _report(graph, rows, layout, columns, directed, why)
     text = _decode(raw, file)
@@ -303,10 +312,10 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     if _dict_row(rows[0][1]) is not None:
         return _read_dict_rows(rows, file, options)
     konect = konect_header(text)
-    layout = header_by_names(sniff_layout(rows, konect), rows, options)
+    layout = header_by_names(sniff_layout(rows, konect, has_header), rows, options, has_header)
     columns = choose_columns(layout, options, file, _sample(rows, layout))
     directed, why = _direction(options, layout, rows, text)
-    graph = _parse_lines(rows, layout, columns, file, directed, _guess(columns, options))
+    graph = _parse_lines(rows, layout, columns, file, directed, _guess(columns, options, has_header))
     return graph, _report(graph, rows, layout, columns, directed, why)
 
 
@@ -337,9 +346,11 @@ def _head(raw: bytes) -> str | None:
         return None
 
 
-def _guess(columns: Columns, options: ReadOptions) -> dict[str, bool]:
-    """Which ambiguities to refuse: none the caller settled by naming columns or the format."""
-    return {"index": not columns.given, "adjlist": not columns.given and options.format is None}
+def _guess(columns: Columns, options: ReadOptions, has_header: bool | None = None) -> dict[str, bool]:
+    """Which ambiguities to refuse: none the caller settled by naming columns or the format, nor
+    "a header or an edge?" when the caller said whether there is a header."""
+    return {"index": not columns.given, "adjlist": not columns.given and options.format is None,
+            "first_line": not columns.given and has_header is None}
 
 
 def _sample(rows: list[tuple[int, str]], layout: Layout) -> list[list[str]]:
@@ -404,7 +415,7 @@ def _report(graph: Graph, rows: list[tuple[int, str]], layout: Layout, columns: 
 WIDE_HINT = ("; or say which columns hold the edge: --source COL --target COL [--weight COL|none], 0-based "
              "(library: source=, target=, weight=)")
 ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist')"
-NO_GUESS = {"index": True, "adjlist": True}  # which ambiguities to refuse (both, unless told)
+NO_GUESS = {"index": True, "adjlist": True, "first_line": True}  # ambiguities to refuse (all, unless told)
 
 
 def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, file: str, directed: bool,
@@ -449,7 +460,8 @@ def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, 
         times = _unix_times(np.asarray(weights, dtype=np.float64))
         if times:
             raise GraphFormatError(file, times)
-    if positional and layout.separator is not None and not (_is_number(heads[0]) or _is_number(tails[0])):
+    if positional and guess.get("first_line", True) and layout.separator is not None and not (
+            _is_number(heads[0]) or _is_number(tails[0])):
         _refuse_lone_first(heads[0], tails[0], _count_names(heads, tails, heads[0], tails[0]), first_line,
                            layout, file)
     return _build(heads, tails, weights, directed, columns.weight is not None, file, header)
@@ -722,7 +734,8 @@ def _parse_columns(raw: bytes, file: str, directed: bool, layout: Layout | None 
         return normalise(node_names, src, dst, weights, directed, width == 3, file, header)
     if all(_INTEGER.fullmatch(name) for name in names):
         return None  # integer ids after all (a text header guessed wrong): the line parser decides
-    if not header and guess["index"] and layout.separator is not None and _lone_first(src_ids, dst_ids):
+    if not header and guess.get("first_line", True) and layout.separator is not None and _lone_first(
+            src_ids, dst_ids):
         return None  # a header or an edge? the line parser refuses to guess, saying why
     return normalise(list(names), src_ids, dst_ids, weights, directed, width == 3, file, header)
 

@@ -166,20 +166,29 @@ MAX_JSON_DEPTH_ERRORS = (RecursionError, MemoryError)
 
 def read_node_link(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """networkx's ``node_link_data`` as JSON: ``{"nodes": [...], "links" or "edges": [...]}``."""
-    import networkx as nx
+    return node_link_from_data(parse_json(_decode(raw, file), file), file, options)
 
-    _refuse_columns(options, "node-link JSON", file)
-    text = _decode(raw, file)
+
+def parse_json(text: str, file: str) -> Any:
+    """A JSON document; malformed JSON is a one-line error with its line."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise GraphFormatError(file, f"not valid JSON: {err.msg} (column {err.colno})", err.lineno) from None
     except MAX_JSON_DEPTH_ERRORS:
         raise GraphFormatError(file, "JSON nested too deeply") from None
+
+
+def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """Parsed node-link JSON as a Graph (anything else: the one-line error saying what it holds)."""
+    import networkx as nx
+
+    _refuse_columns(options, "node-link JSON", file)
     if not isinstance(data, dict) or "nodes" not in data:
-        found = ", ".join(list(data)[:6]) if isinstance(data, dict) else type(data).__name__
+        found = ", ".join(map(str, list(data)[:6])) if isinstance(data, dict) else type(data).__name__
         raise GraphFormatError(file, f"JSON without \"nodes\" ({found}): expected networkx's node-link JSON "
-                                     "({\"nodes\": [...], \"links\": [...]})")
+                                     "({\"nodes\": [...], \"links\": [...]}) or a table as pandas' to_json "
+                                     "writes it")
     key = "links" if "links" in data else "edges"
     if key not in data:
         raise GraphFormatError(file, "node-link JSON without \"links\" or \"edges\"")

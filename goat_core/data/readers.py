@@ -3,8 +3,10 @@
 Order of detection (``format=`` skips all but the first step):
 
 1. compression, by its magic bytes: gzip, bz2, xz, zip with one file; decompressed up to a cap;
+   then Parquet by its ``PAR1`` (:mod:`.frames`, read as an edge table);
 2. XML: GEXF or GraphML by the root element (parsed hardened, :mod:`.nxformats`);
-3. JSON (``{``): networkx's node-link data;
+3. JSON (``{``, ``[``): networkx's node-link data when it has ``"nodes"``, else a table as
+   pandas' ``to_json`` writes it, any orient, or JSON Lines (:mod:`.frames`);
 4. Matrix Market (its ``%%MatrixMarket`` banner), DOT (``graph {``/``digraph {``), GDF (a
    ``nodedef>``/``edgedef>`` first line), VNA (a ``*Node data``/``*Node properties``/``*Tie data``
    first line), UCINET DL (``dl`` then ``n =``), Pajek (a ``*Vertices``/``*Network`` line), GML
@@ -31,6 +33,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,10 +42,11 @@ from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_
 from .delimited import first_rows, read_table
 from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
+from .frames import frame_columns, looks_json_lines, read_json, read_parquet
 from .gdf import looks_gdf, read_gdf
 from .graph import Graph, NodeLabels
 from .matrixmarket import looks_matrix_market, read_matrix_market
-from .nxformats import read_gml, read_node_link, read_pajek, read_xml
+from .nxformats import read_gml, read_pajek, read_xml
 from .ucinet import looks_dl, read_dl
 from .vna import looks_vna, read_vna
 
@@ -58,12 +62,14 @@ READERS: dict[str, Reader] = {
     "graphml": lambda raw, file, options: read_xml(raw, file, options, "graphml"),
     "gml": read_gml,
     "pajek": read_pajek,
-    "node-link": read_node_link,
+    "node-link": read_json,  # node-link JSON, or (format found, not given) a pandas table
     "matrix-market": read_matrix_market,
     "dot": read_dot,
     "gdf": read_gdf,
     "vna": read_vna,
     "dl": read_dl,
+    "json-table": read_json,
+    "parquet": read_parquet,
 }
 
 
@@ -75,7 +81,10 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
     shown = f"{file}/{member}" if member else file
     raw, utf16 = _utf16_as_utf8(raw)
     fmt = options.format or sniff_format(raw, shown)
-    graph, report = READERS[fmt](raw, shown, options)
+    if fmt == "parquet":  # compressed inside: the cap applies to its columns once decompressed
+        graph, report = read_parquet(raw, shown, options, max_bytes)
+    else:
+        graph, report = READERS[fmt](raw, shown, options)
     graph = replace(graph, source=shown)
     notes = report.notes + (("UTF-16 text",) if utf16 else ())
     report = replace(report, compression=compression, member=member, detected=options.format is None,
@@ -104,17 +113,31 @@ def read_graph_file(path: str | Path, directed: bool = False, *, format: str | N
                            target=target, weight=weight)
 
 
+class TableColumns(NamedTuple):
+    """An edge table's header (None without one), its first data row, and the format that reads it."""
+
+    header: tuple[str, ...] | None
+    first: tuple[str, ...]
+    format: str  # "edgelist", "json-table" or "parquet"
+
+
 def table_columns(raw: bytes, file: str = "<upload>", *, max_bytes: int = MAX_DECOMPRESSED
-                  ) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
-    """(header, first data row) of an edge table, as its layout was found: what a column picker
-    offers when reading it stopped to ask which columns are which. None when the file is not an
-    edge table (or not readable text)."""
+                  ) -> TableColumns | None:
+    """(header, first data row, format) of an edge table, as its layout was found: what a column
+    picker offers when reading it stopped to ask which columns are which, and the format to read it
+    with again. None when the file is not an edge table (or not readable)."""
     try:
         raw, _, _ = unpack(raw, file, max_bytes)
         raw, _ = _utf16_as_utf8(raw)
-        if sniff_format(raw, file) != "edgelist":
+        fmt = sniff_format(raw, file)
+        if fmt in ("json-table", "node-link", "parquet"):
+            fmt = "parquet" if fmt == "parquet" else "json-table"
+            found = frame_columns(raw, file, fmt, max_bytes)
+        elif fmt == "edgelist":
+            found = first_rows(raw)
+        else:
             return None
-        return first_rows(raw)
+        return TableColumns(*found, fmt) if found is not None else None
     except GraphFormatError:
         return None
 
@@ -125,7 +148,8 @@ MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"PK\x03\x04
          b"PK\x05\x06": "zip"}
 UNREAD = {b"7z\xbc\xaf\x27\x1c": "a 7-Zip archive", b"Rar!": "a RAR archive",
           b"\x28\xb5\x2f\xfd": "zstd-compressed", b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
-          b"\xd0\xcf\x11\xe0": "an old Excel/Office file"}
+          b"\xd0\xcf\x11\xe0": "an old Excel/Office file",
+          b"ARROW1": "an Arrow/Feather file"}
 
 
 def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, str | None]:
@@ -144,7 +168,7 @@ def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, st
     if what:
         raise GraphFormatError(file, f"binary content ({what}), not a graph file: gzip, bz2, xz and "
                                      "one-file zip are unpacked; graphs are text, CSV, GEXF, GraphML, GML, "
-                                     "Pajek or JSON")
+                                     "Pajek, JSON or Parquet")
     return raw, compression, member
 
 
@@ -231,6 +255,8 @@ def _looks_multiline(raw: bytes, file: str, rows: list[str]) -> bool:
 
 def sniff_format(raw: bytes, file: str) -> str:
     """The format of (uncompressed) bytes, from their first 64 kB."""
+    if raw.startswith(b"PAR1"):
+        return "parquet"
     head = raw[:65536].decode("utf-8-sig", errors="replace").lstrip()
     if head.startswith("<"):
         root = re.search(r"<(?!\?|!)(?:[\w.-]+:)?([\w.-]+)", head)
@@ -241,8 +267,10 @@ def sniff_format(raw: bytes, file: str) -> str:
             raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>) and GraphML (<graphml>) "
                                          "are the XML graph formats read")
         # a node named like a tag ("<a> <b>"): an edge list after all
-    if head.startswith(("{", "[")):
-        return "node-link"
+    if head.startswith("[") or (head.startswith("{") and looks_json_lines(head)):
+        return "json-table"  # networkx's node-link JSON is one object, never a list or lines
+    if head.startswith("{"):
+        return "node-link"  # read_json reads a pandas table too when it has no "nodes"
     if looks_matrix_market(head):
         return "matrix-market"
     if looks_dot(head):

@@ -267,6 +267,31 @@ def test_upload_a_gdf_file_as_gephi_writes_it(app):
     assert "78 edges read as GDF (GUESS)" in " ".join(texts(app.markdown))
 
 
+def test_upload_a_parquet_file_as_pandas_writes_it_and_choose_its_columns(app):
+    """to_parquet's table is read as a CSV is: the question about a column, the picker that
+    answers it and the one that reads it again all keep reading it as Parquet."""
+    import networkx as nx
+
+    table = nx.to_pandas_edgelist(nx.karate_club_graph()).rename(columns={"weight": "score"})
+    upload(app, table.to_parquet(), name="karate.parquet")
+    assert len(app.error) == 1 and "is 'score' a weight?" in app.error[0].value
+    assert explorer(app).graph_key == "lesmis"
+    weights = ["(none: unweighted)", "source", "target", "score"]
+    assert app.selectbox(key="upload_fix_weight").options == weights
+    app.selectbox(key="upload_fix_weight").set_value(2)
+    app.button(key="upload_fix_read").click().run()
+    assert not app.error and not app.exception
+    assert metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    graph = explorer(app).graph
+    assert graph.weighted and graph.read.format == "parquet" and graph.read.weight == "'score'"
+    assert "78 edges read as Parquet (format as given) from 'source' → 'target', weight from 'score'" in \
+        " ".join(texts(app.markdown))
+    app.selectbox(key="upload_col_weight").select_index(0)  # (none: unweighted)
+    app.button(key="upload_reread").click().run()
+    assert not app.error and not app.exception
+    assert not explorer(app).graph.weighted and explorer(app).graph.read.format == "parquet"
+
+
 def test_upload_a_dot_file_as_networkx_writes_it(app, tmp_path):
     import warnings
 

@@ -1,0 +1,223 @@
+"""Edge tables as pandas writes them other than to_csv: to_json in every orient, JSON Lines and
+to_parquet, each read to the graph it came from with the CSV's column logic; every file that
+cannot be read is a one-line error naming the file (and its line or row)."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import networkx as nx
+import pandas as pd
+import pytest
+
+from goat_core import GraphFormatError, load_graph, parse_edge_list, read_graph_file
+from goat_core.data.readers import read_graph_bytes, table_columns
+
+from .test_readers import assert_same, karate, lesmis
+
+ROOT = Path(__file__).resolve().parents[2]
+
+WRITERS = {
+    # name: (bytes pandas writes, the note the read gives)
+    "columns": (lambda df: df.to_json().encode(), "pandas JSON, orient 'columns'"),
+    "records": (lambda df: df.to_json(orient="records").encode(), "pandas JSON, orient 'records'"),
+    "split": (lambda df: df.to_json(orient="split").encode(), "pandas JSON, orient 'split'"),
+    "table": (lambda df: df.to_json(orient="table").encode(), "pandas JSON, orient 'table'"),
+    "index": (lambda df: df.to_json(orient="index").encode(), "pandas JSON, orient 'index'"),
+    "values": (lambda df: df.to_json(orient="values").encode(), "pandas JSON, orient 'values'"),
+    "lines": (lambda df: df.to_json(orient="records", lines=True).encode(),
+              "pandas JSON Lines (orient 'records', lines=True)"),
+    "parquet": (lambda df: df.to_parquet(), "Parquet"),
+}
+NAMED = [w for w in WRITERS if w != "values"]  # the writers that keep the column names
+KEYED = ["columns", "split", "index", "parquet"]  # ... and the row index, unnamed ("table": as "index")
+
+
+def frame(g: nx.Graph) -> pd.DataFrame:
+    return nx.to_pandas_edgelist(g)  # source, target, weight
+
+
+def read(raw: bytes, name: str = "t", **options):
+    return parse_edge_list(raw, name, **options)
+
+
+def one_line(raw: bytes, name: str = "t", **options) -> str:
+    with pytest.raises(GraphFormatError) as info:
+        read(raw, name, **options)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"{name}")
+    return message
+
+
+@pytest.mark.parametrize("writer", WRITERS)
+@pytest.mark.parametrize("make", [karate, lesmis], ids=["karate", "lesmis"])
+def test_every_pandas_writer_is_read_to_the_graph_it_wrote(tmp_path, writer, make):
+    write, note = WRITERS[writer]
+    g = make()
+    path = tmp_path / "no-suffix-hint"
+    path.write_bytes(write(frame(g)))
+    graph = read_graph_file(path)  # the content decides, not the name
+    assert_same(graph, g)
+    assert graph.read.format == ("parquet" if writer == "parquet" else "json-table") and graph.read.detected
+    assert graph.read.notes[0] == note and graph.read.index_column is None
+    named = ("'source'", "'target'", "'weight'") if writer != "values" else \
+        ("column 0", "column 1", "column 2")
+    assert (graph.read.source, graph.read.target, graph.read.weight) == named
+    assert graph.read.summary().startswith(f"{g.number_of_edges()} edges read as "
+                                           + ("Parquet" if writer == "parquet" else "pandas JSON table"))
+
+
+@pytest.mark.parametrize("writer", NAMED)
+def test_columns_in_another_order_are_chosen_by_name(writer):
+    g = lesmis()
+    graph = read(WRITERS[writer][0](frame(g)[["weight", "target", "source"]]))
+    assert_same(graph, g)
+    assert graph.read.header == ("weight", "target", "source") and graph.read.positions == (2, 1, 0)
+
+
+@pytest.mark.parametrize("writer", NAMED)
+def test_an_extra_column_is_ignored_and_named(writer):
+    g = karate()
+    table = frame(g)
+    table.insert(2, "kind", "friend")
+    graph = read(WRITERS[writer][0](table))
+    assert_same(graph, g)
+    assert graph.read.ignored == ("'kind'",) and "ignored 'kind'" in graph.read.summary()
+
+
+@pytest.mark.parametrize("writer", KEYED + ["table"])
+def test_a_row_index_that_is_not_pandas_default_is_left_out_as_to_csv_s_is(writer):
+    g = lesmis()
+    table = frame(g)
+    table.index = [f"edge {i}" for i in range(len(table))]  # kept by these writers; 0..n-1 is dropped
+    graph = read(WRITERS[writer][0](table))
+    assert_same(graph, g)
+    assert graph.read.index_column == ("index" if writer == "table" else "")
+    assert graph.read.header[0] == graph.read.index_column
+
+
+@pytest.mark.parametrize("writer", ["table", "parquet"])
+def test_a_named_index_is_the_column_it_names(writer):
+    g = karate()
+    graph = read(WRITERS[writer][0](frame(g).set_index("source")))  # the sources live in the index
+    assert_same(graph, g)
+    assert graph.read.source == "'source'" and graph.read.index_column is None
+
+
+def test_an_unnamed_index_that_holds_the_sources_asks_for_the_columns():
+    raw = frame(karate()).set_index("source").to_json(orient="split").encode()  # the name is lost
+    assert "cannot tell which columns are source and target" in one_line(raw)
+    assert_same(read(raw, source=0, target="target"), karate())
+
+
+@pytest.mark.parametrize("orient", ["columns", "index"])
+def test_keyed_orients_tell_columns_from_rows_without_source_target_names(orient):
+    g = lesmis()
+    table = frame(g).rename(columns={"source": "person", "target": "friend", "weight": "w"})
+    graph = read(table.to_json(orient=orient).encode())  # the default index says which keys are rows
+    assert_same(graph, g) and graph.read.header == ("person", "friend", "w")
+    headerless = pd.DataFrame(frame(g)[["source", "target"]].to_numpy())  # keys 0, 1 and 0..n-1
+    graph = read(headerless.to_json(orient=orient).encode())
+    assert_same(graph, g, weighted=False) and graph.read.header == ("0", "1")
+    assert graph.read.notes[0] == f"pandas JSON, orient '{orient}' (the fewer keys taken as the columns)"
+
+
+def test_keyed_orients_that_cannot_be_told_apart_are_refused():
+    square = pd.DataFrame({"p": ["a", "b"], "q": ["b", "c"]}, index=["x", "y"])
+    assert "cannot tell whether its keys are the columns" in one_line(square.to_json().encode())
+
+
+def test_columns_are_chosen_with_the_same_options_and_questions_as_csv(tmp_path):
+    g = karate()
+    table = frame(g).rename(columns={"source": "a", "target": "b", "weight": "score"})
+    for writer in ("records", "parquet"):
+        raw = WRITERS[writer][0](table)
+        assert "is 'score' a weight? say --weight 'score' or --weight none" in one_line(raw)
+        assert_same(read(raw, weight="score"), g)
+        assert_same(read(raw, source="b", target=0, weight="none"), g, weighted=False)
+        assert "no source column 'nobody'" in one_line(raw, source="nobody", target="b")
+        assert read(raw, format="jsonl" if writer == "records" else "pq", weight=2).read.detected is False
+
+
+def test_json_lines_errors_name_their_line():
+    good = '{"source": "a", "target": "b"}\n'
+    assert one_line((good + '{"source": "b", "target": \n').encode(), "e.jsonl") == \
+        "e.jsonl:2: not valid JSON: Expecting value (column 27)"
+    assert one_line((good + "\n" + '["b", "c"]\n').encode(), "e.jsonl").startswith(
+        "e.jsonl:3: a JSON Lines line holds a list")
+    weights = good.replace("}", ', "weight": 2}') + '{"source": "b", "target": "c", "weight": "heavy"}\n'
+    assert one_line(weights.encode(), "e.jsonl") == "e.jsonl:2: weight 'heavy' is not a number"
+
+
+@pytest.mark.parametrize("raw, words", [
+    ('[{"source": "a", "target": "b"}, {"source": null, "target": "c"}]', "t: row 2: empty node id"),
+    ('[{"source": "a", "target": ["b", "c"]}]', "t: row 1: column 'target' holds a list, not a single value"),
+    ('[{"source": "a\\nb", "target": "c"}]', "t: row 1: a value in column 'source' holds a line break"),
+    ('[["a", "b"], ["b", "c", 2]]', "t: row 2: 3 values, but row 1 has 2 (ragged rows)"),
+    ('{"columns": ["source", "target"], "data": [["a", "b"], ["c"]]}', "t: row 2: 1 values, but \"columns\""),
+    ('[{"source": "a"}]', "t: 1 column ('source')"),
+    ("[]", "t: an empty JSON list"),
+    ("[1, 2]", "t: JSON that is not a table as pandas writes it (list)"),
+    ('{"a": {"x": {"weight": 1}}, "b": {"x": {}}}', "holds an object, not a single value"),
+])
+def test_malformed_tables_are_one_line_errors(raw, words):
+    assert words in one_line(raw.encode())
+
+
+def test_an_explicit_format_reads_only_that_format():
+    records = WRITERS["records"][0](frame(karate()))
+    assert "read it with --format json-table or auto" in one_line(records, format="node-link")
+    node_link = json.dumps(nx.node_link_data(karate())).encode()
+    refused = one_line(node_link, format="json-table")
+    assert "networkx's node-link JSON: leave the format to be found" in refused
+    assert read(node_link).read.format == "node-link"  # node-link first: found as before
+    assert read(records).read.format == "json-table"
+
+
+def test_parquet_errors_are_one_line():
+    raw = frame(karate()).to_parquet()
+    assert "t: cannot read Parquet: " in one_line(raw[:-12])
+    listed = pd.DataFrame({"source": [[1, 2], [3]], "target": [1, 2]}).to_parquet()
+    assert "column 'source' holds a list" in one_line(listed)
+    with pytest.raises(GraphFormatError, match="Parquet content over 0 MB once decompressed"):
+        read_graph_bytes(raw, "t", max_bytes=100)
+    assert read_graph_bytes(gzip.compress(raw), "k.parquet.gz").read.compression == "gzip"
+    feather = io.BytesIO()
+    frame(karate()).to_feather(feather)
+    assert "binary content (an Arrow/Feather file)" in one_line(feather.getvalue())
+    assert "graphs are text, CSV, GEXF, GraphML, GML, Pajek, JSON or Parquet" in one_line(feather.getvalue())
+
+
+def test_parquet_without_pyarrow_says_what_to_install(monkeypatch):
+    raw = frame(karate()).to_parquet()
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)  # import pyarrow.parquet fails
+    assert one_line(raw) == "t: a Parquet file: reading it needs pyarrow (pip install pyarrow)"
+
+
+def test_the_column_picker_gets_the_header_and_the_format():
+    table = frame(lesmis())
+    assert table_columns(WRITERS["records"][0](table), "t") == (("source", "target", "weight"),
+                                                                ("Napoleon", "Myriel", "1"), "json-table")
+    assert table_columns(WRITERS["parquet"][0](table), "t").format == "parquet"
+    assert table_columns(WRITERS["values"][0](table), "t")[:2] == (None, ("Napoleon", "Myriel", "1"))
+    assert table_columns(json.dumps(nx.node_link_data(karate())).encode(), "t") is None
+
+
+def test_load_graph_and_the_cli_read_parquet_and_json_lines(tmp_path):
+    g = karate()
+    frame(g).to_parquet(tmp_path / "k.parquet")
+    frame(g).to_json(tmp_path / "k.jsonl", orient="records", lines=True)
+    assert_same(load_graph(tmp_path / "k.parquet"), g)
+    env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+    for name in ("k.parquet", "k.jsonl"):
+        proc = subprocess.run([sys.executable, "-m", "goat_core", "info", str(tmp_path / name), "--json"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        info = json.loads(proc.stdout)
+        assert (info["nodes"], info["edges"], info["weighted"]) == (34, 78, True)
