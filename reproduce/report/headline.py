@@ -124,6 +124,30 @@ def _pair(nmi: Cell | None, ami: Cell | None) -> str:
     return f"{nmi.text()} / {ami.text()}" if nmi and ami else "–"
 
 
+def clustering_finding(out: Path) -> str:
+    """One sentence comparing `Goat()`'s context embeddings with the walk baselines on Email's
+    clustering, ratio by ratio, from the same runs as the table."""
+    goat, walk_runs = goat_defaults(out), baselines(out)
+    ahead, behind = [], []
+    for ratio in CLUSTER_RATIOS:
+        ours = scores(goat, GOAT, "email", ratio, "context.nmi")
+        here = [c for name in WALK_METHODS if (c := scores(walk_runs, name, "email", ratio, "embedding.nmi"))]
+        if ours and here:
+            best = max(c.mean for c in here)
+            side = ahead if ours.mean > best else behind
+            side.append(f"{ours.mean:.1f} against {best:.1f} at {pct(ratio)}")
+    if not ahead and not behind:
+        return "The walk baselines' clustering has not been run yet."
+    parts = []
+    if behind:
+        parts.append("DeepWalk or node2vec cluster Email better than `Goat()`'s context embeddings (NMI "
+                     + "; ".join(behind) + ")")
+    if ahead:
+        parts.append("`Goat()`'s context embeddings cluster better than DeepWalk and node2vec (NMI "
+                     + "; ".join(ahead) + ")")
+    return "; ".join(parts) + "."
+
+
 def clustering_table(out: Path) -> str:
     goat, walk_runs = goat_defaults(out), baselines(out)
     rows = []
