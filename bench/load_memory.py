@@ -26,7 +26,7 @@ CHILD = """
 import resource, sys, time
 sys.path.insert(0, {root!r})
 import pandas  # noqa: F401 - imported before the baseline: the app and the CLI have it loaded
-from goat_core import delimited, readers
+from goat_core.data import delimited, readers
 raw = open({path!r}, "rb").read()
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t0 = time.perf_counter()
