@@ -8,7 +8,8 @@ fresh Python process: the peak resident memory (``ru_maxrss``) above what the pr
 after its imports (pandas included: the app has it loaded), and the wall time of
 ``goat_core.parse_edge_list`` on the file's bytes (the columnar path) or of the line parser
 the library falls back to (how every file was read before). Target (issue "Training at
-scale"): loading at most 10x the file's size. Writes bench/results/load_memory.json.
+scale"): loading at most 10x the file's size. Writes bench/results/load_memory.json: the machine
+(CPU, date, load) and a row per (size, ids, path).
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def main() -> None:
                              "parse_edge_list")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "load_memory.json")
     args = parser.parse_args()
+    from bench._common import machine
     from bench.app_scale import write_edge_list
 
     args.data.mkdir(parents=True, exist_ok=True)
@@ -80,7 +82,7 @@ def main() -> None:
                          "nodes": int(nodes), "edges_kept": int(kept)})
             print(rows[-1], flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(rows, indent=2))
+    args.out.write_text(json.dumps({"machine": machine(), "rows": rows}, indent=2))
     print("| edges | ids | file | path | time | peak memory above imports | × file |\n" + "|---" * 7 + "|")
     for r in rows:
         print(f"| {r['edges']:,} | {r['ids']} | {r['file_mb']:.1f} MB | {r['path']} | {r['seconds']:.2f} s "
