@@ -138,7 +138,8 @@ def check_mutes(names: Sequence[str], s: int, t: int, muted: Sequence[int], batc
 # The most pairs ``fit(track_pairs=...)`` records. Each tracked pair costs a forward pass per epoch
 # and its attention for every epoch. On Les Misérables (fast preset: 40 short epochs, where the
 # tracker's share is largest) the tracker's share grows with the pairs and stays within tracking's
-# 10 % budget up to this cap (bench/track_pairs.py --scaling; BENCHMARKS.md, "Tracked pairs: the cost and the cap").
+# 10 % budget up to this cap (bench/track_pairs.py --scaling; BENCHMARKS.md, "Tracked pairs: the cost
+# and the cap").
 MAX_TRACKED_PAIRS = 64
 
 
