@@ -339,6 +339,27 @@ def test_info_reads_gephi_export_formats(capsys, tmp_path, fmt):
     assert info["read"]["labels_from"] == ("'club'" if fmt != "dl" else None)
 
 
+@pytest.mark.parametrize("fmt", ["sif", "xgmml"])
+def test_info_reads_cytoscape_formats(capsys, tmp_path, fmt):
+    import networkx as nx
+
+    from .data.test_sif import cytoscape_sif
+    from .data.test_xgmml import cytoscape_xgmml
+
+    g = nx.karate_club_graph()
+    path = tmp_path / f"karate.{fmt}"
+    path.write_bytes(cytoscape_sif(g) if fmt == "sif" else cytoscape_xgmml(g))
+    code, out, _ = run_main(capsys, "info", str(path), "--json")
+    info = json.loads(out)
+    assert code == 0 and info["read"]["format"] == fmt and not info["directed"]
+    assert (info["nodes"], info["edges"], info["weighted"]) == (34, 78, fmt == "xgmml")
+    assert info["read"]["labels_from"] == ("'club'" if fmt == "xgmml" else None)
+    path.write_bytes(b"a pp b\nb pp\n")
+    err = one_line_error(*run_main(capsys, "info", str(path), "--format", fmt)[::2])
+    words = "2 fields ('b', 'pp')" if fmt == "sif" else "malformed XML"
+    assert err.startswith(f"error: {path}:{1 if fmt == 'xgmml' else 2}: {words}"), err
+
+
 @pytest.mark.parametrize("fmt, old, new, line, words", [
     ("gdf", b"a,b,2.0", b"a,b,heavy", 7, "weight 'heavy' is not a number"),
     ("vna", b"\nc d 1.0", b"\nc d", 19, "2 values, the *Tie Data header names 3"),

@@ -38,10 +38,12 @@ FORMATS_NOTE = (
     "a header chooses columns by name, e.g. Gephi's `Source,Target,Weight`; pandas' index column is left "
     "out; KONECT), pandas' `to_json` (any orient, JSON Lines) and `to_parquet` tables, read the same way, "
     "networkx's edge and adjacency lists, GEXF, GraphML, GML, Pajek, node-link JSON, "
-    "Graphviz DOT, Matrix Market (`.mtx`), Gephi's GDF, VNA and UCINET DL exports; gzip, "
+    "Graphviz DOT, Matrix Market (`.mtx`), Gephi's GDF, VNA and UCINET DL exports, Cytoscape's SIF and "
+    "XGMML; gzip, "
     "bz2, xz or a one-file zip of any of them (up to {edges} MB; about 1.5 million edges with integer ids). "
     "Optional **labels**: `node label` per line (up to {labels} MB), used to colour nodes and to score "
-    "clusterings; a GEXF/GraphML/GML/JSON/DOT/GDF/VNA file's node attributes are offered as labels too.")
+    "clusterings; a GEXF/GraphML/GML/JSON/DOT/GDF/VNA/XGMML file's node attributes are offered as labels "
+    "too.")
 
 
 def section(ex: Explorer) -> None:

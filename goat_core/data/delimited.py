@@ -414,6 +414,7 @@ def _report(graph: Graph, rows: list[tuple[int, str]], layout: Layout, columns: 
 
 WIDE_HINT = ("; or say which columns hold the edge: --source COL --target COL [--weight COL|none], 0-based "
              "(library: source=, target=, weight=)")
+SIF_HINT = "; or a Cytoscape SIF file (source, interaction type, target): --format sif"
 ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist')"
 NO_GUESS = {"index": True, "adjlist": True, "first_line": True}  # ambiguities to refuse (all, unless told)
 
@@ -454,7 +455,10 @@ def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, 
             weights = [_parse_weight(_decimal_point(t[columns.weight], layout.separator), file, n)
                        for (n, _), t in zip(body, tokens)]
         except GraphFormatError as err:  # a third column of text: no weight, so what is it?
-            raise GraphFormatError(file, err.problem + (WIDE_HINT if positional else ""), err.line) from None
+            hint = WIDE_HINT if positional else ""
+            if positional and layout.separator in ("\t", None) and not any(_is_number(t[1]) for t in tokens):
+                hint += SIF_HINT  # a small SIF file is not told from a table by its content
+            raise GraphFormatError(file, err.problem + hint, err.line) from None
     if positional and width == 3:
         _refuse_ambiguous_integers(heads, tails, [t[2] for t in tokens], file, guess)
         times = _unix_times(np.asarray(weights, dtype=np.float64))

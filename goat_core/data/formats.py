@@ -14,7 +14,7 @@ from ..errors import ParameterError
 
 # The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content).
 FORMATS = ("edgelist", "adjlist", "multiline-adjlist", "gexf", "graphml", "gml", "pajek", "node-link",
-           "matrix-market", "dot", "gdf", "vna", "dl", "json-table", "parquet")
+           "matrix-market", "dot", "gdf", "vna", "dl", "sif", "xgmml", "json-table", "parquet")
 FORMAT_ALIASES = {"auto": None, "csv": "edgelist", "tsv": "edgelist", "txt": "edgelist",
                   "json": "node-link", "net": "pajek", "mtx": "matrix-market", "gv": "dot",
                   "ucinet": "dl", "jsonl": "json-table", "ndjson": "json-table", "pq": "parquet"}
@@ -22,7 +22,8 @@ FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "multiline-adjlist": "multiline adjacency list", "gexf": "GEXF", "graphml": "GraphML",
                  "gml": "GML", "pajek": "Pajek", "node-link": "node-link JSON",
                  "matrix-market": "Matrix Market", "dot": "Graphviz DOT", "gdf": "GDF (GUESS)",
-                 "vna": "VNA (NetDraw)", "dl": "UCINET DL", "json-table": "pandas JSON table",
+                 "vna": "VNA (NetDraw)", "dl": "UCINET DL", "sif": "SIF (Cytoscape)",
+                 "xgmml": "XGMML (Cytoscape)", "json-table": "pandas JSON table",
                  "parquet": "Parquet"}
 NO_WEIGHT = "none"  # weight="none" / --weight none: every edge weighs 1, whatever the file holds
 FIRST_ROWS = 5  # rows of the file shown as read
@@ -50,7 +51,8 @@ class ReadOptions:
     position; ``weight="none"`` reads every edge with weight 1. ``directed=True`` keeps edge
     directions; ``False`` takes them from the file (GEXF, GraphML, GML, node-link and Pajek say;
     so do a KONECT header, a Gephi ``Type`` column and a GDF ``directed`` column; VNA and UCINET DL
-    ties are directed unless every one is stored both ways), undirected when it says nothing.
+    ties are directed unless every one is stored both ways; so does XGMML's ``directed``), undirected
+    when it says nothing (SIF never says).
     """
 
     format: str | None = None

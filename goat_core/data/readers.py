@@ -4,7 +4,8 @@ Order of detection (``format=`` skips all but the first step):
 
 1. compression, by its magic bytes: gzip, bz2, xz, zip with one file; decompressed up to a cap;
    then Parquet by its ``PAR1`` (:mod:`.frames`, read as an edge table);
-2. XML: GEXF or GraphML by the root element (parsed hardened, :mod:`.nxformats`);
+2. XML: GEXF, GraphML or XGMML (``<graph>``, Cytoscape's; :mod:`.xgmml`) by the root element
+   (parsed hardened, :mod:`.nxformats`);
 3. JSON (``{``, ``[``): networkx's node-link data when it has ``"nodes"``, else a table as
    pandas' ``to_json`` writes it, any orient, or JSON Lines (:mod:`.frames`);
 4. Matrix Market (its ``%%MatrixMarket`` banner), DOT (``graph {``/``digraph {``), GDF (a
@@ -12,7 +13,9 @@ Order of detection (``format=`` skips all but the first step):
    first line), UCINET DL (``dl`` then ``n =``), Pajek (a ``*Vertices``/``*Network`` line), GML
    (``graph [``);
 5. networkx's adjacency lists (their ``# GMT`` header; a multiline list also by its shape);
-6. otherwise an edge table (:mod:`.delimited`): CSV/TSV/whitespace, a header or not, KONECT,
+6. Cytoscape's SIF (``source type target…``), only when no edge table can be meant
+   (:func:`.sif.looks_sif`: few interaction types, never a node nor a number);
+7. otherwise an edge table (:mod:`.delimited`): CSV/TSV/whitespace, a header or not, KONECT,
    networkx's edge list with attribute dicts.
 
 Every reader ends in :func:`.graph.normalise` or :func:`.graph.from_networkx`; the Graph it
@@ -47,8 +50,10 @@ from .gdf import looks_gdf, read_gdf
 from .graph import Graph, NodeLabels
 from .matrixmarket import looks_matrix_market, read_matrix_market
 from .nxformats import read_gml, read_pajek, read_xml
+from .sif import looks_sif, read_sif
 from .ucinet import looks_dl, read_dl
 from .vna import looks_vna, read_vna
+from .xgmml import read_xgmml
 
 MAX_DECOMPRESSED = 2 * 2**30  # the library's cap on a compressed file's content (the app sets less)
 MAX_LABEL_CLASSES = 50  # a node attribute with more distinct values is not offered as labels
@@ -68,6 +73,8 @@ READERS: dict[str, Reader] = {
     "gdf": read_gdf,
     "vna": read_vna,
     "dl": read_dl,
+    "sif": read_sif,
+    "xgmml": read_xgmml,
     "json-table": read_json,
     "parquet": read_parquet,
 }
@@ -230,6 +237,9 @@ def _utf16_as_utf8(raw: bytes) -> tuple[bytes, bool]:
 
 _GML_KEY_VALUE = re.compile(r'\s*\w+\s+("[^"]*"|[^\s\[\]]+)\s*')
 _GML_GRAPH = re.compile(r"\s*graph\s*\[", re.IGNORECASE)
+# XGMML without an XML declaration: a <graph> start tag with attributes, or with <node>/<edge> inside
+_XGMML_ROOT = re.compile(r"<(?:[\w.-]+:)?graph(?:\s+[\w.:-]+\s*="
+                         r"|\s*>\s*(?:<!--.*?-->\s*)*<(?:[\w.-]+:)?(?:node|edge|att)\b)", re.DOTALL)
 
 
 def _looks_gml(lines: list[str]) -> bool:
@@ -263,9 +273,11 @@ def sniff_format(raw: bytes, file: str) -> str:
         name = root.group(1).lower() if root else ""
         if name in ("gexf", "graphml"):
             return name
+        if name == "graph" and (head.startswith(("<?xml", "<!")) or _XGMML_ROOT.match(head)):
+            return "xgmml"
         if head.startswith(("<?xml", "<!")):
-            raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>) and GraphML (<graphml>) "
-                                         "are the XML graph formats read")
+            raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>), GraphML (<graphml>) "
+                                         "and XGMML (<graph>) are the XML graph formats read")
         # a node named like a tag ("<a> <b>"): an edge list after all
     if head.startswith("[") or (head.startswith("{") and looks_json_lines(head)):
         return "json-table"  # networkx's node-link JSON is one object, never a list or lines
@@ -292,6 +304,8 @@ def sniff_format(raw: bytes, file: str) -> str:
         return "multiline-adjlist" if looks_multiline(raw, file) else "adjlist"
     if _looks_multiline(raw, file, rows):
         return "multiline-adjlist"
+    if looks_sif(lines):
+        return "sif"
     return "edgelist"
 
 

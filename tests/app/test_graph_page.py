@@ -267,6 +267,18 @@ def test_upload_a_gdf_file_as_gephi_writes_it(app):
     assert "78 edges read as GDF (GUESS)" in " ".join(texts(app.markdown))
 
 
+def test_upload_an_xgmml_file_as_cytoscape_writes_it(app):
+    import networkx as nx
+
+    from ..data.test_xgmml import cytoscape_xgmml
+
+    upload(app, cytoscape_xgmml(nx.karate_club_graph()), name="karate.xgmml")
+    assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    assert explorer(app).graph.read.format == "xgmml"
+    assert explorer(app).graph.labels.classes == ("Mr. Hi", "Officer")
+    assert "78 edges read as XGMML (Cytoscape)" in " ".join(texts(app.markdown))
+
+
 def test_upload_a_parquet_file_as_pandas_writes_it_and_choose_its_columns(app):
     """to_parquet's table is read as a CSV is: the question about a column, the picker that
     answers it and the one that reads it again all keep reading it as Parquet."""

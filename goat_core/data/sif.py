@@ -1,0 +1,148 @@
+"""SIF files (Cytoscape's simple interaction format): a source node, an interaction type, then one
+or more target nodes per line; a line of one name is a node without edges.
+
+As Cytoscape reads it::
+
+    YKR026C pp YGL122C
+    YGR218W pd YGL097W YOR204W
+    YLR345W
+
+When the file holds a tab, tabs are the only separator and names may hold spaces; otherwise any
+run of blanks separates (Cytoscape's rule, for the whole file). The interaction type is not
+kept: the report counts the types, and a pair joined by two types is one edge (SIF has no
+weights; the graph is unweighted). SIF says nothing of direction: undirected unless
+``directed=True``. Lines starting ``#`` are comments.
+
+Found from the content only when it cannot be an edge table (:func:`looks_sif`); ``format="sif"``
+reads any file so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import numpy as np
+
+from ..errors import GraphFormatError
+from .delimited import STRONG_SOURCE, STRONG_TARGET, _key
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
+from .graph import Graph, _decode, _is_number, normalise
+from .nxformats import _refuse_columns
+
+MAX_TYPES = 20  # an auto-detected SIF file has at most this many interaction types
+MAX_SHOWN = 8  # interaction types named in the report
+
+
+def _fields(line: str, tabs: bool) -> list[str] | None:
+    """A line's fields (tab-separated when ``tabs``, else blank-separated); None when a tab
+    separated line has an empty field before its last (not a SIF line)."""
+    if not tabs:
+        return line.split()
+    fields = [f.strip() for f in line.split("\t")]
+    while fields and not fields[-1]:
+        fields.pop()
+    return None if "" in fields else fields
+
+
+def looks_sif(lines: list[str]) -> bool:
+    """SIF beyond doubt (``lines``: the file's first lines, the last one whole). Every line is one
+    name, or three fields or more whose second (the interaction type) is never a number; the
+    types are few (at most 20, each used on at least two lines on average, on ten once there are
+    100 lines: a third column of names or weights has many values) and never a node; and the file
+    is not an edge table in disguise: no header naming a source or target, no column of numbers
+    after names (``a b 2`` is a weighted edge), not every line four fields or more of one width
+    (a table of attributes). A line of four fields or more (several targets) in lines of varied
+    widths lifts the two-lines-a-type rule."""
+    tabs = any("\t" in line for line in lines)
+    rows: list[list[str]] = []
+    lone: set[str] = set()
+    for line in lines:
+        if not line.strip() or line.lstrip().startswith(("#", "%")):  # % : KONECT's header
+            continue
+        fields = _fields(line, tabs)
+        if fields is None or len(fields) == 2:
+            return False
+        if len(fields) == 1:
+            lone.add(fields[0])
+        else:
+            rows.append(fields)
+    if not rows:
+        return False
+    types = {r[1] for r in rows}
+    if len(types) > MAX_TYPES or any(_is_number(t) or re.search(r"[,;|\"']", t) for t in types):
+        return False
+    nodes = lone | {r[0] for r in rows} | {name for r in rows for name in r[2:]}
+    if types & nodes:
+        return False
+    first = {_key(name) for name in rows[0]}
+    if first & (STRONG_SOURCE | STRONG_TARGET):
+        return False  # "source interaction target": an edge table's header
+    if all(_is_number(name) for r in rows for name in r[2:]) and not all(_is_number(r[0]) for r in rows):
+        return False  # names, then numbers: a weight column
+    widths = {len(r) for r in rows}
+    if min(widths) >= 4 and len(widths) == 1:
+        return False
+    if len(widths) > 1 and max(widths) >= 4:
+        return True
+    return len(types) * (10 if len(rows) >= 100 else 2) <= len(rows)
+
+
+def read_sif(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    _refuse_columns(options, "SIF", file)
+    if options.weight is not None and options.weight != NO_WEIGHT:
+        raise GraphFormatError(file, f"a SIF file has no weights (asked for {options.weight!r}): its edges "
+                                     "are unweighted")
+    text = _decode(raw, file)
+    tabs = "\t" in text
+    index: dict[str, int] = {}
+    src: list[int] = []
+    dst: list[int] = []
+    kinds: list[str] = []
+    rows: list[tuple[str, ...]] = []
+    lone = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = _fields(line, tabs)
+        if fields is None:
+            raise GraphFormatError(file, "an empty field between two tabs: a SIF line is source, interaction "
+                                         "type, target(s), tab-separated when the file holds a tab", number)
+        if len(fields) == 1:
+            index.setdefault(fields[0], len(index))
+            lone += 1
+            continue
+        if len(fields) == 2:
+            raise GraphFormatError(file, f"2 fields ({fields[0][:30]!r}, {fields[1][:30]!r}): a SIF line is "
+                                         "one node, or source, interaction type and one or more targets",
+                                   number)
+        u = index.setdefault(fields[0], len(index))
+        for name in fields[2:]:
+            src.append(u)
+            dst.append(index.setdefault(name, len(index)))
+            kinds.append(fields[1])
+            if len(rows) < FIRST_ROWS:
+                rows.append((fields[0], name))
+    if not src:
+        raise GraphFormatError(file, "a SIF file without edges (no line of source, interaction type, target)")
+    directed = options.directed
+    names = list(index)
+    graph = normalise(names, np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), None, directed,
+                      False, file)
+    counts = Counter(kinds)
+    shown = ", ".join(f"{kind!r} ×{n:,}" for kind, n in counts.most_common(MAX_SHOWN))
+    more = f" and {len(counts) - MAX_SHOWN:,} more" if len(counts) > MAX_SHOWN else ""
+    notes = [f"{len(counts):,} interaction type{'s' if len(counts) > 1 else ''} (not kept): {shown}{more}"]
+    pairs: dict[tuple[int, int], set[str]] = {}
+    for u, v, kind in zip(src, dst, kinds, strict=True):
+        if u != v:
+            pairs.setdefault((u, v) if directed else (min(u, v), max(u, v)), set()).add(kind)
+    mixed = sum(len(found) > 1 for found in pairs.values())
+    if mixed:
+        notes.append(f"{mixed:,} node pairs joined by more than one interaction type, each read as one edge")
+    if lone:
+        notes.append(f"{lone:,} lines of one node name: nodes without edges unless another line links them")
+    report = ReadReport(format="sif", edges=len(src), directed=directed, directed_why="as asked" if directed
+                        else "", separator="tab" if tabs else "whitespace", ignored=("interaction types",),
+                        rows=tuple(rows), notes=tuple(notes))
+    return graph, report
