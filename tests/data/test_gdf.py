@@ -15,6 +15,8 @@ from goat_core import GraphFormatError, load_graph
 from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import read_graph_bytes
 
+from .edges import edges_of
+
 
 def gephi_gdf(g: nx.Graph, directed: dict | None = None) -> bytes:
     """``g`` as Gephi 0.10's GDF exporter writes it: node ids unquoted, labels and text attributes
@@ -33,13 +35,6 @@ def gephi_gdf(g: nx.Graph, directed: dict | None = None) -> bytes:
         flag = directed.get((u, v), g.is_directed()) if directed else g.is_directed()
         lines.append(f"{u},{v},{float(data.get('weight', 1))},{str(flag).lower()},'153,153,153'")
     return ("\n".join(lines) + "\n").encode()
-
-
-def edges_of(graph) -> dict:
-    pairs = zip(graph.src.tolist(), graph.dst.tolist(), graph.weight.tolist(), strict=True)
-    if graph.directed:
-        return {(graph.names[s], graph.names[t]): w for s, t, w in pairs}
-    return {frozenset((graph.names[s], graph.names[t])): w for s, t, w in pairs}
 
 
 @pytest.mark.parametrize("make", [nx.karate_club_graph, nx.les_miserables_graph])

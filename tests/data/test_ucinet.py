@@ -12,6 +12,8 @@ from goat_core import GraphFormatError, load_graph
 from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import read_graph_bytes
 
+from .edges import edges_of
+
 
 def label(node) -> str:
     return str(node).replace(" ", "_")  # Gephi's formatLabel
@@ -37,13 +39,6 @@ def gephi_fullmatrix(g: nx.Graph) -> bytes:
     matrix = nx.to_numpy_array(g, nodelist=nodes)
     lines += ["".join(f"{value} " for value in row.tolist()) for row in matrix]
     return ("\n".join(lines) + "\n").encode()
-
-
-def edges_of(graph) -> dict:
-    pairs = zip(graph.src.tolist(), graph.dst.tolist(), graph.weight.tolist(), strict=True)
-    if graph.directed:
-        return {(graph.names[s], graph.names[t]): w for s, t, w in pairs}
-    return {frozenset((graph.names[s], graph.names[t])): w for s, t, w in pairs}
 
 
 def weighted_edges(g: nx.Graph) -> dict:

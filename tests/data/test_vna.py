@@ -14,6 +14,8 @@ from goat_core import GraphFormatError, load_graph
 from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import read_graph_bytes
 
+from .edges import edges_of
+
 
 def quoted(value) -> str:
     """Gephi's printParameter: a value holding a blank in double quotes, "" for none."""
@@ -40,13 +42,6 @@ def gephi_vna(g: nx.Graph) -> bytes:
         if not g.is_directed() and u != v:
             lines.append(f"{quoted(v)} {quoted(u)} {w}")
     return ("\n".join(lines) + "\n").encode()
-
-
-def edges_of(graph) -> dict:
-    pairs = zip(graph.src.tolist(), graph.dst.tolist(), graph.weight.tolist(), strict=True)
-    if graph.directed:
-        return {(graph.names[s], graph.names[t]): w for s, t, w in pairs}
-    return {frozenset((graph.names[s], graph.names[t])): w for s, t, w in pairs}
 
 
 @pytest.mark.parametrize("make", [nx.karate_club_graph, nx.les_miserables_graph])

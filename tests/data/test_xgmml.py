@@ -15,6 +15,8 @@ from goat_core import GraphFormatError, load_graph
 from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import read_graph_bytes, sniff_format
 
+from .edges import edges_of
+
 NAMESPACES = ('xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xlink="http://www.w3.org/1999/xlink" '
               'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:cy="http://www.cytoscape.org" '
               'xmlns="http://www.cs.rpi.edu/XGMML"')
@@ -67,13 +69,6 @@ def cytoscape_xgmml(g: nx.Graph, title: str = "network", labels: dict | None = N
                   "    </graphics>", "  </edge>"]
     lines.append("</graph>")
     return ("\n".join(lines) + "\n").encode()
-
-
-def edges_of(graph) -> dict:
-    pairs = zip(graph.src.tolist(), graph.dst.tolist(), graph.weight.tolist(), strict=True)
-    if graph.directed:
-        return {(graph.names[s], graph.names[t]): w for s, t, w in pairs}
-    return {frozenset((graph.names[s], graph.names[t])): w for s, t, w in pairs}
 
 
 @pytest.mark.parametrize("make", [nx.karate_club_graph, nx.les_miserables_graph])
