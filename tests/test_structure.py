@@ -72,3 +72,37 @@ def test_the_library_never_imports_streamlit():
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             assert not any(n.split(".")[0] == "streamlit" for n in names), path
+
+
+UNPICKLERS = {("pickle", "load"), ("pickle", "loads"), ("pickle", "Unpickler"), ("np", "load"),
+              ("numpy", "load"), ("torch", "load"), ("pd", "read_pickle"), ("pandas", "read_pickle")}
+
+
+def unsafe_loads(source: str) -> list[int]:
+    """Lines that unpickle: pickle's readers, ``pd.read_pickle``, and ``np.load``/``torch.load``
+    without ``allow_pickle=False``/``weights_only=True``."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and (node.func.value.id, node.func.attr) in UNPICKLERS):
+            continue
+        safe = {"weights_only": True, "allow_pickle": False}.get
+        if not any(isinstance(k.value, ast.Constant) and k.arg and safe(k.arg, None) is k.value.value
+                   for k in node.keywords):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_nothing_unpickles():
+    """Runs, uploads and the worker's messages never go through pickle (a pickle runs code)."""
+    found = {p.relative_to(ROOT).as_posix(): lines
+             for folder in ("goat_core", "ui", "app_pages", "bench", "scripts", "reproduce")
+             for p in (ROOT / folder).rglob("*.py") if (lines := unsafe_loads(p.read_text()))}
+    found.update({"app.py": lines} if (lines := unsafe_loads((ROOT / "app.py").read_text())) else {})
+    assert found == {}
+
+
+def test_the_unpickling_finder_finds_them():
+    assert unsafe_loads("import pickle\npickle.loads(b)\ntorch.load(p)\nnp.load(p, allow_pickle=False)\n"
+                        "torch.load(p, weights_only=True)\n") == [2, 3]

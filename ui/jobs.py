@@ -30,7 +30,7 @@ from goat_core.analysis.node2vec import PRESETS, walks_per_node
 
 from . import cache, parts, training
 from .runs import run_key
-from .worker import Worker, background_priority
+from .worker import Worker, background_priority, split_parts
 
 Report = Callable[[float, str], None]  # (fraction done, what is happening)
 RANKING_KINDS = ("random", "hard")  # the Scores page ranks every method on both kinds of negatives
@@ -158,13 +158,14 @@ def walk_baselines(run_key: str, split: goat_core.EdgeSplit) -> Job:
     the skip-gram's corpus near a million tokens. The result: method name -> scores and curves."""
     walks = walks_per_node(split.train.num_nodes)
     configs = {name: {**config, "num_walks": walks} for name, config in PRESETS.items()}
-    child = worker()
+    child, wire_split = worker(), split_parts(split)
 
     def work(report: Report) -> dict:
         out: dict = {}
         for k, (name, config) in enumerate(configs.items()):
             report(k / len(configs), f"{name}: random walks, then the skip-gram")
-            out.update(child.call(report, "walk_scores", split, {name: config}, split.seed, RANKING_KINDS))
+            scores = child.call(report, "walk_scores", wire_split, {name: config}, split.seed, RANKING_KINDS)
+            out.update(scores)
         report(1.0, "done")
         return out
 

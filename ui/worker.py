@@ -6,18 +6,16 @@ every session's page would wait behind it, so :mod:`ui.jobs` runs these calls he
 process kept for the server's life (what it compiled stays compiled), at a lower priority.
 
 Not ``multiprocessing``: its ``spawn`` re-runs the parent's ``__main__``, which in a Streamlit
-server is the app script itself. Here the child is a plain ``python -m`` process; requests and
-answers are length-prefixed pickles on its stdin and stdout, between this server and its own
-child only (nothing a user sent is unpickled: the arguments are the server's own objects). The
-child runs only the functions named in ``CALLS`` of MODULE (default: this module). No Streamlit
-here: the child imports this module.
+server is the app script itself, and it pickles. Here the child is a plain ``python -m`` process;
+requests and answers are length-prefixed :mod:`ui.wire` messages (plain data and numpy arrays,
+never pickle) on its stdin and stdout. The child runs only the functions named in ``CALLS`` of
+MODULE (default: this module). No Streamlit here: the child imports this module.
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-import pickle
 import struct
 import subprocess
 import sys
@@ -26,6 +24,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
+
+from ui import wire
 
 Report = Callable[[float, str], None]
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,14 +36,33 @@ _out: BinaryIO | None = None  # the child's stdout, where _report writes (set by
 # --------------------------------------------------------------------------- the calls the child runs
 
 
-def walk_scores(split, configs: dict, seed: int, ranking: tuple[str, ...] = (),
+def split_parts(split) -> dict:
+    """What :func:`walk_scores` needs of an ``EdgeSplit``, as plain data for the wire."""
+    train = split.train
+    return {"names": list(train.names), "src": train.src, "dst": train.dst, "weight": train.weight,
+            "directed": train.directed, "weighted": train.weighted, "source": train.source,
+            "test_pos": split.test_pos, "test_neg": split.test_neg, "train_ratio": split.train_ratio,
+            "seed": split.seed}
+
+
+def _split(parts: dict):
+    from goat_core import EdgeSplit, Graph
+
+    train = Graph(names=tuple(parts["names"]), src=parts["src"], dst=parts["dst"], weight=parts["weight"],
+                  directed=parts["directed"], weighted=parts["weighted"], source=parts["source"])
+    return EdgeSplit(train=train, test_pos=parts["test_pos"], test_neg=parts["test_neg"],
+                     train_ratio=parts["train_ratio"], seed=parts["seed"])
+
+
+def walk_scores(parts: dict, configs: dict, seed: int, ranking: tuple[str, ...] = (),
                 per_positive: int = 100) -> dict:
-    """DeepWalk/node2vec scores and curves on ``split``
-    (``goat_core.analysis.node2vec.evaluate_walk_methods``), ranked on the Scores page's negatives
+    """DeepWalk/node2vec scores and curves on the split ``parts`` describes (:func:`split_parts`;
+    ``goat_core.analysis.node2vec.evaluate_walk_methods``), ranked on the Scores page's negatives
     of each kind in ``ranking`` (drawn here from the split: the same seeded draw as the page's)."""
     from goat_core.analysis.node2vec import evaluate_walk_methods
     from goat_core.analysis.ranking import ranking_negatives
 
+    split = _split(parts)
     negatives = [ranking_negatives(split, kind, per_positive) for kind in ranking]
     return evaluate_walk_methods(split, configs, seed=seed, curves=True, ranking=negatives)
 
@@ -77,7 +96,7 @@ def background_priority() -> None:
 
 
 def _send(stream: BinaryIO, message: object) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    data = wire.encode(message)
     stream.write(_HEADER.pack(len(data)) + data)
     stream.flush()
 
@@ -90,7 +109,7 @@ def _receive(stream: BinaryIO) -> Any:
     data = stream.read(size)
     if len(data) < size:
         raise EOFError("the worker process ended")
-    return pickle.loads(data)  # noqa: S301 - our own child's answers, never a user's bytes
+    return wire.decode(data)
 
 
 # --------------------------------------------------------------------------- the parent's side
@@ -126,7 +145,7 @@ class Worker:
                 elif kind == "result":
                     return rest[0]
                 else:
-                    raise rest[0]
+                    raise wire.rebuild_error(rest[0])
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -164,7 +183,7 @@ def main(argv: list[str]) -> int:
         try:
             _send(_out, ("result", calls[name](*args)))
         except Exception as err:  # the call's failure goes back to the job
-            _send(_out, ("error", err))
+            _send(_out, ("error", wire.describe_error(err)))
 
 
 if __name__ == "__main__":  # run as ui.worker, not __main__: report() and the calls share its globals
