@@ -16,6 +16,7 @@ import streamlit as st
 import goat_core
 from goat_core import archive
 from goat_core.analysis import splits
+from goat_core.data.graph import is_number
 from goat_core.data.readers import table_columns
 
 from . import cache, parts, state
@@ -142,18 +143,10 @@ def pending_picker(ex: Explorer) -> None:
     c2.selectbox("Target", columns, format_func=title, key=FIXERS[1])
     c3.selectbox("Weight", [NO_WEIGHT] + columns, key=FIXERS[2],
                  format_func=lambda i: "(none: unweighted)" if i == NO_WEIGHT else title(i))
-    if header is None and pending[7] == "edgelist" and not any(_is_number(v) for v in first):
+    if header is None and pending[7] == "edgelist" and not any(is_number(v) for v in first):
         st.checkbox("The first line is a header", key="upload_fix_header",
                     help="Its words name the columns: read them as names, not as an edge.")
     c4.button("Read with these columns", key="upload_fix_read", on_click=read_pending, args=(ex,))
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def read_pending(ex: Explorer) -> None:

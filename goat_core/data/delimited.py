@@ -33,9 +33,9 @@ from .graph import (
     _build,
     _data_lines,
     _decode,
-    _is_number,
     _parse_weight,
     _sorted_unique,
+    is_number,
     normalise,
 )
 
@@ -104,11 +104,11 @@ def looks_like_header(first: list[str], rest: list[list[str]]) -> bool:
         return True
     if first and first[0] == "" and rest and all(r and r[0] != "" for r in rest[:20]):
         return True  # pandas' to_csv: an unnamed index column
-    if len(first) >= 3 and not _is_number(first[2]) and rest and all(
-            len(r) >= 3 and _is_number(r[2]) for r in rest[:20]):
+    if len(first) >= 3 and not is_number(first[2]) and rest and all(
+            len(r) >= 3 and is_number(r[2]) for r in rest[:20]):
         return True
-    ids_numeric = rest and all(_is_number(r[0]) and _is_number(r[1]) for r in rest[:20] if len(r) >= 2)
-    return bool(ids_numeric) and len(first) >= 2 and not (_is_number(first[0]) or _is_number(first[1]))
+    ids_numeric = rest and all(is_number(r[0]) and is_number(r[1]) for r in rest[:20] if len(r) >= 2)
+    return bool(ids_numeric) and len(first) >= 2 and not (is_number(first[0]) or is_number(first[1]))
 
 
 @dataclass(frozen=True)
@@ -237,7 +237,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
         weight = named[0] if named else None
         if weight is None and options.source is None and width - (index is not None) == 3:
             third = next(i for i in range(width) if i not in (source, target, index))
-            numeric = sample is not None and all(len(r) > third and _is_number(r[third]) for r in sample)
+            numeric = sample is not None and all(len(r) > third and is_number(r[third]) for r in sample)
             if numeric and keys[third] not in NOT_ENDS:  # numbers under an unknown name: a weight?
                 raise GraphFormatError(file, f"header {', '.join(header)}: is {header[third]!r} a weight? "
                                              f"say --weight {header[third]!r} or --weight none "
@@ -456,7 +456,7 @@ def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, 
                        for (n, _), t in zip(body, tokens)]
         except GraphFormatError as err:  # a third column of text: no weight, so what is it?
             hint = WIDE_HINT if positional else ""
-            if positional and layout.separator in ("\t", None) and not any(_is_number(t[1]) for t in tokens):
+            if positional and layout.separator in ("\t", None) and not any(is_number(t[1]) for t in tokens):
                 hint += SIF_HINT  # a small SIF file is not told from a table by its content
             raise GraphFormatError(file, err.problem + hint, err.line) from None
     if positional and width == 3:
@@ -465,7 +465,7 @@ def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, 
         if times:
             raise GraphFormatError(file, times)
     if positional and guess.get("first_line", True) and layout.separator is not None and not (
-            _is_number(heads[0]) or _is_number(tails[0])):
+            is_number(heads[0]) or is_number(tails[0])):
         _refuse_lone_first(heads[0], tails[0], _count_names(heads, tails, heads[0], tails[0]), first_line,
                            layout, file)
     return _build(heads, tails, weights, directed, columns.weight is not None, file, header)
@@ -515,7 +515,7 @@ def _refuse_lone_first(first: str, second: str, counts: tuple[int, int], line: i
     names) is a header the names did not give away, or an edge alone: refuse to guess. Only in
     delimited tables (CSV, TSV, ...), which is what tools write headers into; a whitespace list
     ("alice bob") is SNAP's or networkx's kind, whose header is a comment."""
-    if counts != (1, 1) or _is_number(first) or _is_number(second):
+    if counts != (1, 1) or is_number(first) or is_number(second):
         return
     sep = layout.separator or " "
     raise GraphFormatError(file, f"the first line ({first}{sep}{second}) is a header or an edge? neither "

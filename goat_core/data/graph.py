@@ -318,7 +318,7 @@ def _splitter(first_line: str):
     return str.split
 
 
-def _is_number(token: str) -> bool:
+def is_number(token: str) -> bool:
     try:
         float(token)
     except ValueError:

@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import GraphFormatError
 from .delimited import STRONG_SOURCE, STRONG_TARGET, _key
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, _decode, _is_number, normalise
+from .graph import Graph, _decode, is_number, normalise
 from .nxformats import _refuse_columns
 
 MAX_TYPES = 20  # an auto-detected SIF file has at most this many interaction types
@@ -70,7 +70,7 @@ def looks_sif(lines: list[str]) -> bool:
     if not rows:
         return False
     types = {r[1] for r in rows}
-    if len(types) > MAX_TYPES or any(_is_number(t) or re.search(r"[,;|\"']", t) for t in types):
+    if len(types) > MAX_TYPES or any(is_number(t) or re.search(r"[,;|\"']", t) for t in types):
         return False
     nodes = lone | {r[0] for r in rows} | {name for r in rows for name in r[2:]}
     if types & nodes:
@@ -78,7 +78,7 @@ def looks_sif(lines: list[str]) -> bool:
     first = {_key(name) for name in rows[0]}
     if first & (STRONG_SOURCE | STRONG_TARGET):
         return False  # "source interaction target": an edge table's header
-    if all(_is_number(name) for r in rows for name in r[2:]) and not all(_is_number(r[0]) for r in rows):
+    if all(is_number(name) for r in rows for name in r[2:]) and not all(is_number(r[0]) for r in rows):
         return False  # names, then numbers: a weight column
     widths = {len(r) for r in rows}
     if min(widths) >= 4 and len(widths) == 1:
