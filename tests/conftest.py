@@ -10,6 +10,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
+from goat_core import load_graph
 from goat_core.data.graph import Graph, NodeLabels, from_networkx
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,6 +38,12 @@ def planted_graph(groups: int = 4, size: int = 20, p_in: float = 0.5, p_out: flo
     codes = np.array([node // size for node in g.nodes], dtype=np.int64)
     labels = NodeLabels(codes=codes, classes=tuple(f"group {c}" for c in range(groups)), source="planted")
     return replace(graph, labels=labels)
+
+
+@pytest.fixture(scope="session")
+def lesmis() -> Graph:
+    """The bundled Les Misérables (77 nodes, 254 edges); a Graph is immutable, so one serves all."""
+    return load_graph("lesmis")
 
 
 @pytest.fixture(scope="session")

@@ -8,14 +8,9 @@ import zipfile
 
 import pytest
 
-from goat_core import Goat, GraphFormatError, archive, load_graph
+from goat_core import Goat, GraphFormatError, archive
 
 from .conftest import FAST
-
-
-@pytest.fixture(scope="module")
-def lesmis():
-    return load_graph("lesmis")
 
 
 @pytest.fixture(scope="module")

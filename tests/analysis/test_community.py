@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-from goat_core import load_graph
 from goat_core.analysis import community
 
 from ..conftest import planted_graph
-
-
-@pytest.fixture(scope="module")
-def lesmis():
-    return load_graph("lesmis")
 
 
 def test_communities_cover_every_node(lesmis):

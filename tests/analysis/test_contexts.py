@@ -5,15 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from goat_core import Goat, NodeIndex, load_graph
+from goat_core import Goat, NodeIndex
 from goat_core.analysis import contexts
 
 from ..conftest import FAST
-
-
-@pytest.fixture(scope="module")
-def lesmis():
-    return load_graph("lesmis")
 
 
 @pytest.fixture(scope="module")

@@ -5,15 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from goat_core import load_graph, parse_edge_list
+from goat_core import parse_edge_list
 from goat_core.analysis import layouts
 
 from ..conftest import planted_graph
-
-
-@pytest.fixture(scope="module")
-def lesmis():
-    return load_graph("lesmis")
 
 
 def test_layout_is_seeded_and_bounded(lesmis):

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
-
-from goat_core import load_graph, parse_edge_list
+from goat_core import parse_edge_list
 from goat_core.analysis import picking
 
 from ..conftest import planted_graph
-
-
-@pytest.fixture(scope="module")
-def lesmis():
-    return load_graph("lesmis")
 
 
 def test_default_pair(lesmis):

@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-from goat_core import load_graph, split_edges
+from goat_core import split_edges
 from goat_core.analysis import splits
-
-
-@pytest.fixture(scope="module")
-def lesmis():
-    return load_graph("lesmis")
 
 
 def test_recover_split(lesmis):

@@ -6,17 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from goat_core import Goat, NodeIndex, ParameterError, UnknownNodeError, load_graph, presets
+from goat_core import Goat, NodeIndex, ParameterError, UnknownNodeError, presets
 from goat_core.analysis.attribution import attention_entropy
 
 from ..conftest import FAST
 
 PAIRS = [("Marius", "Thenardier"), (NodeIndex(55), NodeIndex(48)), ("Valjean", "Javert")]  # names, positions
-
-
-@pytest.fixture(scope="module")
-def lesmis():
-    return load_graph("lesmis")
 
 
 @pytest.fixture(scope="module")
