@@ -326,6 +326,13 @@ def is_number(token: str) -> bool:
     return True
 
 
+def is_zero(word: str) -> bool:
+    try:
+        return float(word) == 0
+    except ValueError:
+        return False  # not a number: reported with its line when the entries are read
+
+
 def _parse_weight(token: str, file: str, line: int | None) -> float:
     try:
         value = float(token)
@@ -427,6 +434,44 @@ def normalise(
         names=tuple(names), src=src_u, dst=dst_u, weight=merged, directed=directed, weighted=weighted,
         source=file, report=report,
     )
+
+
+def unreciprocated(src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None) -> int | None:
+    """The position of an off-diagonal entry ``i j w`` without its mirror ``j i w``; None when
+    every entry is stored both ways with one value (an undirected graph written as directed
+    ties, as Gephi writes VNA and UCINET DL files, or a symmetric matrix stored ``general``).
+    Repeated entries count: ``a b`` twice needs ``b a`` twice."""
+    off = np.flatnonzero(src != dst)
+    s, d = src[off].astype(np.int64), dst[off].astype(np.int64)
+    values = weight[off] if weight is not None else np.ones(len(off))
+    size = int(max(s.max(initial=0), d.max(initial=0))) + 1
+    forward, backward = s * size + d, d * size + s
+    by_forward, by_backward = np.lexsort((values, forward)), np.lexsort((values, backward))
+    same = (forward[by_forward] == backward[by_backward]) & (values[by_forward] == values[by_backward])
+    if same.all():
+        return None
+    k = int(np.argmin(same))  # the first place the two orders differ: the smaller side has no mirror
+    smaller_forward = (forward[by_forward[k]], values[by_forward[k]]) < (backward[by_backward[k]],
+                                                                        values[by_backward[k]])
+    return int(off[by_forward[k] if smaller_forward else by_backward[k]])
+
+
+def tie_direction(names: list[str], src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
+                  asked: bool) -> tuple[bool, str, tuple[str, ...], np.ndarray]:
+    """(directed, why, notes, the ties to keep) for a file that stores each tie one way (VNA,
+    UCINET DL): directed as asked, or when a tie has no mirror of the same value; otherwise
+    undirected (Gephi writes an undirected edge as two ties), and each pair is read once."""
+    keep_all = np.ones(len(src), dtype=bool)
+    if asked:
+        return True, "as asked", (), keep_all
+    k = unreciprocated(src, dst, weight)
+    if k is None:
+        note = ("every tie stored both ways with one value, as Gephi writes an undirected graph: each pair "
+                "read once")
+        return False, "every tie stored both ways", (note,), src <= dst
+    u, v = names[int(src[k])], names[int(dst[k])]
+    value = f" of value {weight[k]:g}" if weight is not None else ""
+    return True, f"tie {u} → {v} has no {v} → {u}{value}", (), keep_all
 
 
 def _edge_keys(src: np.ndarray, dst: np.ndarray, n: int, directed: bool) -> np.ndarray:

@@ -39,8 +39,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import FLOAT32_MAX, Graph, _decode, _parse_weight, normalise
-from .matrixmarket import _is_zero, tie_direction
+from .graph import FLOAT32_MAX, Graph, _decode, _parse_weight, is_zero, normalise, tie_direction
 from .nxformats import _refuse_columns
 
 FORMATS = ("fullmatrix", "edgelist1", "nodelist1")
@@ -258,9 +257,9 @@ def _numbers(words: list[str], lines: list[int], file: str) -> np.ndarray:
     except ValueError:
         pass
     for word, line in zip(words, lines, strict=True):
-        if not _is_zero(word):
+        if not is_zero(word):
             _parse_weight(word, file, line)
-    return np.array([0.0 if _is_zero(word) else float(word) for word in words], dtype=np.float64)
+    return np.array([0.0 if is_zero(word) else float(word) for word in words], dtype=np.float64)
 
 
 def _lists(data: list[tuple[int, list[str]]], n: int, fmt: str, labels: list[str] | None, embedded: bool,

@@ -36,8 +36,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, _decode, normalise, parse_weights
-from .matrixmarket import tie_direction
+from .graph import Graph, _decode, normalise, parse_weights, tie_direction
 from .nxformats import DRAWING_ATTRIBUTES, _refuse_columns
 
 _SECTION = re.compile(r"\s*\*\s*(node\s+data|node\s+properties|tie\s+data)\b", re.IGNORECASE)
