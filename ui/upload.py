@@ -222,7 +222,11 @@ def account(ex: Explorer) -> None:
 
 
 def column_picker(ex: Explorer, header: tuple[str, ...]) -> None:
-    """Source, target and weight by the header's names, pre-set to what was detected."""
+    """Source, target and weight by the header's names, pre-set to what was detected (again after
+    another page: Streamlit forgets a widget's value on a run that does not draw it)."""
+    source, target, weight = ex.graph.read.positions
+    for key, value in zip(PICKERS, (source, target, NO_WEIGHT if weight is None else weight), strict=True):
+        st.session_state.setdefault(key, value)
     columns = list(range(len(header)))
     name = (lambda i: header[i] or f"(unnamed column {i})")
     st.caption("Not the right columns? Choose them and read the same file again:")

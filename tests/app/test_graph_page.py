@@ -6,7 +6,7 @@ import html
 import json
 import re
 
-from .conftest import explorer, open_tab, texts
+from .conftest import explorer, goto, open_tab, texts
 
 GOOD_EDGES = b"source,target,weight\nann,bob,2\nbob,cat,1\ncat,ann,1\ncat,dan,3\ndan,eve,1\n"
 GOOD_LABELS = b"ann red\nbob red\ncat red\ndan blue\neve blue\n"
@@ -174,6 +174,16 @@ def test_upload_gephi_csv_shows_what_was_read_and_rereads_other_columns(app):
     app.button(key="upload_reread").click().run()
     assert texts(app.error) == ["gephi.csv:2: weight '' is not a number"]
     assert not explorer(app).graph.weighted and metric(app, "Nodes") == "4"  # the graph read before stays
+
+
+def test_the_column_picker_shows_the_columns_read_after_another_page(app):
+    """Streamlit forgets a widget's value on a run that does not draw it: back from the Train page,
+    the picker still names the columns the graph was read from (not source = target)."""
+    upload(app, GEPHI, name="gephi.csv")
+    pickers = ("upload_col_source", "upload_col_target", "upload_col_weight")
+    goto(app, "train")
+    goto(app, "graph")
+    assert [app.selectbox(key=k).value for k in pickers] == [0, 1, 5]
 
 
 def test_upload_gzipped_edge_list(app):
