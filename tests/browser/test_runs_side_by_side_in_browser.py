@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import go, open_app, settle, shot
 from .test_app_in_browser import train_lesmis
@@ -39,6 +40,10 @@ def keep_only(page, key: str, wanted: str) -> None:
     earlier ones are in flight can land in a redrawn input and be lost on a busy machine.
     """
     chips = page.locator(f".st-key-{key} [data-tag]")
+    try:  # the chips are drawn after the box: read them before, and `wanted` looks missing
+        chips.first.wait_for(timeout=15_000)
+    except PlaywrightTimeout:
+        pass  # an empty choice: `wanted` is picked below
     if wanted not in [chips.nth(k).get_attribute("aria-label") for k in range(chips.count())]:
         # the choice may start elsewhere (a run the server's store holds with other runs beside it)
         page.locator(f".st-key-{key} input").click()
