@@ -96,7 +96,8 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
                  inference_hood: Neighborhoods | None = None, bucket: bool = True,
                  shard: tuple[int, int] = (0, 1),
                  wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None,
-                 patience: int | None = None, stage: str = "train", optimizer: str = "adam") -> list[dict]:
+                 patience: int | None = None, stage: str = "train", optimizer: str = "adam",
+                 stop: Callable[[int], bool | None] | None = None) -> list[dict]:
     """Train ``model`` in place on ``graph``'s edges; returns one history row per epoch.
 
     ``backend`` is the compute path (see ``Goat(backend=...)``): "fused" or "torch" train
@@ -105,8 +106,9 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
     makes this process train on every world-th pair of each batch (all processes draw the
     same neighborhoods, pairs and batches from the same seed), and ``wrap`` wraps the step
     module, e.g. in ``DistributedDataParallel``, which averages the gradients of the shards.
-    With ``validation`` and ``patience``, training stops once ``patience`` epochs in a row have
-    not beaten the best validation AUC (early stopping); ``stage`` labels the progress reports.
+    With ``validation`` and ``patience``, training stops by :class:`EarlyStopping`'s rule on the
+    validation AUC; ``stop(epoch)`` returning True after an epoch also ends it there (the replay's
+    watch); ``stage`` labels the progress reports.
     ``optimizer`` is "adam" (dense) or "lazy-adam" (:mod:`.optim`: the table's gradient is then
     sparse in every backend and in DDP, and only the touched rows are updated).
     """
@@ -130,6 +132,7 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
         rank, world = shard
         drop_gen = _dropout_generator(generator, device, rank)
         history: list[dict] = []
+        stopping = EarlyStopping(patience) if patience is not None and validation is not None else None
         start = time.perf_counter()
         for epoch in range(1, epochs + 1):
             hood = sample_neighborhoods(adj, neighborhood, generator)
@@ -167,15 +170,43 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
             history.append(row)
             _notify(callback, Progress(epoch, epochs, len(batches), len(batches), row["loss"],
                                        row["elapsed"], row.get("val_auc"), epoch_end=True, stage=stage))
-            if patience is not None and "val_auc" in row and epoch - best_epoch(history) >= patience:
+            if stopping is not None and "val_auc" in row:
+                stopping.update(epoch, row["val_auc"])
+                if stopping.exhausted(epoch):
+                    break
+            if stop is not None and stop(epoch):
                 break
     return history
 
 
+@dataclass
+class EarlyStopping:
+    """Early stopping's rule, written once for ``fit``, the leak audit and the replay: the best
+    epoch is the first with the highest score (NaN counts as lowest), and choosing stops once
+    ``patience`` epochs in a row have not beaten it."""
+
+    patience: int
+    epoch: int = 0  # the best epoch so far; 0 before any
+    score: float = -math.inf
+
+    def update(self, epoch: int, score: float) -> bool:
+        """Record ``epoch``'s score; True when it is the new best."""
+        value = score if math.isfinite(score) else -math.inf
+        if self.epoch and value <= self.score:
+            return False
+        self.epoch, self.score = epoch, value
+        return True
+
+    def exhausted(self, epoch: int) -> bool:
+        return epoch - self.epoch >= self.patience
+
+
 def best_epoch(history: list[dict]) -> int:
-    """The first epoch with the highest validation AUC (NaN counts as lowest)."""
-    scores = [row["val_auc"] if math.isfinite(row["val_auc"]) else -math.inf for row in history]
-    return history[int(np.argmax(scores))]["epoch"]
+    """The epoch :class:`EarlyStopping` chooses from a history's validation AUCs."""
+    stopping = EarlyStopping(len(history))
+    for row in history:
+        stopping.update(row["epoch"], row["val_auc"])
+    return stopping.epoch
 
 
 def _larger_first(ps: torch.Tensor, pd: torch.Tensor, length: torch.Tensor):

@@ -239,6 +239,31 @@ def test_early_stopping_chooses_the_epochs_then_trains_on_every_edge(planted):
     assert again.early_stopping_ == stop and np.array_equal(again.embedding_, goat.embedding_)
 
 
+def test_early_stopping_rule_first_best_nan_lowest_then_patience():
+    from goat_core.training import EarlyStopping, best_epoch
+
+    stopping = EarlyStopping(patience=2)
+    seen = [(e, stopping.update(e, s), stopping.exhausted(e))
+            for e, s in enumerate([float("nan"), 0.6, 0.7, 0.7, 0.5], start=1)]
+    assert seen == [(1, True, False), (2, True, False), (3, True, False), (4, False, False), (5, False, True)]
+    assert best_epoch([{"epoch": e, "val_auc": s} for e, s in [(1, float("nan")), (2, float("nan"))]]) == 1
+    assert best_epoch([{"epoch": e, "val_auc": s} for e, s in [(1, 0.5), (2, 0.9), (3, 0.9)]]) == 2
+
+
+def test_fit_audit_and_replay_stop_by_the_one_rule(planted, monkeypatch):
+    """Every early stop goes through EarlyStopping.exhausted: made to say never, fit tries every epoch."""
+    from goat_core import training
+    from goat_core.analysis.audit import audit
+
+    params = dict(FAST, epochs=12, validation_fraction=0.2, patience=1, seed=2)
+    assert Goat(**params).fit(planted).early_stopping_["epochs_tried"] < 12
+    calls = []
+    monkeypatch.setattr(training.EarlyStopping, "exhausted", lambda _, epoch: calls.append(epoch) and False)
+    assert Goat(**params).fit(planted).early_stopping_["epochs_tried"] == 12
+    report = audit(planted, 0.8, params)
+    assert report["epochs"]["trained"] == 12 and calls  # the audit ran to its last epoch
+
+
 def test_without_early_stopping_every_epoch_is_trained(planted):
     goat = Goat(**dict(FAST, epochs=4)).fit(planted)
     assert goat.early_stopping_ is None and len(goat.history_) == 4

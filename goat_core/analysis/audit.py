@@ -57,7 +57,7 @@ from ..data.graph import Graph
 from ..data.sampling import EdgeSplit, Neighborhoods, sample_non_edges, split_edges
 from ..errors import ParameterError
 from ..fitting import choose_epochs
-from ..training import Progress, score_pairs
+from ..training import EarlyStopping, Progress, score_pairs
 from .evaluation import link_scores
 from .replay import Model, snapshot, train_watching
 
@@ -134,15 +134,6 @@ def _held_out_share(graph: Graph, split: EdgeSplit, table: torch.Tensor, exclude
     return seen / real if real else 0.0
 
 
-@dataclass
-class _Best:
-    """The best epoch so far of one choice, with its weights."""
-
-    epoch: int = 0
-    score: float = -math.inf
-    weights: torch.Tensor | None = None
-
-
 def audit(graph: Graph, train_ratio: float, params: dict | None = None,
           callback: Callable[[Progress], bool | None] | None = None) -> dict:
     """Train GOAT (``params``: ``Goat``'s parameters, seed included; default ``Goat()``'s) once on a
@@ -185,7 +176,7 @@ def audit_models(graph: Graph, train_ratio: float, params: dict | None = None,
                                  callback=callback, shard=(0, 1), wrap=None)
         chosen = stopping["best_epoch"]
     kept: dict[str, torch.Tensor] = {}
-    best = {"test": _Best(), "paper": _Best()}
+    best = {"test": EarlyStopping(goat.patience), "paper": EarlyStopping(goat.patience)}
     gram = GramCache()
     paper = protocols["paper_protocol"]
 
@@ -199,20 +190,18 @@ def audit_models(graph: Graph, train_ratio: float, params: dict | None = None,
         for name, pairs, draw in (("test", plain, hood), ("paper", paper, full_hood)):
             scores = score_pairs(model, pairs.pairs(), draw, goat.exclude_partner, device, backend, gram,
                                  padding=goat.padding)
-            auc = link_scores(pairs.labels(), scores)["auc"]
-            if auc > best[name].score:
-                best[name] = _Best(epoch, auc, model.embedding.weight.detach().cpu().clone())
+            if best[name].update(epoch, link_scores(pairs.labels(), scores)["auc"]):
+                kept[name] = model.embedding.weight.detach().cpu().clone()
         if epoch < chosen:
             return False
         if goat.validation_fraction == 0:
             return epoch >= goat.epochs
-        return all(epoch - b.epoch >= goat.patience for b in best.values())
+        return all(stopping.exhausted(epoch) for stopping in best.values())
 
     watched = train_watching(goat, split.train, max(goat.epochs, chosen), watch, callback=callback)
     hood = goat.inference_neighborhoods(split.train)
-    weights = {**kept, **{name: b.weights for name, b in best.items() if b.weights is not None}}
     models = {name: snapshot(goat, split.train, w, hood, watched.backend, device)
-              for name, w in weights.items()}
+              for name, w in kept.items()}
     models.setdefault("test", models["chosen"])
     models.setdefault("paper", models["chosen"])
     epochs = {"validation": chosen, "test": best["test"].epoch or chosen,

@@ -36,10 +36,6 @@ Model = GoatModule | GoatGlobal
 Watch = Callable[[Model, Neighborhoods, int], bool | None]
 
 
-class _Enough(Exception):
-    """Raised through the training loop when ``watch`` has seen enough."""
-
-
 @dataclass(frozen=True)
 class Watched:
     """What :func:`train_watching` leaves: the last epoch trained and one history row per epoch."""
@@ -61,27 +57,15 @@ def train_watching(goat: Goat, graph: Graph, epochs: int, watch: Watch,
     generator = torch.Generator().manual_seed(goat.seed)
     model = build_module(goat.get_params(), graph.num_nodes, generator).to(device)  # fit's own module
     hood = goat.inference_neighborhoods(graph)
-    history: list[dict] = []
     if watch(model, hood, 0) or epochs == 0:
-        return Watched(0, history, backend, device)
+        return Watched(0, [], backend, device)
 
-    def on_progress(progress: Progress) -> bool | None:
-        if callback is not None and callback(progress) is False:
-            return False
-        if progress.epoch_end:
-            history.append({"epoch": progress.epoch, "loss": progress.loss, "elapsed": progress.elapsed})
-            if watch(model, hood, progress.epoch):
-                raise _Enough
-        return None
-
-    try:
-        run_training(model, graph, epochs=epochs, batch_size=goat.batch_size, lr=goat.lr,
-                     negatives=goat.negatives, neighborhood=goat.neighborhood,
-                     exclude_partner=goat.exclude_partner, generator=generator, padding=goat.padding,
-                     device=device, backend=backend, callback=on_progress, shard=(0, 1), wrap=None,
-                     optimizer=resolve_optimizer(goat.optimizer, graph.num_nodes))
-    except _Enough:
-        pass
+    history = run_training(model, graph, epochs=epochs, batch_size=goat.batch_size, lr=goat.lr,
+                           negatives=goat.negatives, neighborhood=goat.neighborhood,
+                           exclude_partner=goat.exclude_partner, generator=generator, padding=goat.padding,
+                           device=device, backend=backend, callback=callback, shard=(0, 1), wrap=None,
+                           optimizer=resolve_optimizer(goat.optimizer, graph.num_nodes),
+                           stop=lambda epoch: watch(model, hood, epoch))
     return Watched(len(history), history, backend, device)
 
 
