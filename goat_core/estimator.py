@@ -25,8 +25,7 @@ from . import persistence
 from .analysis.attention import AttentionHistory, PairAttention
 from .analysis.representations import mean_context, representations
 from .analysis.tracking import pair_attention, tracked_pair_ids
-from .backends.dispatch import answering_backend, resolve_backend, resolve_device
-from .backends.gram import GramCache
+from .backends.dispatch import GramCache, answering_backend, resolve_backend, resolve_device
 from .backends.logistic import sigmoid
 from .data.graph import Graph
 from .data.sampling import Adjacency, Neighborhoods

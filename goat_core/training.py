@@ -17,8 +17,7 @@ import numpy as np
 import torch
 
 from .backends.batch import make_batch
-from .backends.dispatch import PairScorer, uses_gram
-from .backends.gram import GramCache, gram_logits
+from .backends.dispatch import GramCache, PairScorer, uses_gram
 from .backends.workers import DEFAULT_OPTIONS, KernelOptions, runner
 from .data.graph import Graph
 from .data.sampling import Adjacency, Neighborhoods, draw_negatives, noise_distribution, sample_neighborhoods
@@ -232,30 +231,28 @@ def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods
                 batch_size: int = 4096, padding: str = "mask") -> np.ndarray:
     """Logits r_s·r_t (or E_s·E_t for GoatGlobal) of many pairs, in size-sorted batches.
 
-    When :func:`.backends.dispatch.uses_gram` says so (max-pooling GOAT on a fast ``backend``,
-    small graphs, many pairs), pairs score through the Gram matrix E Eᵀ held in ``gram`` (the
-    caller's cache: computed once per set of weights), otherwise through the backend without
-    dropout; both give the module's logits up to float rounding.
+    When :func:`.backends.dispatch.uses_gram` says so (max-pooling GOAT on the compiled path,
+    small graphs, many pairs), pairs score in the compiled path's Gram mode from E Eᵀ held in
+    ``gram`` (the caller's cache: computed once per set of weights), otherwise through the
+    backend without dropout; both give the module's logits up to float rounding.
     """
     model.eval()
-    ids = torch.as_tensor(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))  # (P, 2)
+    ids = torch.as_tensor(np.ascontiguousarray(pairs, dtype=np.int64).reshape(-1, 2))  # (P, 2)
     out = torch.empty(ids.shape[0])
     if ids.shape[0] == 0:
         return out.numpy()
+    if uses_gram(model, backend, len(ids), gram):
+        from .backends.gram import gram_scores  # numba: compiled (or loaded from its cache) on first use
+
+        return gram_scores(model.embedding.weight.detach(), hood, ids.numpy(), exclude_partner, padding, gram)
     hood_dev = hood.to(device)
     key = torch.maximum(hood.length[ids[:, 0]], hood.length[ids[:, 1]])
     order = torch.argsort(key, stable=True)
     scorer = PairScorer(model, backend).eval()
-    use_gram = uses_gram(model, backend, len(ids), gram)
     for idx in order.split(batch_size):
         chunk = ids[idx].to(device)
         batch = make_batch(chunk[:, 0], chunk[:, 1], hood_dev, exclude_partner, padding)
-        if use_gram and gram is not None:  # no dropout at inference: alignments are blocks of E Eᵀ
-            logits = gram_logits(model.embedding.weight, batch.nbr_s, batch.nbr_t, batch.mask_s, batch.mask_t,
-                                 gram)
-        else:
-            logits = scorer(*batch.args())
-        out[idx] = logits.float().cpu()
+        out[idx] = scorer(*batch.args()).float().cpu()
     return out.numpy()
 
 

@@ -51,7 +51,7 @@ def test_same_seed_same_numbers_other_seed_other_numbers(planted):
 
 
 def test_inference_draws_average_the_logits_of_independent_draws(planted):
-    from goat_core.backends.gram import GramCache
+    from goat_core.backends.dispatch import GramCache
     from goat_core.training import score_pairs
 
     goat = Goat(**{**FAST, "neighborhood": 3}, seed=2).fit(planted)  # most nodes have > 3 neighbors

@@ -51,8 +51,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from ..backends.dispatch import resolve_backend
-from ..backends.gram import GramCache
+from ..backends.dispatch import GramCache, resolve_backend
 from ..data.graph import Graph
 from ..data.sampling import EdgeSplit, Neighborhoods, sample_non_edges, split_edges
 from ..errors import ParameterError

@@ -18,12 +18,11 @@ pair alike ranks each positive in the middle rather than first. MRR is the mean 
 the share of positives with rank ≤ K. A positive with fewer than K candidate negatives (a tiny or
 dense graph) is ranked against the ones it has; ``negatives_scored`` says how many there were.
 
-GOAT's pairs are scored by :func:`goat_pair_scores`, the model's own function computed on real
-neighbors only: zero pads take part analytically (an alignment of 0, a softmax slot of logit 0),
-so a pair costs |N_s|·|N_t| rather than N², in a compiled loop over the model's Gram matrix that
-gathers the columns an anchor (the node a negative shares with its positive) needs once for all
-its pairs (:mod:`.ranking_kernels`). It agrees with ``Goat.decision_function`` up to float rounding
-(``tests/test_ranking.py``); ``bench/ranking.py`` measures its cost beside the AUC's scoring.
+GOAT's pairs are scored by :func:`goat_pair_scores`: on CPU the compiled path's Gram mode
+(``backends/gram.py``), where a pair costs |N_s|·|N_t| entries of the model's Gram matrix and the
+columns an anchor (the node a negative shares with its positive) needs are gathered once for all
+its pairs. It agrees with ``Goat.decision_function`` up to float rounding
+(``tests/analysis/test_ranking.py``); ``bench/ranking.py`` measures its cost beside the AUC's scoring.
 """
 
 from __future__ import annotations
@@ -33,14 +32,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
 from numpy.typing import ArrayLike
 
-from ..backends.batch import make_batch
-from ..backends.gram import GRAM_MAX_NODES, GramCache
+from ..backends.dispatch import answering_backend
 from ..data.graph import Graph
 from ..data.sampling import EdgeSplit
 from ..errors import ParameterError
+from ..training import score_pairs
 
 if TYPE_CHECKING:  # annotations only
     from ..estimator import Goat
@@ -214,101 +212,17 @@ def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, 
     valid[rows, :width] = kept
 
 
-@torch.no_grad()
-def goat_pair_scores(goat: Goat, pairs: ArrayLike, cells: int = 1 << 21) -> np.ndarray:
-    """``goat.decision_function(pairs)`` up to float rounding, computed on real neighbors only.
-
-    Max-pooling GOAT with one inference draw: under zero padding every side has N slots, but a pad
-    is a zero vector, so its alignments are 0, its row's max is 0 and it takes exp(0) of softmax
-    mass; those terms are added in closed form, never computed slot by slot. On CPU, with the
-    Gram matrix (up to ``kernels.GRAM_MAX_NODES`` nodes, the model's own cache), a compiled loop
-    scores pair by pair (:mod:`.ranking_kernels`); elsewhere size-sorted torch chunks of
-    ``cells`` alignment entries. Other variants, and more than one inference draw, are scored by
-    ``decision_function`` itself."""
-    pairs = np.ascontiguousarray(np.asarray(pairs, dtype=np.int64).reshape(-1, 2))  # one compiled signature
-    if goat.variant != "goat" or goat.inference_draws > 1:
+def goat_pair_scores(goat: Goat, pairs: ArrayLike) -> np.ndarray:
+    """``goat.decision_function(pairs)``, on CPU by the compiled path whatever path trained the
+    model: for max-pooling GOAT with one inference draw, its Gram mode over the model's own Gram
+    matrix (:func:`.dispatch.uses_gram`), which pools a shared first node's columns once for all
+    its pairs (pass them grouped: :meth:`RankingNegatives.scoring_order`)."""
+    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    if goat.variant == "global" or goat.inference_draws > 1:
         return np.asarray(goat.decision_function(pairs), dtype=np.float32)
-    weight = goat.model_.embedding.weight.detach()
-    if len(pairs) and weight.device.type == "cpu" and weight.dtype == torch.float32 \
-            and weight.shape[0] <= GRAM_MAX_NODES + 1:
-        return _compiled_scores(goat, weight, pairs)
-    return _torch_scores(goat, weight, pairs, cells)
-
-
-def _compiled_scores(goat: Goat, weight: torch.Tensor, pairs: np.ndarray) -> np.ndarray:
-    """:func:`goat_pair_scores` by :func:`.ranking_kernels.gram_pair_scores` (CPU, float32)."""
-    from ..backends.ranking_kernels import gram_pair_scores  # numba: compiled (or loaded) on first use
-
-    cache = goat.__dict__.get("_gram") or GramCache()  # the fitted model's: the AUC's scoring made it
-    gram = cache.table(weight).numpy()
-    hood = goat.neighborhoods_
-    out = np.empty(len(pairs), dtype=np.float32)
-    gram_pair_scores(gram, hood.table.numpy(), hood.length.numpy(), pairs, bool(goat.exclude_partner),
-                     hood.table.shape[1] if goat.padding == "zero" else 0, out)
-    return out
-
-
-def _torch_scores(goat: Goat, weight: torch.Tensor, pairs: np.ndarray, cells: int) -> np.ndarray:
-    """:func:`goat_pair_scores` in size-sorted torch chunks (any device, any graph size)."""
-    hood = goat.neighborhoods_.to(weight.device)
-    slots = hood.table.shape[1]
-    ids = torch.as_tensor(pairs, device=weight.device)
-    out = torch.empty(len(pairs), dtype=weight.dtype, device=weight.device)
-    if len(pairs) == 0:
-        return out.cpu().numpy()
-    gram = GramCache().table(weight) if weight.shape[0] <= GRAM_MAX_NODES + 1 else None
-    length = hood.length
-    swap = length[ids[:, 1]] > length[ids[:, 0]]  # the score is symmetric: the larger side first
-    ids = torch.where(swap.unsqueeze(1), ids.flip(1), ids)
-    wide, narrow = length[ids[:, 0]].clamp(min=1), length[ids[:, 1]].clamp(min=1)
-    key = (wide * (slots + 1) + narrow).cpu().numpy().astype(np.int32)
-    order = torch.from_numpy(np.argsort(-key, kind="stable")).to(weight.device)  # a radix sort
-    bound = torch.cummax(narrow[order].flip(0), 0).values.flip(0)  # the widest narrow side from here on
-    p = 0
-    while p < len(order):
-        chunk = order[p:p + max(1, cells // int(wide[order[p]] * bound[p]))]
-        batch = make_batch(ids[chunk, 0], ids[chunk, 1], hood, goat.exclude_partner, "mask")
-        out[chunk] = _real_logits(weight, gram, batch.nbr_s, batch.nbr_t, batch.mask_s, batch.mask_t,
-                                  slots if goat.padding == "zero" else 0)
-        p += len(chunk)
-    return out.float().cpu().numpy()
-
-
-def _real_logits(weight: torch.Tensor, gram: torch.Tensor | None, nbr_s: torch.Tensor, nbr_t: torch.Tensor,
-                 mask_s: torch.Tensor, mask_t: torch.Tensor, slots: int) -> torch.Tensor:
-    """Max-pooling GOAT's logits from the real neighbors (masks), with ``slots - real`` zero pads
-    per side taking part (``slots`` 0: no pads, padding="mask"). ``gram``: E Eᵀ with its pad row
-    and column at -1e30 (``GramCache.table``), so that slots left out are never a max and take no
-    softmax mass; without it (large graphs) the alignments are computed and masked."""
-    pad = weight.shape[0] - 1
-    ids_s, ids_t = torch.where(mask_s, nbr_s, pad), torch.where(mask_t, nbr_t, pad)  # (B, Ls), (B, Lt)
-    if gram is not None:
-        flat = (ids_s * gram.shape[1]).unsqueeze(2) + ids_t.unsqueeze(1)  # (B, Ls, Lt)
-        A = gram.view(-1).index_select(0, flat.view(-1)).view(flat.shape)  # blocks of G
-    else:
-        A = torch.bmm(weight[ids_s], weight[ids_t].transpose(1, 2))  # (B, Ls, Lt)
-        A = A.masked_fill(~(mask_s.unsqueeze(2) & mask_t.unsqueeze(1)), _LEFT_OUT)
-    pads_s = (slots - mask_s.sum(1)).clamp(min=0).to(A.dtype)  # (B,)
-    pads_t = (slots - mask_t.sum(1)).clamp(min=0).to(A.dtype)
-    p_s = _softmax_with_pads(A.amax(2), pads_s, pads_t)  # (B, Ls), 0 where left out
-    p_t = _softmax_with_pads(A.amax(1), pads_t, pads_s)
-    return (p_s.unsqueeze(2) * A * p_t.unsqueeze(1)).sum((1, 2))  # left-out entries: p = 0
-
-
-_LEFT_OUT = -1e30  # GramCache's pad score: never a max, exp() of it is 0
-
-
-def _softmax_with_pads(row_max: torch.Tensor, own_pads: torch.Tensor,
-                       other_pads: torch.Tensor) -> torch.Tensor:
-    """Attention of the real slots when ``own_pads`` zero slots share the softmax: a real row's max
-    also sees the other side's zero pads (alignment 0); a pad row's max is 0. Slots left out have a
-    max of -1e30 and get no mass."""
-    real = row_max > 0.5 * _LEFT_OUT
-    row_max = torch.where((other_pads.unsqueeze(1) > 0) & real, row_max.clamp(min=0.0), row_max)
-    top = row_max.amax(1)
-    top = torch.where(own_pads > 0, top.clamp(min=0.0), top)  # (B,)
-    e = torch.exp(row_max - top.unsqueeze(1))
-    return e / (e.sum(1) + own_pads * torch.exp(-top)).unsqueeze(1)
+    backend = answering_backend("fused", goat.variant, goat.device_)
+    return score_pairs(goat.model_, pairs, goat.neighborhoods_, goat.exclude_partner, goat.device_, backend,
+                       goat._gram, padding=goat.padding)
 
 
 def evaluate_goat_ranking(goat: Goat, negatives: RankingNegatives) -> dict:

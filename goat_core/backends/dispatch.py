@@ -34,6 +34,7 @@ G's pad row at -1e30.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING
 
 import torch
@@ -43,7 +44,6 @@ from ..errors import ParameterError
 from ..model import Goat, GoatGlobal
 from ..parameters import PARAMETERS, VARIANTS
 from .batch import slot_ids, widths, zero_padded
-from .gram import GRAM_MAX_NODES, GramCache
 from .logistic import logistic_loss
 from .torch_chunks import PairScores
 from .workers import DEFAULT_OPTIONS, KernelOptions, runner
@@ -53,6 +53,7 @@ if TYPE_CHECKING:  # fused is numba's module, imported only where a loop runs
 
 KERNEL_BACKENDS = ("fused", "torch")  # the two fast paths of max-pooling GOAT
 GRAM_MIN_PAIRS = 64  # fewer pairs: G's O(n²·d) product costs more than it saves
+GRAM_MAX_NODES = 4096  # G is (n+1)² floats: 64 MiB at this size
 
 
 def resolve_device(device: str) -> torch.device:
@@ -159,12 +160,41 @@ class PairScorer(nn.Module):
         return logistic_loss(logits, *targets)  # ()
 
 
+class GramCache:
+    """G = E Eᵀ for one embedding table, recomputed when the table changes; owned by whoever
+    scores (a fitted ``Goat``, one training's validation), never shared by the process.
+
+    Thread-safe: app sessions may score with the same fitted model at the same time.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._weight: torch.Tensor | None = None
+        self._gram: torch.Tensor | None = None
+
+    def table(self, weight: torch.Tensor) -> torch.Tensor:
+        """(n+1, n+1) G. Valid while the weights equal those G was computed from: an exact
+        O(n·d) comparison, because the version counter is not enough (a fused Adam step does
+        not bump it)."""
+        with self._lock:
+            cached, gram = self._weight, self._gram
+            if (cached is not None and gram is not None and cached.shape == weight.shape
+                    and cached.dtype == weight.dtype and torch.equal(cached, weight)):
+                return gram
+            with torch.no_grad():
+                gram = weight @ weight.T  # (n+1, n+1)
+            self._weight, self._gram = weight.detach().clone(), gram
+            return gram
+
+
 def uses_gram(model: nn.Module, backend: str, pairs: int, gram: GramCache | None) -> bool:
-    """Whether scoring ``pairs`` pairs (no dropout) goes through the Gram matrix in ``gram``:
-    max-pooling GOAT on a fast path, enough pairs, and a table small enough for G."""
-    return (gram is not None and backend in KERNEL_BACKENDS and isinstance(model, Goat)
+    """Whether scoring ``pairs`` pairs (no dropout) takes the compiled path's Gram mode
+    (:mod:`.gram`) with the cache ``gram``: max-pooling GOAT in float32 on the compiled path
+    (hence CPU), enough pairs, and a table small enough for G."""
+    weight = model.embedding.weight
+    return (gram is not None and backend == "fused" and isinstance(model, Goat)
             and model.attention.pooling == "max" and pairs >= GRAM_MIN_PAIRS
-            and model.embedding.weight.shape[0] <= GRAM_MAX_NODES + 1)
+            and weight.dtype == torch.float32 and weight.shape[0] <= GRAM_MAX_NODES + 1)
 
 
 def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,

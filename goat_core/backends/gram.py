@@ -1,78 +1,184 @@
-"""Inference through the Gram matrix: without dropout, A = S Tᵀ is a block of G = E Eᵀ, and
-r_s·r_t = p_sᵀ A p_t, so scoring a pair needs no d-dimensional work at all once G exists.
-G lives in a :class:`GramCache` that the scorer owns (a fitted ``Goat``, one training's
-validation); :mod:`.dispatch` decides when a scoring goes through it."""
+"""The compiled CPU path's Gram mode: many pairs of a small max-pooling GOAT scored from the
+Gram matrix G = E Eᵀ (:mod:`.dispatch` chooses it, :func:`.dispatch.uses_gram`).
+
+Without dropout, A = S Tᵀ is a block of G and r_s·r_t = p_sᵀ A p_t, so once G exists a pair
+needs no d-dimensional work: only the |N_s|·|N_t| entries of G between its real neighbors.
+The per-pair loop (:mod:`.fused`) gathers the pair's rows and computes A for every pair; here
+(BENCHMARKS.md, Evaluation: the ranking of Email's held-out edges, measured by
+``bench/ranking.py --gram-mode``):
+
+* **zero pads in closed form**: a pad's alignments are 0, so a real row's max also sees 0 when
+  the other side has pads, a pad row's max is 0, and each pad takes exp(0 - max) of softmax
+  mass; the pads add nothing to p_sᵀ A p_t;
+* **pairs that share their first side share its columns**: column r of the anchor's block,
+  G[anchor's neighbors, r], is gathered once per anchor (and its max kept), so that ranking's
+  negatives, written with the node they share with their positive first and grouped by it,
+  pool and sum over contiguous columns in cache;
+* **exp as vectorisable arithmetic** (:func:`_exp_shifted`): np.exp is a libm call per value.
+
+Pairs are independent and written to their own slot, so the numbers never depend on the order
+they are computed in; one thread, as the rest of scoring.
+"""
 
 from __future__ import annotations
 
-import threading
-
+import numba as nb
 import numpy as np
 import torch
 
-from .batch import slot_ids, widths, zero_padded
+from ..data.sampling import Neighborhoods
+from .dispatch import GramCache
 
-GRAM_MAX_NODES = 4096  # G is (n+1)² floats: 64 MiB at this size
-
-
-GRAM_CHUNK = 1 << 20  # alignment entries per chunk
+_FAST = {"nsz", "arcp", "contract", "reassoc"}  # not nnan/ninf: maxima start at -inf
 
 
-_PAD_SCORE = -1e30  # pad rows/columns of G: never a max, exactly zero softmax mass
+@nb.njit(inline="always")
+def _real_neighbors(table, length, node, partner, exclude_partner, out):
+    """The neighbors of ``node`` that take part as real vectors, written to ``out``; their count.
+    ``batch._side``'s rule: the partner left out when ``exclude_partner``; a node left with no
+    neighbor speaks for itself."""
+    count = 0
+    for k in range(length[node]):
+        v = table[node, k]
+        if exclude_partner and v == partner:
+            continue
+        out[count] = v
+        count += 1
+    if count == 0:
+        out[0] = node
+        count = 1
+    return count
 
 
-class GramCache:
-    """G = E Eᵀ for one embedding table, recomputed when the table changes; owned by whoever
-    scores (a fitted ``Goat``, one training's validation), never shared by the process.
-
-    Thread-safe: app sessions may score with the same fitted model at the same time.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._weight: torch.Tensor | None = None
-        self._gram: torch.Tensor | None = None
-
-    def table(self, weight: torch.Tensor) -> torch.Tensor:
-        """(n+1, n+1) G with the pad row and column set to -1e30. Valid while the weights equal
-        those G was computed from: an exact O(n·d) comparison, because the version counter is
-        not enough (a fused Adam step does not bump it)."""
-        with self._lock:
-            cached, gram = self._weight, self._gram
-            if (cached is not None and gram is not None and cached.shape == weight.shape
-                    and cached.device == weight.device and cached.dtype == weight.dtype
-                    and torch.equal(cached, weight)):
-                return gram
-            with torch.no_grad():
-                gram = weight @ weight.T  # (n+1, n+1)
-                gram[-1, :] = _PAD_SCORE
-                gram[:, -1] = _PAD_SCORE
-            self._weight, self._gram = weight.detach().clone(), gram
-            return gram
+# exp by Cody-Waite reduction and a degree-10 Taylor polynomial (relative error below 1e-12, far
+# under float32's rounding of G): plain arithmetic that the compiler vectorises, where np.exp is
+# a libm call per value and costs as much as the rest of a pair.
+_LOG2E = 1.4426950408889634
+_LN2_HI = 0.693145751953125
+_LN2_LO = 1.42860682030941723212e-6
+_EXP_FLOOR = -700.0  # exp(-700) ~ 1e-304: 0 beside the softmax's top term, 2^k still normal
 
 
-@torch.no_grad()
-def gram_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,
-                mask_t: torch.Tensor, cache: GramCache) -> torch.Tensor:
-    """Logits (B,) of ``model.Goat`` (max pooling, eval mode) from the Gram matrix in ``cache``."""
-    gram, pad = cache.table(weight), weight.shape[0] - 1
-    zero_pads = zero_padded(mask_s, mask_t)
-    ids_s = slot_ids(nbr_s, mask_s, pad)  # (B, Ls)
-    ids_t = slot_ids(nbr_t, mask_t, pad)  # (B, Lt)
-    ws, wt = widths(mask_s).cpu().numpy(), widths(mask_t).cpu().numpy()
-    logits = torch.empty(nbr_s.shape[0], dtype=weight.dtype, device=weight.device)
-    order = np.argsort(-(ws * wt), kind="stable")
-    p = 0
-    while p < len(order):
-        size = max(1, GRAM_CHUNK // int(ws[order[p]] * max(wt[order[p:]].max(), 1)))
-        idx = torch.from_numpy(order[p:p + size].copy()).to(weight.device)
-        Ls, Lt = int(ws[order[p:p + size]].max()), int(wt[order[p:p + size]].max())
-        flat = (ids_s[idx, :Ls] * gram.shape[1]).unsqueeze(2) + ids_t[idx, :Lt].unsqueeze(1)  # (n, Ls, Lt)
-        A = gram.view(-1).index_select(0, flat.view(-1)).view(flat.shape)  # blocks of G
-        if zero_pads:  # the pad row of G is -1e30 (left out); a zero pad's alignments are 0
-            A.masked_fill_(A == _PAD_SCORE, 0.0)
-        p_s = torch.softmax(A.amax(2), dim=1)  # (n, Ls)
-        p_t = torch.softmax(A.amax(1), dim=1)  # (n, Lt)
-        logits[idx] = torch.bmm(torch.bmm(p_s.unsqueeze(1), A), p_t.unsqueeze(2)).view(-1)
-        p += size
-    return logits
+@nb.njit(inline="always")
+def _exp_shifted(values, count, shift, out, scale_bits):
+    """out[i] = exp(values[i] - shift) for i < count, all arguments <= 0 (shift is their max)."""
+    for i in range(count):
+        x = max(values[i] - shift, _EXP_FLOOR)
+        k = np.floor(x * _LOG2E + 0.5)
+        r = (x - k * _LN2_HI) - k * _LN2_LO  # |r| <= ln 2 / 2
+        poly = 1.0 + r * (1.0 + r * (1 / 2 + r * (1 / 6 + r * (1 / 24 + r * (1 / 120 + r * (
+            1 / 720 + r * (1 / 5040 + r * (1 / 40320 + r * (1 / 362880 + r * (1 / 3628800))))))))))
+        scale_bits[i] = (np.int64(k) + 1023) << 52  # 2^k as a float64's bits
+        out[i] = poly
+    scale = scale_bits.view(np.float64)
+    for i in range(count):
+        out[i] *= scale[i]
+
+
+@nb.njit(inline="always")
+def _softmax_with_pads(best, count, pads, p, scale_bits):
+    """Attention of ``count`` real slots whose pooled alignments are ``best``, beside ``pads`` zero
+    slots (pooled alignment 0) that share the softmax; written to ``p`` (float64)."""
+    top = -np.inf
+    for i in range(count):
+        top = max(top, np.float64(best[i]))
+    if pads > 0:
+        top = max(top, 0.0)
+    _exp_shifted(best, count, top, p, scale_bits)
+    total = pads * np.exp(-top)
+    for i in range(count):
+        total += p[i]
+    for i in range(count):
+        p[i] /= total
+
+
+@nb.njit(inline="always")
+def _same_side(own, count, anchor, anchor_count):
+    if count != anchor_count:
+        return False
+    for i in range(count):
+        if own[i] != anchor[i]:
+            return False
+    return True
+
+
+@nb.njit(nogil=True, fastmath=_FAST, cache=True)
+def gram_pair_scores(gram, table, length, pairs, exclude_partner, slots, out):
+    """``out[b]`` = max-pooling GOAT's logit of ``pairs[b]`` from the Gram matrix ``gram``
+    (n+1, n+1) and the neighborhoods ``table`` (n, N) / ``length`` (n,). ``slots``: N under zero
+    padding (every side N slots, pads zero vectors that take part), 0 under mask padding.
+
+    Consecutive pairs whose first side has the same real neighbors (an anchor) share the columns
+    of its block of G: column r, G[anchor_i, r] for every anchor neighbor i, is gathered once per
+    anchor and kept contiguous, so that a pair's max pooling and p_sᵀ A p_t run over contiguous
+    columns (the block A of a pair is the columns of its second side's neighbors)."""
+    n = table.shape[0]
+    width = max(1, np.max(length)) + 1 if n else 1
+    own = np.empty(width, np.int64)
+    anchor = np.empty(width, np.int64)
+    other = np.empty(width, np.int64)
+    columns = np.empty((n, width), np.float32)  # columns[r, :ls] = G[own[:ls], r] for the anchor
+    column_top = np.empty(n, np.float32)  # max of each column
+    stamp = np.full(n, -1, np.int64)  # the anchor a column was gathered for
+    row_best = np.empty(width, np.float32)
+    col_best = np.empty(width, np.float32)
+    p = np.empty(width, np.float64)
+    q = np.empty(width, np.float64)
+    p32 = np.empty(width, np.float32)
+    scale_bits = np.empty(width, np.int64)
+    group, anchor_count = -1, 0
+    for b in range(pairs.shape[0]):
+        s, t = pairs[b, 0], pairs[b, 1]
+        ls = _real_neighbors(table, length, s, t, exclude_partner, own)
+        lt = _real_neighbors(table, length, t, s, exclude_partner, other)
+        if not _same_side(own, ls, anchor, anchor_count):
+            group += 1
+            anchor[:ls] = own[:ls]
+            anchor_count = ls
+        for j in range(lt):
+            r = other[j]
+            if stamp[r] != group:
+                stamp[r] = group
+                column = columns[r]
+                top = np.float32(-np.inf)
+                for i in range(ls):
+                    x = gram[own[i], r]
+                    column[i] = x
+                    top = max(top, x)
+                column_top[r] = top
+        for i in range(ls):
+            row_best[i] = -np.inf
+        for j in range(lt):
+            column = columns[other[j]]
+            for i in range(ls):
+                row_best[i] = max(row_best[i], column[i])
+            col_best[j] = column_top[other[j]]
+        if slots - lt > 0:  # the other side's zero pads: alignments 0 in every row
+            for i in range(ls):
+                row_best[i] = max(row_best[i], np.float32(0.0))
+        if slots - ls > 0:
+            for j in range(lt):
+                col_best[j] = max(col_best[j], np.float32(0.0))
+        _softmax_with_pads(row_best, ls, max(slots - ls, 0), p, scale_bits)
+        _softmax_with_pads(col_best, lt, max(slots - lt, 0), q, scale_bits)
+        for i in range(ls):
+            p32[i] = p[i]
+        total = 0.0
+        for j in range(lt):
+            column = columns[other[j]]
+            acc = np.float32(0.0)
+            for i in range(ls):
+                acc += p32[i] * column[i]
+            total += q[j] * acc
+        out[b] = total
+
+
+def gram_scores(weight: torch.Tensor, hood: Neighborhoods, pairs: np.ndarray, exclude_partner: bool,
+                padding: str, cache: GramCache) -> np.ndarray:
+    """Logits (P,) float32 of max-pooling GOAT (no dropout) for ``pairs`` (P, 2) under ``hood``,
+    from the Gram matrix of ``weight`` (n+1, d) held in ``cache``."""
+    out = np.empty(len(pairs), dtype=np.float32)
+    slots = hood.table.shape[1] if padding == "zero" else 0  # every side N slots, pads take part
+    gram_pair_scores(cache.table(weight).numpy(), hood.table.numpy(), hood.length.numpy(),
+                     np.ascontiguousarray(pairs, dtype=np.int64), bool(exclude_partner), slots, out)
+    return out

@@ -165,7 +165,7 @@ def test_linkpred_json_has_the_ranking_and_the_same_auc(capsys, tmp_path):
     assert code == 2 and "--ranking-per-positive" in err
 
 
-# --- the compiled paths (goat_core.backends.ranking_kernels) ------------------------------------------------
+# --- the compiled paths (backends.ranking_kernels, backends.gram) ------------------------------------------
 
 
 def _reference_draw(pos, full, n, k, rng, negatives, valid):
@@ -221,20 +221,20 @@ def test_compiled_scores_are_decision_function_on_a_hand_made_graph(padding, exc
                 backend="torch").fit(graph)
     n = graph.num_nodes
     pairs = np.array([(s, t) for s in range(n) for t in range(n) if s != t])  # edges and non-edges
-    model = goat.decision_function(pairs)  # >= 64 pairs: its own Gram path; the few below: its kernels
+    model = goat.decision_function(pairs)  # the torch path that trained it
     np.testing.assert_allclose(goat_pair_scores(goat, pairs), model, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(goat_pair_scores(goat, pairs[::-1]), model[::-1], rtol=1e-5, atol=1e-6)
     few = pairs[:5]
     np.testing.assert_allclose(goat_pair_scores(goat, few), goat.decision_function(few), rtol=1e-5, atol=1e-6)
 
 
-def test_the_torch_path_for_large_graphs_agrees_with_the_compiled_one(split, monkeypatch):
-    import goat_core.analysis.ranking as ranking
+def test_the_per_pair_loop_for_large_graphs_agrees_with_the_gram_mode(split, monkeypatch):
+    from goat_core.backends import dispatch
 
     goat = Goat(**{**FAST, "padding": "zero", "neighborhood": 6}, backend="torch").fit(split.train)
     pairs = np.random.default_rng(2).integers(0, split.train.num_nodes, size=(300, 2))
     compiled = goat_pair_scores(goat, pairs)
-    monkeypatch.setattr(ranking, "GRAM_MAX_NODES", 8)  # as if the graph were too large for G
+    monkeypatch.setattr(dispatch, "GRAM_MAX_NODES", 8)  # as if the graph were too large for G
     np.testing.assert_allclose(goat_pair_scores(goat, pairs), compiled, rtol=1e-5, atol=1e-6)
 
 

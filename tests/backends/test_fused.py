@@ -16,7 +16,7 @@ from sklearn.metrics import roc_auc_score
 
 from goat_core.backends import dispatch, fused
 from goat_core.backends.batch import widths
-from goat_core.backends.gram import GramCache
+from goat_core.backends.dispatch import GramCache
 from goat_core.backends.workers import KernelOptions, run_tasks
 from goat_core.data.sampling import Adjacency, sample_neighborhoods
 from goat_core.model import Goat

@@ -15,8 +15,7 @@ import torch
 
 from goat_core.backends import dispatch, masks
 from goat_core.backends.batch import make_batch
-from goat_core.backends.dispatch import PairScorer
-from goat_core.backends.gram import GramCache
+from goat_core.backends.dispatch import GramCache, PairScorer
 from goat_core.backends.workers import DEFAULT_OPTIONS, KernelOptions
 from goat_core.data.sampling import Adjacency, sample_neighborhoods
 from goat_core.model import Goat, MutualAttention
@@ -209,8 +208,8 @@ def test_training_is_reproducible_and_learns():
     assert h1[-1]["loss"] < h1[0]["loss"]
 
 
-@pytest.mark.parametrize("through_gram", [True, False])
-def test_score_pairs_matches_the_module(through_gram):
+@pytest.mark.parametrize("path, through_gram", [("torch", False), ("fused", False), ("fused", True)])
+def test_score_pairs_matches_the_module(path, through_gram):
     graph = planted_graph(groups=4, size=20, p_in=0.5, p_out=0.05, seed=2)
     gen = torch.Generator().manual_seed(0)
     model = Goat(graph.num_nodes, 12, "max", dropout=0.5, generator=gen).eval()
@@ -219,8 +218,9 @@ def test_score_pairs_matches_the_module(through_gram):
     pairs = pairs[pairs[:, 0] != pairs[:, 1]]
     with torch.no_grad():
         plain, _ = model(*make_batch(pairs[:, 0], pairs[:, 1], hood, True).args())
-    gram = GramCache() if through_gram else None  # what a fitted Goat owns; None: the kernel
-    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), "torch", gram, batch_size=64)
+    gram = GramCache() if through_gram else None  # what a fitted Goat owns; None: the per-pair path
+    assert dispatch.uses_gram(model, path, len(pairs), gram) == through_gram  # the compiled path's Gram mode
+    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), path, gram, batch_size=64)
     assert np.allclose(scores, plain.numpy(), atol=1e-5)
     # An optimizer step must not reuse a stale Gram matrix (fused Adam does not even bump the
     # parameter's version counter).
@@ -228,7 +228,7 @@ def test_score_pairs_matches_the_module(through_gram):
     torch.optim.Adam(model.parameters(), lr=0.1, fused=True).step()
     with torch.no_grad():
         plain, _ = model(*make_batch(pairs[:, 0], pairs[:, 1], hood, True).args())
-    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), "torch", gram, batch_size=64)
+    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), path, gram, batch_size=64)
     assert np.allclose(scores, plain.numpy(), atol=1e-5)
 
 
