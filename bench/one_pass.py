@@ -1,4 +1,4 @@
-"""The fused training step's per-pair loops, A/B: two passes against one, and where prefetches go.
+"""The fused training step's per-pair loop, A/B: where its prefetches go.
 
     python bench/one_pass.py [--nodes 10000 200000 1000000] [--pairs 4096] [--repeats 5]
 
@@ -6,10 +6,9 @@ On the batch of ``bench/prefetch.py`` (``--pairs`` pairs of two ``--width``-row 
 drawn in proportion to a BA graph's degrees, a (nodes+1, 200) float32 table, dropout 0.5), one
 segment on one thread, each variant timed back to back per repeat (medians of CPU seconds):
 
-* ``two-pass``: ``forward_pairs`` then ``backward_pairs``, the path before the one-pass loss
-  (every row of S and T gathered twice, dropout masks hashed twice);
-* ``one-pass``: ``train_pairs``, logit, loss term and gradient per pair while its rows are in
-  cache (``fused.FusedPairLoss``, what training runs);
+* ``one-pass``: ``pair_loop``, logit, loss term and gradient per pair while its rows are in
+  cache (``fused.FusedPairLoss``, what training runs). The two-pass loops it was measured
+  against (``bench/results/one_pass.json``: every row gathered twice) are gone (issue 34);
 * ``one-pass, prefetch locality 3 / 1 / none``: the same loop built with the table rows
   prefetched into L1 too (locality 3, the setting before), into L3 only (1), or not at all;
   the loop as it is uses ``fused.PREFETCH_LOCALITY``.
@@ -25,7 +24,6 @@ import os
 import re
 import statistics
 import sys
-import time
 import types
 from pathlib import Path
 
@@ -44,33 +42,15 @@ def built(locality: int | None) -> types.ModuleType:
         r"\nPREFETCH_LOCALITY = \d", f"\nPREFETCH_LOCALITY = {locality}", source))
 
 
-def one_pass(fused, weight, ids_s, ids_t, lengths, out) -> float:
-    import numpy as np
-
-    from goat_core.backends.masks import threshold_for
-
-    B = ids_s.shape[0]
-    threshold, exact = threshold_for(0.5)
-    s2, pad, key = 1.0 / (exact * exact), weight.shape[0] - 1, np.uint64(12345)
-    labels = (np.arange(B) % 2).astype(weight.dtype)
-    pair_weights = np.ones(B, weight.dtype)
-    losses = np.empty(B)
-    fresh = np.full(weight.shape[0], 1, np.uint8)
-    start = time.process_time()
-    fused.train_pairs(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, labels,
-                      pair_weights, 1.0 / B, False, losses, out, fresh)
-    return time.process_time() - start
-
-
 def measure(nodes: int, args) -> dict:
     import numpy as np
     from prefetch import batch
-    from prefetch import step as two_pass  # forward_pairs, then backward_pairs
+    from prefetch import step as one_pass  # fused.pair_loop, training
     from threadpoolctl import threadpool_limits
 
     from goat_core.backends import fused
 
-    variants = {"two-pass": (fused, two_pass), "one-pass": (fused, one_pass)}
+    variants = {"one-pass": (fused, one_pass)}
     for locality in (3, 1, None):
         label = "none" if locality is None else str(locality)
         variants[f"one-pass, prefetch locality {label}"] = (built(locality), one_pass)

@@ -6,7 +6,7 @@ Builds the fused loops twice from ``goat_core/backends/fused.py``: as they are (
 ``_prefetch_rows`` before each pair) and with those calls removed. Both run the same batch on a
 (nodes+1, 200) float32 table: ``--pairs`` pairs whose two neighborhoods hold ``--width`` rows
 each, drawn in proportion to a BA graph's degrees (node i of n: about 10·sqrt(n / i)), dropout
-0.5. Each repeat times forward + backward (one segment, one thread) of both builds back to back;
+0.5. Each repeat times a training pass (one segment, one thread) of both builds back to back;
 reported are the medians of CPU seconds (``time.process_time``, less sensitive than wall time to
 other jobs on a shared machine) and pairs per CPU-second. Writes bench/results/prefetch_NODES.json.
 """
@@ -60,22 +60,22 @@ def batch(nodes: int, pairs: int, width: int, seed: int):
 
 
 def step(fused, weight, ids_s, ids_t, lengths, out) -> float:
+    """CPU seconds of one training pass of ``fused.pair_loop`` (logit, loss term and gradient per
+    pair, dropout 0.5) over the batch, one segment."""
     import numpy as np
 
     from goat_core.backends.masks import threshold_for
 
-    B, L, d = ids_s.shape[0], ids_s.shape[1], weight.shape[1]
+    B = ids_s.shape[0]
     threshold, exact = threshold_for(0.5)
     s2, pad, key = 1.0 / (exact * exact), weight.shape[0] - 1, np.uint64(12345)
-    logits = np.empty(B, weight.dtype)
-    saved = (np.zeros((B, L), weight.dtype), np.zeros((B, L), weight.dtype), np.zeros((B, L), np.int32),
-             np.zeros((B, L), np.int32), np.empty((B, d), weight.dtype), np.empty((B, d), weight.dtype))
+    labels = (np.arange(B) % 2).astype(weight.dtype)
+    pair_weights = np.ones(B, weight.dtype)
+    logits, losses = np.empty(B, weight.dtype), np.empty(B)
     fresh = np.full(weight.shape[0], 1, np.uint8)
-    grad = np.ones(B, weight.dtype)
     start = time.process_time()
-    fused.forward_pairs(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, logits, *saved)
-    fused.backward_pairs(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, grad, *saved,
-                         out, fresh)
+    fused.pair_loop(weight, ids_s, ids_t, lengths, lengths, pad, key, threshold, s2, 0, B, False, logits,
+                    labels, pair_weights, 1.0 / B, losses, out, fresh)
     return time.process_time() - start
 
 

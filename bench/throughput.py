@@ -35,30 +35,14 @@ from _common import configure_threads, email_split, machine, median, sgemm_flops
 CEILING = "ceiling: fused step with the per-pair loops doing nothing"
 
 
-def _free_forward(*args) -> None:
-    """Stands in for fused.forward_pairs(w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi,
-    logits, ...): logits 0 for the segment, no per-pair work."""
-    lo, hi, logits = args[9], args[10], args[11]
+def _free_loop(*args) -> None:
+    """Stands in for fused.pair_loop(w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, mean,
+    logits, labels, weights, scale, losses, out, fresh): logits and loss terms 0, the gradient
+    stays zero."""
+    lo, hi, logits, losses = args[9], args[10], args[12], args[16]
     logits[lo:hi] = 0.0
-
-
-def _free(*args) -> None:
-    """Stands in for fused.backward_pairs: the table gradient stays zero."""
-
-
-def _free_train(*args) -> None:
-    """Stands in for fused.train_pairs(w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi,
-    labels, weights, scale, mean, losses, out, fresh): loss terms 0, the gradient stays zero."""
-    lo, hi, losses = args[9], args[10], args[15]
-    losses[lo:hi] = 0.0
-
-
-def _without_sink(loss):
-    """The two-pass stand-in for ``goat_loss`` as training calls it: TableAdam passes ``sink=``, which
-    two passes never fill; their gradient goes to ``.grad``, where TableAdam then reads it."""
-    def call(*args, sink=None, **kwargs):
-        return loss(*args, **kwargs)
-    return call
+    if len(losses):
+        losses[lo:hi] = 0.0
 
 
 def parse_args():
@@ -204,8 +188,6 @@ def main() -> None:
         in_order = KernelOptions(workers=1)
         variants = [  # (name, run_training options, instrumentation)
             ("fused loop (as above)", {}, {}),
-            ("fused, two passes (logits, then their gradient: before the one-pass loss)", {},
-             {"two_pass": True}),
             ("fused, two segments in order on one thread (workers=1)", {"options": in_order}, {}),
             ("fused, OpenBLAS left at its own threads", {}, {"blas_threads": True}),
             ("fused, batch 1024", {"batch_size": 1024}, {}),
@@ -215,22 +197,11 @@ def main() -> None:
              {"backend": "module", "options": in_order}, {}),
             (CEILING, {}, {"free_loops": True}),
         ]
-        loops = fused.forward_pairs, fused.backward_pairs, fused.train_pairs
-        one_pass_loss = dispatch.goat_loss
-
-        def two_pass_loss(weight, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, dropout, generator, *,
-                          options, pooling, sparse):
-            logits = dispatch.goat_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout, generator,
-                                         backend="fused", options=options, pooling=pooling, sparse=sparse)
-            return torch.nn.functional.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights)
-
-        two_pass_loss = _without_sink(two_pass_loss)
+        loop = fused.pair_loop
         result["ablations"] = {}
         for name, options, settings in variants:
             fused._one_blas_thread = nullcontext if settings.get("blas_threads") else one_blas_thread
-            fused.forward_pairs, fused.backward_pairs, fused.train_pairs = (
-                (_free_forward, _free, _free_train) if settings.get("free_loops") else loops)
-            dispatch.goat_loss = two_pass_loss if settings.get("two_pass") else one_pass_loss
+            fused.pair_loop = _free_loop if settings.get("free_loops") else loop
             walls, cpus = [], []
             for rep in range(args.repeats):
                 wall, cpu, _, pairs = our_epoch(200 + rep, **dict(options))
@@ -239,8 +210,7 @@ def main() -> None:
             result["ablations"][name] = {"pairs_per_s": median(walls), "pairs_per_cpu_s": median(cpus)}
             print(f"{name:56s} {median(walls):8.0f} pairs/s {median(cpus):8.0f} pairs/cpu-s", flush=True)
         fused._one_blas_thread = one_blas_thread
-        fused.forward_pairs, fused.backward_pairs, fused.train_pairs = loops
-        dispatch.goat_loss = one_pass_loss
+        fused.pair_loop = loop
         ceiling = result["ablations"][CEILING]["pairs_per_s"]
         result["ceiling_pairs_per_s"] = ceiling
         result["ceiling_roofline_fraction"] = result["roofline_fraction"] * ceiling / pairs_per_s

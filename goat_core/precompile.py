@@ -52,23 +52,11 @@ def _lazy_adam() -> None:
 
 
 def _scoring() -> None:
-    """Scores without the Gram matrix (few pairs, or a large graph): the forward loops of both
-    poolings, and the two-pass backward the sparse and data-parallel paths take."""
-    import torch
-
-    from .backends import fused, workers
-
+    """Scores without the Gram matrix (few pairs, or a large graph), both poolings: the loop the
+    training compiled, in its scoring signature's types."""
     pairs = np.array([[0, 1], [2, 3], [4, 6]])
     for variant in ("goat", "mean-pool"):
         _fit(variant=variant).decision_function(pairs)
-    weight = torch.nn.Parameter(torch.randn(5, 4))
-    ids = torch.tensor([[0, 1, 4], [2, 3, 4]])
-    lengths = torch.tensor([3, 2])
-    run = workers.runner(torch.device("cpu"), 1)
-    for pooling in ("max", "mean"):
-        for sparse in (False, True):
-            fused.fused_logits(weight, ids, ids.flip(0), lengths, lengths.flip(0), 0.9, 7, run,
-                               pooling=pooling, sparse=sparse).sum().backward()
 
 
 def _ranking() -> None:

@@ -1,35 +1,38 @@
 """The one place that decides how a GOAT score is computed.
 
-Every path computes the same function, the paper's mutual attention (``model.Goat``), up to
-float rounding (tests/backends/: each path against the module, in float64 where it can):
+The score is defined once, in ``model.Goat`` (``model.GoatGlobal`` for the ablation): the
+reference a student reads. Two more paths compute the same function with less work, up to float
+rounding (tests/backends/ and tests/analysis/test_ranking.py: each path and mode against the
+module, in float64 where it can):
 
-path               | when (and the code)
------------------- | -------------------------------------------------------------------------------
-module             | ``backend="module"``; ``"auto"`` for GoatGlobal, and for mean-pool off CPU;
-                   | every answer about one pair (``analysis.tracking.pair_forward``: attention,
-                   | mutes, uniform attention, the tracked history). ``model.Goat`` /
-                   | ``model.GoatGlobal`` through autograd.
-torch              | ``backend="torch"``; ``"auto"`` for max pooling on CUDA. :mod:`.torch_chunks`:
-                   | chunks trimmed to their widths, one autograd Function, a sparse backward.
-fused, two passes  | ``backend="fused"``; ``"auto"`` on CPU for max and mean pooling, whenever logits
-                   | are asked without a loss (scoring too large for the Gram matrix).
-                   | :mod:`.fused` ``forward_pairs`` / ``backward_pairs``: numba, pair by pair.
-fused, one pass    | the training step of the fused path (:class:`PairScorer` given targets).
-                   | :mod:`.fused` ``train_pairs``: each pair's logit, loss term and gradient.
-Gram               | scoring at least ``GRAM_MIN_PAIRS`` pairs of a max-pooling model of at most
-                   | ``gram.GRAM_MAX_NODES`` nodes on the fused or torch path (:func:`uses_gram`).
-                   | :mod:`.gram`: blocks of G = E Eᵀ, no d-dimensional work.
-equations          | the Equations page: ``analysis.equations`` recomputes one pair's score in
-                   | float64 numpy, independently, and checks it against the model's own.
+path      | mode             | when (and the code)
+--------- | ---------------- | ----------------------------------------------------------------------
+module    |                  | ``backend="module"``; ``"auto"`` for GoatGlobal, and for mean-pool off
+          |                  | CPU; every answer about one pair (``analysis.tracking.pair_forward``:
+          |                  | attention, mutes, uniform attention, the tracked history).
+          |                  | ``model.Goat`` / ``model.GoatGlobal`` through autograd.
+compiled  | per pair         | ``backend="fused"``; ``"auto"`` on CPU for max and mean pooling.
+(CPU)     |                  | :mod:`.fused` ``pair_loop`` (numba): a pair's logit, and in training
+          |                  | its loss term and gradient in the same pass (:func:`goat_loss`).
+          | Gram             | scoring at least ``GRAM_MIN_PAIRS`` pairs of a max-pooling model of at
+          |                  | most ``GRAM_MAX_NODES`` nodes on the compiled path (:func:`uses_gram`):
+          |                  | ``decision_function``, validation, the audit, ranking (which asks for
+          |                  | the compiled path on CPU whatever path trained the model).
+          |                  | :mod:`.gram`: blocks of G = E Eᵀ, no d-dimensional work. It stays for
+          |                  | ranking 100 negatives per held-out edge (BENCHMARKS.md, Evaluation).
+torch     |                  | ``backend="torch"``; ``"auto"`` for max pooling on CUDA; the first
+          |                  | Train on a fresh install (it compiles nothing). :mod:`.torch_chunks`:
+          |                  | chunks trimmed to their widths, one autograd Function, a sparse backward.
 
-The module and the torch chunks write the loss as ``F.binary_cross_entropy_with_logits``; the
-one-pass loop writes the same weighted logistic loss per pair in numba (``fused.train_pairs``,
-whose σ is ``fused._sigmoid``), because a compiled loop cannot call torch; the logistic
-functions everyone else calls are in :mod:`.logistic`, and tests/backends/test_logistic.py
-holds the two writings equal. Padding is laid out once, in :mod:`.batch` (``make_batch``,
-``slot_ids``, ``zero_padded``); each path then keeps masked slots out in its own arithmetic: a
--inf mask in the module, a -inf bias in the torch chunks, the loops' widths and pad checks,
-G's pad row at -1e30.
+The Equations page recomputes one pair's score in float64 numpy (``analysis.equations``) to
+check the model's own: a check, not a path. The module and the torch chunks write the loss as
+``F.binary_cross_entropy_with_logits``; the compiled loop writes the same weighted logistic loss
+per pair in numba (``fused.pair_loop``, whose σ is ``fused._sigmoid``), because a compiled loop
+cannot call torch; the logistic functions everyone else calls are in :mod:`.logistic`, and
+tests/backends/test_logistic.py holds the two writings equal. Padding is laid out once, in
+:mod:`.batch` (``make_batch``, ``slot_ids``, ``zero_padded``); each path then keeps masked slots
+out in its own arithmetic: a -inf mask in the module, a -inf bias in the torch chunks, the
+loops' widths and pad checks, the Gram mode's real neighbors and closed-form zero pads.
 """
 
 from __future__ import annotations
@@ -209,14 +212,22 @@ def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, 
     (training). ``masks`` = (keep_s (B, Ls, d), keep_t (B, Lt, d), keep probability) applies
     given 0/1 masks instead (S = E[nbr_s]·keep_s / keep, as ``masks.dropout`` does; torch
     backend only). ``pooling="mean"`` (tanh + mean pooling, the authors' code) is computed by
-    the fused backend only. Differentiable in ``weight`` only; with ``sparse`` its gradient is a
-    sparse tensor of the touched rows (lazy Adam, :mod:`.optim`), else the dense table.
+    the fused backend only. The torch backend's logits are differentiable in ``weight`` only; with
+    ``sparse`` its gradient is a sparse tensor of the touched rows (lazy Adam, :mod:`.optim`), else
+    the dense table. The fused backend's are not: its gradient comes with the loss (:func:`goat_loss`).
     """
     if backend == "fused":
         if weight.device.type != "cpu" or masks is not None:
             raise ValueError("the fused backend runs on CPU and draws its own dropout masks")
-        return _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, options,
-                             pooling, sparse)
+        if weight.requires_grad and torch.is_grad_enabled():
+            raise ValueError("the fused backend's gradient comes with its loss: call goat_loss (PairScorer "
+                             "given targets), or score under torch.no_grad()")
+        from . import fused  # numba: compiled (or loaded from its cache) on first use
+
+        ids_s, ids_t, len_s, len_t, key, run, zero_pads = _fused_arguments(
+            weight, nbr_s, nbr_t, mask_s, mask_t, float(dropout), generator, options)
+        return fused.fused_logits(weight, ids_s, ids_t, len_s, len_t, 1.0 - dropout, key, run, pooling,
+                                  zero_pads)
     if backend != "torch" or pooling != "max":
         raise ValueError(f"backend must be one of {KERNEL_BACKENDS} (torch: max pooling only), "
                          f"got {backend!r}")
@@ -253,13 +264,3 @@ def _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, gener
     key = int(torch.randint(0, 2**62, (1,), generator=generator)) if dropout > 0.0 else 0
     run = runner(weight.device, options.workers)
     return ids_s, ids_t, widths(mask_s), widths(mask_t), key, run, zero_padded(mask_s, mask_t)
-
-
-def _fused_logits(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator,
-                  options: KernelOptions, pooling: str, sparse: bool = False) -> torch.Tensor:
-    from . import fused  # numba: compiled (or loaded from its cache) on first use
-
-    ids_s, ids_t, len_s, len_t, key, run, zero_pads = _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t,
-                                                                       dropout, generator, options)
-    return fused.fused_logits(weight, ids_s, ids_t, len_s, len_t, 1.0 - dropout, key, run, pooling, zero_pads,
-                              sparse)

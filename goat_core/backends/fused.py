@@ -1,23 +1,19 @@
-"""GOAT's score fused into one compiled loop per pair (CPU, numba): max pooling (the paper)
-and, in :func:`forward_mean_pairs` / :func:`backward_mean_pairs`, the authors' tanh + mean
-pooling, whose gradient reaches every entry of the alignment (two sgemms per pair).
+"""GOAT's score fused into one compiled loop per pair (CPU, numba): the compiled CPU path.
+:func:`pair_loop` computes both poolings of ``model.Goat``, max (the paper) and the authors'
+tanh + mean pooling (whose gradient reaches every entry of the alignment: two sgemms per pair),
+for scoring (logits) and for a training step (logits, loss terms and the gradient, one pass).
 
-The same function as ``model.Goat`` (``pooling="max"``) and :mod:`.torch_chunks`, computed pair by
-pair so that nothing is ever materialised for a whole batch:
+The same function as ``model.Goat`` and :mod:`.torch_chunks`, computed pair by pair so that
+nothing is ever materialised for a whole batch:
 
-* **forward** (:func:`forward_pairs`): gather the pair's neighbors into two small
-  cache-resident buffers S (Ls, d) and T (Lt, d), applying dropout as it goes; A = S Tᵀ by
-  a small register-blocked kernel (:func:`_align`; faster than BLAS at these sizes);
-  row/column max and argmax, softmax, r = pᵀS, logit. Saved for the backward: p, the argmax
-  indices and r, O(L + d) per pair;
-* **backward** (:func:`backward_pairs`): S and T are gathered again (dropout masks are a
-  hash of the pair, row and column, so they need not be stored), the gradient of a max goes
-  to its argmax only, and each row's gradient is added straight into the table's gradient;
-* **a training step in one pass** (:func:`train_pairs`, :class:`FusedPairLoss`): the loss of
-  a step is a sum of per-pair terms, so each pair's logit, loss term and gradient are computed
-  while its rows are in cache, and the backward only hands the gradient over. The same numbers
-  as the two passes above (up to rounding in σ); faster per pair on large graphs, where the
-  second pass's row reads are cache misses (``bench/one_pass.py`` measures by how much);
+* **a pair's forward**: gather its neighbors into two small cache-resident buffers S (Ls, d)
+  and T (Lt, d), applying dropout as it goes; A = S Tᵀ by a small register-blocked kernel
+  (:func:`_align`; faster than BLAS at these sizes); row/column max and argmax, softmax,
+  r = pᵀS, logit;
+* **in training, its backward at once** (:class:`FusedPairLoss`): the loss of a step is a sum
+  of per-pair terms, so each pair's loss term and gradient are computed while its rows are in
+  cache; the gradient of a max goes to its argmax only, each row's gradient is added straight
+  into the table's gradient, and the autograd backward only hands it over;
 * **the next pair's rows prefetched into L2** while a pair computes (not into L1, which a
   pair's ~72 KB of rows would overflow);
 * **dropout masks from a counter-based hash** (splitmix64 of batch key, pair, row, word),
@@ -259,22 +255,7 @@ def _gather_pair(S, T, keep_s, keep_t, weight, ids_s, ids_t, ls, lt, pad, key, b
 
 
 # ---------------------------------------------------------------------------------------------
-# Max pooling (the paper): the two passes, forward and backward, pair by pair.
-
-@nb.njit(nogil=True, fastmath=_FAST, cache=True)
-def forward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi,
-                  logits, p_s, p_t, arg_s, arg_t, r_s, r_t):
-    """Logits of pairs lo..hi-1 (see the module docstring); fills the per-pair saved state."""
-    S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
-    a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
-    for b in range(lo, hi):
-        ls, lt = len_s[b], len_t[b]
-        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
-        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words,
-                     False)  # the forward needs no masks, only masked rows
-        logits[b] = _max_forward(S, T, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t, arg_s[b], arg_t[b],
-                                 p_s[b], p_t[b], r_s[b], r_t[b])
-
+# Max pooling (the paper): a pair's forward and backward.
 
 @nb.njit(inline="always")
 def _max_forward(S, T, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t, arg_s, arg_t, p_s, p_t, r_s, r_t):
@@ -286,23 +267,6 @@ def _max_forward(S, T, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t, arg_s, arg_t, p_
     _weighted_sum(S, p_s, ls, r_s)
     _weighted_sum(T, p_t, lt, r_t)
     return _dot(r_s, r_t) * s2
-
-
-@nb.njit(nogil=True, fastmath=_FAST, cache=True)
-def backward_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi,
-                   grad, p_s, p_t, arg_s, arg_t, r_s, r_t, out, fresh):
-    """Adds d(Σ grad·logit)/d weight of pairs lo..hi-1 into ``out`` (V, d). Rows v with
-    ``fresh[v]`` set to 1 are zeroed on first touch (a reused buffer) and then marked 2."""
-    d = weight.shape[1]
-    S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
-    dS, dT = np.empty_like(S), np.empty_like(T)
-    c_s, c_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
-    dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
-    for b in range(lo, hi):
-        ls, lt = _fetch_with_masks(S, T, keep_s, keep_t, weight, ids_s, ids_t, len_s, len_t, pad, key, b, hi,
-                                   threshold, words, out)
-        _max_backward(S, T, keep_s, keep_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s[b], ids_t[b], ls, lt, pad, s2,
-                      grad[b] * s2, p_s[b], p_t[b], arg_s[b], arg_t[b], r_s[b], r_t[b], out, fresh)
 
 
 @nb.njit(inline="always")
@@ -350,7 +314,7 @@ def _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi):
 
 
 # ---------------------------------------------------------------------------------------------
-# Tanh + mean pooling (the authors' code): the two passes.
+# Tanh + mean pooling (the authors' code): a pair's forward and backward.
 
 @nb.njit(inline="always")
 def _mean_pool(A, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t):
@@ -379,22 +343,6 @@ def _mean_pool(A, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t):
     return n_s, n_t
 
 
-@nb.njit(nogil=True, fastmath=_FAST, cache=True)
-def forward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi,
-                       logits, p_s, p_t, arg_s, arg_t, r_s, r_t):
-    """``forward_pairs`` for the mean-pool variant (the authors' code): tanh of the alignment,
-    mean pooling over real neighbors. ``arg_s``/``arg_t`` are unused (same signature)."""
-    S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
-    a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
-    for b in range(lo, hi):
-        ls, lt = len_s[b], len_t[b]
-        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
-        _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words,
-                     False)
-        logits[b], _, _, _ = _mean_forward(S, T, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t, p_s[b],
-                                           p_t[b], r_s[b], r_t[b])
-
-
 @nb.njit(inline="always")
 def _mean_forward(S, T, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t, p_s, p_t, r_s, r_t):
     """One pair's logit (mean pooling), and H = tanh(s2·A) on real entries with the real counts
@@ -406,26 +354,6 @@ def _mean_forward(S, T, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t, p_s, p_t, r_s, 
     _weighted_sum(S, p_s, ls, r_s)
     _weighted_sum(T, p_t, lt, r_t)
     return _dot(r_s, r_t) * s2, H, n_s, n_t
-
-
-@nb.njit(nogil=True, fastmath=_FAST, cache=True)
-def backward_mean_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi,
-                        grad, p_s, p_t, arg_s, arg_t, r_s, r_t, out, fresh):
-    """``backward_pairs`` for mean pooling: the gradient of a mean reaches every real entry of
-    the alignment, so dS = p ⊗ dr + dA T and dT = p ⊗ dr + dAᵀ S by two sgemms per pair."""
-    d = weight.shape[1]
-    S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
-    dS, dT = np.empty_like(S), np.empty_like(T)
-    a_s, a_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
-    c_s, c_t = np.empty(ids_s.shape[1], weight.dtype), np.empty(ids_t.shape[1], weight.dtype)
-    dr_s, dr_t = np.empty(d, weight.dtype), np.empty(d, weight.dtype)
-    for b in range(lo, hi):
-        ls, lt = _fetch_with_masks(S, T, keep_s, keep_t, weight, ids_s, ids_t, len_s, len_t, pad, key, b, hi,
-                                   threshold, words, out)
-        H = _align(S, T, ls, lt)  # (ls, lt), tanh'd in place below
-        n_s, n_t = _mean_pool(H, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t)
-        _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s[b], ids_t[b],
-                       ls, lt, pad, s2, grad[b] * s2, p_s[b], p_t[b], r_s[b], r_t[b], out, fresh)
 
 
 @nb.njit(inline="always")
@@ -454,20 +382,20 @@ def _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr
 
 
 # ---------------------------------------------------------------------------------------------
-# A training step in one pass: logit, loss term and gradient per pair.
+# The loop: a pair's logit, and in training its loss term and gradient, in one pass.
 
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
-def train_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi, labels, pair_weights,
-                scale, mean, losses, out, fresh):
-    """One pass over pairs lo..hi-1 for a training step: each pair's logit x, its term of the
-    weighted logistic loss, losses[b] = w·(max(x, 0) − x·y + log(1 + e^−|x|)), and straight
-    away its gradient, scale·w·(σ(x) − y) · d x / d weight, added into ``out`` as
-    :func:`backward_pairs` does (``mean``: the tanh + mean pooling of :func:`backward_mean_pairs`).
-
-    The two-pass path (``forward_pairs`` then ``backward_pairs``) reads every row of S and T
-    twice, once per pass, and hashes its dropout masks twice; at scale the second read is a
-    second round of cache misses (``bench/one_pass.py``). Here each pair's rows are gathered
-    once, while they are in cache."""
+def pair_loop(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi, mean, logits, labels,
+              pair_weights, scale, losses, out, fresh):
+    """Pairs lo..hi-1, one at a time: each pair's logit x into ``logits[b]`` (max pooling, or with
+    ``mean`` the authors' tanh + mean pooling). Training (``losses`` as long as the batch) also
+    writes its term of the weighted logistic loss, losses[b] = w·(max(x, 0) − x·y + log(1 +
+    e^−|x|)), and straight away adds its gradient, scale·w·(σ(x) − y) · d x / d weight, into
+    ``out`` (rows v with ``fresh[v]`` 1 are zeroed on first touch, a reused buffer, then marked 2),
+    while the pair's rows are in cache: a second pass would read every row of S and T again, a
+    second round of cache misses at scale (``bench/one_pass.py``). Scoring passes empty
+    ``labels``, ``pair_weights``, ``losses``, ``out`` and ``fresh``, and draws no masks."""
+    train = losses.shape[0] > 0
     d = weight.shape[1]
     S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
     dS, dT = np.empty_like(S), np.empty_like(T)
@@ -478,14 +406,23 @@ def train_pairs(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo,
     r_s, r_t, dr_s, dr_t = (np.empty(d, weight.dtype), np.empty(d, weight.dtype), np.empty(d, weight.dtype),
                             np.empty(d, weight.dtype))
     for b in range(lo, hi):
-        ls, lt = _fetch_with_masks(S, T, keep_s, keep_t, weight, ids_s, ids_t, len_s, len_t, pad, key, b, hi,
-                                   threshold, words, out)
+        if train:
+            ls, lt = _fetch_with_masks(S, T, keep_s, keep_t, weight, ids_s, ids_t, len_s, len_t, pad, key, b,
+                                       hi, threshold, words, out)
+        else:  # the forward needs no masks, only masked rows
+            ls, lt = len_s[b], len_t[b]
+            _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
+            _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold,
+                         words, False)
         if mean:
             x, H, n_s, n_t = _mean_forward(S, T, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t, p_s, p_t,
                                            r_s, r_t)
         else:
             x = _max_forward(S, T, ids_s[b], ids_t[b], ls, lt, pad, s2, a_s, a_t, arg_s, arg_t, p_s, p_t,
                              r_s, r_t)
+        logits[b] = x
+        if not train:
+            continue
         y, w = labels[b], pair_weights[b]
         losses[b] = _loss_term(x, y, w)
         g = scale * w * (_sigmoid(x) - y) * s2  # on the unscaled r's
@@ -782,53 +719,6 @@ def _reused(name: str, shape: tuple[int, int], dtype, capacity: int | None = Non
     return buf[:rows]
 
 
-def _loops(pooling: str) -> tuple[Callable[..., None], Callable[..., None]]:
-    """The (forward, backward) loops of a pooling, looked up when called (benchmarks swap them)."""
-    if pooling == "max":
-        return forward_pairs, backward_pairs
-    return forward_mean_pairs, backward_mean_pairs
-
-
-class FusedPairScores(torch.autograd.Function):
-    """logits (B,) of GOAT on CPU, max pooling (the paper) or mean pooling (the authors' code);
-    see the module docstring."""
-
-    @staticmethod
-    def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
-                len_t: torch.Tensor, key: np.uint64, threshold: int, s2: float,
-                run: Callable[[list], list], pooling: str, excluded: int, sparse: bool) -> torch.Tensor:
-        w = weight.detach().numpy()
-        B, Ls, Lt, d = ids_s.shape[0], ids_s.shape[1], ids_t.shape[1], w.shape[1]
-        ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
-        logits = np.empty(B, w.dtype)
-        saved = (np.zeros((B, Ls), w.dtype), np.zeros((B, Lt), w.dtype), np.zeros((B, Ls), np.int32),
-                 np.zeros((B, Lt), np.int32), np.empty((B, d), w.dtype), np.empty((B, d), w.dtype))
-        pad = excluded  # the id the loops leave out (-1: none, zero pads take part)
-        segs = _segments(ls, lt, d)
-        forward, _ = _loops(pooling)
-        with _one_blas_thread():
-            run([partial(forward, w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, lo, hi,
-                         logits, *saved) for lo, hi in segs])
-        # w is the live table: the backward gathers S and T from it again, so it must not change
-        # between forward and backward (it does not in a training step: the optimizer runs after).
-        ctx.state = (w, ids_s_np, ids_t_np, ls, lt, pad, key, threshold, s2, saved, segs, run, pooling)
-        ctx.sparse = sparse
-        return torch.from_numpy(logits)
-
-    @staticmethod
-    def backward(ctx, grad: torch.Tensor) -> tuple:
-        w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, saved, segs, run, pooling = ctx.state
-        ctx.state = None
-        g = grad.detach().to(torch.from_numpy(w).dtype).contiguous().numpy()
-        _, backward = _loops(pooling)
-
-        def segment(lo, hi, buf, fresh):
-            return partial(backward, w, ids_s, ids_t, ls, lt, pad, key, threshold, s2, lo, hi, g, *saved,
-                           buf, fresh)
-
-        return (_table_gradient(w, segs, segment, run, ctx.sparse),) + (None,) * 11
-
-
 def halves(n: int) -> tuple[tuple[int, int], tuple[int, int]]:
     """Two halves of range(n), one per worker thread."""
     return (0, n // 2), (n // 2, n)
@@ -900,7 +790,7 @@ class SegmentGradient:
 
 
 class FusedPairLoss(torch.autograd.Function):
-    """A training step's loss in one pass (:func:`train_pairs`): the weighted mean logistic
+    """A training step's loss in one pass (:func:`pair_loop`): the weighted mean logistic
     loss of a batch's logits, as ``F.binary_cross_entropy_with_logits(logits, labels,
     weight=pair_weights)`` gives it, with the table's gradient computed in the same pass and
     handed over by the backward (times the loss's own gradient, 1 in training)."""
@@ -914,12 +804,11 @@ class FusedPairLoss(torch.autograd.Function):
         ids_s_np, ids_t_np, ls, lt = ids_s.numpy(), ids_t.numpy(), len_s.numpy(), len_t.numpy()
         y, pw = labels.to(weight.dtype).numpy(), pair_weights.to(weight.dtype).numpy()
         B = ids_s.shape[0]
-        losses = np.empty(B, np.float64)
-        mean = pooling == "mean"
+        losses, logits = np.empty(B, np.float64), np.empty(B, w.dtype)
 
         def segment(lo, hi, buf, fresh):
-            return partial(train_pairs, w, ids_s_np, ids_t_np, ls, lt, excluded, key, threshold, s2, lo, hi,
-                           y, pw, 1.0 / B, mean, losses, buf, fresh)
+            return partial(pair_loop, w, ids_s_np, ids_t_np, ls, lt, excluded, key, threshold, s2, lo, hi,
+                           pooling == "mean", logits, y, pw, 1.0 / B, losses, buf, fresh)
 
         segs = _segments(ls, lt, w.shape[1])
         ctx.sink = sink
@@ -963,18 +852,25 @@ def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray],
 
 def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                  len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list],
-                 pooling: str = "max", zero_pads: bool = False, sparse: bool = False) -> torch.Tensor:
+                 pooling: str = "max", zero_pads: bool = False) -> torch.Tensor:
     """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1 and
     widths len (B,) (1 + index of the last real slot). ``keep`` < 1 applies dropout masks drawn
     from ``key``; ``run`` runs a list of callables (on threads or in order); ``pooling`` is
     "max" (the paper) or "mean" (tanh + mean pooling, the authors' code). With ``zero_pads``
     the pad slots are not left out: they are zero vectors (row n) that take part in the
-    pooling and the softmax, the paper's zero padding. With ``sparse``
-    the table's gradient is a sparse tensor of the touched rows (lazy Adam, :mod:`.optim`)."""
+    pooling and the softmax, the paper's zero padding. No gradient: training's gradient comes
+    with its loss, in the same pass (:func:`fused_loss`)."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
-    return FusedPairScores.apply(weight, ids_s.contiguous(), ids_t.contiguous(), len_s.contiguous(),
-                                 len_t.contiguous(), np.uint64(key), threshold, s2, run, pooling, excluded,
-                                 sparse)
+    w = weight.detach().numpy()
+    ids_s_np, ids_t_np = ids_s.contiguous().numpy(), ids_t.contiguous().numpy()
+    ls, lt = len_s.contiguous().numpy(), len_t.contiguous().numpy()
+    logits, none = np.empty(len(ls), w.dtype), np.empty(0, w.dtype)  # none: scoring, no loss
+    no_gradient = np.empty(0), np.empty((0, w.shape[1]), w.dtype), np.empty(0, np.uint8)  # losses, out, fresh
+    with _one_blas_thread():
+        run([partial(pair_loop, w, ids_s_np, ids_t_np, ls, lt, excluded, np.uint64(key), threshold, s2, lo,
+                     hi, pooling == "mean", logits, none, none, 1.0, *no_gradient)
+             for lo, hi in _segments(ls, lt, w.shape[1])])
+    return torch.from_numpy(logits)
 
 
 def _loop_constants(weight: torch.Tensor, keep: float, zero_pads: bool) -> tuple[int, float, int]:

@@ -1,8 +1,8 @@
 """The compiled CPU loop (``goat_core.backends.fused``) against the plain implementation.
 
-Same logits and gradients as ``model.MutualAttention`` in float64, with dropout masks rebuilt
-from the kernel's own hash; the same numbers on one thread and two; training through it is
-reproducible and learns.
+Same logits as ``model.MutualAttention`` in float64, and the same gradient of a training loss
+(the loop's one pass), with dropout masks rebuilt from the kernel's own hash; the same numbers
+on one thread and two; training through it is reproducible and learns.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from sklearn.metrics import roc_auc_score
 from goat_core.backends import dispatch, fused
 from goat_core.backends.batch import widths
 from goat_core.backends.dispatch import GramCache
+from goat_core.backends.logistic import logistic_loss
 from goat_core.backends.workers import KernelOptions, run_tasks
 from goat_core.data.sampling import Adjacency, sample_neighborhoods
 from goat_core.model import Goat
@@ -70,24 +71,27 @@ def test_logits_and_gradients_match_the_plain_model(seed, workers):
 
 def test_the_path_under_test_is_the_compiled_loop(monkeypatch):
     calls = []
-    original = fused.FusedPairScores.apply
-    monkeypatch.setattr(fused.FusedPairScores, "apply", lambda *a: calls.append(1) or original(*a))
+    original = fused.pair_loop
+    monkeypatch.setattr(fused, "pair_loop", lambda *a: calls.append(len(a[16])) or original(*a))
     compare(*random_batch(torch.Generator().manual_seed(0)))
-    assert calls
+    assert 0 in calls and max(calls) > 0  # scoring (no loss terms) and training (one per pair)
 
 
 def matches_the_plain_model(pooling: str, keep: float, seed: int = 3, key: int = 987654321) -> None:
-    """The compiled loop against the dense module in float64: logits and gradients, padding on
-    both sides, partner holes, and dropout masks rebuilt from the loop's own hash."""
+    """The compiled loop against the dense module in float64: logits, and the gradient of a
+    pair-weighted logistic loss (the one pass), padding on both sides, partner holes, and dropout
+    masks rebuilt from the loop's own hash."""
     weight, nbr_s, nbr_t, mask_s, mask_t = random_batch(torch.Generator().manual_seed(seed))
     ids_s, ids_t, len_s, len_t = ids_and_widths(weight, nbr_s, nbr_t, mask_s, mask_t)
     masks = masks_for(key, keep, weight, ids_s, ids_t, len_s, len_t) if keep < 1.0 else ()
     w_ref, w_fast = weight.clone().requires_grad_(), weight.clone().requires_grad_()
     y_ref = reference_logits(w_ref, nbr_s, nbr_t, mask_s, mask_t, *masks, pooling=pooling)
-    y_fast = fused.fused_logits(w_fast, ids_s, ids_t, len_s, len_t, keep, key, sequential, pooling=pooling)
-    upstream = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
-    (y_ref * upstream).sum().backward()
-    (y_fast * upstream).sum().backward()
+    y_fast = fused.fused_logits(weight, ids_s, ids_t, len_s, len_t, keep, key, sequential, pooling=pooling)
+    labels = (torch.arange(len(y_ref)) % 2).to(weight.dtype)
+    pair_weights = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
+    logistic_loss(y_ref, labels, pair_weights).backward()
+    fused.fused_loss(w_fast, ids_s, ids_t, len_s, len_t, labels, pair_weights, keep, key, sequential,
+                     pooling=pooling).backward()
     assert torch.allclose(y_fast, y_ref, atol=1e-9, rtol=1e-7)
     assert torch.allclose(w_fast.grad, w_ref.grad, atol=1e-9 * w_ref.grad.abs().max().item(), rtol=1e-7)
     assert (w_fast.grad[-1] == 0).all()
@@ -136,8 +140,9 @@ def test_reused_gradient_memory_is_zeroed_and_never_shared_with_a_live_gradient(
 
     def gradient(ids, w=None):
         w = weight.clone().requires_grad_() if w is None else w
-        widths = torch.full((len(ids[0]),), ids[0].shape[1])
-        fused.fused_logits(w, *ids, widths, widths, 1.0, 3, sequential, sparse=sparse).sum().backward()
+        widths, labels = torch.full((len(ids[0]),), ids[0].shape[1]), torch.zeros(len(ids[0]), dtype=w.dtype)
+        fused.fused_loss(w, *ids, widths, widths, labels, torch.ones_like(labels), 1.0, 3, sequential,
+                         sparse=sparse).backward()
         return w
 
     fused._local.__dict__.pop("zeroed", None)  # nothing reused: the reference gradients
@@ -156,9 +161,10 @@ def test_two_threads_give_the_same_numbers_as_one():
 
     def grad(run):
         w = weight.clone().requires_grad_()
-        y = fused.fused_logits(w, *args, 0.2, 5, run)
-        (y * torch.linspace(-1, 1, len(y))).sum().backward()
-        return y.detach(), w.grad
+        y = fused.fused_logits(weight, *args, 0.2, 5, run)
+        labels = (torch.arange(len(y)) % 2).float()
+        fused.fused_loss(w, *args, labels, torch.linspace(-1, 1, len(y)), 0.2, 5, run).backward()
+        return y, w.grad
 
     threads = lambda tasks: run_tasks(tasks, torch.device("cpu"), workers=2)
     y1, g1 = grad(sequential)
@@ -274,25 +280,21 @@ def test_mean_pooling_padding_takes_no_part():
 
 def bce_of_logits_and_one_pass(batch, labels, pair_weights, *, pooling="max", sparse=False, dropout=0.5,
                                upstream=1.0, workers=1):
-    """(loss, table gradient) of F.binary_cross_entropy_with_logits over the fused logits (two
-    passes, autograd), and of the one-pass fused loss, with the same dropout draw."""
+    """(loss, table gradient) of F.binary_cross_entropy_with_logits over the plain model's logits
+    with the loop's dropout masks (rebuilt from its hash), and of the one-pass fused loss."""
     weight, nbr_s, nbr_t, mask_s, mask_t = batch
-    options = KernelOptions(workers=workers)
-    results = []
-    for one_pass in (False, True):
-        w = weight.clone().requires_grad_()
-        gen = torch.Generator().manual_seed(21)  # the same key: the same masks
-        if one_pass:
-            loss = dispatch.goat_loss(w, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, dropout, gen,
-                                     options=options, pooling=pooling, sparse=sparse)
-        else:
-            logits = dispatch.goat_logits(w, nbr_s, nbr_t, mask_s, mask_t, dropout, gen, backend="fused",
-                                         options=options, pooling=pooling, sparse=sparse)
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights)
-        (loss * upstream).backward()
-        assert w.grad.is_sparse == sparse
-        results.append((loss.detach(), w.grad.to_dense()))
-    return results
+    w, w_ref = weight.clone().requires_grad_(), weight.clone().requires_grad_()
+    loss = dispatch.goat_loss(w, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, dropout,
+                              torch.Generator().manual_seed(21), options=KernelOptions(workers=workers),
+                              pooling=pooling, sparse=sparse)
+    (loss * upstream).backward()
+    assert w.grad.is_sparse == sparse
+    key = int(torch.randint(0, 2**62, (1,), generator=torch.Generator().manual_seed(21)))  # goat_loss's draw
+    masks = masks_for(key, 1.0 - dropout, weight, *ids_and_widths(*batch)) if dropout > 0 else ()
+    logits = reference_logits(w_ref, nbr_s, nbr_t, mask_s, mask_t, *masks, pooling=pooling)
+    reference = torch.nn.functional.binary_cross_entropy_with_logits(logits, labels, weight=pair_weights)
+    (reference * upstream).backward()
+    return (reference.detach(), w_ref.grad), (loss.detach(), w.grad.to_dense())
 
 
 @pytest.mark.parametrize("upstream", [1.0, 2.5])
@@ -309,8 +311,8 @@ def test_the_one_pass_loss_is_the_logistic_loss_of_the_logits_with_their_gradien
     (loss2, grad2), (loss1, grad1) = bce_of_logits_and_one_pass(
         batch, labels, pair_weights, pooling=pooling, sparse=sparse, dropout=dropout, upstream=upstream)
     assert grad2.abs().max() > 0
-    assert torch.allclose(loss1, loss2, rtol=1e-12, atol=0)
-    assert torch.allclose(grad1, grad2, rtol=1e-9, atol=1e-12 * grad2.abs().max().item())
+    assert torch.allclose(loss1, loss2, rtol=1e-9, atol=0)
+    assert torch.allclose(grad1, grad2, rtol=1e-7, atol=1e-9 * grad2.abs().max().item())
     assert (grad1[-1] == 0).all()  # the pad row
 
 
@@ -327,13 +329,13 @@ def test_the_one_pass_loss_with_zero_pads_on_two_threads_in_float32():
 
 def test_training_takes_the_one_pass_loss(monkeypatch):
     calls = {"one pass": 0, "logits": 0}
-    loss_apply, logits_apply = fused.FusedPairLoss.apply, fused.FusedPairScores.apply
+    loss_apply, logits = fused.FusedPairLoss.apply, fused.fused_logits
 
     def count(name, apply):
-        return lambda *a: calls.__setitem__(name, calls[name] + 1) or apply(*a)
+        return lambda *a, **k: calls.__setitem__(name, calls[name] + 1) or apply(*a, **k)
 
     monkeypatch.setattr(fused.FusedPairLoss, "apply", count("one pass", loss_apply))
-    monkeypatch.setattr(fused.FusedPairScores, "apply", count("logits", logits_apply))
+    monkeypatch.setattr(fused, "fused_logits", count("logits", logits))
     graph = planted_graph(groups=2, size=10, p_in=0.6, p_out=0.05, seed=3)
     gen = torch.Generator().manual_seed(0)
     model = Goat(graph.num_nodes, 8, "max", dropout=0.5, generator=gen)

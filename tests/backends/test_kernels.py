@@ -16,6 +16,7 @@ import torch
 from goat_core.backends import dispatch, masks
 from goat_core.backends.batch import make_batch
 from goat_core.backends.dispatch import GramCache, PairScorer
+from goat_core.backends.logistic import logistic_loss
 from goat_core.backends.workers import DEFAULT_OPTIONS, KernelOptions
 from goat_core.data.sampling import Adjacency, sample_neighborhoods
 from goat_core.model import Goat, MutualAttention
@@ -72,22 +73,39 @@ def random_batch(gen, n=60, d=24, B=48, Ls=11, Lt=7, dtype=torch.float64, holes=
     return weight, nbr_s, nbr_t, mask_s, mask_t
 
 
+def loss_gradient(weight, nbr_s, nbr_t, mask_s, mask_t, masks=None, *, backend=None, options=DEFAULT_OPTIONS):
+    """(logits, the table's gradient of a pair-weighted logistic loss of them) on the plain model
+    (``backend`` None) or a fast path. The fused path's gradient comes with its loss, in one pass
+    (``goat_loss``); the torch path's through autograd. Labels alternate and the pair weights run
+    from -1 to 2: every pair's gradient is scaled by its own factor."""
+    def logits_of(w):
+        if backend is None:
+            return reference_logits(w, nbr_s, nbr_t, mask_s, mask_t, *(masks or ()))
+        return dispatch.goat_logits(w, nbr_s, nbr_t, mask_s, mask_t, masks=masks, backend=backend,
+                                    options=options)
+
+    with torch.no_grad():
+        logits = logits_of(weight)
+    labels = (torch.arange(len(logits)) % 2).to(weight.dtype)
+    pair_weights = torch.linspace(-1.0, 2.0, len(logits), dtype=weight.dtype)
+    w = weight.clone().requires_grad_()
+    if backend == "fused":
+        loss = dispatch.goat_loss(w, nbr_s, nbr_t, mask_s, mask_t, labels, pair_weights, options=options)
+    else:
+        loss = logistic_loss(logits_of(w), labels, pair_weights)
+    loss.backward()
+    return logits, w.grad
+
+
 def compare(weight, nbr_s, nbr_t, mask_s, mask_t, masks=None, atol=1e-9, *, backend="torch",
             options=DEFAULT_OPTIONS):
-    w_ref = weight.clone().requires_grad_()
-    w_fast = weight.clone().requires_grad_()
-    extra = masks if masks is not None else ()
-    y_ref = reference_logits(w_ref, nbr_s, nbr_t, mask_s, mask_t, *extra)
-    y_fast = dispatch.goat_logits(w_fast, nbr_s, nbr_t, mask_s, mask_t, masks=masks, backend=backend,
-                                 options=options)
-    upstream = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
-    (y_ref * upstream).sum().backward()
-    (y_fast * upstream).sum().backward()
-    scale = w_ref.grad.abs().max().item()
+    y_ref, g_ref = loss_gradient(weight, nbr_s, nbr_t, mask_s, mask_t, masks)
+    y_fast, g_fast = loss_gradient(weight, nbr_s, nbr_t, mask_s, mask_t, masks, backend=backend,
+                                   options=options)
+    scale = g_ref.abs().max().item()
     assert torch.allclose(y_fast, y_ref, atol=atol, rtol=1e-7), (y_fast - y_ref).abs().max()
-    assert torch.allclose(w_fast.grad, w_ref.grad, atol=atol * max(scale, 1.0), rtol=1e-7), (
-        (w_fast.grad - w_ref.grad).abs().max())
-    assert (w_fast.grad[-1] == 0).all()
+    assert torch.allclose(g_fast, g_ref, atol=atol * max(scale, 1.0), rtol=1e-7), (g_fast - g_ref).abs().max()
+    assert (g_fast[-1] == 0).all()
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -236,15 +254,11 @@ def compare_zero_padded(weight, nbr_s, nbr_t, backend: str, atol: float = 1e-9) 
     """padding="zero": every slot takes part and a pad slot (id n) is the zero row. The plain
     model with all-true masks is the reference; the pad row's gradient stays zero."""
     full_s, full_t = torch.ones_like(nbr_s, dtype=torch.bool), torch.ones_like(nbr_t, dtype=torch.bool)
-    w_ref, w_fast = weight.clone().requires_grad_(), weight.clone().requires_grad_()
-    y_ref = reference_logits(w_ref, nbr_s, nbr_t, full_s, full_t)
-    y_fast = dispatch.goat_logits(w_fast, nbr_s, nbr_t, full_s, full_t, backend=backend)
-    upstream = torch.linspace(-1.0, 2.0, len(y_ref), dtype=weight.dtype)
-    (y_ref * upstream).sum().backward()
-    (y_fast * upstream).sum().backward()
+    y_ref, g_ref = loss_gradient(weight, nbr_s, nbr_t, full_s, full_t)
+    y_fast, g_fast = loss_gradient(weight, nbr_s, nbr_t, full_s, full_t, backend=backend)
     assert torch.allclose(y_fast, y_ref, atol=atol, rtol=1e-7), (y_fast - y_ref).abs().max()
-    assert torch.allclose(w_fast.grad[:-1], w_ref.grad[:-1], atol=atol, rtol=1e-7)
-    assert (w_fast.grad[-1] == 0).all()
+    assert torch.allclose(g_fast[:-1], g_ref[:-1], atol=atol, rtol=1e-7)
+    assert (g_fast[-1] == 0).all()
 
 
 def test_zero_pads_win_the_max_when_every_real_entry_is_negative(backend):
