@@ -4,6 +4,8 @@ numbers, for a grid of compute paths, variants and paddings on Les Misérables (
 
     python bench/fingerprint.py > before.txt   # then, after a refactor:
     python bench/fingerprint.py > after.txt && diff before.txt after.txt
+    FINGERPRINT_SCORES=DIR python bench/fingerprint.py   # also saves each config's decision scores
+    python bench/fingerprint.py --compare-scores OLD_DIR NEW_DIR   # how far two trees' scores differ
 
 The same tree on the same machine prints the same lines; a refactor that changes no behaviour
 leaves every line as it was (issue 26 moved every module with this unchanged).
@@ -11,6 +13,7 @@ leaves every line as it was (issue 26 moved every module with this unchanged).
 
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -50,6 +53,20 @@ CONFIGS = {
 }
 BASE = dict(dim=32, neighborhood=20, batch_size=64, epochs=3, validation_fraction=0.0, seed=0, lr=0.01)
 
+def compare_scores(old: Path, new: Path) -> None:
+    """The largest absolute and relative difference of each config's saved decision scores."""
+    for path in sorted(old.glob("*.npy")):
+        a, b = np.load(path).astype(np.float64), np.load(new / path.name).astype(np.float64)
+        rel = np.abs(a - b) / np.maximum(np.abs(a), 1e-12)
+        order = np.array_equal(np.argsort(a, kind="stable"), np.argsort(b, kind="stable"))
+        print(f"{path.stem:22s} max |diff| {np.abs(a - b).max():.3g}, max relative {rel.max():.3g}, "
+              f"{int((a != b).sum())} of {len(a)} scores differ, same order: {order}")
+
+
+if sys.argv[1:2] == ["--compare-scores"]:
+    compare_scores(Path(sys.argv[2]), Path(sys.argv[3]))
+    sys.exit(0)
+DUMP = os.environ.get("FINGERPRINT_SCORES")  # a folder: each config's decision scores saved there
 graph = load_graph("lesmis")
 split = split_edges(graph, 0.8, seed=0)
 out = {}
@@ -66,7 +83,10 @@ for name, extra in CONFIGS.items():
     row["auc"] = repr(lp["auc"])
     row["ap"] = repr(lp["ap"])
     pairs = np.concatenate([split.test_pos, split.test_neg])
-    row["decision"] = h(goat.decision_function(pairs))
+    decision = goat.decision_function(pairs)
+    row["decision"] = h(decision)
+    if DUMP:
+        np.save(Path(DUMP) / f"{name}.npy", decision)
     row["proba"] = h(goat.predict_proba(pairs[:50]))
     row["top"] = repr(goat.top_partners("Marius", k=3))
     if params.get("variant") != "global":
