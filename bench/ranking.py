@@ -10,12 +10,19 @@ does not depend on the weights' values) on the split's training edges. Timed, me
   computed inside, as in ``linkpred``): what ``linkpred`` spends scoring today;
 - ``negatives_random`` / ``negatives_hard``: drawing 100 negatives per held-out edge;
 - ``ranking_goat``: scoring the positives and their negatives (``goat_pair_scores``: the compiled
-  loop of ``goat_core.backends.ranking_kernels`` over the model's cached Gram matrix) and the ranks;
+  path's Gram mode, ``goat_core.backends.gram``, over the model's cached Gram matrix) and the ranks;
 - ``ranking_total``: random negatives and the GOAT ranking on a fresh copy of the model (its Gram
   matrix computed inside, where ``linkpred`` reuses the AUC's): what ``linkpred`` adds by default;
 - ``heuristics_hard``: the three heuristics ranked on the hard negatives (the Scores page, RESULTS).
 
 Target (issue 27): ``ranking_total`` within 2x ``auc_scoring``. Writes bench/results/ranking.json.
+
+    .venv/bin/python bench/ranking.py --gram-mode 200 [--ratios 0.55]
+
+instead times ``ranking_goat`` on the first 200 held-out edges and their random negatives twice:
+in the compiled path's Gram mode (as above) and with it off (``dispatch.GRAM_MAX_NODES`` 0: the
+compiled per-pair loop), the measure by which the Gram mode stays (issue 34). Writes
+bench/results/gram_mode_ranking.json.
 """
 
 from __future__ import annotations
@@ -70,19 +77,45 @@ def bench_ratio(ratio: float, repeats: int) -> dict:
     return out
 
 
+def gram_mode(ratio: float, positives: int, repeats: int) -> dict:
+    """``ranking_goat`` on the first ``positives`` held-out edges, in the Gram mode and without it."""
+    from goat_core import Goat, load_graph, split_edges
+    from goat_core.analysis.ranking import RankingNegatives, evaluate_goat_ranking, ranking_negatives
+    from goat_core.backends import dispatch
+
+    split = split_edges(load_graph("email"), ratio, 0)
+    goat = Goat(epochs=1, validation_fraction=0.0, seed=0).fit(split.train)
+    found = ranking_negatives(split, "random", 100)
+    some = RankingNegatives(found.positives[:positives], found.negatives[:positives], found.valid[:positives],
+                            found.kind, found.per_positive)
+    out = {"ratio": ratio, "ranked_pairs": int(len(some.pairs())), "gram_mode": timed(
+        lambda: evaluate_goat_ranking(goat, some), repeats)}
+    gram_max = dispatch.GRAM_MAX_NODES
+    dispatch.GRAM_MAX_NODES = 0  # no graph is small enough: the per-pair loop scores every pair
+    out["per_pair_loop"] = timed(lambda: evaluate_goat_ranking(goat, some), repeats)
+    dispatch.GRAM_MAX_NODES = gram_max
+    out["speedup_cpu"] = out["per_pair_loop"]["cpu_s"] / out["gram_mode"]["cpu_s"]
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ratios", type=float, nargs="+", default=[0.15, 0.55, 0.95])
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--out", default=str(ROOT / "bench" / "results" / "ranking.json"))
+    ap.add_argument("--gram-mode", type=int, default=0, metavar="POSITIVES",
+                    help="time the Gram mode against the per-pair loop on this many held-out edges")
+    ap.add_argument("--out", default=None)
     args = ap.parse_args()
     configure_threads(1)
     import torch
 
     torch.set_num_threads(1)
+    name = "gram_mode_ranking.json" if args.gram_mode else "ranking.json"
+    args.out = args.out or str(ROOT / "bench" / "results" / name)
     rows = []
     for ratio in args.ratios:
-        rows.append(bench_ratio(ratio, args.repeats))
+        rows.append(gram_mode(ratio, args.gram_mode, args.repeats) if args.gram_mode else
+                    bench_ratio(ratio, args.repeats))
         print(json.dumps(rows[-1]), flush=True)
     with open(args.out, "w") as f:
         json.dump({"machine": machine(), "rows": rows}, f, indent=1)
