@@ -56,7 +56,7 @@ BASE = dict(dim=32, neighborhood=20, batch_size=64, epochs=3, validation_fractio
 def compare_scores(old: Path, new: Path) -> None:
     """The largest absolute and relative difference of each config's saved decision scores."""
     for path in sorted(old.glob("*.npy")):
-        a, b = np.load(path).astype(np.float64), np.load(new / path.name).astype(np.float64)
+        a, b = (np.load(p, allow_pickle=False).astype(np.float64) for p in (path, new / path.name))
         rel = np.abs(a - b) / np.maximum(np.abs(a), 1e-12)
         order = np.array_equal(np.argsort(a, kind="stable"), np.argsort(b, kind="stable"))
         print(f"{path.stem:22s} max |diff| {np.abs(a - b).max():.3g}, max relative {rel.max():.3g}, "
