@@ -60,8 +60,8 @@ def _scoring() -> None:
 
 
 def _ranking() -> None:
-    """Ranking's loops (:mod:`.ranking_kernels`): the random negatives' draw and the scores of a
-    positive's negatives from the Gram matrix."""
+    """Ranking's loops: the random negatives' draw (:mod:`.backends.ranking_kernels`) and the
+    compiled path's Gram mode (:mod:`.backends.gram`), which scores a positive's negatives."""
     from .analysis.ranking import evaluate_goat_ranking, ranking_negatives
     from .data.sampling import split_edges
 

@@ -101,7 +101,6 @@ def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
     return backend
 
 
-
 def answering_backend(backend: str, variant: str, device: torch.device) -> str:
     """The compute path a fitted model answers with on ``device``: its own ``backend`` when it
     runs there, else the one "auto" takes (every path computes the same numbers up to rounding).
@@ -111,6 +110,7 @@ def answering_backend(backend: str, variant: str, device: torch.device) -> str:
         return resolve_backend(backend, variant, device)
     except ParameterError:
         return resolve_backend("auto", variant, device)
+
 
 class PairScorer(nn.Module):
     """What a training step differentiates: logits (B,) of a batch of pairs.
@@ -182,7 +182,8 @@ class GramCache:
         with self._lock:
             cached, gram = self._weight, self._gram
             if (cached is not None and gram is not None and cached.shape == weight.shape
-                    and cached.dtype == weight.dtype and torch.equal(cached, weight)):
+                    and cached.device == weight.device and cached.dtype == weight.dtype
+                    and torch.equal(cached, weight)):
                 return gram
             with torch.no_grad():
                 gram = weight @ weight.T  # (n+1, n+1)
