@@ -1,43 +1,13 @@
 """The leak audit: the same model scored leak-free and as the paper did, leak by leak.
 
-The authors' evaluation of GOAT differs from ours (``linkpred``) in four ways, each of which lets the
-score see something a deployed model would not. :func:`audit` trains once per seed and scores the
-same model under the leak-free protocol, under all four leaks at once (the paper's protocol) and
-under each leak alone, plus the untrained model (the same seed, epoch 0) both ways. How each leak
-is made, and what it costs:
-
-``full_graph_neighborhoods``
-    The trained model answers with a neighborhood draw from the full graph, test edges included
-    (``Goat.with_inference_graph``): the held-out edge's other end can sit in the sampled
-    neighborhood. Scoring only. ``exposure``: the share of held-out edges (u, v) whose draw holds v
-    in u's neighborhood or u in v's.
-``unchecked_negatives``
-    Each held-out edge (u, v) is compared with (u, w) for a node w ≠ u drawn uniformly and never
-    checked (the authors' paired random node): some negatives are edges of the graph. Scoring only.
-    ``exposure``: the share of those negatives that are edges.
-``reversed_edges``
-    The split is made per direction, as when an undirected edge index holding (u, v) and (v, u) is
-    split row by row: (u, v) trains while (v, u) tests. It needs no second training: a
-    per-direction split that trains each direction with probability q = 1 - sqrt(1 - R) keeps an
-    edge with probability R (at least one direction), so our split at R is one such split, seen
-    from its edges. Drawing which of our training edges kept both directions (probability
-    q / (2 - q)) and which kept one (the other then tests) completes it: the test set is every
-    held-out edge in both directions plus the reversed one-direction training edges, scored against
-    as many verified non-edges. Scoring only (the same trained model). ``exposure``: the share of
-    test pairs the model trained on. Skipped on a directed graph, where (v, u) is another edge.
-``epoch_on_test``
-    The epoch is the one whose model scores best on the test pairs (the authors kept their best
-    epoch on the test loader), instead of early stopping's choice on a validation carve-out. The
-    final training runs once, scoring the test pairs after every epoch (draw 1) and keeping the
-    weights of the validation's epoch (the leak-free model), of the best test epoch and of the
-    paper protocol's best epoch. It runs on past the validation's epoch until ``patience`` epochs
-    bring neither choice a better score (or ``epochs``, the most): the extra epochs and a scoring
-    per epoch are the audit's only cost over ``linkpred``. ``epoch``: the epoch chosen.
-
-The paper's protocol applies all four: the per-direction test set, each positive against an
-unchecked random partner of its first node, full-graph neighborhoods, and the epoch with the best
-score under that very protocol. AUC is scikit-learn's over the pairs (the authors' paired
-comparison estimates the same probability).
+The authors' evaluation differs from ours (``linkpred``) in four ways (:data:`LEAKS`), each of
+which lets the score see something a deployed model would not. :func:`audit` trains once per seed
+and scores the same model under the leak-free protocol, under all four leaks at once (the paper's
+protocol), under each leak alone, and the untrained model (epoch 0) both ways. Only
+``epoch_on_test`` needs more than scoring: the final training runs on past the validation's epoch,
+scoring the test pairs after every epoch, until ``patience`` epochs improve neither test choice.
+How each leak is made and what its ``exposure`` measures: the README's leak audit table. AUC is
+scikit-learn's over the pairs (the authors' paired comparison estimates the same probability).
 """
 
 from __future__ import annotations
@@ -102,9 +72,12 @@ def unchecked_negatives(positives: np.ndarray, num_nodes: int, rng: np.random.Ge
 
 
 def reversed_test_edges(split: EdgeSplit, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """The test positives of the per-direction split that trains on ``split.train``'s edges (see the
-    module's docstring): every held-out edge both ways, then the reversed training edges whose other
-    direction alone trained. Returns (positives, how many of them are trained edges reversed)."""
+    """The test positives of a per-direction split that trains on ``split.train``'s edges: every
+    held-out edge both ways, then the reversed training edges whose other direction alone trained.
+    Returns (positives, how many of them are trained edges reversed).
+
+    No second training is needed: a per-direction split training each direction with probability
+    q = 1 - sqrt(1 - R) keeps an edge with probability R, so our split at R is one such split."""
     q = 1.0 - math.sqrt(1.0 - split.train_ratio)  # each direction trains with probability q
     both = q / (2.0 - q)  # P(both directions train | at least one does)
     src, dst = split.train.src, split.train.dst
@@ -136,8 +109,8 @@ def _held_out_share(graph: Graph, split: EdgeSplit, table: torch.Tensor, exclude
 def audit(graph: Graph, train_ratio: float, params: dict | None = None,
           callback: Callable[[Progress], bool | None] | None = None) -> dict:
     """Train GOAT (``params``: ``Goat``'s parameters, seed included; default ``Goat()``'s) once on a
-    leak-free split of ``graph`` at ``train_ratio`` and score it under each protocol (see the
-    module's docstring). The dict is what ``python -m goat_core audit --json`` prints."""
+    leak-free split of ``graph`` at ``train_ratio`` and score it under each protocol. The dict is
+    what ``python -m goat_core audit --json`` prints."""
     return audit_models(graph, train_ratio, params, callback).report
 
 

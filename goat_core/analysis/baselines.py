@@ -14,7 +14,7 @@ from numpy.typing import ArrayLike
 
 from ..data.graph import Graph
 from ..data.sampling import EdgeSplit
-from .evaluation import link_scores
+from .evaluation import held_out_pairs, link_curves, link_scores
 
 HEURISTICS = {"common_neighbors": "common neighbors", "adamic_adar": "Adamic-Adar",
               "preferential_attachment": "preferential attachment"}
@@ -50,14 +50,11 @@ def heuristic_scores(graph: Graph, pairs: ArrayLike, batch: int = 65536) -> dict
 def evaluate_heuristics(split: EdgeSplit, curves: bool = False) -> dict[str, dict]:
     """AUC and AP of every heuristic on a split's held-out edges against its non-edges, the
     pairs ``evaluate_link_prediction`` scores GOAT on; ``curves`` adds ROC and PR points."""
-    pairs = np.concatenate([split.test_pos, split.test_neg])
-    labels = np.concatenate([np.ones(len(split.test_pos)), np.zeros(len(split.test_neg))])
+    pairs, labels = held_out_pairs(split)
     out = {}
     for name, scores in heuristic_scores(split.train, pairs).items():
         out[name] = link_scores(labels, scores)
         if curves:
-            from sklearn.metrics import precision_recall_curve, roc_curve
-
-            out[name]["roc"] = roc_curve(labels, scores)[:2]
-            out[name]["pr"] = precision_recall_curve(labels, scores)[:2]
+            roc, pr = link_curves(labels, scores)
+            out[name]["roc"], out[name]["pr"] = roc[:2], pr[:2]
     return out

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..errors import ParameterError
-from .evaluation import link_scores
+from .evaluation import held_out_pairs, link_scores
 
 if TYPE_CHECKING:
     from ..data.sampling import EdgeSplit
@@ -128,8 +128,8 @@ def compare_scores(pairs: np.ndarray, labels: np.ndarray, scores: Mapping[str, n
 def compare_runs(split: EdgeSplit, runs: Mapping[str, Goat]) -> Comparison:
     """Score the split's held-out edges and non-edges with every fitted run (each trained on
     ``split.train``) and compare them edge by edge."""
-    pairs = np.concatenate([split.test_pos, split.test_neg]).astype(np.int64)
-    labels = np.concatenate([np.ones(len(split.test_pos)), np.zeros(len(split.test_neg))])
+    pairs, labels = held_out_pairs(split)
+    pairs = pairs.astype(np.int64)
     for name, goat in runs.items():
         if goat.graph_.num_nodes != split.train.num_nodes:
             raise ParameterError(f"run {name!r} was trained on a graph of {goat.graph_.num_nodes} nodes, "

@@ -25,27 +25,35 @@ def link_scores(labels: np.ndarray, scores: np.ndarray) -> dict:
     return {"auc": float(roc_auc_score(labels, scores)), "ap": float(average_precision_score(labels, scores))}
 
 
+def link_curves(labels: np.ndarray, scores: np.ndarray) -> tuple:
+    """(ROC points, PR points): each (x, y, thresholds), as scikit-learn returns them."""
+    from sklearn.metrics import precision_recall_curve, roc_curve
+
+    return roc_curve(labels, scores), precision_recall_curve(labels, scores)
+
+
+def held_out_pairs(split: EdgeSplit) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs every method is scored on (held-out edges, then the verified non-edges) and
+    their labels (1, then 0)."""
+    pairs = np.concatenate([split.test_pos, split.test_neg])
+    return pairs, np.concatenate([np.ones(len(split.test_pos)), np.zeros(len(split.test_neg))])
+
+
 def evaluate_link_prediction(goat: Goat, split: EdgeSplit, curves: bool = False) -> dict:
     """Score held-out edges vs verified non-edges with a Goat fitted on ``split.train``.
 
     Reports the model's own score (context-sensitive r_s·r_t for GOAT) and, alongside, the
     same model's global-embedding score E_s·E_t.
     """
-    pairs = np.concatenate([split.test_pos, split.test_neg])
-    labels = np.concatenate([np.ones(len(split.test_pos)), np.zeros(len(split.test_neg))])
+    pairs, labels = held_out_pairs(split)
     scores = goat.decision_function(pairs)
     result = link_scores(labels, scores)
     glob = link_scores(labels, goat.global_scores(pairs))
     result.update({"global_auc": glob["auc"], "global_ap": glob["ap"],
                    "test_edges": int(len(split.test_pos)), "train_edges": int(split.train.num_edges)})
     if curves:  # for the model's score and for the global-embedding score
-        from sklearn.metrics import precision_recall_curve, roc_curve
-
-        global_scores = goat.global_scores(pairs)
-        result["roc"] = roc_curve(labels, scores)
-        result["pr"] = precision_recall_curve(labels, scores)
-        result["global_roc"] = roc_curve(labels, global_scores)
-        result["global_pr"] = precision_recall_curve(labels, global_scores)
+        result["roc"], result["pr"] = link_curves(labels, scores)
+        result["global_roc"], result["global_pr"] = link_curves(labels, goat.global_scores(pairs))
     return result
 
 

@@ -1,22 +1,11 @@
 """Does attention explain the score? Each neighbor's attention weight against its leave-one-out effect.
 
-For a pair (s, t), every neighbor v in either sampled message is muted in turn, as the mute feature
-does (``Goat.attention(s, t, mute=[v])``: left out of the max and the softmax of each side holding
-it, the others share its attention), and its **effect** is how much the score r_s·r_t drops:
-score − score with v muted (negative: the score rises without it). Its **weight** is its attention,
-summed over the two sides for a shared neighbor (the mute removes it from both). If attention
-explained the score, the most attended neighbors would be the ones whose removal costs the most:
-the rank correlations (Spearman's ρ, Kendall's τ, from scipy) between weights and effects say how
-far that holds, 1 = the same order.
-
-Degenerate cases give ``None`` with a ``note``, never NaN: a neighbor that is its side's only one
-cannot be muted (that side would attend to nothing; its effect is ``None``); a correlation needs at
-least two neighbors with effects, and weights and effects that are not all equal (e.g. a side with
-one neighbor, uniform attention). Zero pads are no neighbors: they are never muted, and their share
-of attention stays out of the weights.
-
-All muted variants of a pair are computed as one batch (:func:`.tracking.pair_forward`, the mute
-feature's own computation), so a pair with 2N neighbors costs one forward pass of 2N rows.
+Every neighbor v of a pair (s, t) is muted in turn, as the mute feature does; its **effect** is
+score − score with v muted, its **weight** its attention (both sides summed for a shared neighbor),
+and Spearman's ρ and Kendall's τ between weights and effects say whether attention ranks the
+neighbors as their effects do (1 = the same order). Degenerate cases (a side's only neighbor, fewer
+than two effects, constant weights or effects) give ``None`` with a ``note``, never NaN; zero pads
+are no neighbors. All muted variants of a pair are one batch (:func:`.tracking.pair_forward`).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from ..data.graph import Graph
 from ..data.sampling import EdgeSplit
 from ..errors import ParameterError
 from .baselines import _adjacency
-from .evaluation import link_scores
+from .evaluation import held_out_pairs, link_curves, link_scores
 
 if TYPE_CHECKING:  # annotations only
     from .ranking import RankingNegatives
@@ -127,8 +127,7 @@ def evaluate_walk_methods(split: EdgeSplit, configs: Mapping[str, Mapping] | Non
     ``PRESETS``) trained on ``split.train``, on the held-out edges against the split's non-edges,
     the pairs GOAT and the heuristics are scored on; ``curves`` adds ROC and PR points, ``ranking``
     (:class:`.ranking.RankingNegatives`) adds ``ranking[kind]``: MRR and Hits@K on those negatives."""
-    pairs = np.concatenate([split.test_pos, split.test_neg])
-    labels = np.concatenate([np.ones(len(split.test_pos)), np.zeros(len(split.test_neg))])
+    pairs, labels = held_out_pairs(split)
     out = {}
     for name, config in (PRESETS if configs is None else configs).items():
         embedding = walk_embedding(split.train, **config, seed=seed)
@@ -138,10 +137,8 @@ def evaluate_walk_methods(split: EdgeSplit, configs: Mapping[str, Mapping] | Non
             score = functools.partial(dot_scores, embedding)
             out[name]["ranking"] = {neg.kind: neg.evaluate(score) for neg in ranking}
         if curves:
-            from sklearn.metrics import precision_recall_curve, roc_curve
-
-            out[name]["roc"] = roc_curve(labels, scores)[:2]
-            out[name]["pr"] = precision_recall_curve(labels, scores)[:2]
+            roc, pr = link_curves(labels, scores)
+            out[name]["roc"], out[name]["pr"] = roc[:2], pr[:2]
     return out
 
 

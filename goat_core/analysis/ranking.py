@@ -1,28 +1,17 @@
 """Ranking metrics for link prediction: each held-out edge ranked against negatives of its own.
 
-AUC compares every held-out edge with every non-edge; a researcher also asks how high a true edge
-ranks among the pairs it competes with. Each held-out edge (a, b) gets ``per_positive`` negatives
-(K, default 100) that share a node with it, (a, w) or (w, b), each a verified non-edge of the full
-graph (training and held-out edges alike):
+Each held-out edge (a, b) gets ``per_positive`` negatives (K, default 100) that share a node with
+it, (a, w) or (w, b), each a verified non-edge of the full graph: ``random`` draws them uniformly
+(OGB's corrupted-end negatives); ``hard`` takes those scoring highest on resource allocation
+Σ_{z ∈ N(u) ∩ N(w)} 1/D(z) on the training graph, ties at random (HeaRT, Li et al., NeurIPS 2023).
+A positive's rank is 1 + (negatives scored above) + ½ (negatives scored equal), OGB's convention:
+a model scoring every pair alike ranks each positive in the middle, not first. MRR is the mean of
+1/rank, Hits@K the share of ranks ≤ K; a positive with fewer than K candidates is ranked against
+those it has (``negatives_scored``).
 
-- ``random``: drawn uniformly from those candidates (OGB's corrupted-end negatives, either end);
-- ``hard``: the candidates that score highest on resource allocation Σ_{z ∈ N(u) ∩ N(w)} 1/D(z) on
-  the training graph, ties broken at random (HeaRT, Li et al., NeurIPS 2023: negatives that a
-  neighborhood heuristic finds plausible). Resource allocation is not one of the heuristics GOAT is
-  compared with (``baselines.HEURISTICS``), but it is close to Adamic-Adar and common neighbors,
-  which these negatives therefore handicap: that is the point of HeaRT's protocol.
-
-The rank of a positive is 1 + (negatives scored above it) + ½ (negatives scored equal): the mean of
-the optimistic and pessimistic ranks, OGB's evaluator's convention, so that a model scoring every
-pair alike ranks each positive in the middle rather than first. MRR is the mean of 1/rank, Hits@K
-the share of positives with rank ≤ K. A positive with fewer than K candidate negatives (a tiny or
-dense graph) is ranked against the ones it has; ``negatives_scored`` says how many there were.
-
-GOAT's pairs are scored by :func:`goat_pair_scores`: on CPU the compiled path's Gram mode
-(``backends/gram.py``), where a pair costs |N_s|·|N_t| entries of the model's Gram matrix and the
-columns an anchor (the node a negative shares with its positive) needs are gathered once for all
-its pairs. It agrees with ``Goat.decision_function`` up to float rounding
-(``tests/analysis/test_ranking.py``); ``bench/ranking.py`` measures its cost beside the AUC's scoring.
+GOAT's pairs are scored by :func:`goat_pair_scores` through the compiled path's Gram mode on CPU
+(``backends/gram.py``): equal to ``Goat.decision_function`` up to float rounding
+(``tests/analysis/test_ranking.py``).
 """
 
 from __future__ import annotations

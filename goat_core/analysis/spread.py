@@ -1,24 +1,16 @@
 """Context spread: how far apart a node's context representations are, for every node.
 
 GOAT gives a node u one representation r_u^(v) per gossip partner v (its neighbors, under the
-model's fixed neighborhood draw). A node whose representations all point one way speaks with
-one voice; one whose representations spread out speaks differently to different partners.
+model's fixed neighborhood draw), from at most ``max_contexts`` partners (a seeded sample).
 
-- ``spread[u]`` = the mean cosine distance 1 - cos(r_u^(v), r_u^(w)) over the pairs of u's
-  contexts, from at most ``max_contexts`` partners (a seeded sample of its neighbors); 0 for a
-  node with fewer than 2 partners (one context cannot spread). In [0, 2]. Computed for every
-  node at once: with unit vectors x_i, Σ_{i≠j} x_i·x_j = |Σ_i x_i|² - m.
-- ``personas[u]`` = how many clusters the contexts form: spherical k-means (cosine) for k = 2 ..
-  ``max_personas`` from a deterministic farthest-point start, keeping the k with the best
-  silhouette (cosine distance) among the clusterings whose every cluster holds at least
-  ``MIN_PERSONA`` (2) contexts and whose contexts in different clusters are ``SEPARATION`` (0.5,
-  60 degrees) apart on average; 1 when u has fewer than ``MIN_CONTEXTS`` contexts, when no
-  clustering qualifies, or when the best silhouette is below ``SILHOUETTE`` (0.5: Kaufman &
-  Rousseeuw's threshold of a "reasonable structure"). Both rules matter: a partner left out of
-  u's message changes r_u for that partner alone (a "persona" of one), and the silhouette is
-  blind to scale (contexts 2 degrees apart can form tight clusters; they are still one voice).
-  Nodes with the same number of contexts are clustered together, as one batch of arrays: no
-  Python loop over nodes (BENCHMARKS.md, "Context spread", times a 10k-node graph).
+- ``spread[u]`` = the mean cosine distance over the pairs of u's contexts, in [0, 2]; 0 with fewer
+  than 2 partners. For every node at once: with unit vectors x_i, Σ_{i≠j} x_i·x_j = |Σ_i x_i|² - m.
+- ``personas[u]`` = how many clusters the contexts form: spherical k-means for k = 2 ..
+  ``max_personas`` from a deterministic farthest-point start, keeping the best silhouette among
+  the clusterings whose clusters hold ``MIN_PERSONA`` contexts each and lie ``SEPARATION`` apart
+  on average; 1 below ``MIN_CONTEXTS`` contexts or ``SILHOUETTE``. Both rules matter: a partner
+  left out of u's message makes a "persona" of one, and the silhouette is blind to scale.
+  Nodes with the same number of contexts are clustered as one batch: no Python loop over nodes.
 
 GoatGlobal has one representation per node (E_u): its spread is 0 everywhere.
 """
