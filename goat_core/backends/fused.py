@@ -16,10 +16,8 @@ nothing is ever materialised for a whole batch:
   into the table's gradient, and the autograd backward only hands it over;
 * **the next pair's rows prefetched into L2** while a pair computes (not into L1, which a
   pair's ~72 KB of rows would overflow);
-* **dropout masks from a counter-based hash** (splitmix64 of batch key, pair, row, word),
-  cut into four 16-bit uniforms per word and compared with round(keep·2¹⁶): keep
-  probability exact to 2⁻¹⁷, the scheme of :mod:`.masks` that the other paths use, and no
-  random numbers in memory;
+* **dropout masks from a counter-based hash** (splitmix64 of batch key, pair, row, word) cut
+  into the 16-bit uniforms of :mod:`.masks`' scheme: no random numbers in memory;
 * **two segments of a batch on two threads** (``nogil``); segment k adds into its own
   gradient buffer and the buffers are summed in segment order, so the numbers do not depend
   on the number of threads. Dense Adam (``optim.TableAdam``) sums them row by row while it

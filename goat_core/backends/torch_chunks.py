@@ -5,8 +5,7 @@ less work; CUDA's path, and the reference the fused loop was measured against.
 (``pooling="max"``) computes: A = S Tᵀ, row/column max pooling where padding can neither win
 a max nor take softmax mass, softmax, r = pᵀS.
 
-Which path computes a batch is decided in :mod:`.dispatch`. What differs from the module is
-only how:
+What differs from the module is only how:
 
 * **one autograd Function per batch** whose backward touches the argmax entries of A only
   (the gradient of a max is one-hot): O((Ls + Lt)·d) per pair, where autograd through
@@ -18,9 +17,8 @@ only how:
   gather/scatter for both sides' argmax routing;
 * **padding by an additive -inf bias** written once into A before the gemm (``baddbmm``),
   instead of masked copies; pads are zero rows, so their dot products are exactly the bias;
-* **dropout masks from raw 64-bit random words** (16-bit resolution, :mod:`.masks`, shared
-  with the modules) instead of ``bernoulli_``, which on CPU draws one number at a time, and the
-  1/keep scale folded into the small (B, L) and (B, d) tensors;
+* **dropout masks as :mod:`.masks` draws them for the modules**, the 1/keep scale folded into
+  the small (B, L) and (B, d) tensors;
 * **the embedding gradient by ``index_add_``** straight into the table's gradient;
 * **chunks on Python threads** (CPU, ``workers.KernelOptions.workers``, one intra-op thread each): torch ops
   release the GIL, so two chunks run on two cores with no OpenMP barrier to spin at; random

@@ -8,11 +8,6 @@ app's pages call these and render what they return.
 Conventions: node ids travel in ``customdata`` as ``[id, name]`` (a click on a point tells the
 app which node it was); shared neighbors of a gossip pair are marked with a star; colours
 are mid-tone so that they read on light and dark backgrounds; no font colour is fixed.
-
-One module per kind of figure: :mod:`.network`, :mod:`.attention`, :mod:`.embeddings`,
-:mod:`.metrics`, :mod:`.runs`, :mod:`.evaluation` (the leak audit, faithfulness);
-:mod:`.style` holds the shared look. The maths they draw lives in the
-library (:mod:`goat_core.analysis.attribution`).
 """
 
 from .attention import (
