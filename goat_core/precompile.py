@@ -35,10 +35,10 @@ def _graph() -> Graph:
     return parse_edge_list(_EDGES, file="<precompile>")
 
 
-def _fit(**params) -> Goat:
+def _fit(graph: Graph | None = None, **params) -> Goat:
     base = dict(dim=8, neighborhood=3, epochs=1, batch_size=4, validation_fraction=0.0, seed=0,
                 backend="fused", device="cpu")
-    return Goat(**{**base, **params}).fit(_graph())
+    return Goat(**{**base, **params}).fit(_graph() if graph is None else graph)
 
 
 def _training() -> None:
@@ -66,9 +66,7 @@ def _ranking() -> None:
     from .data.sampling import split_edges
 
     split = split_edges(_graph(), 0.7, 0)
-    goat = Goat(dim=8, neighborhood=3, epochs=1, batch_size=4, validation_fraction=0.0, seed=0,
-                backend="fused", device="cpu").fit(split.train)
-    evaluate_goat_ranking(goat, ranking_negatives(split, "random", 2))
+    evaluate_goat_ranking(_fit(split.train), ranking_negatives(split, "random", 2))
 
 
 def _umap() -> None:
