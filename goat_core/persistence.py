@@ -1,9 +1,8 @@
-"""Runs as self-describing, verifiable directories (see :mod:`.run_format` for what each file
-holds): written here, read back, every part checked, by :func:`.run_format.read_run`, without
-unpickling anything.
+"""Runs written as self-describing directories (:mod:`.run_format` declares what each file holds
+and reads them back, every part checked, without unpickling anything).
 
-This module reads and writes plain data (parameters and a :class:`~.state.GoatState`);
-``Goat.save`` / ``Goat.load`` turn a model into that data and back.
+This module writes plain data (parameters and a :class:`~.state.GoatState`); ``Goat.save`` /
+``Goat.load`` turn a model into that data and back.
 """
 
 from __future__ import annotations
@@ -13,15 +12,18 @@ import math
 import os
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
+import safetensors.torch
 import torch
 
 from .analysis.attention import AttentionHistory, PairAttention
 from .data.graph import NodeIndex
 from .errors import GraphFormatError
-from .run_format import FILES, FORMAT_VERSION, RunContents, config_sha256, describe, is_run, read_run, sha256
+from .run_format import (FILES, FORMAT_VERSION, LEGACY_TENSOR_FILE, TENSOR_FILE, GraphFacts, RunConfig,
+                         RunContents, config_sha256, is_run, read_run, sha256)
 from .state import GoatState
 
 __all__ = ["FILES", "FORMAT_VERSION", "RunContents", "check_run_target", "read_run", "write_run"]
@@ -33,8 +35,8 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
 
     ``path`` must be absent, empty, or a GOAT run (which is replaced): never a directory holding
     anything else (:func:`check_run_target`). Each file is written beside its final name and
-    moved into place once complete. ``extra`` is JSON metadata kept with the run (e.g. how a
-    link-prediction split was made: ``{"split": {"train_ratio": 0.85, "seed": 0, ...}}``).
+    moved into place once complete, config.json last. ``extra`` is JSON metadata kept with the
+    run (e.g. how a link-prediction split was made: ``{"split": {"train_ratio": 0.85, ...}}``).
     """
     path = Path(path)
     check_run_target(path, overwrite=True)
@@ -45,28 +47,22 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
                            "source": graph.labels.source}
     tensors = {
         **{f"attr_{name}": torch.as_tensor(np.asarray(values)) for name, values in graph.node_attrs.items()},
-        "embedding": state.embedding.detach().cpu().contiguous(),
-        "src": torch.from_numpy(np.ascontiguousarray(graph.src, dtype=np.int64)),
-        "dst": torch.from_numpy(np.ascontiguousarray(graph.dst, dtype=np.int64)),
-        "weight": torch.from_numpy(np.ascontiguousarray(graph.weight, dtype=np.float64)),
-        "hood_table": state.neighborhoods.table.cpu().contiguous(),
-        "hood_length": state.neighborhoods.length.cpu().contiguous(),
+        "embedding": state.embedding.detach().cpu(),
+        "src": torch.from_numpy(np.asarray(graph.src, dtype=np.int64)),
+        "dst": torch.from_numpy(np.asarray(graph.dst, dtype=np.int64)),
+        "weight": torch.from_numpy(np.asarray(graph.weight, dtype=np.float64)),
+        "hood_table": state.neighborhoods.table.cpu(), "hood_length": state.neighborhoods.length.cpu(),
         **_tracked_tensors(state.tracked),
     }
     nodes_text = json.dumps(nodes)
-    config = {
-        "format_version": FORMAT_VERSION,
-        "params": params,
-        "backend": state.backend,
-        "graph": {"source": graph.source, "directed": graph.directed, "weighted": graph.weighted,
-                  "nodes": graph.num_nodes, "edges": graph.num_edges,
-                  "fingerprint": graph.fingerprint()},
-        "history": _finite_or_none(state.history),
-        "early_stopping": _finite_or_none(state.early_stopping),
-        "extra": extra or {},
-        "arrays": {name: describe(tensor) for name, tensor in tensors.items()},
-        "files": {"nodes.json": {"sha256": sha256(nodes_text.encode())}},
-    }
+    tensors_raw = safetensors.torch.save({name: t.contiguous() for name, t in tensors.items()})
+    facts = GraphFacts(source=graph.source, directed=graph.directed, weighted=graph.weighted,
+                       nodes=graph.num_nodes, edges=graph.num_edges, fingerprint=graph.fingerprint())
+    config = asdict(RunConfig(
+        format_version=FORMAT_VERSION, params=params, graph=facts, history=_finite_or_none(state.history),
+        backend=state.backend, early_stopping=_finite_or_none(state.early_stopping), extra=extra or {},
+        files={"nodes.json": sha256(nodes_text.encode()), TENSOR_FILE: sha256(tensors_raw)}))
+    del config["arrays"]  # format 2's
     try:
         config["sha256"] = config_sha256(config)  # last: it covers everything above
         config_text = json.dumps(config, indent=2, allow_nan=False)
@@ -75,17 +71,18 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
                                                            f"JSON data ({err})") from None
     try:
         path.mkdir(parents=True, exist_ok=True)
-        _replace_into(path / "weights.pt", lambda tmp: torch.save(tensors, tmp))
-        _replace_into(path / "nodes.json", lambda tmp: tmp.write_text(nodes_text))
-        _replace_into(path / "config.json", lambda tmp: tmp.write_text(config_text))  # last: the run is whole
+        (path / LEGACY_TENSOR_FILE).unlink(missing_ok=True)  # an older run's, replaced
+        for name, text in ((TENSOR_FILE, tensors_raw), ("nodes.json", nodes_text.encode()),
+                           ("config.json", config_text.encode())):  # config.json last: the run is whole
+            _replace_into(path / name, text)
     except OSError as err:
         raise GraphFormatError(str(path), f"cannot write the run: {err.strerror or err}") from None
     return path
 
 
-def _replace_into(target: Path, write: Callable[[Path], object]) -> None:
+def _replace_into(target: Path, data: bytes) -> None:
     tmp = target.with_name(target.name + PARTIAL)
-    write(tmp)
+    tmp.write_bytes(data)
     os.replace(tmp, target)
 
 
@@ -159,7 +156,7 @@ def _check_existing_target(path: Path, overwrite: bool) -> None:
         raise GraphFormatError(text, problem)
     if not entries:
         return
-    ours = set(FILES) | {name + PARTIAL for name in FILES}
+    ours = {name + end for name in (*FILES, LEGACY_TENSOR_FILE) for end in ("", PARTIAL)}
     others = [name for name in entries if name not in ours]
     if others:
         shown = ", ".join(repr(name) for name in others[:3]) + (" ..." if len(others) > 3 else "")
@@ -174,38 +171,28 @@ def _check_existing_target(path: Path, overwrite: bool) -> None:
 
 
 def _tracked_tensors(tracked: tuple[AttentionHistory, ...]) -> dict[str, torch.Tensor]:
-    if not tracked:
-        return {}
+    """The tracked pairs as :func:`.run_format.tracked_specs` declares them."""
     out = {"tracked_pairs": torch.tensor([[h.source_id, h.target_id] for h in tracked], dtype=torch.int64),
-           "tracked_epochs": torch.as_tensor(np.asarray(tracked[0].epochs, dtype=np.int64))}
+           "tracked_epochs": torch.as_tensor(np.asarray(tracked[0].epochs, dtype=np.int64))} if tracked else {}
     for k, h in enumerate(tracked):
-        arrays = {
-            "source_neighbors": np.asarray(h.source_neighbors, dtype=np.int64),
-            "target_neighbors": np.asarray(h.target_neighbors, dtype=np.int64),
-            "source_attention": np.asarray(h.source_attention, dtype=np.float32),
-            "target_attention": np.asarray(h.target_attention, dtype=np.float32),
-            "padding": np.stack([h.source_padding, h.target_padding], axis=1).astype(np.float32),
-            "scores": np.stack([h.score, h.uniform_score], axis=1).astype(np.float32),
-        }
-        out.update({f"tracked_{k}_{part}": torch.from_numpy(np.ascontiguousarray(a))
-                    for part, a in arrays.items()})
+        parts = {"source_attention": h.source_attention, "target_attention": h.target_attention,
+                 "padding": np.stack([h.source_padding, h.target_padding], axis=1),
+                 "scores": np.stack([h.score, h.uniform_score], axis=1)}
+        out |= {f"tracked_{k}_{part}": torch.from_numpy(np.asarray(a, dtype=np.float32)) for part, a in parts.items()}
     return out
 
 
 def check_tracked_last_rows(tracked: Sequence[AttentionHistory], attention: Callable[..., PairAttention],
-                             weights: Path) -> None:
+                            tensors: Path) -> None:
     """Each tracked pair's last row is the loaded model's own attention and scores (``attention``:
-    its ``Goat.attention``; the tracker's last record is the final model): a history changed
-    after saving is refused, in one line naming ``weights``."""
-    for k, history in enumerate(tracked):
-        pair = NodeIndex(history.source_id), NodeIndex(history.target_id)
-        att, flat = attention(*pair), attention(*pair, uniform=True)
-        rows = ((att.source_attention, history.source_attention[-1]),
-                (att.target_attention, history.target_attention[-1]),
-                ([att.source_padding, att.target_padding],
-                 [history.source_padding[-1], history.target_padding[-1]]),
-                ([att.score, flat.score], [history.score[-1], history.uniform_score[-1]]))
-        if not all(np.allclose(mine, saved, rtol=1e-4, atol=1e-4) for mine, saved in rows):
-            who = f"tracked pair {k} ({history.source!r}, {history.target!r})"
-            problem = f"{who}: its last row is not the final model's attention (changed after saving)"
-            raise GraphFormatError(str(weights), problem)
+    its ``Goat.attention``; the tracker's last record is the final model): a history changed after
+    saving is refused, in one line naming the ``tensors`` file."""
+    for k, h in enumerate(tracked):
+        att, flat = (attention(NodeIndex(h.source_id), NodeIndex(h.target_id), uniform=u) for u in (False, True))
+        mine = (att.source_attention, att.target_attention, att.source_padding, att.target_padding, att.score,
+                flat.score)
+        saved = (h.source_attention[-1], h.target_attention[-1], h.source_padding[-1], h.target_padding[-1],
+                 h.score[-1], h.uniform_score[-1])
+        if not all(np.allclose(a, b, rtol=1e-4, atol=1e-4) for a, b in zip(mine, saved, strict=True)):
+            raise GraphFormatError(str(tensors), f"tracked pair {k} ({h.source!r}, {h.target!r}): its last row "
+                                                 "is not the final model's attention (changed after saving)")
