@@ -13,7 +13,8 @@ from pathlib import Path, PurePosixPath
 
 from .errors import GraphFormatError
 from .estimator import Goat
-from .run_format import FILES, LEGACY_TENSOR_FILE, TENSOR_FILE
+from .legacy_runs import WEIGHTS
+from .run_format import FILES, TENSOR_FILE
 
 MAX_RUN_ARCHIVE_BYTES = 200 * 1024 * 1024  # uncompressed, all members together
 
@@ -95,12 +96,12 @@ def _pick_members(zf: zipfile.ZipFile, file: str, max_bytes: int) -> dict[str, z
         if info.is_dir():
             continue
         parts = PurePosixPath(info.filename.replace("\\", "/")).parts
-        if parts[-1] in (*FILES, LEGACY_TENSOR_FILE) and len(parts) <= 2:
+        if parts[-1] in (*FILES, WEIGHTS) and len(parts) <= 2:
             if parts[-1] in members:
                 raise GraphFormatError(file, f"two copies of {parts[-1]} in the archive")
             members[parts[-1]] = info
     missing = [name for name in FILES if name not in members and not (name == TENSOR_FILE and
-                                                                       LEGACY_TENSOR_FILE in members)]
+                                                                       WEIGHTS in members)]
     if missing:
         raise GraphFormatError(file, f"not a GOAT run: {', '.join(missing)} missing from the archive")
     return members

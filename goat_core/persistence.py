@@ -22,8 +22,19 @@ import torch
 from .analysis.attention import AttentionHistory, PairAttention
 from .data.graph import NodeIndex
 from .errors import GraphFormatError
-from .run_format import (FILES, FORMAT_VERSION, LEGACY_TENSOR_FILE, TENSOR_FILE, GraphFacts, RunConfig,
-                         RunContents, config_sha256, is_run, read_run, sha256)
+from .legacy_runs import WEIGHTS
+from .run_format import (
+    FILES,
+    FORMAT_VERSION,
+    TENSOR_FILE,
+    GraphFacts,
+    RunConfig,
+    RunContents,
+    config_sha256,
+    is_run,
+    read_run,
+    sha256,
+)
 from .state import GoatState
 
 __all__ = ["FILES", "FORMAT_VERSION", "RunContents", "check_run_target", "read_run", "write_run"]
@@ -60,9 +71,8 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
                        nodes=graph.num_nodes, edges=graph.num_edges, fingerprint=graph.fingerprint())
     config = asdict(RunConfig(
         format_version=FORMAT_VERSION, params=params, graph=facts, history=_finite_or_none(state.history),
-        backend=state.backend, early_stopping=_finite_or_none(state.early_stopping), extra=extra or {},
-        files={"nodes.json": sha256(nodes_text.encode()), TENSOR_FILE: sha256(tensors_raw)}))
-    del config["arrays"]  # format 2's
+        files={"nodes.json": sha256(nodes_text.encode()), TENSOR_FILE: sha256(tensors_raw)}, sha256="",
+        backend=state.backend, early_stopping=_finite_or_none(state.early_stopping), extra=extra or {}))
     try:
         config["sha256"] = config_sha256(config)  # last: it covers everything above
         config_text = json.dumps(config, indent=2, allow_nan=False)
@@ -71,7 +81,7 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
                                                            f"JSON data ({err})") from None
     try:
         path.mkdir(parents=True, exist_ok=True)
-        (path / LEGACY_TENSOR_FILE).unlink(missing_ok=True)  # an older run's, replaced
+        (path / WEIGHTS).unlink(missing_ok=True)  # an older run's, replaced
         for name, text in ((TENSOR_FILE, tensors_raw), ("nodes.json", nodes_text.encode()),
                            ("config.json", config_text.encode())):  # config.json last: the run is whole
             _replace_into(path / name, text)
@@ -108,26 +118,37 @@ def check_run_target(path: str | Path, overwrite: bool = False) -> None:
     if "\x00" in text:
         raise GraphFormatError(repr(text), "holds a NUL character, which no file name may hold")
     try:
-        _check_target(Path(path), overwrite)
+        problem = _target_problem(Path(path), overwrite)
     except OSError as err:  # a name too long, a loop of links, no permission to look
-        raise GraphFormatError(text, f"cannot be used as a run directory ({err.strerror or err})") from None
-
-
-def _check_target(path: Path, overwrite: bool) -> None:
-    text = str(path)
-    if path.exists() or path.is_symlink():
-        _check_existing_target(path, overwrite)
-        return
-    ancestor = path.parent
-    while not ancestor.exists():
-        if ancestor.is_symlink():
-            raise GraphFormatError(text, f"cannot be created: {ancestor} is a broken symbolic link")
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise GraphFormatError(text, f"cannot be created: {ancestor} is a file, not a directory")
-    problem = _write_problem(ancestor)
+        problem = f"cannot be used as a run directory ({err.strerror or err})"
     if problem:
-        raise GraphFormatError(text, f"cannot be created: {ancestor} {problem}")
+        raise GraphFormatError(text, problem)
+
+
+def _target_problem(path: Path, overwrite: bool) -> str | None:
+    if not (path.exists() or path.is_symlink()):
+        ancestor = path.parent
+        while not ancestor.exists() and not ancestor.is_symlink():
+            ancestor = ancestor.parent
+        what = ("is a broken symbolic link" if not ancestor.exists() else "is a file, not a directory"
+                if not ancestor.is_dir() else _write_problem(ancestor))
+        return what and f"cannot be created: {ancestor} {what}"
+    if not path.is_dir():
+        what = "not a directory" if path.exists() else "a broken symbolic link"
+        return f"exists and is {what}; --out names the run directory to write"
+    entries = sorted(entry.name for entry in path.iterdir())
+    others = [repr(name) for name in entries if name not in {f"{name}{end}" for name in (*FILES, WEIGHTS)
+                                                              for end in ("", PARTIAL)}]
+    anywhere = "a run is written only into a new or empty directory, or over a GOAT run"
+    problem = _write_problem(path)
+    if problem or not entries:
+        return problem
+    if others:
+        return f"holds other files ({', '.join(others[:3])}{' ...' if len(others) > 3 else ''}): {anywhere}"
+    if not is_run(path):
+        return f"holds a config.json or nodes.json that is not a GOAT run's: {anywhere}"
+    return None if overwrite else ("already holds a GOAT run: pass --overwrite to replace it, or choose "
+                                   "another --out")
 
 
 def _write_problem(directory: Path) -> str | None:
@@ -142,43 +163,18 @@ def _write_problem(directory: Path) -> str | None:
     return None
 
 
-def _check_existing_target(path: Path, overwrite: bool) -> None:
-    text = str(path)
-    if not path.is_dir():
-        what = "a broken symbolic link" if not path.exists() else "not a directory"
-        raise GraphFormatError(text, f"exists and is {what}; --out names the run directory to write")
-    try:
-        entries = sorted(entry.name for entry in path.iterdir())
-    except OSError as err:
-        raise GraphFormatError(text, f"cannot be read: {err.strerror or err}") from None
-    problem = _write_problem(path)
-    if problem:
-        raise GraphFormatError(text, problem)
-    if not entries:
-        return
-    ours = {name + end for name in (*FILES, LEGACY_TENSOR_FILE) for end in ("", PARTIAL)}
-    others = [name for name in entries if name not in ours]
-    if others:
-        shown = ", ".join(repr(name) for name in others[:3]) + (" ..." if len(others) > 3 else "")
-        raise GraphFormatError(text, f"holds other files ({shown}): a run is written only into a new or "
-                                     "empty directory, or over a GOAT run")
-    if not is_run(path):
-        raise GraphFormatError(text, "holds a config.json or nodes.json that is not a GOAT run's: a run is "
-                                     "written only into a new or empty directory, or over a GOAT run")
-    if not overwrite:
-        raise GraphFormatError(text, "already holds a GOAT run: pass --overwrite to replace it, or choose "
-                                     "another --out")
-
-
 def _tracked_tensors(tracked: tuple[AttentionHistory, ...]) -> dict[str, torch.Tensor]:
     """The tracked pairs as :func:`.run_format.tracked_specs` declares them."""
+    if not tracked:
+        return {}
     out = {"tracked_pairs": torch.tensor([[h.source_id, h.target_id] for h in tracked], dtype=torch.int64),
-           "tracked_epochs": torch.as_tensor(np.asarray(tracked[0].epochs, dtype=np.int64))} if tracked else {}
+           "tracked_epochs": torch.as_tensor(np.asarray(tracked[0].epochs, dtype=np.int64))}
     for k, h in enumerate(tracked):
         parts = {"source_attention": h.source_attention, "target_attention": h.target_attention,
                  "padding": np.stack([h.source_padding, h.target_padding], axis=1),
                  "scores": np.stack([h.score, h.uniform_score], axis=1)}
-        out |= {f"tracked_{k}_{part}": torch.from_numpy(np.asarray(a, dtype=np.float32)) for part, a in parts.items()}
+        out |= {f"tracked_{k}_{part}": torch.from_numpy(np.asarray(a, dtype=np.float32))
+                for part, a in parts.items()}
     return out
 
 
@@ -188,11 +184,12 @@ def check_tracked_last_rows(tracked: Sequence[AttentionHistory], attention: Call
     its ``Goat.attention``; the tracker's last record is the final model): a history changed after
     saving is refused, in one line naming the ``tensors`` file."""
     for k, h in enumerate(tracked):
-        att, flat = (attention(NodeIndex(h.source_id), NodeIndex(h.target_id), uniform=u) for u in (False, True))
+        pair = NodeIndex(h.source_id), NodeIndex(h.target_id)
+        att, flat = attention(*pair), attention(*pair, uniform=True)
         mine = (att.source_attention, att.target_attention, att.source_padding, att.target_padding, att.score,
                 flat.score)
         saved = (h.source_attention[-1], h.target_attention[-1], h.source_padding[-1], h.target_padding[-1],
                  h.score[-1], h.uniform_score[-1])
         if not all(np.allclose(a, b, rtol=1e-4, atol=1e-4) for a, b in zip(mine, saved, strict=True)):
-            raise GraphFormatError(str(tensors), f"tracked pair {k} ({h.source!r}, {h.target!r}): its last row "
-                                                 "is not the final model's attention (changed after saving)")
+            problem = f"tracked pair {k} ({h.source!r}, {h.target!r}): its last row is not the final model's"
+            raise GraphFormatError(str(tensors), f"{problem} attention (changed after saving)")

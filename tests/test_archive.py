@@ -61,7 +61,7 @@ def test_run_archive_refuses_bad_archives(goat, case, problem):
         "symlink": _zip(members, symlink="config.json.lnk"),
         "missing": _zip({k: v for k, v in members.items() if k != "model.safetensors"}),
         "huge": _zip(members),
-        "bad config": _zip({**members, "config.json": b'{"format_version": 1}'}),
+        "bad config": _zip({**members, "config.json": b'{"format_version": 3}'}),
     }[case]
     limit = 1000 if case == "huge" else archive.MAX_RUN_ARCHIVE_BYTES
     with pytest.raises(GraphFormatError) as err:

@@ -230,7 +230,7 @@ TAMPERINGS = {  # name: (change, the words of the structural check that refuses 
                                 "node names must be distinct"),
     "node count": (lambda c, n, t: c["graph"].__setitem__("nodes", 76),
                    "holds 77 names but config.json's graph"),
-    "tracked epochs": (_tensor("tracked_epochs", lambda t: t.flip(0).contiguous()), "tracked_epochs must be 0..5"),
+    "tracked epochs": (_tensor("tracked_epochs", lambda t: t.flip(0)), "tracked_epochs must be 0..5"),
     "tracked attention doubled": (_tensor("tracked_0_source_attention", lambda t: t * 2),
                                   "source attention must be non-negative and sum to 1"),
     "tracked part missing": (lambda c, n, t: t.pop("tracked_1_scores"), "'tracked_1_scores' is missing"),
@@ -315,8 +315,9 @@ def test_a_tensors_file_that_is_not_a_runs_is_one_line(saved, tmp_path, content,
     if content != "symlink" and content:
         config = json.loads((run / "config.json").read_text())
         config["files"]["model.safetensors"] = hashlib.sha256(tensors.read_bytes()).hexdigest()
-        config["sha256"] = hashlib.sha256(json.dumps({k: v for k, v in config.items() if k != "sha256"},
-                                                     sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+        content = json.dumps({k: v for k, v in config.items() if k != "sha256"}, sort_keys=True,
+                             separators=(",", ":"))
+        config["sha256"] = hashlib.sha256(content.encode()).hexdigest()
         (run / "config.json").write_text(json.dumps(config))
     with pytest.raises(GraphFormatError) as err:
         Goat.load(run)
@@ -346,7 +347,8 @@ def test_a_format_2_weights_file_that_is_not_a_runs_is_one_line(tmp_path, conten
     ('{"format_version": 2, "params": {"dim": NaN}}', "not valid JSON (NaN is not a number JSON allows)"),
     ("{" * 100_000, "not valid JSON"),
     ('{"params": {}}', "has no format_version"),
-    ('{"format_version": 2}', "'params' is missing"),
+    ('{"format_version": 3}', "'params' is missing"),
+    ('{"format_version": 2}', "a format-2 run's config records arrays, files and sha256"),
     ("\xff\xfe{}", "not valid JSON"),
 ])
 def test_a_config_that_is_not_a_runs_is_one_line(saved, tmp_path, text, words):
