@@ -243,7 +243,7 @@ class RunReader:
             self.check_sums(data["files"], raw)
             try:
                 tensors = safetensors.torch.load(raw[TENSOR_FILE])
-            except safetensors.SafetensorError:
+            except Exception:  # SafetensorError, or a dtype this torch lacks (a KeyError): one line
                 raise self.bad("is not a tensors file GOAT Explorer saved (damaged, or not safetensors)") \
                     from None
         config = self.config(data)

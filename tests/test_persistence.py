@@ -297,6 +297,7 @@ def test_an_edit_only_a_checksum_can_see_is_seen(saved, tmp_path):
     (b"\xff" * 8 + b"{}", "model.safetensors: is not a tensors file GOAT Explorer saved"),
     ("torch file", "model.safetensors: is not a tensors file GOAT Explorer saved"),
     ("cut short", "model.safetensors: is not a tensors file GOAT Explorer saved"),
+    ("float4", "model.safetensors: is not a tensors file GOAT Explorer saved"),  # once a KeyError
     ("symlink", "model.safetensors: is a symbolic link"),
 ])
 def test_a_tensors_file_that_is_not_a_runs_is_one_line(saved, tmp_path, content, words):
@@ -307,6 +308,9 @@ def test_a_tensors_file_that_is_not_a_runs_is_one_line(saved, tmp_path, content,
         torch.save({"embedding": torch.zeros(3)}, tensors)
     elif content == "cut short":
         tensors.write_bytes(tensors.read_bytes()[:-100])
+    elif content == "float4":  # a dtype the safetensors format names and torch cannot hold
+        header = b'{"embedding":{"dtype":"F4","shape":[2],"data_offsets":[0,1]}}'
+        tensors.write_bytes(len(header).to_bytes(8, "little") + header + b"\0")
     elif content == "symlink":
         tensors.rename(tmp_path / "elsewhere")
         tensors.symlink_to(tmp_path / "elsewhere")
