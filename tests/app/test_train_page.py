@@ -131,8 +131,9 @@ def _tampered_zip(raw: bytes, tmp_path, change, reseal: bool = True) -> bytes:
     run = tampered(folder, tmp_path / "tampered", change, reseal=reseal)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as zf:
-        for name in ("config.json", "nodes.json", "model.safetensors"):
-            zf.write(run / name, arcname=name)
+        for name in ("config.json", "nodes.json", "model.safetensors", "weights.pt"):  # weights.pt: format 1
+            if (run / name).exists():
+                zf.write(run / name, arcname=name)
     return out.getvalue()
 
 
