@@ -2,16 +2,14 @@
 
     RUN/config.json        :class:`RunConfig`: parameters, graph facts (with its fingerprint), history,
                            early stopping, compute path, the SHA-256 of the two other files, and
-                           ``sha256``: the SHA-256 of config.json's own content without it
+                           ``sha256``, that of config.json's own content without it
     RUN/nodes.json         :class:`NodesFile`: node names in index order (and labels if any)
-    RUN/model.safetensors  the tensors (:func:`tensor_specs`, :func:`tracked_specs`): a header of
-                           dtypes, shapes and offsets, which the safetensors library checks, then bytes
+    RUN/model.safetensors  the tensors (:func:`tensor_specs`, :func:`tracked_specs`)
 
-:func:`read_run` checks a run against that declaration (:func:`parse` follows the dataclasses), then
-what only this project can check: the names against the graph's fingerprint, the neighborhood
-table against the graph, the tracked pairs against the table. Any mismatch is one
-:class:`GraphFormatError` naming the file and the problem. Nothing in a run is unpickled. Runs
-saved before format 3 (``weights.pt``) are read through :mod:`.legacy_runs`.
+:func:`read_run` checks a run against that declaration, then what only this project can check: the
+names against the graph's fingerprint, the neighborhood table against the graph, the tracked pairs
+against the table. Any mismatch is one :class:`GraphFormatError` naming the file and the problem.
+Nothing is unpickled. Runs saved before format 3 (``weights.pt``) are read through :mod:`.legacy_runs`.
 """
 
 from __future__ import annotations
@@ -43,17 +41,24 @@ TENSOR_FILE = "model.safetensors"
 FILES = ("config.json", "nodes.json", TENSOR_FILE)
 BACKEND_NAMES = ("", "fused", "torch", "module")  # "": not recorded (runs saved before backends)
 ROWS_PER_CHECK = 1 << 14  # rows of the neighborhood table checked at a time (N = 100: 13 MB each)
+PLAIN_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float32,
+                torch.float64)  # node attributes: numbers numpy holds as they are
 Specs = dict[str, tuple[torch.dtype, tuple]]  # tensor name: (dtype, shape)
 
 
 # -- config.json and nodes.json, declared: read by parse(), written by persistence.write_run
+def bounded(low: float, high: float = math.inf, default: object = MISSING):
+    """A number field (or a list of numbers) whose values lie in [low, high]: parse() checks it."""
+    return field(default=default, metadata={"bounds": (low, high)})
+
+
 @dataclass
 class GraphFacts:
     source: str
     directed: bool
     weighted: bool
-    nodes: int
-    edges: int
+    nodes: int = bounded(1)
+    edges: int = bounded(1)
     fingerprint: str  # Graph.fingerprint(): names, edges, weights, labels and node attributes
 
 
@@ -62,16 +67,16 @@ class HistoryRow:  # one per epoch trained
     epoch: int
     loss: float
     elapsed: float | None = None
-    val_auc: float | None = None
+    val_auc: float | None = bounded(0, 1, default=None)
 
 
 @dataclass
 class Stopping:  # Goat.early_stopping_: how early stopping chose the number of epochs
-    best_epoch: int
-    epochs_tried: int
-    val_auc: list
-    validation_edges: int
-    fraction: float
+    best_epoch: int = bounded(1)
+    epochs_tried: int = bounded(1)
+    val_auc: list[float | None] = bounded(0, 1)
+    validation_edges: int = bounded(1)
+    fraction: float = bounded(0, 1)
 
 
 @dataclass
@@ -89,14 +94,14 @@ class RunConfig:
 
 @dataclass
 class Labels:
-    codes: list
-    classes: list
+    codes: list[int]
+    classes: list[str]
     source: str = ""
 
 
 @dataclass
 class NodesFile:
-    names: list
+    names: list[str]
     labels: Labels | None = None
 
 
@@ -110,32 +115,38 @@ KINDS = {int: "a whole number", float: "a finite number", bool: "true or false",
 
 def parse(cls: type, data: object, where: str = ""):
     """``data`` (parsed JSON) as the dataclass ``cls``: exactly its fields, each of its declared type
-    (nested dataclasses, and lists of them, in turn); else a :class:`SchemaError`, its text
-    starting with ``where`` ("graph: " for a nested one)."""
+    (nested dataclasses, and lists of them, in turn) and within its bounds; else a :class:`SchemaError`."""
     if not isinstance(data, dict):
         raise SchemaError(f"{where}must be a JSON object")
     names = [f.name for f in fields(cls)]
     unknown = [key for key in data if key not in names]
-    required = [f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING]
-    missing = [name for name in required if name not in data]
+    missing = [f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING
+               and f.name not in data]
     if unknown or missing:
         what = f"unknown key {unknown[0]!r}" if unknown else f"{missing[0]!r} is missing"
         raise SchemaError(f"{where}{what} (it holds exactly {', '.join(names)})")
     hints = get_type_hints(cls)
-    return cls(**{key: _typed(value, hints[key], f"{where}{key}") for key, value in data.items()})
+    return cls(**{f.name: _typed(data[f.name], hints[f.name], f"{where}{f.name}", f.metadata.get("bounds"))
+                  for f in fields(cls) if f.name in data})
 
 
-def _typed(value: object, hint: object, where: str):
+def _typed(value: object, hint: object, where: str, bounds: tuple[float, float] | None = None):
     kinds = get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
     for kind in kinds:
         if is_dataclass(kind) and isinstance(value, dict):
             return parse(kind, value, f"{where}: ")
         if get_origin(kind) is list and isinstance(value, list):
-            return [_typed(item, get_args(kind)[0], f"{where} row {k}") for k, item in enumerate(value, 1)]
+            item_hint = get_args(kind)[0]
+            return [_typed(item, item_hint, f"{where} row {k}", bounds) for k, item in enumerate(value, 1)]
         if kind in KINDS and _is(value, kind):
+            if bounds and kind in (int, float) and not bounds[0] <= value <= bounds[1]:
+                low, high = bounds
+                within = f">= {low}" if high == math.inf else f"in [{low}, {high}]"
+                raise SchemaError(f"{where} must be {within}, got {value}")
             return value
     wanted = " or ".join(KINDS.get(get_origin(kind) or kind, "a JSON object") for kind in kinds)
-    raise SchemaError(f"{where} must be {wanted}, got {_short(value)}")
+    text = json.dumps(value, default=str)
+    raise SchemaError(f"{where} must be {wanted}, got {text if len(text) <= 60 else text[:57] + '...'}")
 
 
 def _is(value: object, kind: type) -> bool:
@@ -156,7 +167,7 @@ def tracked_specs(rows: int, widths: list[tuple[int, int]]) -> Specs:
     """``fit(track_pairs=...)``'s record: ``tracked_pairs`` (K, 2) node ids, ``tracked_epochs``, then
     pair k's attention over the (Ls, Lt) neighbors the saved draw gives it, its padding, and its
     scores (r_s·r_t, and with uniform attention), before training and after each epoch (rows)."""
-    specs = {"tracked_epochs": (torch.int64, (rows,))}
+    specs = {"tracked_pairs": (torch.int64, (len(widths), 2)), "tracked_epochs": (torch.int64, (rows,))}
     for k, (ls, lt) in enumerate(widths):
         specs |= {f"tracked_{k}_source_attention": (torch.float32, (rows, ls)),
                   f"tracked_{k}_target_attention": (torch.float32, (rows, lt)),
@@ -167,8 +178,8 @@ def tracked_specs(rows: int, widths: list[tuple[int, int]]) -> Specs:
 
 @dataclass(frozen=True)
 class RunContents:
-    """What :func:`read_run` found, every part checked: the parameters, the learned state, the
-    ``extra`` metadata, notes for the user (one line each) and the file the tensors came from."""
+    """What :func:`read_run` found, every part checked, notes for the user (one line each) and the
+    file the tensors came from."""
 
     params: dict
     state: GoatState
@@ -212,9 +223,9 @@ def is_run(path: Path) -> bool:
 def read_run(path: str | Path, defaults: Mapping[str, object], check_params: Callable[[dict], None]
              ) -> RunContents:
     """The checked contents of the run directory ``path``, or one :class:`GraphFormatError` naming
-    the file (``RUN/model.safetensors: ...``) and the problem. ``defaults``: the estimator's
-    parameters and their defaults (a run holds every one and no other); ``check_params(params)``
-    raises a GoatError for a value the estimator refuses."""
+    the file and the problem. ``defaults``: the estimator's parameters and their defaults (a run
+    holds every one and no other); ``check_params(params)`` raises a GoatError for a value the
+    estimator refuses."""
     return RunReader(Path(path), defaults, check_params).read()
 
 
@@ -248,16 +259,15 @@ class RunReader:
                     from None
         config = self.config(data)
         names, labels = self.nodes(config.graph)
-        params, n = config.params, len(names)
-        self.expect(tensors, tensor_specs(n, config.graph.edges, params))
-        unknown = [key for key in tensors if key not in tensor_specs(0, 0, params)
-                   and not key.startswith(("attr_", "tracked_"))]
+        params, specs = config.params, tensor_specs(len(names), config.graph.edges, config.params)
+        self.expect(tensors, specs)
+        graph = self.graph(names, labels, config.graph, tensors)
+        embedding = self.embedding(tensors["embedding"].numpy())
+        hood = self.neighborhoods(graph, tensors["hood_table"].numpy(), tensors["hood_length"].numpy())
+        tracked, specs = self.tracked(graph, tensors, hood, params, len(config.history), specs)
+        unknown = [key for key in tensors if key not in specs and not key.startswith("attr_")]
         if unknown:
             raise self.bad(f"holds an unknown tensor {unknown[0]!r}")
-        graph = self.graph(names, labels, config.graph, tensors)
-        embedding = self.embedding(tensors["embedding"].numpy(), n)
-        hood = self.neighborhoods(graph, tensors["hood_table"].numpy(), tensors["hood_length"].numpy())
-        tracked = self.tracked(graph, tensors, hood, params, len(config.history))
         state = GoatState(graph=graph, embedding=embedding, neighborhoods=hood, history=data["history"],
                           backend=config.backend, early_stopping=data.get("early_stopping"), tracked=tracked)
         return RunContents(params, state, config.extra, notes, self.tensor_file)
@@ -271,9 +281,8 @@ class RunReader:
                 if self.path.exists() else "no such directory"
             raise self.fail(f"not a GOAT run directory: {what}")
         if not regular_file(file):
-            link = file.is_symlink()
-            raise self.fail("is a symbolic link: a run's files must be regular files in its directory" if link
-                            else "is not a regular file", name)
+            raise self.fail("is a symbolic link: a run's files must be regular files in its directory"
+                            if file.is_symlink() else "is not a regular file", name)
         try:
             raw = file.read_bytes()
         except OSError as err:
@@ -286,16 +295,14 @@ class RunReader:
         raw = self.file_bytes(name)
         try:
             data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-        except UnicodeDecodeError:
-            raise self.fail("is not UTF-8 text: not a file GOAT Explorer wrote", name) from None
         except json.JSONDecodeError as err:
             raise self.fail(f"is not valid JSON ({err.msg} at line {err.lineno}, column {err.colno})", name) \
                 from None
-        except ValueError as err:  # a NaN or an infinity (our words), or a number too long to read
-            why = str(err) if "JSON allows" in str(err) else "a number with too many digits"
+        except (ValueError, RecursionError) as err:  # not UTF-8, a NaN (our words), a number too long
+            why = ("not UTF-8 text" if isinstance(err, UnicodeDecodeError) else "nested too deeply"
+                   if isinstance(err, RecursionError) else str(err) if "JSON allows" in str(err)
+                   else "a number with too many digits")
             raise self.fail(f"is not valid JSON ({why})", name) from None
-        except RecursionError:
-            raise self.fail("is not valid JSON (nested too deeply)", name) from None
         if not isinstance(data, dict):
             raise self.fail(f"must hold a JSON object (config.json and nodes.json must each hold a JSON "
                             f"object), got a {type(data).__name__}", name)
@@ -328,64 +335,37 @@ class RunReader:
         problem = ("has no format_version: not a GOAT run's config" if "format_version" not in data else
                    f"format_version must be a whole number, got {version!r}" if not _is(version, int) else
                    f"the run is in format {version}, newer than this version of GOAT Explorer reads: "
-                   "update it"
-                   if version > FORMAT_VERSION else f"the run is in format {version}, which GOAT Explorer "
-                   "never wrote" if version < 1 else None)
+                   "update it" if version > FORMAT_VERSION else
+                   f"the run is in format {version}, which GOAT Explorer never wrote" if version < 1
+                   else None)
         if problem:
             raise self.fail(problem, "config.json")
         return version
 
     def config(self, data: dict) -> RunConfig:
-        def fail(problem: str) -> GraphFormatError:
-            return self.fail(problem, "config.json")
-
         config = self.parse("config.json", RunConfig, data)
-        if config.backend not in BACKEND_NAMES:
-            known = ", ".join(map(repr, BACKEND_NAMES[1:]))
-            raise fail(f"backend must be one of {known}, got {config.backend!r}")
-        if min(config.graph.nodes, config.graph.edges) < 1:
-            raise fail("graph: nodes and edges must be whole numbers >= 1")
-        config.params = params = self.params(config.params)
-        for k, row in enumerate(config.history, start=1):
-            if row.epoch != k or not (row.val_auc is None or 0 <= row.val_auc <= 1):
-                raise fail(f"history: row {k} must be epoch {k} (with a validation AUC in [0, 1], if any)")
-        epochs, stop = len(config.history), config.early_stopping
-        if epochs > params["epochs"] or (stop is None and epochs != params["epochs"]):
-            raise fail(f"history has {epochs} epochs but the run trained {params['epochs']} (params' epochs"
-                       + (", no early stopping)" if stop is None else ")"))
-        fraction = params["validation_fraction"]
-        problem = None if stop is None else (
-            f"is recorded for a validation fraction of {stop.fraction}, but params' validation_fraction is "
-            f"{fraction}" if stop.fraction != fraction or not fraction > 0 else
-            "must hold best_epoch among its val_auc list (validation AUCs in [0, 1] or null)"
-            if not (all(a is None or (_is(a, float) and 0 <= a <= 1) for a in stop.val_auc)
-                    and 1 <= stop.best_epoch <= len(stop.val_auc)) else
-            "epochs_tried must count its val_auc list and validation_edges be a whole number >= 1"
-            if stop.epochs_tried != len(stop.val_auc) or stop.validation_edges < 1 else
-            f"chose {stop.best_epoch} epochs but history has {epochs}" if stop.best_epoch != epochs else None)
-        if problem:  # the best epoch among the AUCs of the epochs tried is the epochs the model trained
-            raise fail(f"early_stopping {problem}")
+        problem = self.params_problem(config.params) or _config_problem(config)
+        if problem:
+            raise self.fail(problem, "config.json")
         return config
 
-    def params(self, params: dict) -> dict:
+    def params_problem(self, params: dict) -> str | None:
         unknown = [name for name in params if name not in self.defaults]
         missing = [name for name in self.defaults if name not in params]
         if unknown or missing:
-            raise self.fail(f"params: unknown parameter {unknown[0]!r}; known: {', '.join(self.defaults)}"
-                            if unknown else f"params: {missing[0]!r} is missing", "config.json")
+            return (f"params: unknown parameter {unknown[0]!r}; known: {', '.join(self.defaults)}" if unknown
+                    else f"params: {missing[0]!r} is missing")
         try:
             self.check_params(params)
         except GoatError as err:
-            raise self.fail(f"params: {err}", "config.json") from None
-        return params
+            return f"params: {err}"
+        return None
 
     # -- nodes.json
     def nodes(self, facts: GraphFacts) -> tuple[tuple[str, ...], NodeLabels | None]:
         nodes = self.parse("nodes.json", NodesFile, self.json_object("nodes.json"))
-        names, seen = nodes.names, {}
-        problem = ("names must be a list of strings (node names must be strings)"
-                   if not all(isinstance(name, str) for name in names) else
-                   f"holds {len(names)} names but config.json's graph has {facts.nodes} nodes"
+        names, labels, seen = nodes.names, nodes.labels, {}
+        problem = (f"holds {len(names)} names but config.json's graph has {facts.nodes} nodes"
                    if len(names) != facts.nodes else next(filter(None, map(name_problem, names)), None))
         for i, name in enumerate(names if problem is None else ()):
             first = seen.setdefault(nfc(name), i)
@@ -393,19 +373,15 @@ class RunReader:
                 how = "twice" if names[first] == name else f"as {names[first]!r} and {name!r} (NFC and NFD)"
                 problem = f"node names must be distinct: {name!r} is written {how}"
                 break
-        labels, n = nodes.labels, len(names)
-        codes, classes = (labels.codes, labels.classes) if labels else ([-1] * n, ["none"])
-        problem = problem or (
-            "labels: classes must be a list of distinct strings" if not classes or not all(
-                isinstance(c, str) for c in classes) or len(set(classes)) != len(classes) else
-            f"labels: codes must be {n} whole numbers, one per node" if len(codes) != n or not all(
-                _is(c, int) for c in codes) else
-            f"labels: label codes do not match the nodes and classes (each must be -1 or a class number "
-            f"0..{len(classes) - 1})" if not all(-1 <= c < len(classes) for c in codes) else None)
+        if labels and not problem and (not labels.classes or len(set(labels.classes)) != len(labels.classes)
+                                       or len(labels.codes) != len(names)
+                                       or not all(-1 <= c < len(labels.classes) for c in labels.codes)):
+            problem = (f"labels: label codes do not match the nodes and classes (one per node, each -1 or a "
+                       f"class number 0..{len(labels.classes) - 1}; classes distinct)")
         if problem:
             raise self.fail(problem, "nodes.json")
-        return tuple(names), labels and NodeLabels(np.asarray(codes, dtype=np.int64), tuple(classes),
-                                                   source=labels.source)
+        return tuple(names), labels and NodeLabels(np.asarray(labels.codes, dtype=np.int64),
+                                                   tuple(labels.classes), source=labels.source)
 
     # -- the tensors
     def expect(self, tensors: dict[str, torch.Tensor], specs: Specs) -> None:
@@ -436,13 +412,16 @@ class RunReader:
                             "match the fingerprint config.json records: a file was changed after saving")
         return graph
 
-    def embedding(self, values: np.ndarray, n: int) -> torch.Tensor:
-        largest, bound = float(np.abs(values).max()), largest_value(values.shape[1])
+    def embedding(self, values: np.ndarray) -> torch.Tensor:
+        n, dim = values.shape[0] - 1, values.shape[1]
+        # two rows' dot product (an alignment entry, a score) must stay 16 times below float32's
+        # largest number, or every answer is NaN; training never gets near it (its loss would first)
+        largest, bound = float(np.abs(values).max()), math.sqrt(float(np.finfo(np.float32).max) / (16 * dim))
         if not np.isfinite(values).all():
             raise self.bad("the embedding holds NaN or infinite values")
-        if largest > bound:  # a dot product of two rows would overflow float32: every answer NaN
+        if largest > bound:
             raise self.bad(f"the embedding holds values too large to compute with (|x| up to {largest:.3g}; "
-                           f"at most {bound:.3g} for d = {values.shape[1]})")
+                           f"at most {bound:.3g} for d = {dim})")
         if values[n].any():
             raise self.bad(f"the embedding's padding row (row {n}, after the {n} nodes) must be zero")
         return torch.from_numpy(values)
@@ -468,14 +447,13 @@ class RunReader:
                 raise self.bad(f"the neighborhood table {problem[1]} (node {graph.names[problem[0]]!r})")
         return Neighborhoods(torch.from_numpy(table), torch.from_numpy(length))
 
-    def tracked(self, graph: Graph, tensors: dict, hood: Neighborhoods, params: dict, epochs: int
-                ) -> tuple[AttentionHistory, ...]:
-        """The tracked pairs (:func:`tracked_specs`): distinct pairs of nodes, each side's attention
-        (with its padding) a distribution in every row, scores finite."""
+    def tracked(self, graph: Graph, tensors: dict, hood: Neighborhoods, params: dict, epochs: int,
+                specs: Specs) -> tuple[tuple[AttentionHistory, ...], Specs]:
+        """The tracked pairs (:func:`tracked_specs`), if any: distinct pairs of nodes, each side's
+        attention (with its padding) a distribution in every row, scores finite; and ``specs`` with
+        their tensors added."""
         if "tracked_pairs" not in tensors:
-            if any(key.startswith("tracked_") for key in tensors):
-                raise self.bad("holds tracked attention without tracked_pairs")
-            return ()
+            return (), specs
         if params["variant"] == "global":
             raise self.bad("holds tracked attention, which a GoatGlobal run never has")
         n, names, ids = graph.num_nodes, graph.names, tensors["tracked_pairs"]
@@ -486,11 +464,7 @@ class RunReader:
         batch = make_batch(ids[:, 0], ids[:, 1], hood, params["exclude_partner"], params["padding"])
         real = [(batch.nbr_s[k][batch.mask_s[k] & (batch.nbr_s[k] != n)].numpy(),
                  batch.nbr_t[k][batch.mask_t[k] & (batch.nbr_t[k] != n)].numpy()) for k in range(len(ids))]
-        specs = tracked_specs(epochs + 1, [(len(s), len(t)) for s, t in real])
-        unknown = [key for key in tensors if key.startswith("tracked_") and key not in specs
-                   and key != "tracked_pairs"]
-        if unknown:
-            raise self.bad(f"holds an unknown tensor {unknown[0]!r} ({len(ids)} pairs were tracked)")
+        specs = specs | tracked_specs(epochs + 1, [(len(s), len(t)) for s, t in real])
         self.expect(tensors, specs)
         if not torch.equal(tensors["tracked_epochs"], torch.arange(epochs + 1)):
             raise self.bad(f"tracked_epochs must be 0..{epochs} (before training, then every epoch trained)")
@@ -510,18 +484,32 @@ class RunReader:
                 target_names=[names[i] for i in nbr_t], epochs=tensors["tracked_epochs"].numpy(),
                 source_attention=att_s, target_attention=att_t, source_padding=pad[:, 0],
                 target_padding=pad[:, 1], score=scores[:, 0], uniform_score=scores[:, 1]))
-        return tuple(out)
+        return tuple(out), specs
 
 
-PLAIN_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float32,
-                torch.float64)  # numbers numpy holds as they are (no complex, no half precision)
-
-
-def largest_value(dim: int) -> float:
-    """The largest |x| an embedding of dimension ``dim`` may hold: two rows' dot product (an
-    alignment entry, a score) stays 16 times below float32's largest number. Training never gets
-    near it (its loss would stop being finite first)."""
-    return math.sqrt(float(np.finfo(np.float32).max) / (16 * dim))
+def _config_problem(config: RunConfig) -> str | None:
+    """What config.json's types and bounds allow but no run holds: its history is one row per epoch
+    trained, all of params' epochs unless early stopping chose fewer: the best of those it tried."""
+    params, epochs, stop = config.params, len(config.history), config.early_stopping
+    if config.backend not in BACKEND_NAMES:
+        return f"backend must be one of {', '.join(map(repr, BACKEND_NAMES[1:]))}, got {config.backend!r}"
+    wrong = [k for k, row in enumerate(config.history, start=1) if row.epoch != k]
+    if wrong:
+        return f"history: row {wrong[0]} must be epoch {wrong[0]}"
+    if epochs > params["epochs"] or (stop is None and epochs != params["epochs"]):
+        return (f"history has {epochs} epochs but the run trained {params['epochs']} (params' epochs"
+                + (", no early stopping)" if stop is None else ")"))
+    if stop is None:
+        return None
+    fraction = params["validation_fraction"]
+    if stop.fraction != fraction or not fraction > 0:
+        return (f"early_stopping is recorded for a validation fraction of {stop.fraction}, but params' "
+                f"validation_fraction is {fraction}")
+    if stop.epochs_tried != len(stop.val_auc) or stop.best_epoch > len(stop.val_auc):
+        return "early_stopping: epochs_tried must count its val_auc list, among which is best_epoch"
+    if stop.best_epoch != epochs:
+        return f"early_stopping chose {stop.best_epoch} epochs but history has {epochs}"
+    return None
 
 
 def _hood_rows_problem(table: np.ndarray, length: np.ndarray, first: int, n: int,
@@ -551,8 +539,3 @@ def _dtype(dtype: torch.dtype) -> str:
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a number JSON allows")
-
-
-def _short(value: object) -> str:
-    text = json.dumps(value, default=str)
-    return text if len(text) <= 60 else text[:57] + "..."
