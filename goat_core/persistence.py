@@ -1,8 +1,6 @@
 """Runs written as self-describing directories (:mod:`.run_format` declares what each file holds
-and reads them back, every part checked, without unpickling anything).
-
-This module writes plain data (parameters and a :class:`~.state.GoatState`); ``Goat.save`` /
-``Goat.load`` turn a model into that data and back.
+and reads them back, every part checked, without unpickling anything). ``Goat.save`` / ``Goat.load``
+turn a model into plain data (parameters and a :class:`~.state.GoatState`) and back.
 """
 
 from __future__ import annotations
@@ -19,25 +17,15 @@ import numpy as np
 import safetensors.torch
 import torch
 
+from . import run_format as fmt
 from .analysis.attention import AttentionHistory, PairAttention
 from .data.graph import NodeIndex
 from .errors import GraphFormatError
 from .legacy_runs import WEIGHTS
-from .run_format import (
-    FILES,
-    FORMAT_VERSION,
-    TENSOR_FILE,
-    GraphFacts,
-    RunConfig,
-    RunContents,
-    config_sha256,
-    is_run,
-    read_run,
-    sha256,
-)
+from .run_format import FILES, FORMAT_VERSION, TENSOR_FILE, config_sha256, is_run, read_run, sha256
 from .state import GoatState
 
-__all__ = ["FILES", "FORMAT_VERSION", "RunContents", "check_run_target", "read_run", "write_run"]
+__all__ = ["check_run_target", "check_tracked_last_rows", "read_run", "write_run"]
 PARTIAL = ".partial"  # a file being written: FILE + PARTIAL, replaced into FILE once complete
 
 
@@ -52,10 +40,8 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
     path = Path(path)
     check_run_target(path, overwrite=True)
     graph = state.graph
-    nodes: dict = {"names": list(graph.names)}
-    if graph.labels is not None:
-        nodes["labels"] = {"codes": graph.labels.codes.tolist(), "classes": list(graph.labels.classes),
-                           "source": graph.labels.source}
+    labels = graph.labels and fmt.Labels(graph.labels.codes.tolist(), list(graph.labels.classes),
+                                         graph.labels.source)
     tensors = {
         **{f"attr_{name}": torch.as_tensor(np.asarray(values)) for name, values in graph.node_attrs.items()},
         "embedding": state.embedding.detach().cpu(),
@@ -65,13 +51,13 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
         "hood_table": state.neighborhoods.table.cpu(), "hood_length": state.neighborhoods.length.cpu(),
         **_tracked_tensors(state.tracked),
     }
-    nodes_text = json.dumps(nodes)
+    nodes_raw = json.dumps(asdict(fmt.NodesFile(list(graph.names), labels))).encode()
     tensors_raw = safetensors.torch.save({name: t.contiguous() for name, t in tensors.items()})
-    facts = GraphFacts(source=graph.source, directed=graph.directed, weighted=graph.weighted,
-                       nodes=graph.num_nodes, edges=graph.num_edges, fingerprint=graph.fingerprint())
-    config = asdict(RunConfig(
-        format_version=FORMAT_VERSION, params=params, graph=facts, history=_finite_or_none(state.history),
-        files={"nodes.json": sha256(nodes_text.encode()), TENSOR_FILE: sha256(tensors_raw)}, sha256="",
+    facts = fmt.GraphFacts(graph.source, graph.directed, graph.weighted, graph.num_nodes, graph.num_edges,
+                           graph.fingerprint())
+    config = asdict(fmt.RunConfig(
+        FORMAT_VERSION, params, facts, _finite_or_none(state.history),
+        files={"nodes.json": sha256(nodes_raw), TENSOR_FILE: sha256(tensors_raw)}, sha256="",
         backend=state.backend, early_stopping=_finite_or_none(state.early_stopping), extra=extra or {}))
     try:
         config["sha256"] = config_sha256(config)  # last: it covers everything above
@@ -82,18 +68,14 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
     try:
         path.mkdir(parents=True, exist_ok=True)
         (path / WEIGHTS).unlink(missing_ok=True)  # an older run's, replaced
-        for name, text in ((TENSOR_FILE, tensors_raw), ("nodes.json", nodes_text.encode()),
+        for name, text in ((TENSOR_FILE, tensors_raw), ("nodes.json", nodes_raw),
                            ("config.json", config_text.encode())):  # config.json last: the run is whole
-            _replace_into(path / name, text)
+            partial = path / (name + PARTIAL)
+            partial.write_bytes(text)
+            os.replace(partial, path / name)
     except OSError as err:
         raise GraphFormatError(str(path), f"cannot write the run: {err.strerror or err}") from None
     return path
-
-
-def _replace_into(target: Path, data: bytes) -> None:
-    tmp = target.with_name(target.name + PARTIAL)
-    tmp.write_bytes(data)
-    os.replace(tmp, target)
 
 
 def _finite_or_none(value):
@@ -137,8 +119,8 @@ def _target_problem(path: Path, overwrite: bool) -> str | None:
         what = "not a directory" if path.exists() else "a broken symbolic link"
         return f"exists and is {what}; --out names the run directory to write"
     entries = sorted(entry.name for entry in path.iterdir())
-    others = [repr(name) for name in entries if name not in {f"{name}{end}" for name in (*FILES, WEIGHTS)
-                                                              for end in ("", PARTIAL)}]
+    ours = {name + end for name in (*FILES, WEIGHTS) for end in ("", PARTIAL)}
+    others = [repr(name) for name in entries if name not in ours]
     anywhere = "a run is written only into a new or empty directory, or over a GOAT run"
     problem = _write_problem(path)
     if problem or not entries:
