@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import safetensors.torch
@@ -40,8 +41,8 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
     path = Path(path)
     check_run_target(path, overwrite=True)
     graph = state.graph
-    labels = graph.labels and fmt.Labels(graph.labels.codes.tolist(), list(graph.labels.classes),
-                                         graph.labels.source)
+    labels = None if graph.labels is None else fmt.Labels(graph.labels.codes.tolist(),
+                                                          list(graph.labels.classes), graph.labels.source)
     tensors = {
         **{f"attr_{name}": torch.as_tensor(np.asarray(values)) for name, values in graph.node_attrs.items()},
         "embedding": state.embedding.detach().cpu(),
@@ -168,8 +169,8 @@ def check_tracked_last_rows(tracked: Sequence[AttentionHistory], attention: Call
     for k, h in enumerate(tracked):
         pair = NodeIndex(h.source_id), NodeIndex(h.target_id)
         att, flat = attention(*pair), attention(*pair, uniform=True)
-        mine = (att.source_attention, att.target_attention, att.source_padding, att.target_padding, att.score,
-                flat.score)
+        mine: tuple[Any, ...] = (att.source_attention, att.target_attention, att.source_padding,
+                                 att.target_padding, att.score, flat.score)
         saved = (h.source_attention[-1], h.target_attention[-1], h.source_padding[-1], h.target_padding[-1],
                  h.score[-1], h.uniform_score[-1])
         if not all(np.allclose(a, b, rtol=1e-4, atol=1e-4) for a, b in zip(mine, saved, strict=True)):

@@ -22,7 +22,7 @@ import types
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 from pathlib import Path
-from typing import get_args, get_origin, get_type_hints
+from typing import Any, get_args, get_origin, get_type_hints
 
 import numpy as np
 import safetensors.torch
@@ -47,9 +47,8 @@ Specs = dict[str, tuple[torch.dtype, tuple]]  # tensor name: (dtype, shape)
 
 
 # -- config.json and nodes.json, declared: read by parse(), written by persistence.write_run
-def bounded(low: float, high: float = math.inf, default: object = MISSING):
-    """A number field (or a list of numbers) whose values lie in [low, high]: parse() checks it."""
-    return field(default=default, metadata={"bounds": (low, high)})
+AT_LEAST_1 = {"bounds": (1, math.inf)}  # field metadata: parse() checks the value (each, for a list)
+PROBABILITY = {"bounds": (0, 1)}
 
 
 @dataclass
@@ -57,8 +56,8 @@ class GraphFacts:
     source: str
     directed: bool
     weighted: bool
-    nodes: int = bounded(1)
-    edges: int = bounded(1)
+    nodes: int = field(metadata=AT_LEAST_1)
+    edges: int = field(metadata=AT_LEAST_1)
     fingerprint: str  # Graph.fingerprint(): names, edges, weights, labels and node attributes
 
 
@@ -67,16 +66,16 @@ class HistoryRow:  # one per epoch trained
     epoch: int
     loss: float
     elapsed: float | None = None
-    val_auc: float | None = bounded(0, 1, default=None)
+    val_auc: float | None = field(default=None, metadata=PROBABILITY)
 
 
 @dataclass
 class Stopping:  # Goat.early_stopping_: how early stopping chose the number of epochs
-    best_epoch: int = bounded(1)
-    epochs_tried: int = bounded(1)
-    val_auc: list[float | None] = bounded(0, 1)
-    validation_edges: int = bounded(1)
-    fraction: float = bounded(0, 1)
+    best_epoch: int = field(metadata=AT_LEAST_1)
+    epochs_tried: int = field(metadata=AT_LEAST_1)
+    val_auc: list[float | None] = field(metadata=PROBABILITY)
+    validation_edges: int = field(metadata=AT_LEAST_1)
+    fraction: float = field(metadata=PROBABILITY)
 
 
 @dataclass
@@ -113,7 +112,7 @@ KINDS = {int: "a whole number", float: "a finite number", bool: "true or false",
          list: "a list", dict: "a JSON object", type(None): "null"}
 
 
-def parse(cls: type, data: object, where: str = ""):
+def parse(cls: Any, data: object, where: str = "") -> Any:
     """``data`` (parsed JSON) as the dataclass ``cls``: exactly its fields, each of its declared type
     (nested dataclasses, and lists of them, in turn) and within its bounds; else a :class:`SchemaError`."""
     if not isinstance(data, dict):
@@ -130,7 +129,7 @@ def parse(cls: type, data: object, where: str = ""):
                   for f in fields(cls) if f.name in data})
 
 
-def _typed(value: object, hint: object, where: str, bounds: tuple[float, float] | None = None):
+def _typed(value: Any, hint: object, where: str, bounds: tuple[float, float] | None = None) -> Any:
     kinds = get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
     for kind in kinds:
         if is_dataclass(kind) and isinstance(value, dict):
@@ -223,18 +222,18 @@ def is_run(path: Path) -> bool:
 def read_run(path: str | Path, defaults: Mapping[str, object], check_params: Callable[[dict], None]
              ) -> RunContents:
     """The checked contents of the run directory ``path``, or one :class:`GraphFormatError` naming
-    the file and the problem. ``defaults``: the estimator's parameters and their defaults (a run
-    holds every one and no other); ``check_params(params)`` raises a GoatError for a value the
-    estimator refuses."""
+    the file and the problem (see :class:`RunReader` for the arguments)."""
     return RunReader(Path(path), defaults, check_params).read()
 
 
+@dataclass
 class RunReader:
     """One reading of a run directory: the files in order, each check raising for its file."""
 
-    def __init__(self, path: Path, defaults: Mapping[str, object], check_params: Callable[[dict], None]):
-        self.path, self.defaults, self.check_params = path, defaults, check_params
-        self.tensor_file = TENSOR_FILE
+    path: Path
+    defaults: Mapping[str, object]  # the estimator's parameters and defaults: a run holds each, no other
+    check_params: Callable[[dict], None]  # raises a GoatError for a value the estimator refuses
+    tensor_file: str = TENSOR_FILE  # legacy_runs reads weights.pt instead
 
     def fail(self, problem: str, member: str | None = None) -> GraphFormatError:
         return GraphFormatError(str(self.path / member) if member else str(self.path), problem)
@@ -243,7 +242,7 @@ class RunReader:
         return self.fail(problem, self.tensor_file)
 
     def read(self) -> RunContents:
-        data, notes = self.json_object("config.json"), ()
+        data, notes = self.json_object("config.json"), tuple[str, ...]()
         if self.version(data) < FORMAT_VERSION:
             data, tensors, notes = upgrade(self, data)
             data["format_version"] = FORMAT_VERSION
@@ -331,7 +330,7 @@ class RunReader:
 
     # -- config.json
     def version(self, data: dict) -> int:
-        version = data.get("format_version")
+        version: Any = data.get("format_version")
         problem = ("has no format_version: not a GOAT run's config" if "format_version" not in data else
                    f"format_version must be a whole number, got {version!r}" if not _is(version, int) else
                    f"the run is in format {version}, newer than this version of GOAT Explorer reads: "
@@ -364,7 +363,7 @@ class RunReader:
     # -- nodes.json
     def nodes(self, facts: GraphFacts) -> tuple[tuple[str, ...], NodeLabels | None]:
         nodes = self.parse("nodes.json", NodesFile, self.json_object("nodes.json"))
-        names, labels, seen = nodes.names, nodes.labels, {}
+        names, labels, seen = nodes.names, nodes.labels, dict[str, int]()
         problem = (f"holds {len(names)} names but config.json's graph has {facts.nodes} nodes"
                    if len(names) != facts.nodes else next(filter(None, map(name_problem, names)), None))
         for i, name in enumerate(names if problem is None else ()):

@@ -224,7 +224,8 @@ TAMPERINGS = {  # name: (change, the words of the structural check that refuses 
                     "format_version must be a whole number"),
     "format 9": (lambda c, n, t: c.__setitem__("format_version", 9), "newer than this version"),
     "history cut": (lambda c, n, t: c["history"].pop(), "history has 4 epochs but the run trained 5"),
-    "names as ints": (lambda c, n, t: n.__setitem__("names", list(range(77))), "nodes.json: names row 1 must be a string, got 0"),
+    "names as ints": (lambda c, n, t: n.__setitem__("names", list(range(77))),
+                      "names row 1 must be a string, got 0"),
     "one name in NFC and NFD": (lambda c, n, t: n["names"].__setitem__(slice(0, 2),
                                                                         ["Zo\u00eb", "Zoe\u0308"]),
                                 "node names must be distinct"),
@@ -472,11 +473,11 @@ def _stopping(change):
 
 
 @pytest.mark.parametrize("change, words", [
-    (_stopping(lambda s: s["val_auc"].__setitem__(0, 5.0)), "early_stopping: val_auc row 1 must be in [0, 1], got 5.0"),
+    (_stopping(lambda s: s["val_auc"].__setitem__(0, 5.0)), "val_auc row 1 must be in [0, 1], got 5.0"),
     (_stopping(lambda s: s.__setitem__("note", "<b>mine</b>")), "early_stopping: unknown key 'note'"),
     (_stopping(lambda s: s.__setitem__("fraction", 0.5)), "recorded for a validation fraction of 0.5"),
-    (_stopping(lambda s: s.__setitem__("epochs_tried", 99)), "early_stopping: epochs_tried must count its val_auc list"),
-    (_stopping(lambda s: s.__setitem__("validation_edges", 0)), "early_stopping: validation_edges must be >= 1, got 0"),
+    (_stopping(lambda s: s.__setitem__("epochs_tried", 99)), "epochs_tried must count its val_auc list"),
+    (_stopping(lambda s: s.__setitem__("validation_edges", 0)), "validation_edges must be >= 1, got 0"),
     (_set_param("validation_fraction", 0.0), "recorded for a validation fraction"),
 ], ids=["an AUC of 5", "an extra key", "another fraction", "epochs tried", "no validation edge",
         "early stopping without a validation fraction"])

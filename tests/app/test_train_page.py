@@ -153,7 +153,7 @@ UNUSABLE = {  # what a zip held: the words of the one line that refuses it
     "int32 table": (_set_tensor("hood_table", lambda t: t.int()),
                     "model.safetensors: hood_table must be int64"),
     "integer label classes": (lambda c, n, t: n["labels"].__setitem__("classes", list(range(len(
-        n["labels"]["classes"])))), "nodes.json: labels: classes must be a list of distinct strings"),
+        n["labels"]["classes"])))), "nodes.json: labels: classes row 1 must be a string, got 0"),
 }
 
 
