@@ -209,14 +209,11 @@ def regular_file(path: Path) -> bool:
 def is_run(path: Path) -> bool:
     """Whether ``path`` holds a GOAT run's config.json (a JSON object with a format version and
     parameters), whatever the state of its other files."""
-    config = path / "config.json"
     try:
-        data = json.loads(config.read_text(encoding="utf-8")) if regular_file(config) and \
-            config.stat().st_size < 64 * 2**20 else None
-    except (ValueError, OSError, RecursionError):
+        data = RunReader(path, {}, lambda params: None).json_object("config.json")
+    except GraphFormatError:
         return False
-    return isinstance(data, dict) and _is(data.get("format_version"), int) \
-        and isinstance(data.get("params"), dict)
+    return _is(data.get("format_version"), int) and isinstance(data.get("params"), dict)
 
 
 def read_run(path: str | Path, defaults: Mapping[str, object], check_params: Callable[[dict], None]
