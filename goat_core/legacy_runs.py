@@ -1,16 +1,16 @@
-"""Runs saved before format 3 (formats 1 and 2, whose tensors are in ``weights.pt``, written by
-torch.save), read as a format-3 run so that every check of :mod:`.run_format` applies to them.
+"""Runs saved before format 3 (formats 1 and 2: tensors in ``weights.pt`` by torch.save), read as a
+format-3 run so that every check of :mod:`.run_format` applies to them.
 
-``torch.load(weights_only=True)`` rebuilds their tensors and nothing else (it refuses any other
-object). Format 2 recorded the SHA-256 of config.json, of nodes.json and of every array: each is
-checked. Format 1 recorded none (the load's notes say so) and may lack parameters added since,
-which take what those runs did. ``goat convert OLD --out NEW`` (``Goat.load(old).save(new)``)
-writes such a run in format 3.
+``torch.load(weights_only=True)`` rebuilds their tensors and refuses any other object. Format 2's
+SHA-256 of config.json, nodes.json and every array are checked. Format 1 recorded none (the load's
+notes say so) and may lack parameters added since, which take what those runs did. ``goat convert
+OLD --out NEW`` (``Goat.load(old).save(new)``) writes such a run in format 3.
 """
 
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import torch
 
@@ -20,16 +20,17 @@ FORMAT_1_NOTE = ("saved in run format 1, before checksums: checked for consisten
                  "cannot be detected; save it again to add checksums")
 
 
-def upgrade(reader, config: dict) -> tuple[dict, dict[str, torch.Tensor], tuple[str, ...]]:
+def upgrade(reader: Any, config: dict) -> tuple[dict, dict[str, torch.Tensor], tuple[str, ...]]:
     """(config.json's data as format 3 holds it, the tensors, notes) of the format-1 or format-2 run
-    that ``reader`` (a :class:`.run_format.RunReader`) reads, its checksums checked; every other
-    check is then format 3's."""
+    ``reader`` (a :class:`.run_format.RunReader`) reads, its checksums checked; every other check
+    is then format 3's."""
     reader.tensor_file = WEIGHTS
     version, sealed = config["format_version"], ("arrays", "files", "sha256")
     nodes = reader.file_bytes("nodes.json")
     if version == 2:
-        if not all(key in config for key in sealed):
-            raise reader.fail("a format-2 run's config records arrays, files and sha256", "config.json")
+        if not all(key in config for key in sealed) or not isinstance(config["arrays"], dict):
+            raise reader.fail("a format-2 run's config records arrays, files and sha256 (arrays: each "
+                              "array's sha256)", "config.json")
         reader.check_seal(config)
         reader.check_sums(config["files"], {"nodes.json": nodes})
     reader.file_bytes(WEIGHTS)
@@ -42,8 +43,6 @@ def upgrade(reader, config: dict) -> tuple[dict, dict[str, torch.Tensor], tuple[
                                               and t.layout == torch.strided for key, t in tensors.items())):
         raise reader.bad("holds something other than a run's named tensors")
     arrays = config["arrays"] if version == 2 else {}
-    if not isinstance(arrays, dict):
-        raise reader.fail("arrays must record each array's sha256", "config.json")
     for name in (set(arrays) | set(tensors)) if version == 2 else ():
         record = arrays.get(name)
         if name not in tensors or not isinstance(record, dict) or record.get("sha256") != hashlib.sha256(

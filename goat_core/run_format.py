@@ -304,7 +304,7 @@ class RunReader:
                             f"object), got a {type(data).__name__}", name)
         return data
 
-    def parse(self, name: str, cls: type, data: dict):
+    def parse(self, name: str, cls: type, data: dict) -> Any:
         try:
             return parse(cls, data)
         except SchemaError as err:
