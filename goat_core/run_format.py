@@ -239,7 +239,8 @@ class RunReader:
         return self.fail(problem, self.tensor_file)
 
     def read(self) -> RunContents:
-        data, notes = self.json_object("config.json"), tuple[str, ...]()
+        data = self.json_object("config.json")
+        notes: tuple[str, ...] = ()  # for the user: an older format's limits
         if self.version(data) < FORMAT_VERSION:
             data, tensors, notes = upgrade(self, data)
             data["format_version"] = FORMAT_VERSION
@@ -360,7 +361,8 @@ class RunReader:
     # -- nodes.json
     def nodes(self, facts: GraphFacts) -> tuple[tuple[str, ...], NodeLabels | None]:
         nodes = self.parse("nodes.json", NodesFile, self.json_object("nodes.json"))
-        names, labels, seen = nodes.names, nodes.labels, dict[str, int]()
+        names, labels = nodes.names, nodes.labels
+        seen: dict[str, int] = {}  # each name in NFC: where it came first
         problem = (f"holds {len(names)} names but config.json's graph has {facts.nodes} nodes"
                    if len(names) != facts.nodes else next(filter(None, map(name_problem, names)), None))
         for i, name in enumerate(names if problem is None else ()):
