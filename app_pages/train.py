@@ -77,12 +77,13 @@ if run is not None:
     st.download_button("Download this run (zip)", lambda: cache.run_zip(run.key, run.goat),  # made on click
                        file_name=f"goat-run-{ex.graph_key.split(':')[-1]}-seed{run.seed}.zip",
                        mime="application/zip", key="run_download", on_click="ignore",
-                       help="config.json, nodes.json and weights.pt: load it later below.")
+                       help="config.json, nodes.json and model.safetensors: load it later below.")
     st.page_link(navigation.GOSSIP_PAGE, label="Next: gossip & attend", icon=":material/arrow_forward:")
 
 with st.expander("Load a saved run"):
     st.file_uploader(f"Run zip (≤ {upload.MAX_RUN_MB} MB)", type=["zip"], key="run_upload",
                      max_upload_size=upload.MAX_RUN_MB,
                      help="A zip downloaded from this page. Read safely: only config.json, nodes.json "
-                          "and weights.pt are extracted, and weights load without unpickling.")
+                          "and model.safetensors (older runs: weights.pt) are extracted; nothing is "
+                          "unpickled.")
     st.button("Load run", key="run_load", on_click=upload.load_run, args=(ex,))

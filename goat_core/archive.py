@@ -13,13 +13,14 @@ from pathlib import Path, PurePosixPath
 
 from .errors import GraphFormatError
 from .estimator import Goat
-from .persistence import FILES
+from .legacy_runs import WEIGHTS
+from .run_format import FILES, TENSOR_FILE
 
 MAX_RUN_ARCHIVE_BYTES = 200 * 1024 * 1024  # uncompressed, all members together
 
 
 def run_to_zip(goat: Goat) -> bytes:
-    """A fitted Goat as a zip of its run directory (config.json, nodes.json, weights.pt)."""
+    """A fitted Goat as a zip of its run directory (config.json, nodes.json, model.safetensors)."""
     with tempfile.TemporaryDirectory() as tmp:
         goat.save(tmp)
         buffer = io.BytesIO()
@@ -49,11 +50,11 @@ def _member_problem(info: zipfile.ZipInfo) -> str | None:
 def run_from_zip(raw: bytes, file: str = "<upload>", max_bytes: int = MAX_RUN_ARCHIVE_BYTES) -> Goat:
     """Load a Goat from a zipped run directory without trusting the archive.
 
-    Only ``config.json``, ``nodes.json`` and ``weights.pt`` are read (at the top or inside one
-    folder), straight into a fresh temporary directory: no member path is ever used to
-    write, links and ``..`` are refused, and the uncompressed total is capped at
-    ``max_bytes``. Weights load with ``torch.load(weights_only=True)``: nothing is
-    unpickled. Every problem is a one-line :class:`GraphFormatError` naming ``file``.
+    Only ``config.json``, ``nodes.json`` and ``model.safetensors`` (an older run's ``weights.pt``)
+    are read (at the top or inside one folder), straight into a fresh temporary directory: no
+    member path is ever used to write, links and ``..`` are refused, and the uncompressed total
+    is capped at ``max_bytes``. Nothing is unpickled. Every problem is a one-line
+    :class:`GraphFormatError` naming ``file``.
     """
     if not zipfile.is_zipfile(io.BytesIO(raw)):
         raise GraphFormatError(file, "not a zip archive: upload the zip of a run directory")
@@ -95,11 +96,12 @@ def _pick_members(zf: zipfile.ZipFile, file: str, max_bytes: int) -> dict[str, z
         if info.is_dir():
             continue
         parts = PurePosixPath(info.filename.replace("\\", "/")).parts
-        if parts[-1] in FILES and len(parts) <= 2:
+        if parts[-1] in (*FILES, WEIGHTS) and len(parts) <= 2:
             if parts[-1] in members:
                 raise GraphFormatError(file, f"two copies of {parts[-1]} in the archive")
             members[parts[-1]] = info
-    missing = [name for name in FILES if name not in members]
+    missing = [name for name in FILES if name not in members and not (name == TENSOR_FILE and
+                                                                       WEIGHTS in members)]
     if missing:
         raise GraphFormatError(file, f"not a GOAT run: {', '.join(missing)} missing from the archive")
     return members

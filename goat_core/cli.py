@@ -202,6 +202,13 @@ def cmd_train(args: argparse.Namespace) -> None:
     }, args.json)
 
 
+def cmd_convert(args: argparse.Namespace) -> None:
+    """A run of an older format (weights.pt) saved again in today's (model.safetensors), checked in full."""
+    check_run_target(args.out, overwrite=args.overwrite)
+    Goat.load(args.run_dir, device="cpu").save(args.out)
+    emit({"run_dir": str(args.out), "from": str(args.run_dir)}, args.json)
+
+
 def cmd_attention(args: argparse.Namespace) -> None:
     if args.top < 0:
         raise CliError(f"--top must be 0 (every neighbor) or a positive number of rows, got {args.top}")
@@ -399,6 +406,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_read_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_train)
+
+    p = sub.add_parser("convert", help="save a run of an older format (weights.pt) in today's (safetensors)")
+    p.add_argument("run_dir")
+    p.add_argument("--out", required=True, help="the run directory to write (new, empty, or a run)")
+    p.add_argument("--overwrite", action="store_true", help="replace the run in --out")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_convert)
 
     p = sub.add_parser("attention", help="mutual attention of one pair from a saved run")
     p.add_argument("run_dir", type=Path)

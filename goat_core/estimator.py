@@ -380,7 +380,7 @@ class Goat:
         defaults = {name: spec.default for name, spec in PARAMETERS.items()}
         contents = persistence.read_run(path, defaults, lambda saved: check_params(saved, skip=("device",)))
         goat = cls.from_state(contents.params, contents.state, device=device)
-        persistence.check_tracked_last_rows(goat.tracked_, goat.attention, Path(path) / "weights.pt")
+        persistence.check_tracked_last_rows(goat.tracked_, goat.attention, Path(path) / contents.tensor_file)
         goat.run_info_ = contents.extra
         goat.load_notes_ = contents.notes
         return goat

@@ -1,9 +1,6 @@
-"""Runs as self-describing, verifiable directories (see :mod:`.run_format` for what each file
-holds): written here, read back, every part checked, by :func:`.run_format.read_run`, without
-unpickling anything.
-
-This module reads and writes plain data (parameters and a :class:`~.state.GoatState`);
-``Goat.save`` / ``Goat.load`` turn a model into that data and back.
+"""Runs written as self-describing directories (:mod:`.run_format` declares what each file holds
+and reads them back, every part checked, without unpickling anything). ``Goat.save`` / ``Goat.load``
+turn a model into plain data (parameters and a :class:`~.state.GoatState`) and back.
 """
 
 from __future__ import annotations
@@ -13,18 +10,23 @@ import math
 import os
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import safetensors.torch
 import torch
 
+from . import run_format as fmt
 from .analysis.attention import AttentionHistory, PairAttention
 from .data.graph import NodeIndex
 from .errors import GraphFormatError
-from .run_format import FILES, FORMAT_VERSION, RunContents, config_sha256, describe, is_run, read_run, sha256
+from .legacy_runs import WEIGHTS
+from .run_format import FILES, FORMAT_VERSION, TENSOR_FILE, config_sha256, is_run, read_run, sha256
 from .state import GoatState
 
-__all__ = ["FILES", "FORMAT_VERSION", "RunContents", "check_run_target", "read_run", "write_run"]
+__all__ = ["check_run_target", "check_tracked_last_rows", "read_run", "write_run"]
 PARTIAL = ".partial"  # a file being written: FILE + PARTIAL, replaced into FILE once complete
 
 
@@ -33,40 +35,31 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
 
     ``path`` must be absent, empty, or a GOAT run (which is replaced): never a directory holding
     anything else (:func:`check_run_target`). Each file is written beside its final name and
-    moved into place once complete. ``extra`` is JSON metadata kept with the run (e.g. how a
-    link-prediction split was made: ``{"split": {"train_ratio": 0.85, "seed": 0, ...}}``).
+    moved into place once complete, config.json last. ``extra`` is JSON metadata kept with the
+    run (e.g. how a link-prediction split was made: ``{"split": {"train_ratio": 0.85, ...}}``).
     """
     path = Path(path)
     check_run_target(path, overwrite=True)
     graph = state.graph
-    nodes: dict = {"names": list(graph.names)}
-    if graph.labels is not None:
-        nodes["labels"] = {"codes": graph.labels.codes.tolist(), "classes": list(graph.labels.classes),
-                           "source": graph.labels.source}
+    labels = None if graph.labels is None else fmt.Labels(graph.labels.codes.tolist(),
+                                                          list(graph.labels.classes), graph.labels.source)
     tensors = {
         **{f"attr_{name}": torch.as_tensor(np.asarray(values)) for name, values in graph.node_attrs.items()},
-        "embedding": state.embedding.detach().cpu().contiguous(),
-        "src": torch.from_numpy(np.ascontiguousarray(graph.src, dtype=np.int64)),
-        "dst": torch.from_numpy(np.ascontiguousarray(graph.dst, dtype=np.int64)),
-        "weight": torch.from_numpy(np.ascontiguousarray(graph.weight, dtype=np.float64)),
-        "hood_table": state.neighborhoods.table.cpu().contiguous(),
-        "hood_length": state.neighborhoods.length.cpu().contiguous(),
+        "embedding": state.embedding.detach().cpu(),
+        "src": torch.from_numpy(np.asarray(graph.src, dtype=np.int64)),
+        "dst": torch.from_numpy(np.asarray(graph.dst, dtype=np.int64)),
+        "weight": torch.from_numpy(np.asarray(graph.weight, dtype=np.float64)),
+        "hood_table": state.neighborhoods.table.cpu(), "hood_length": state.neighborhoods.length.cpu(),
         **_tracked_tensors(state.tracked),
     }
-    nodes_text = json.dumps(nodes)
-    config = {
-        "format_version": FORMAT_VERSION,
-        "params": params,
-        "backend": state.backend,
-        "graph": {"source": graph.source, "directed": graph.directed, "weighted": graph.weighted,
-                  "nodes": graph.num_nodes, "edges": graph.num_edges,
-                  "fingerprint": graph.fingerprint()},
-        "history": _finite_or_none(state.history),
-        "early_stopping": _finite_or_none(state.early_stopping),
-        "extra": extra or {},
-        "arrays": {name: describe(tensor) for name, tensor in tensors.items()},
-        "files": {"nodes.json": {"sha256": sha256(nodes_text.encode())}},
-    }
+    nodes_raw = json.dumps(asdict(fmt.NodesFile(list(graph.names), labels))).encode()
+    tensors_raw = safetensors.torch.save({name: t.contiguous() for name, t in tensors.items()})
+    facts = fmt.GraphFacts(graph.source, graph.directed, graph.weighted, graph.num_nodes, graph.num_edges,
+                           graph.fingerprint())
+    config = asdict(fmt.RunConfig(
+        FORMAT_VERSION, params, facts, _finite_or_none(state.history),
+        files={"nodes.json": sha256(nodes_raw), TENSOR_FILE: sha256(tensors_raw)}, sha256="",
+        backend=state.backend, early_stopping=_finite_or_none(state.early_stopping), extra=extra or {}))
     try:
         config["sha256"] = config_sha256(config)  # last: it covers everything above
         config_text = json.dumps(config, indent=2, allow_nan=False)
@@ -75,18 +68,15 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
                                                            f"JSON data ({err})") from None
     try:
         path.mkdir(parents=True, exist_ok=True)
-        _replace_into(path / "weights.pt", lambda tmp: torch.save(tensors, tmp))
-        _replace_into(path / "nodes.json", lambda tmp: tmp.write_text(nodes_text))
-        _replace_into(path / "config.json", lambda tmp: tmp.write_text(config_text))  # last: the run is whole
+        (path / WEIGHTS).unlink(missing_ok=True)  # an older run's, replaced
+        for name, text in ((TENSOR_FILE, tensors_raw), ("nodes.json", nodes_raw),
+                           ("config.json", config_text.encode())):  # config.json last: the run is whole
+            partial = path / (name + PARTIAL)
+            partial.write_bytes(text)
+            os.replace(partial, path / name)
     except OSError as err:
         raise GraphFormatError(str(path), f"cannot write the run: {err.strerror or err}") from None
     return path
-
-
-def _replace_into(target: Path, write: Callable[[Path], object]) -> None:
-    tmp = target.with_name(target.name + PARTIAL)
-    write(tmp)
-    os.replace(tmp, target)
 
 
 def _finite_or_none(value):
@@ -111,26 +101,37 @@ def check_run_target(path: str | Path, overwrite: bool = False) -> None:
     if "\x00" in text:
         raise GraphFormatError(repr(text), "holds a NUL character, which no file name may hold")
     try:
-        _check_target(Path(path), overwrite)
+        problem = _target_problem(Path(path), overwrite)
     except OSError as err:  # a name too long, a loop of links, no permission to look
-        raise GraphFormatError(text, f"cannot be used as a run directory ({err.strerror or err})") from None
-
-
-def _check_target(path: Path, overwrite: bool) -> None:
-    text = str(path)
-    if path.exists() or path.is_symlink():
-        _check_existing_target(path, overwrite)
-        return
-    ancestor = path.parent
-    while not ancestor.exists():
-        if ancestor.is_symlink():
-            raise GraphFormatError(text, f"cannot be created: {ancestor} is a broken symbolic link")
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise GraphFormatError(text, f"cannot be created: {ancestor} is a file, not a directory")
-    problem = _write_problem(ancestor)
+        problem = f"cannot be used as a run directory ({err.strerror or err})"
     if problem:
-        raise GraphFormatError(text, f"cannot be created: {ancestor} {problem}")
+        raise GraphFormatError(text, problem)
+
+
+def _target_problem(path: Path, overwrite: bool) -> str | None:
+    if not (path.exists() or path.is_symlink()):
+        ancestor = path.parent
+        while not ancestor.exists() and not ancestor.is_symlink():
+            ancestor = ancestor.parent
+        what = ("is a broken symbolic link" if not ancestor.exists() else "is a file, not a directory"
+                if not ancestor.is_dir() else _write_problem(ancestor))
+        return what and f"cannot be created: {ancestor} {what}"
+    if not path.is_dir():
+        what = "not a directory" if path.exists() else "a broken symbolic link"
+        return f"exists and is {what}; --out names the run directory to write"
+    entries = sorted(entry.name for entry in path.iterdir())
+    ours = {name + end for name in (*FILES, WEIGHTS) for end in ("", PARTIAL)}
+    others = [repr(name) for name in entries if name not in ours]
+    anywhere = "a run is written only into a new or empty directory, or over a GOAT run"
+    problem = _write_problem(path)
+    if problem or not entries:
+        return problem
+    if others:
+        return f"holds other files ({', '.join(others[:3])}{' ...' if len(others) > 3 else ''}): {anywhere}"
+    if not is_run(path):
+        return f"holds a config.json or nodes.json that is not a GOAT run's: {anywhere}"
+    return None if overwrite else ("already holds a GOAT run: pass --overwrite to replace it, or choose "
+                                   "another --out")
 
 
 def _write_problem(directory: Path) -> str | None:
@@ -145,67 +146,33 @@ def _write_problem(directory: Path) -> str | None:
     return None
 
 
-def _check_existing_target(path: Path, overwrite: bool) -> None:
-    text = str(path)
-    if not path.is_dir():
-        what = "a broken symbolic link" if not path.exists() else "not a directory"
-        raise GraphFormatError(text, f"exists and is {what}; --out names the run directory to write")
-    try:
-        entries = sorted(entry.name for entry in path.iterdir())
-    except OSError as err:
-        raise GraphFormatError(text, f"cannot be read: {err.strerror or err}") from None
-    problem = _write_problem(path)
-    if problem:
-        raise GraphFormatError(text, problem)
-    if not entries:
-        return
-    ours = set(FILES) | {name + PARTIAL for name in FILES}
-    others = [name for name in entries if name not in ours]
-    if others:
-        shown = ", ".join(repr(name) for name in others[:3]) + (" ..." if len(others) > 3 else "")
-        raise GraphFormatError(text, f"holds other files ({shown}): a run is written only into a new or "
-                                     "empty directory, or over a GOAT run")
-    if not is_run(path):
-        raise GraphFormatError(text, "holds a config.json or nodes.json that is not a GOAT run's: a run is "
-                                     "written only into a new or empty directory, or over a GOAT run")
-    if not overwrite:
-        raise GraphFormatError(text, "already holds a GOAT run: pass --overwrite to replace it, or choose "
-                                     "another --out")
-
-
 def _tracked_tensors(tracked: tuple[AttentionHistory, ...]) -> dict[str, torch.Tensor]:
+    """The tracked pairs as :func:`.run_format.tracked_specs` declares them."""
     if not tracked:
         return {}
     out = {"tracked_pairs": torch.tensor([[h.source_id, h.target_id] for h in tracked], dtype=torch.int64),
            "tracked_epochs": torch.as_tensor(np.asarray(tracked[0].epochs, dtype=np.int64))}
     for k, h in enumerate(tracked):
-        arrays = {
-            "source_neighbors": np.asarray(h.source_neighbors, dtype=np.int64),
-            "target_neighbors": np.asarray(h.target_neighbors, dtype=np.int64),
-            "source_attention": np.asarray(h.source_attention, dtype=np.float32),
-            "target_attention": np.asarray(h.target_attention, dtype=np.float32),
-            "padding": np.stack([h.source_padding, h.target_padding], axis=1).astype(np.float32),
-            "scores": np.stack([h.score, h.uniform_score], axis=1).astype(np.float32),
-        }
-        out.update({f"tracked_{k}_{part}": torch.from_numpy(np.ascontiguousarray(a))
-                    for part, a in arrays.items()})
+        parts = {"source_attention": h.source_attention, "target_attention": h.target_attention,
+                 "padding": np.stack([h.source_padding, h.target_padding], axis=1),
+                 "scores": np.stack([h.score, h.uniform_score], axis=1)}
+        out |= {f"tracked_{k}_{part}": torch.from_numpy(np.asarray(a, dtype=np.float32))
+                for part, a in parts.items()}
     return out
 
 
 def check_tracked_last_rows(tracked: Sequence[AttentionHistory], attention: Callable[..., PairAttention],
-                             weights: Path) -> None:
+                            tensors: Path) -> None:
     """Each tracked pair's last row is the loaded model's own attention and scores (``attention``:
-    its ``Goat.attention``; the tracker's last record is the final model): a history changed
-    after saving is refused, in one line naming ``weights``."""
-    for k, history in enumerate(tracked):
-        pair = NodeIndex(history.source_id), NodeIndex(history.target_id)
+    its ``Goat.attention``; the tracker's last record is the final model): a history changed after
+    saving is refused, in one line naming the ``tensors`` file."""
+    for k, h in enumerate(tracked):
+        pair = NodeIndex(h.source_id), NodeIndex(h.target_id)
         att, flat = attention(*pair), attention(*pair, uniform=True)
-        rows = ((att.source_attention, history.source_attention[-1]),
-                (att.target_attention, history.target_attention[-1]),
-                ([att.source_padding, att.target_padding],
-                 [history.source_padding[-1], history.target_padding[-1]]),
-                ([att.score, flat.score], [history.score[-1], history.uniform_score[-1]]))
-        if not all(np.allclose(mine, saved, rtol=1e-4, atol=1e-4) for mine, saved in rows):
-            who = f"tracked pair {k} ({history.source!r}, {history.target!r})"
-            problem = f"{who}: its last row is not the final model's attention (changed after saving)"
-            raise GraphFormatError(str(weights), problem)
+        mine: tuple[Any, ...] = (att.source_attention, att.target_attention, att.source_padding,
+                                 att.target_padding, att.score, flat.score)
+        saved = (h.source_attention[-1], h.target_attention[-1], h.source_padding[-1], h.target_padding[-1],
+                 h.score[-1], h.uniform_score[-1])
+        if not all(np.allclose(a, b, rtol=1e-4, atol=1e-4) for a, b in zip(mine, saved, strict=True)):
+            problem = f"tracked pair {k} ({h.source!r}, {h.target!r}): its last row is not the final model's"
+            raise GraphFormatError(str(tensors), f"{problem} attention (changed after saving)")

@@ -48,7 +48,7 @@ def test_run_archive_round_trip_and_folder(goat):
     ("traversal", "points outside the archive"),
     ("absolute", "absolute path"),
     ("symlink", "symbolic link"),
-    ("missing", "weights.pt missing"),
+    ("missing", "model.safetensors missing"),
     ("huge", "over the"),
     ("bad config", "config.json: 'params' is missing"),
 ])
@@ -59,9 +59,9 @@ def test_run_archive_refuses_bad_archives(goat, case, problem):
         "traversal": _zip({**members, "../../evil.txt": b"x"}),
         "absolute": _zip({**members, "/tmp/evil.txt": b"x"}),
         "symlink": _zip(members, symlink="config.json.lnk"),
-        "missing": _zip({k: v for k, v in members.items() if k != "weights.pt"}),
+        "missing": _zip({k: v for k, v in members.items() if k != "model.safetensors"}),
         "huge": _zip(members),
-        "bad config": _zip({**members, "config.json": b'{"format_version": 1}'}),
+        "bad config": _zip({**members, "config.json": b'{"format_version": 3}'}),
     }[case]
     limit = 1000 if case == "huge" else archive.MAX_RUN_ARCHIVE_BYTES
     with pytest.raises(GraphFormatError) as err:
@@ -70,10 +70,10 @@ def test_run_archive_refuses_bad_archives(goat, case, problem):
 
 
 def _tampered(goat, config=None, nodes=None, tensors=None) -> bytes:
-    """The goat's run zip with config.json / nodes.json / weights.pt changed by the callbacks."""
+    """The goat's run zip with config.json / nodes.json / model.safetensors changed by the callbacks."""
     import json
 
-    import torch
+    import safetensors.torch
 
     members = _members(goat)
     for name, change in (("config.json", config), ("nodes.json", nodes)):
@@ -82,12 +82,9 @@ def _tampered(goat, config=None, nodes=None, tensors=None) -> bytes:
             change(data)
             members[name] = json.dumps(data).encode()
     if tensors is not None:
-        data = torch.load(io.BytesIO(members["weights.pt"]), weights_only=True)
-        change_tensors = tensors
-        change_tensors(data)
-        buffer = io.BytesIO()
-        torch.save(data, buffer)
-        members["weights.pt"] = buffer.getvalue()
+        data = safetensors.torch.load(members["model.safetensors"])
+        tensors(data)
+        members["model.safetensors"] = safetensors.torch.save(data)
     return _zip(members)
 
 
@@ -112,10 +109,10 @@ def _patch_header(raw: bytes, member: str, local: int, central: int, value: int,
 
 
 @pytest.mark.parametrize("case, problem", [
-    ("names as ints", "nodes.json: names must be a list of strings"),
-    ("negative src", "weights.pt: src was changed after the run was saved"),
-    ("neighborhood ids", "weights.pt: hood_table was changed after the run was saved"),
-    ("NaN embedding", "weights.pt: embedding was changed after the run was saved"),
+    ("names as ints", "nodes.json: was changed after the run was saved"),
+    ("negative src", "model.safetensors: was changed after the run was saved"),
+    ("neighborhood ids", "model.safetensors: was changed after the run was saved"),
+    ("NaN embedding", "model.safetensors: was changed after the run was saved"),
     ("malformed history", "config.json: was changed after the run was saved"),
     ("encrypted", "is encrypted"),
     ("compression", "compression method 99"),
@@ -124,7 +121,7 @@ def test_tampered_runs_are_one_line_errors(goat, case, problem):
     """Each of these once loaded and then crashed a page (or escaped the error handling)."""
     n = goat.graph_.num_nodes
     if case == "encrypted":  # general-purpose flag bit 0
-        raw = _patch_header(_zip(_members(goat)), "weights.pt", 6, 8, 0x1, bits=True)
+        raw = _patch_header(_zip(_members(goat)), "model.safetensors", 6, 8, 0x1, bits=True)
     elif case == "compression":
         raw = _patch_header(_zip(_members(goat)), "nodes.json", 8, 10, 99)
     else:
@@ -153,8 +150,19 @@ def test_a_run_archive_with_damaged_compressed_data_is_one_line(goat, method):
         for name, data in _members(goat).items():
             zf.writestr(name, data)
     raw = buffer.getvalue()
-    start = raw.index(b"weights.pt") + 200  # inside the compressed weights
+    start = raw.index(b"model.safetensors") + 200  # inside the compressed tensors
     damaged = raw[:start] + bytes(300) + raw[start + 300:]
     with pytest.raises(GraphFormatError) as err:
         archive.run_from_zip(damaged, file="up.zip")
     assert str(err.value).startswith("up.zip: damaged zip archive") and "\n" not in str(err.value)
+
+
+def test_the_zip_of_a_run_saved_before_safetensors_still_loads():
+    from .test_persistence import FORMAT_2_RUN
+
+    members = {path.name: path.read_bytes() for path in FORMAT_2_RUN.iterdir()}
+    assert set(members) == {"config.json", "nodes.json", "weights.pt"}
+    old = archive.run_from_zip(_zip(members), file="old.zip")
+    assert old.get_params() == Goat.load(FORMAT_2_RUN).get_params()
+    with zipfile.ZipFile(io.BytesIO(archive.run_to_zip(old))) as zf:
+        assert sorted(zf.namelist()) == ["config.json", "model.safetensors", "nodes.json"]

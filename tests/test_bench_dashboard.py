@@ -95,7 +95,7 @@ def test_every_section_the_code_and_readme_point_to_exists():
     text = dashboard.DOCUMENT.read_text()
     sections = [line.lstrip("#").strip().lower() for line in text.splitlines() if line.startswith("#")]
     sections += [label.lower() for label in re.findall(r"\*\*([^*]+)\*\*", text)]
-    files = [ROOT / "README.md", *ROOT.glob("scripts/*.sh")]
+    files = [ROOT / "README.md", *ROOT.glob("docs/*.md"), *ROOT.glob("scripts/*.sh")]
     files += [p for part in ("goat_core", "ui", "bench", "reproduce") for p in (ROOT / part).rglob("*.py")]
     named = {(name, path.relative_to(ROOT).as_posix())
              for path in files for name in pointers(path.read_text())}

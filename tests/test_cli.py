@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+TENSORS = "model.safetensors"  # a run's tensors file
 TRAIN = ["--epochs", "3", "--dim", "16", "--lr", "0.02", "--batch-size", "64", "--neighborhood", "10"]
 
 
@@ -511,14 +512,13 @@ def test_overwrite_replaces_a_run(capsys, tmp_path, ints_run):
 
 
 @pytest.mark.parametrize("change, words", [
-    (lambda run: (run / "weights.pt").write_bytes(b""), "weights.pt: is empty"),
-    (lambda run: (run / "weights.pt").write_text("not tensors"), "weights.pt: is not a weights file"),
-    (lambda run: __import__("torch").save(__import__("torch").zeros(2), run / "weights.pt"),
-     "weights.pt: holds a single tensor"),
-    (lambda run: ((run / "weights.pt").rename(run.parent / "w.pt"), (run / "weights.pt").symlink_to(
-        run.parent / "w.pt")), "weights.pt: is a symbolic link"),
+    (lambda run: (run / TENSORS).write_bytes(b""), f"{TENSORS}: is empty"),
+    (lambda run: (run / TENSORS).write_text("not tensors"), f"{TENSORS}: was changed after"),
+    (lambda run: ((run / TENSORS).rename(run.parent / "w"), (run / TENSORS).symlink_to(run.parent / "w")),
+     f"{TENSORS}: is a symbolic link"),
     (lambda run: (run / "config.json").write_text(json.dumps({**json.loads((run / "config.json").read_text()),
-                                                              "extra_key": 1})), "unknown key 'extra_key'"),
+                                                              "extra_key": 1})),
+     "config.json: was changed after the run was saved"),
 ])
 def test_a_broken_run_is_one_line_in_the_cli(capsys, tmp_path, ints_run, change, words):
     run = tmp_path / "run"
@@ -526,6 +526,19 @@ def test_a_broken_run_is_one_line_in_the_cli(capsys, tmp_path, ints_run, change,
     change(run)
     code, out, err = run_main(capsys, "attention", str(run), "10", "20", "--json")
     assert words in one_line_error(code, err) and f"error: {run}" in err
+
+
+def test_convert_saves_a_run_of_format_2_in_format_3_with_the_same_answers(capsys, tmp_path):
+    from .test_persistence import FORMAT_2_RUN
+
+    code, out, err = run_main(capsys, "convert", str(FORMAT_2_RUN), "--out", str(tmp_path / "new"), "--json")
+    assert code == 0 and json.loads(out)["run_dir"] == str(tmp_path / "new")
+    assert sorted(p.name for p in (tmp_path / "new").iterdir()) == ["config.json", TENSORS, "nodes.json"]
+    answers = [run_main(capsys, "attention", str(run), "Marius", "Thenardier", "--json")[1]
+               for run in (FORMAT_2_RUN, tmp_path / "new")]
+    assert answers[0] == answers[1] and json.loads(answers[0])["source"] == "Marius"
+    code, _, err = run_main(capsys, "convert", str(tmp_path / "none"), "--out", str(tmp_path / "x"))
+    assert "not a GOAT run directory: no such directory" in one_line_error(code, err)
 
 
 def test_usage_errors_are_one_line(capsys):

@@ -8,7 +8,7 @@ import pytest
 from goat_core import Goat, TrainingCancelled, evaluate_clustering, evaluate_link_prediction, split_edges
 
 from .conftest import FAST, planted_graph
-from .tamper import as_format_1
+from .tamper import as_format_1, tampered
 
 
 @pytest.mark.parametrize("name, value, words", [
@@ -209,17 +209,15 @@ def test_zero_padding_is_another_model_and_its_pads_take_attention(planted):
 
 
 def test_padding_is_saved_and_old_runs_load_masked(planted, tmp_path):
-    import json
-
     goat = Goat(**dict(FAST, padding="zero")).fit(planted)
     again = Goat.load(goat.save(tmp_path / "run"))
     assert again.padding == "zero"
     assert np.allclose(again.decision_function([[0, 1]]), goat.decision_function([[0, 1]]))
-    config = json.loads((tmp_path / "run" / "config.json").read_text())
-    del config["params"]["padding"]  # a run saved before padding was a parameter
-    as_format_1(config)  # (and before checksums)
-    (tmp_path / "run" / "config.json").write_text(json.dumps(config))
-    assert Goat.load(tmp_path / "run").padding == "mask"
+
+    def before_padding(config, nodes, tensors):  # a run saved before padding was a parameter
+        del config["params"]["padding"]
+        as_format_1(config)  # (and before checksums: its tensors in weights.pt)
+    assert Goat.load(tampered(tmp_path / "run", tmp_path / "old", before_padding)).padding == "mask"
     assert Goat().padding == "zero"  # the paper's, chosen on validation
     with pytest.raises(ValueError, match="padding must be one of"):
         Goat(padding="zeros").fit(planted)
@@ -279,22 +277,22 @@ def test_early_stopping_on_too_small_a_graph_says_how_to_turn_it_off():
 
 
 def test_early_stopping_is_saved_and_older_runs_load_without_it(planted, tmp_path):
-    import json
-
     goat = Goat(**dict(FAST, epochs=6, validation_fraction=0.25, patience=2)).fit(planted)
     again = Goat.load(goat.save(tmp_path / "run"))
     assert again.early_stopping_ == goat.early_stopping_ and again.validation_fraction == 0.25
-    config = json.loads((tmp_path / "run" / "config.json").read_text())
-    del config["early_stopping"], config["params"]["validation_fraction"], config["params"]["patience"]
-    config["params"]["epochs"] = len(config["history"])  # without early stopping, every epoch asked for
-    as_format_1(config)  # (and before checksums)
-    (tmp_path / "run" / "config.json").write_text(json.dumps(config))
-    old = Goat.load(tmp_path / "run")  # saved before early stopping: it trained `epochs` epochs
+
+    def before_stopping(config, nodes, tensors):  # saved before early stopping: it trained `epochs` epochs
+        del config["early_stopping"], config["params"]["validation_fraction"], config["params"]["patience"]
+        config["params"]["epochs"] = len(config["history"])  # without early stopping, every epoch asked for
+        as_format_1(config)  # (and before checksums: its tensors in weights.pt)
+    old = Goat.load(tampered(tmp_path / "run", tmp_path / "old", before_stopping))
     assert old.early_stopping_ is None and old.validation_fraction == 0.0
-    config["early_stopping"] = {"best_epoch": 9, "val_auc": [0.5]}
-    (tmp_path / "run" / "config.json").write_text(json.dumps(config))
-    with pytest.raises(ValueError, match="early_stopping must hold"):  # (best_epoch among its AUCs, its keys)
-        Goat.load(tmp_path / "run")
+
+    def half_a_record(config, nodes, tensors):
+        before_stopping(config, nodes, tensors)
+        config["early_stopping"] = {"best_epoch": 9, "val_auc": [0.5]}
+    with pytest.raises(ValueError, match="early_stopping: 'epochs_tried' is missing"):  # its keys, all
+        Goat.load(tampered(tmp_path / "run", tmp_path / "half", half_a_record))
 
 
 def test_the_defaults_learn_planted_links_that_the_papers_schedule_leaves_undertrained():

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
+import safetensors.torch
 import torch
 
 from goat_core import Goat, GraphFormatError, load_graph
 
 from .conftest import FAST
 from .tamper import as_format_1, read_parts, tampered
+
+FORMAT_2_RUN = Path(__file__).parent / "runs" / "lesmis-format2"  # saved by the code before format 3
 
 
 def test_save_load_gives_identical_answers(tmp_path):
@@ -45,12 +50,44 @@ def test_extra_metadata_round_trips(tmp_path):
     assert Goat.load(tmp_path).run_info_ == {"split": {"train_ratio": 0.85, "seed": 2}}
 
 
-def test_run_directory_holds_json_and_tensors_only(tmp_path):
+def test_run_directory_holds_json_and_safetensors_only(tmp_path):
     Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.json", "model.safetensors", "nodes.json"]
     config = json.loads((tmp_path / "config.json").read_text())
-    assert config["params"]["dim"] == 16 and config["graph"]["nodes"] == 77
-    tensors = torch.load(tmp_path / "weights.pt", weights_only=True)  # refuses pickled objects
+    assert config["format_version"] == 3 and config["params"]["dim"] == 16 and config["graph"]["nodes"] == 77
+    tensors = safetensors.torch.load((tmp_path / "model.safetensors").read_bytes())
     assert set(tensors) >= {"embedding", "src", "dst", "hood_table"}
+
+
+def test_no_unpickler_reads_a_run(tmp_path, monkeypatch):
+    Goat(**FAST).fit(load_graph("lesmis"), track_pairs=[("Marius", "Thenardier")]).save(tmp_path)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a run was read by an unpickler")
+    for module, name in ((torch, "load"), (__import__("pickle"), "load"), (__import__("pickle"), "loads")):
+        monkeypatch.setattr(module, name, refuse)
+    assert len(Goat.load(tmp_path).tracked_) == 1
+
+
+def test_runs_saved_in_format_2_still_load_and_convert_with_the_same_answers(tmp_path):
+    answers = json.loads((FORMAT_2_RUN.parent / "lesmis-format2-answers.json").read_text())
+    old = Goat.load(FORMAT_2_RUN, device="cpu")
+    assert old.load_notes_ == () and old.run_info_["made_by"].startswith("run format 2")
+    pairs = np.array(answers["pairs"])
+    assert old.decision_function(pairs).tolist() == answers["decision_function"]
+    assert old.attention("Marius", "Thenardier").to_dict()["source_attention"] == answers["marius_thenardier"]
+    assert old.attention_history("Marius", "Thenardier").rows()[-1]["source_attention"] == \
+        answers["marius_thenardier"]
+    new = Goat.load(old.save(tmp_path / "run"), device="cpu")
+    assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["config.json", "model.safetensors",
+                                                                     "nodes.json"]
+    assert new.decision_function(pairs).tolist() == answers["decision_function"]
+    assert new.attention_history("Marius", "Thenardier").rows() == old.attention_history(
+        "Marius", "Thenardier").rows()
+    edited = tampered(FORMAT_2_RUN, tmp_path / "edited",
+                      lambda c, n, t: t["embedding"].index_fill_(0, torch.tensor([3]), 0.25))
+    with pytest.raises(GraphFormatError, match="weights.pt: embedding was changed after the run was saved"):
+        Goat.load(edited)
 
 
 def test_the_compute_path_is_saved_and_runs_saved_before_it_still_load(tmp_path):
@@ -59,10 +96,11 @@ def test_the_compute_path_is_saved_and_runs_saved_before_it_still_load(tmp_path)
     config = json.loads((tmp_path / "config.json").read_text())
     assert config["params"]["backend"] == "auto" and config["backend"] == goat.backend_
     pairs = np.array([[0, 11], [55, 25]])
-    del config["backend"], config["params"]["backend"]  # as written before the parameter existed
-    as_format_1(config)  # (and before checksums)
-    (tmp_path / "config.json").write_text(json.dumps(config))
-    old = Goat.load(tmp_path)
+
+    def before_backends(config, nodes, tensors):  # as written before the parameter existed
+        del config["backend"], config["params"]["backend"]
+        as_format_1(config)  # (and before checksums)
+    old = Goat.load(tampered(tmp_path, tmp_path / "old", before_backends))
     assert old.backend == "auto" and old.backend_ == goat.backend_
     assert np.array_equal(old.decision_function(pairs), goat.decision_function(pairs))
 
@@ -96,7 +134,7 @@ def test_tracked_attention_round_trips(tmp_path):
         assert np.array_equal(after.source_neighbors, before.source_neighbors)
     assert again.attention_history("Marius", "Thenardier").rows()[-1]["source_attention"] == \
         again.attention("Marius", "Thenardier").to_dict()["source_attention"]
-    tensors = torch.load(tmp_path / "run" / "weights.pt", weights_only=True)
+    tensors = read_parts(tmp_path / "run")[2]
     assert tuple(tensors["tracked_pairs"].shape) == (2, 2)
     assert tensors["tracked_epochs"].tolist() == list(range(6))
     state = again.state()
@@ -106,7 +144,7 @@ def test_tracked_attention_round_trips(tmp_path):
 
 def test_runs_without_tracked_attention_still_load(tmp_path):
     Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path)  # as every run saved before tracking
-    tensors = torch.load(tmp_path / "weights.pt", weights_only=True)
+    tensors = read_parts(tmp_path)[2]
     assert not any(key.startswith("tracked_") for key in tensors)
     again = Goat.load(tmp_path)
     assert again.tracked_ == () and again.attention_history("Marius", "Thenardier") is None
@@ -157,7 +195,7 @@ TAMPERINGS = {  # name: (change, the words of the structural check that refuses 
     "src truncated": (_tensor("src", lambda t: t[:-1]), "src must be int64 of shape (254,)"),
     "dst truncated": (_tensor("dst", lambda t: t[:-1]), "dst must be int64 of shape (254,)"),
     "src 2-D": (_tensor("src", lambda t: t.reshape(2, -1)), "src must be int64 of shape (254,)"),
-    "tracked pair id pointing at another pair": (_pair_elsewhere, "are not the ones the saved neighborhood"),
+    "tracked pair id pointing at another pair": (_pair_elsewhere, "attention must be float32 of shape (6, "),
     "non-zero pad row": (_pad_row, "padding row (row 77, after the 77 nodes) must be zero"),
     "int embedding": (_tensor("embedding", lambda t: t.to(torch.int32)), "embedding must be float32"),
     "bool embedding": (_tensor("embedding", lambda t: t > 0), "embedding must be float32"),
@@ -176,7 +214,7 @@ TAMPERINGS = {  # name: (change, the words of the structural check that refuses 
     "lengths that disagree with the degrees": (_tensor("hood_length", lambda t: t.clamp(max=3)),
                                                 "neighborhood lengths do not match the graph"),
     "integer label classes": (lambda c, n, t: n["labels"].__setitem__("classes", list(range(len(
-        n["labels"]["classes"])))), "classes must be a list of distinct strings"),
+        n["labels"]["classes"])))), "labels: classes row 1 must be a string, got 0"),
     "label codes out of range": (lambda c, n, t: n["labels"]["codes"].__setitem__(0, 99),
                                  "label codes do not match the nodes and classes"),
     "an extra config key": (lambda c, n, t: c.__setitem__("comment", "mine"), "unknown key 'comment'"),
@@ -186,7 +224,8 @@ TAMPERINGS = {  # name: (change, the words of the structural check that refuses 
                     "format_version must be a whole number"),
     "format 9": (lambda c, n, t: c.__setitem__("format_version", 9), "newer than this version"),
     "history cut": (lambda c, n, t: c["history"].pop(), "history has 4 epochs but the run trained 5"),
-    "names as ints": (lambda c, n, t: n.__setitem__("names", list(range(77))), "node names must be strings"),
+    "names as ints": (lambda c, n, t: n.__setitem__("names", list(range(77))),
+                      "names row 1 must be a string, got 0"),
     "one name in NFC and NFD": (lambda c, n, t: n["names"].__setitem__(slice(0, 2),
                                                                         ["Zo\u00eb", "Zoe\u0308"]),
                                 "node names must be distinct"),
@@ -240,7 +279,7 @@ def test_a_tampered_run_with_new_checksums_is_refused_by_what_it_holds(saved, tm
 
 def test_an_edit_only_a_checksum_can_see_is_seen(saved, tmp_path):
     edit = _tensor("embedding", lambda t: t.index_fill(0, torch.tensor([3]), 0.25))  # plausible numbers
-    with pytest.raises(GraphFormatError, match="weights.pt: embedding was changed after the run was saved"):
+    with pytest.raises(GraphFormatError, match="model.safetensors: was changed after the run was saved"):
         Goat.load(tampered(saved, tmp_path / "a", edit))
     for name, value in (("padding", "zero"), ("exclude_partner", False), ("variant", "mean-pool")):
         with pytest.raises(GraphFormatError, match="config.json: was changed after the run was saved"):
@@ -253,35 +292,59 @@ def test_an_edit_only_a_checksum_can_see_is_seen(saved, tmp_path):
         Goat.load(run)
 
 
+@pytest.mark.parametrize("content, words", [
+    (b"", "model.safetensors: is empty"),
+    (b"this is text, not tensors\n", "model.safetensors: is not a tensors file GOAT Explorer saved"),
+    (b"\xff" * 8 + b"{}", "model.safetensors: is not a tensors file GOAT Explorer saved"),
+    ("torch file", "model.safetensors: is not a tensors file GOAT Explorer saved"),
+    ("cut short", "model.safetensors: is not a tensors file GOAT Explorer saved"),
+    ("float4", "model.safetensors: is not a tensors file GOAT Explorer saved"),  # once a KeyError
+    ("symlink", "model.safetensors: is a symbolic link"),
+])
+def test_a_tensors_file_that_is_not_a_runs_is_one_line(saved, tmp_path, content, words):
+    """Resealed: what refuses each is the reading of the file itself, not its checksum."""
+    run = tampered(saved, tmp_path / "run", lambda c, n, t: None)
+    tensors = run / "model.safetensors"
+    if content == "torch file":  # what weights.pt held, under the new name: never unpickled
+        torch.save({"embedding": torch.zeros(3)}, tensors)
+    elif content == "cut short":
+        tensors.write_bytes(tensors.read_bytes()[:-100])
+    elif content == "float4":  # a dtype the safetensors format names and torch cannot hold
+        header = b'{"embedding":{"dtype":"F4","shape":[2],"data_offsets":[0,1]}}'
+        tensors.write_bytes(len(header).to_bytes(8, "little") + header + b"\0")
+    elif content == "symlink":
+        tensors.rename(tmp_path / "elsewhere")
+        tensors.symlink_to(tmp_path / "elsewhere")
+    else:
+        tensors.write_bytes(content)
+    if content != "symlink" and content:
+        config = json.loads((run / "config.json").read_text())
+        config["files"]["model.safetensors"] = hashlib.sha256(tensors.read_bytes()).hexdigest()
+        content = json.dumps({k: v for k, v in config.items() if k != "sha256"}, sort_keys=True,
+                             separators=(",", ":"))
+        config["sha256"] = hashlib.sha256(content.encode()).hexdigest()
+        (run / "config.json").write_text(json.dumps(config))
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    assert words in _one_line(err.value, run)
+
+
 class NotATensor:
     """A Python object in a weights file: weights_only loading refuses its class."""
 
 
-@pytest.mark.parametrize("content, words", [
-    (b"", "weights.pt: is empty"),
-    (b"this is text, not tensors\n", "weights.pt: is not a weights file GOAT Explorer saved"),
-    ("tensor", "weights.pt: holds a single tensor, not a run's named tensors"),
-    ("list", "weights.pt: holds a list, not a run's named tensors"),
-    ("object", "weights.pt: holds Python objects besides tensors, which GOAT Explorer never loads"),
-    ("symlink", "weights.pt: is a symbolic link"),
-])
-def test_a_weights_file_that_is_not_a_runs_is_one_line(saved, tmp_path, content, words):
-    run = tampered(saved, tmp_path / "run", lambda c, n, t: None)
+@pytest.mark.parametrize("content", ["text", "tensor", "list", "object"])
+def test_a_format_2_weights_file_that_is_not_a_runs_is_one_line(tmp_path, content):
+    run = tampered(FORMAT_2_RUN, tmp_path / "run", lambda c, n, t: None)
     weights = run / "weights.pt"
-    if content == "tensor":
-        torch.save(torch.zeros(3), weights)
-    elif content == "list":
-        torch.save([torch.zeros(3)], weights)
-    elif content == "object":  # weights_only refuses it; torch's text invites unpickling: never shown
-        torch.save({"embedding": NotATensor()}, weights)
-    elif content == "symlink":
-        weights.rename(tmp_path / "elsewhere.pt")
-        weights.symlink_to(tmp_path / "elsewhere.pt")
-    else:
-        weights.write_bytes(content)
+    if content == "text":
+        weights.write_text("this is text, not tensors")
+    else:  # weights_only refuses the object; torch's text invites unpickling: never shown
+        torch.save({"tensor": torch.zeros(3), "list": [torch.zeros(3)],
+                    "object": {"embedding": NotATensor()}}[content], weights)
     with pytest.raises(GraphFormatError) as err:
         Goat.load(run)
-    assert words in _one_line(err.value, run)
+    assert "weights.pt: " in _one_line(err.value, run)
 
 
 @pytest.mark.parametrize("text, words", [
@@ -289,7 +352,8 @@ def test_a_weights_file_that_is_not_a_runs_is_one_line(saved, tmp_path, content,
     ('{"format_version": 2, "params": {"dim": NaN}}', "not valid JSON (NaN is not a number JSON allows)"),
     ("{" * 100_000, "not valid JSON"),
     ('{"params": {}}', "has no format_version"),
-    ('{"format_version": 2}', "'params' is missing"),
+    ('{"format_version": 3}', "'params' is missing"),
+    ('{"format_version": 2}', "a format-2 run's config records arrays, files and sha256"),
     ("\xff\xfe{}", "not valid JSON"),
 ])
 def test_a_config_that_is_not_a_runs_is_one_line(saved, tmp_path, text, words):
@@ -377,7 +441,7 @@ def test_every_array_with_another_dtype_or_shape_is_refused_even_with_new_checks
         run = tampered(saved, tmp_path / str(k), _tensor(name, change), reseal=True)
         with pytest.raises(GraphFormatError) as err:
             Goat.load(run)
-        assert f"{run}/weights.pt: " in _one_line(err.value, run) or f"{run}: " in str(err.value), name
+        assert f"{run}/model.safetensors: " in _one_line(err.value, run) or f"{run}: " in str(err.value), name
 
 
 # --------------------------------------------------------------------------- issue 24, second sweep
@@ -409,11 +473,11 @@ def _stopping(change):
 
 
 @pytest.mark.parametrize("change, words", [
-    (_stopping(lambda s: s["val_auc"].__setitem__(0, 5.0)), "validation AUCs in [0, 1] or null"),
-    (_stopping(lambda s: s.__setitem__("note", "<b>mine</b>")), "early_stopping must hold exactly"),
+    (_stopping(lambda s: s["val_auc"].__setitem__(0, 5.0)), "val_auc row 1 must be in [0, 1], got 5.0"),
+    (_stopping(lambda s: s.__setitem__("note", "<b>mine</b>")), "early_stopping: unknown key 'note'"),
     (_stopping(lambda s: s.__setitem__("fraction", 0.5)), "recorded for a validation fraction of 0.5"),
     (_stopping(lambda s: s.__setitem__("epochs_tried", 99)), "epochs_tried must count its val_auc list"),
-    (_stopping(lambda s: s.__setitem__("validation_edges", 0)), "validation_edges be a whole number >= 1"),
+    (_stopping(lambda s: s.__setitem__("validation_edges", 0)), "validation_edges must be >= 1, got 0"),
     (_set_param("validation_fraction", 0.0), "recorded for a validation fraction"),
 ], ids=["an AUC of 5", "an extra key", "another fraction", "epochs tried", "no validation edge",
         "early stopping without a validation fraction"])

@@ -25,7 +25,8 @@ def test_small_training_makes_a_run(app, downloads):
     assert any(s.startswith(("Trained in", "Fetched from the cache")) for s in texts(app.success))
     auc = next(m.value for m in app.metric if m.label == "Validation AUC")
     assert 0.0 <= float(auc) <= 1.0
-    assert zip_names(downloads["goat-run-lesmis-seed0.zip"]) == {"config.json", "nodes.json", "weights.pt"}
+    assert zip_names(downloads["goat-run-lesmis-seed0.zip"]) == {"config.json", "nodes.json",
+                                                                "model.safetensors"}
 
 
 def test_same_settings_and_seed_give_the_same_run(app):
@@ -130,8 +131,9 @@ def _tampered_zip(raw: bytes, tmp_path, change, reseal: bool = True) -> bytes:
     run = tampered(folder, tmp_path / "tampered", change, reseal=reseal)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w") as zf:
-        for name in ("config.json", "nodes.json", "weights.pt"):
-            zf.write(run / name, arcname=name)
+        for name in ("config.json", "nodes.json", "model.safetensors", "weights.pt"):  # weights.pt: format 1
+            if (run / name).exists():
+                zf.write(run / name, arcname=name)
     return out.getvalue()
 
 
@@ -140,15 +142,18 @@ def _set_tensor(name, change):
 
 
 UNUSABLE = {  # what a zip held: the words of the one line that refuses it
-    "float table": (_set_tensor("hood_table", lambda t: t.float()), "weights.pt: hood_table must be int64"),
+    "float table": (_set_tensor("hood_table", lambda t: t.float()),
+                    "model.safetensors: hood_table must be int64"),
     "uint8 table": (_set_tensor("hood_table", lambda t: t.to(__import__("torch").uint8)),
-                    "weights.pt: hood_table must be int64"),
+                    "model.safetensors: hood_table must be int64"),
     "table of width 0": (_set_tensor("hood_table", lambda t: t[:, :0]),
-                         "weights.pt: hood_table must be int64 of shape (77, 100)"),
-    "2-D src": (_set_tensor("src", lambda t: t.reshape(2, -1)), "weights.pt: src must be int64 of shape"),
-    "int32 table": (_set_tensor("hood_table", lambda t: t.int()), "weights.pt: hood_table must be int64"),
+                         "model.safetensors: hood_table must be int64 of shape (77, 100)"),
+    "2-D src": (_set_tensor("src", lambda t: t.reshape(2, -1).contiguous()),
+                "model.safetensors: src must be int64 of shape"),
+    "int32 table": (_set_tensor("hood_table", lambda t: t.int()),
+                    "model.safetensors: hood_table must be int64"),
     "integer label classes": (lambda c, n, t: n["labels"].__setitem__("classes", list(range(len(
-        n["labels"]["classes"])))), "nodes.json: labels: classes must be a list of distinct strings"),
+        n["labels"]["classes"])))), "nodes.json: labels: classes row 1 must be a string, got 0"),
 }
 
 
@@ -161,9 +166,10 @@ def test_unusable_run_zips_are_refused_and_the_previous_run_stays(app, downloads
     empty = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(raw)) as zf, zipfile.ZipFile(empty, "w") as out:
         for name in zf.namelist():
-            out.writestr(name, b"" if name == "weights.pt" else zf.read(name))
-    cases["empty weights.pt"] = empty.getvalue()
-    words = {**{name: w for name, (_, w) in UNUSABLE.items()}, "empty weights.pt": "weights.pt: is empty"}
+            out.writestr(name, b"" if name == "model.safetensors" else zf.read(name))
+    cases["empty model.safetensors"] = empty.getvalue()
+    words = {**{name: w for name, (_, w) in UNUSABLE.items()},
+             "empty model.safetensors": "model.safetensors: is empty"}
     for name, raw_zip in cases.items():
         app.file_uploader(key="run_upload").upload(f"{name}.zip", raw_zip, "application/zip")
         app.button(key="run_load").click().run()
@@ -211,10 +217,10 @@ def test_a_run_zip_whose_compressed_data_is_damaged_is_one_line_and_the_run_stay
         for name in zf.namelist():
             out.writestr(name, zf.read(name))
     raw = damaged.getvalue()
-    start = raw.index(b"weights.pt") + 200
+    start = raw.index(b"model.safetensors") + 200
     raw = raw[:start] + bytes(300) + raw[start + 300:]
     app.file_uploader(key="run_upload").upload("damaged.zip", raw, "application/zip")
     app.button(key="run_load").click().run()
     assert not app.exception, app.exception
-    assert texts(app.error) == ["damaged.zip: damaged zip archive (weights.pt cannot be decompressed)"]
+    assert texts(app.error) == ["damaged.zip: damaged zip archive (model.safetensors cannot be decompressed)"]
     assert explorer(app).run is before
