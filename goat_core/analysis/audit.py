@@ -6,7 +6,7 @@ and scores the same model under the leak-free protocol, under all four leaks at 
 protocol), under each leak alone, and the untrained model (epoch 0) both ways. Only
 ``epoch_on_test`` needs more than scoring: the final training runs on past the validation's epoch,
 scoring the test pairs after every epoch, until ``patience`` epochs improve neither test choice.
-How each leak is made and what its ``exposure`` measures: the README's leak audit table. AUC is
+How each leak is made and what its ``exposure`` measures: the leak audit table in docs/evaluation.md. AUC is
 scikit-learn's over the pairs (the authors' paired comparison estimates the same probability).
 """
 

@@ -6,7 +6,7 @@ held-out edges and as many non-edges, together): 1.0 is the pair the run ranks h
 share their average rank. A held-out edge is **won** by the run that ranks it higher; equal
 percentiles are a tie. AUC is the mean, over held-out edges, of how many non-edges a run ranks
 below each: a run that wins most edges against another usually has the higher AUC, but not
-always (wins count edges, not by how much). The README's library example runs one comparison.
+always (wins count edges, not by how much). docs/library.md runs one comparison.
 """
 
 from __future__ import annotations
