@@ -68,11 +68,14 @@ def _narrow(name: str, declared: SearchRange, text: str, spec: str) -> SearchRan
             if ok:
                 return SearchRange(low, high, declared.log)
         else:
-            values = tuple(v if declared.choices else kind(v) for v in text.split(","))
-            inside = (lambda v: v in declared.choices) if declared.choices else (
-                lambda v: declared.low <= v <= declared.high)
-            if all(inside(v) for v in values):
-                return SearchRange(choices=values)
+            if declared.choices is not None:  # the declared values, read as they are written
+                named = {str(c): c for c in declared.choices}
+                if all(v in named for v in text.split(",")):
+                    return SearchRange(choices=tuple(named[v] for v in text.split(",")))
+            else:
+                values = tuple(kind(v) for v in text.split(","))
+                if all(declared.low <= v <= declared.high for v in values):
+                    return SearchRange(choices=values)
     except ValueError:
         pass
     within = (", ".join(map(str, declared.choices)) if declared.choices
@@ -100,6 +103,7 @@ def open_storage(storage: str):
     as an Optuna journal file, which needs no database and is safe for several processes."""
     if "://" in storage:
         return storage
+    Path(storage).parent.mkdir(parents=True, exist_ok=True)
     return JournalStorage(JournalFileBackend(str(Path(storage))))
 
 

@@ -24,7 +24,7 @@ from string import Template
 
 from ..common import read_json, write_json
 from ..experiments import RATIOS
-from ..tune import summarise
+from ..grid import summarise
 from . import headline, studies
 from .plots import plots
 from .runs import load_runs
