@@ -1,7 +1,7 @@
 """GOAT tuned like the paper, with the library's search (``goat_core.tune``, ``goat tune``).
 
     python -m reproduce.tune --out results [--data email cora zhihu] [--ratios 0.15 0.55 0.95]
-                             [--seeds 0 1 2] [--trials 5] [--timeout 240]
+                             [--seeds 0 1 2] [--trials 20] [--timeout 150]
 
 Each cell is the split ``Goat()`` is scored on (``reproduce.defaults``: ``split_edges(graph, R,
 seed)``): a random search on 20 % of its training edges (at most ``--trials`` trials, no new trial
@@ -79,8 +79,8 @@ def main(argv=None) -> None:
     ap.add_argument("--data", nargs="*", default=["email", "cora", "zhihu"])
     ap.add_argument("--ratios", type=float, nargs="*", default=[0.15, 0.55, 0.95])
     ap.add_argument("--seeds", type=int, nargs="*", default=[0, 1, 2])
-    ap.add_argument("--trials", type=int, default=5, help="the most trials per cell")
-    ap.add_argument("--timeout", type=float, default=240.0, help="no new trial after this many seconds")
+    ap.add_argument("--trials", type=int, default=20, help="the most trials per cell")
+    ap.add_argument("--timeout", type=float, default=150.0, help="no new trial after this many seconds")
     args = ap.parse_args(argv)
     setup_env()
     for data in args.data:
