@@ -98,10 +98,11 @@ def suggest(trial, space: Mapping[str, SearchRange]) -> dict:
 
 
 # ---------------------------------------------------------------------------- studies
-def open_storage(storage: str):
+def open_storage(storage):
     """An SQLAlchemy URL (``sqlite:///tune.db``, ``postgresql://...``) as is; a path (``tune.log``)
-    as an Optuna journal file, which needs no database and is safe for several processes."""
-    if "://" in storage:
+    as an Optuna journal file, which needs no database and is safe for several processes; an
+    Optuna storage object (the app's in-memory one) as is."""
+    if not isinstance(storage, str) or "://" in storage:
         return storage
     Path(storage).parent.mkdir(parents=True, exist_ok=True)
     return JournalStorage(JournalFileBackend(str(Path(storage))))
