@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from goat_core import Goat, evaluate_link_prediction, split_edges
+from goat_core import Goat, NodeIndex, evaluate_link_prediction, split_edges
 from goat_core.tune import best_params, narrow_space, tune_split
 
 from .common import Timer, dataset, setup_env, write_json
@@ -73,6 +73,48 @@ def run_one(data: str, ratio: float, seed: int, out: Path, trials: int, timeout:
     return row
 
 
+WHY_PAIRS = 200  # test edges whose attention is read, per cell
+
+
+def why(data: str, ratio: float, seed: int, out: Path) -> dict:
+    """Why a heuristic can still win, with the project's own tools, on one tuned cell's split: how
+    many test edges and non-edges share a training neighbor (what Adamic-Adar reads), how well degree
+    alone ranks them (preferential attachment), and how much of the tuned model's attention (its
+    parameters retrained: the same seeded model) falls on the shared neighbors, against the share
+    uniform attention would give them."""
+    import numpy as np
+
+    from goat_core.analysis.baselines import heuristic_scores
+    from goat_core.analysis.evaluation import link_scores
+
+    from .common import read_json
+
+    cell = read_json(out / TUNED_DIR / f"{run_name(data, ratio, seed)}.json")
+    split = split_edges(dataset(data), ratio, seed)
+    pairs = np.concatenate([split.test_pos, split.test_neg])
+    labels = np.r_[np.ones(len(split.test_pos)), np.zeros(len(split.test_neg))]
+    scores = heuristic_scores(split.train, pairs)
+    shared = scores["common_neighbors"] > 0
+    goat = Goat(**cell["params"]).fit(split.train)
+    focus, uniform = [], []
+    picked = np.flatnonzero(shared[: len(split.test_pos)])[:WHY_PAIRS]
+    for s, t in split.test_pos[picked]:
+        att = goat.attention(NodeIndex(int(s)), NodeIndex(int(t)))
+        if att.shared:  # the inference draw may leave the shared neighbors out
+            mass = att.shared_mass()
+            focus.append((mass.source + mass.target) / 2)
+            uniform.append((mass.source_uniform + mass.target_uniform) / 2)
+    row = {"run": run_name(data, ratio, seed), "data": data, "train_ratio": ratio, "seed": seed,
+           "tuned_auc": cell["auc"], "edges_sharing_a_neighbor": float(shared[labels == 1].mean()),
+           "non_edges_sharing_a_neighbor": float(shared[labels == 0].mean()),
+           **{f"{name}_auc": link_scores(labels, v)["auc"] for name, v in scores.items()},
+           "attention_on_shared": float(np.mean(focus)) if focus else None,
+           "uniform_on_shared": float(np.mean(uniform)) if uniform else None, "pairs_read": len(focus)}
+    write_json(out / TUNED_DIR / "why" / f"{row['run']}.json", row)
+    print(f"why {row['run']}: {row}", flush=True)
+    return row
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path("results"))
@@ -81,8 +123,18 @@ def main(argv=None) -> None:
     ap.add_argument("--seeds", type=int, nargs="*", default=[0, 1, 2])
     ap.add_argument("--trials", type=int, default=20, help="the most trials per cell")
     ap.add_argument("--timeout", type=float, default=150.0, help="no new trial after this many seconds")
+    ap.add_argument("--why", action="store_true", help="instead: why heuristics still win, on the cells run")
     args = ap.parse_args(argv)
     setup_env()
+    if args.why:
+        for data in args.data:
+            for ratio in args.ratios:
+                for seed in args.seeds:
+                    name = run_name(data, ratio, seed)
+                    if (args.out / TUNED_DIR / f"{name}.json").exists() and not (
+                            args.out / TUNED_DIR / "why" / f"{name}.json").exists():
+                        why(data, ratio, seed, args.out)
+        return
     for data in args.data:
         for ratio in args.ratios:
             for seed in args.seeds:

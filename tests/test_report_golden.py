@@ -129,3 +129,8 @@ def test_the_tuned_column_and_its_budget_come_from_its_files(tmp_path):
     assert "at most 7 trials and no new one after 90 s" in text and "(at most 12, patience 3)" in text
     assert "- Email: 2 cells, 40–60 s each (mean 50 s); trials finished 5, pruned 2." in text
     assert "Tuned against `Goat()`: better on Email 55 % (91.0 against 80.0)" in text
+    why = dict(data="email", train_ratio=0.55, seed=0, tuned_auc=0.9, preferential_attachment_auc=0.8,
+               adamic_adar_auc=0.95, edges_sharing_a_neighbor=0.9, non_edges_sharing_a_neighbor=0.2,
+               attention_on_shared=0.5, uniform_on_shared=0.25, pairs_read=200)
+    _record(tmp_path / "tuned" / "why", "email55-s0.json", **why)
+    assert "| Email | 55 % | 0 | 90.0 | 80.0 | 95.0 | 90 / 20 | 50 (25), 200 edges |" in render(tmp_path)

@@ -54,7 +54,8 @@ class Section:
 
 def _glance(out: Path) -> str:
     return "\n".join([prose("glance", seeds=studies.seeds_text()), headline.link_prediction_table(out),
-                      prose("glance_findings"), headline.link_prediction_findings(out)])
+                      prose("glance_findings"), headline.link_prediction_findings(out),
+                      headline.tuned_why(out)])
 
 
 def _clustering(out: Path) -> str:
