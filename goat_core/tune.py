@@ -141,7 +141,6 @@ def open_study(graph: Graph, *, storage: str, name: str | None = None, sampler: 
                seed: int = 0, validation_fraction: float = 0.2):
     """The study (created, or loaded to resume) for tuning on ``graph``; a StudyMismatch when a
     study of that name was made for another graph, seed or validation fraction."""
-
     name = name or study_name(graph, seed)
     optuna.logging.set_verbosity(optuna.logging.WARNING)  # the CLI and the app report trials their way
     pruner = optuna.pruners.MedianPruner(n_startup_trials=3, n_warmup_steps=1)
@@ -210,6 +209,8 @@ def search(graph: Graph, *, trials: int | None = 20, timeout: float | None = Non
 
     if not 0.0 < validation_fraction < 1.0:
         raise ParameterError(f"validation_fraction must be in (0, 1) for tuning, got {validation_fraction}")
+    if (trials is not None and trials < 1) or (timeout is not None and not timeout > 0):
+        raise ParameterError(f"trials must be >= 1 and timeout > 0 seconds, got {trials} and {timeout}")
     fixed = dict(base or {})
     free = {k: v for k, v in space.items() if k not in fixed}  # a parameter given is not searched
     base = dict({k: p.default for k, p in PARAMETERS.items()}, **fixed, seed=seed)
