@@ -34,10 +34,10 @@ def settings() -> dict:
     return {k: st.session_state.get(k, v) for k, v in DEFAULTS.items()}
 
 
-def fixed_params(graph: goat_core.Graph, max_epochs: int, seed: int) -> dict:
+def fixed_params(graph: goat_core.Graph, max_epochs: int) -> dict:
     """What the search does not vary: the most epochs a trial trains (early stopping picks fewer),
-    a short patience, the app's compute path for this graph, and the seed."""
-    return with_backend({"epochs": max_epochs, "patience": 3, "seed": seed}, graph.num_edges)
+    a short patience, and the app's compute path for this graph."""
+    return with_backend({"epochs": max_epochs, "patience": 3}, graph.num_edges)
 
 
 def job_key(ex: Explorer, chosen: dict, seed: int) -> str:
@@ -52,7 +52,7 @@ def submit(ex: Explorer, chosen: dict, seed: int) -> jobs.Job:
     graph, key = ex.graph, job_key(ex, chosen, seed)
     split = goat_core.split_edges(graph, 1.0 - chosen["tune_holdout"], seed)  # errors here, not in the job
     stop = cancels().setdefault(key, threading.Event())
-    base = fixed_params(graph, int(chosen["tune_epochs"]), seed)
+    base = fixed_params(graph, int(chosen["tune_epochs"]))
     trials = int(chosen["tune_trials"])
 
     def work(report: jobs.Report) -> dict:
@@ -67,13 +67,12 @@ def submit(ex: Explorer, chosen: dict, seed: int) -> jobs.Job:
             done[0] += 1
 
         storage = optuna.storages.InMemoryStorage()
-        base_seed = base.pop("seed")
         try:
-            study = tune.search(split.train, trials=trials, sampler=chosen["tune_sampler"], seed=base_seed,
+            study = tune.search(split.train, trials=trials, sampler=chosen["tune_sampler"], seed=seed,
                                 storage=storage, base=base, callback=on_epoch, on_trial=on_trial)
             cancelled = False
-        except goat_core.TrainingCancelled:
-            study, cancelled = optuna.load_study(study_name=tune.study_name(split.train, base_seed),
+        except goat_core.TrainingCancelled:  # the trial under way failed; the finished ones are kept
+            study, cancelled = optuna.load_study(study_name=tune.study_name(split.train, seed),
                                                  storage=storage), True
         return {"study": study, "base": base, "cancelled": cancelled}
 
