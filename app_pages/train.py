@@ -4,7 +4,7 @@ import streamlit as st
 
 import goat_core
 from goat_core import presets, views
-from ui import cache, jobs, navigation, parts, state, train_form, training, upload
+from ui import cache, jobs, navigation, parts, state, train_form, training, tune_panel, upload
 from ui.parts import md
 
 ex = state.get()
@@ -79,6 +79,8 @@ if run is not None:
                        mime="application/zip", key="run_download", on_click="ignore",
                        help="config.json, nodes.json and model.safetensors: load it later below.")
     st.page_link(navigation.GOSSIP_PAGE, label="Next: gossip & attend", icon=":material/arrow_forward:")
+
+tune_panel.panel(ex)
 
 with st.expander("Load a saved run"):
     st.file_uploader(f"Run zip (≤ {upload.MAX_RUN_MB} MB)", type=["zip"], key="run_upload",

@@ -5,7 +5,7 @@
 
 Email: ``Goat`` trained on the 55 % split (seed 0) with d=200, N=100, dropout 0.8 (the paper's
 Table 2) and a learning rate chosen on a validation split carved from the training edges
-(``reproduce.tune``, trial email55-goat-lr3e-3-do0.8: lr 3e-3, batch 256; test edges were never
+(``reproduce.grid``, trial email55-goat-lr3e-3-do0.8: lr 3e-3, batch 256; test edges were never
 used for that choice). After every epoch the held-out test edges are scored against as many
 verified non-edges; the clock is training time only (scoring is timed and reported apart) and
 stops at the first epoch whose test AUC reaches the target.

@@ -1,4 +1,5 @@
-"""``python -m goat_core``: info, train, attention, faithfulness, linkpred, audit, compare, cluster.
+"""``python -m goat_core``: info, train, attention, faithfulness, linkpred, audit, compare, cluster,
+tune.
 
 Bad input (any :class:`~.errors.GoatError`) exits with status 2 and one line on stderr,
 ``error: FILE:LINE: problem``; ``--debug`` shows its traceback instead. Anything else is a bug
@@ -377,6 +378,70 @@ def cmd_cluster(args: argparse.Namespace) -> None:
     }, args.json)
 
 
+def cmd_tune(args: argparse.Namespace) -> None:
+    """An Optuna study on a validation split of the training edges, then the best configuration
+    retrained on every training edge and scored once on the test edges (:mod:`.tune`)."""
+    from .tune import DEFAULT_STORAGE, narrow_space, tune_split
+
+    check_train_ratio(args.train_ratio, allow_one=False)
+    if args.preset != "validated":
+        raise CliError("tune searches the parameters: --preset does not apply (fix one with its option)")
+    if args.out is not None:
+        check_run_target(args.out, overwrite=args.overwrite)
+    fixed = {name: getattr(args, name) for name in PARAMETERS
+             if getattr(args, name, None) is not None and name not in ("seed", "validation_fraction")}
+    space = narrow_space(args.space or [])
+    seed = PARAMETERS["seed"].default if args.seed is None else args.seed
+    fraction = PARAMETERS["validation_fraction"].default if args.validation_fraction is None \
+        else args.validation_fraction
+    beside = args.out.parent if args.out is not None else Path(".")
+    storage = args.storage or f"sqlite:///{beside / DEFAULT_STORAGE}"
+    graph = load(args)
+    split = split_edges(graph, args.train_ratio, seed)
+    result = tune_split(split, storage=storage, study=args.study, trials=args.trials, timeout=args.timeout,
+                        sampler=args.sampler, seed=seed, space=space, base=fixed,
+                        validation_fraction=fraction, callback=TerminalProgress(),
+                        on_trial=None if args.json else _print_trial)
+    found = result.to_dict()
+    if args.out is not None:
+        check_run_target(args.out, overwrite=args.overwrite)
+        result.model.save(args.out, {"tune": {k: v for k, v in found.items() if k != "params"},
+                                     "train_ratio": args.train_ratio})
+        found["run_dir"] = str(args.out)
+    emit(found, args.json)
+
+
+def _print_trial(study, trial) -> None:
+    value = "pruned" if trial.value is None else f"validation AUC {trial.value:.4f}"
+    print(f"trial {trial.number}: {value} {trial.params}", file=sys.stderr, flush=True)
+
+
+def add_tune_parser(sub) -> None:
+    from .tune import SAMPLERS
+
+    p = sub.add_parser("tune", help="search GOAT's parameters on a validation split of the training edges "
+                                    "(Optuna), then score the best on the test edges")
+    p.add_argument("graph")
+    p.add_argument("--train-ratio", type=float, required=True, help="fraction of edges to train on")
+    p.add_argument("--trials", type=int, default=20, help="trials this run adds to the study (default 20)")
+    p.add_argument("--timeout", type=float, help="stop starting trials after this many seconds")
+    p.add_argument("--sampler", choices=SAMPLERS, default="random",
+                   help="random (default: the paper's random search) or tpe")
+    p.add_argument("--space", action="append", metavar="NAME=LOW:HIGH",
+                   help="narrow one parameter's declared range: NAME=LOW:HIGH or NAME=A,B (repeatable); "
+                        "a training option given fixes its parameter instead")
+    p.add_argument("--storage", help="Optuna storage: an SQLAlchemy URL (sqlite:///tune.db) or a journal "
+                                     "file path (default: tune.db beside --out, else in this directory)")
+    p.add_argument("--study", help="the study's name (default: from the training graph's content and seed); "
+                                   "the same name again resumes it")
+    p.add_argument("--out", type=Path, help="also save the best model, retrained, as a run directory")
+    p.add_argument("--overwrite", action="store_true", help="replace the GOAT run already in --out")
+    add_training_options(p)
+    add_read_options(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_tune)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(prog="python -m goat_core", description=(
         "GOAT (Gossip and Attend): context-sensitive graph representation learning. "
@@ -486,6 +551,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_read_options(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=cmd_cluster)
+
+    add_tune_parser(sub)
     return parser
 
 

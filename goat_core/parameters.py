@@ -146,3 +146,27 @@ def parameter_docs(indent: str = "    ", width: int = 100) -> str:
         lines += textwrap.wrap(f"{name}={spec.default!r}: {spec.meaning}", width=width,
                                initial_indent=f"{indent}* ", subsequent_indent=f"{indent}  ")
     return "\n".join(lines)
+
+
+class SearchRange(NamedTuple):
+    """Where ``goat tune`` looks for one parameter: the values of a choice, or [low, high]
+    (integers for an integer parameter), sampled on a log scale when ``log``."""
+
+    low: float | None = None
+    high: float | None = None
+    log: bool = False
+    choices: tuple | None = None
+
+
+# The search space of ``goat tune`` (goat_core.tune), declared once beside PARAMETERS: every bound
+# is within its parameter's rule (tests/test_tune.py). The epochs are chosen per trial by early
+# stopping, so they are not searched; ``--space NAME=LOW:HIGH`` or ``NAME=A,B`` narrows a range.
+SEARCH_SPACE: dict[str, SearchRange] = {
+    "lr": SearchRange(1e-4, 3e-2, log=True),
+    "dropout": SearchRange(0.0, 0.9),
+    "neighborhood": SearchRange(10, 250, log=True),
+    "dim": SearchRange(32, 256, log=True),
+    "negatives": SearchRange(1, 5),
+    "batch_size": SearchRange(choices=(64, 128, 256, 512, 1024)),
+    "padding": SearchRange(choices=PADDINGS),
+}

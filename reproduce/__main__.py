@@ -19,7 +19,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-from . import casestudy, report, tune
+from . import casestudy, grid, report
 from .common import ROOT, setup_env
 from .experiments import plan, safe_run
 
@@ -61,11 +61,11 @@ def main(argv=None) -> int:
         if failures:
             print(f"{failures} job(s) failed; rerun the same command to retry them", file=sys.stderr)
         if "tune" in sections:  # documentation of the choices hard-coded in experiments.py; runs last
-            for name, spec in (tune.QUICK_TRIALS if args.quick else tune.TRIALS).items():
+            for name, spec in (grid.QUICK_TRIALS if args.quick else grid.TRIALS).items():
                 if not (out / "raw" / "tune" / f"{name}.json").exists():
-                    tune.run_trial(name, spec, out)
+                    grid.run_trial(name, spec, out)
             if not args.quick:
-                tune.run_all_draws(out)
+                grid.run_all_draws(out)
     report.build(out, md, quick=args.quick, wall_seconds=time.time() - started)
     print(f"wrote {md} and summaries under {out}")
     return 0

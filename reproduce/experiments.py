@@ -23,7 +23,7 @@ SEEDS = (0, 1, 2)
 VARIANTS = ("goat", "global", "mean-pool")
 
 # Table 2 (d, N, dropout: goat_core.paper) + our validation-chosen optimiser settings.
-OPTIM = {  # variant -> lr, batch size, negatives (chosen on Email validation splits, reproduce.tune)
+OPTIM = {  # variant -> lr, batch size, negatives (chosen on Email validation splits, reproduce.grid)
     "goat": dict(lr=3e-3, batch_size=256, negatives=1),
     "mean-pool": dict(lr=3e-3, batch_size=256, negatives=1),
     "global": dict(lr=1e-3, batch_size=256, negatives=1, dropout=0.5),
@@ -36,8 +36,8 @@ EPOCHS_MIN = {"goat": 3, "mean-pool": 3, "global": 15}
 
 
 # Email GOAT with dropout, N, lr and epochs chosen per training ratio on validation splits (the
-# `grid-*` trials of reproduce.tune, tune.select_per_ratio), then the number of inference draws for
-# that configuration (`draws-*` trials, tune.select_draws); the tuned runs record what they used.
+# `grid-*` trials of reproduce.grid, grid.select_per_ratio), then the number of inference draws for
+# that configuration (`draws-*` trials, grid.select_draws); the tuned runs record what they used.
 TUNED: dict[float, dict] = {
     0.15: dict(dropout=0.5, neighborhood=100, lr=1e-3, epochs=57),
     0.25: dict(dropout=0.5, neighborhood=100, epochs=14),

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from reproduce import report, tune
+from reproduce import grid, report
 from reproduce.common import read_json, write_json
 from reproduce.experiments import plan, run_job
 from reproduce.report.studies import OLDER_ROWS
@@ -78,29 +78,29 @@ def _trial(out, name, history):
 
 
 def test_longer_grid_trials_supersede_truncated_ones(tmp_path):
-    config = tune.GRID[0]
+    config = grid.GRID[0]
     for seed in (0, 1, 2):
-        _trial(tmp_path, tune.grid_name(0.55, config, seed), [0.6, 0.7, 0.8])  # still rising
-    assert tune.truncated(tmp_path) == [(0.55, config)]
-    assert tune.grid_trials(tmp_path, 0.55, config)[0]["best_val_auc"] == 0.8
+        _trial(tmp_path, grid.grid_name(0.55, config, seed), [0.6, 0.7, 0.8])  # still rising
+    assert grid.truncated(tmp_path) == [(0.55, config)]
+    assert grid.grid_trials(tmp_path, 0.55, config)[0]["best_val_auc"] == 0.8
     for seed in (0, 1):
-        _trial(tmp_path, tune.grid_name(0.55, config, seed) + "-x2", [0.6, 0.7, 0.8, 0.9, 0.85, 0.8])
-    assert tune.truncated(tmp_path) == [(0.55, config)]  # the long run counts once all seeds have it
-    _trial(tmp_path, tune.grid_name(0.55, config, 2) + "-x2", [0.6, 0.7, 0.8, 0.9, 0.85, 0.8])
-    assert tune.truncated(tmp_path) == []
-    assert [r["best_epoch"] for r in tune.grid_trials(tmp_path, 0.55, config)] == [4, 4, 4]
+        _trial(tmp_path, grid.grid_name(0.55, config, seed) + "-x2", [0.6, 0.7, 0.8, 0.9, 0.85, 0.8])
+    assert grid.truncated(tmp_path) == [(0.55, config)]  # the long run counts once all seeds have it
+    _trial(tmp_path, grid.grid_name(0.55, config, 2) + "-x2", [0.6, 0.7, 0.8, 0.9, 0.85, 0.8])
+    assert grid.truncated(tmp_path) == []
+    assert [r["best_epoch"] for r in grid.grid_trials(tmp_path, 0.55, config)] == [4, 4, 4]
 
 
 def test_draws_choice_is_the_fewest_within_tolerance(tmp_path):
     aucs = {0.55: [0.800, 0.810, 0.81495, 0.815, 0.8150], 0.15: [0.7] * 5}
     for ratio, values in aucs.items():
         for seed in (0, 1, 2):
-            write_json(tmp_path / "raw" / "tune" / f"{tune.draws_name(ratio, seed)}.json", {
-                "val_auc": {str(k): v for k, v in zip(tune.DRAW_COUNTS, values)}, "nodes_over_N": 3,
+            write_json(tmp_path / "raw" / "tune" / f"{grid.draws_name(ratio, seed)}.json", {
+                "val_auc": {str(k): v for k, v in zip(grid.DRAW_COUNTS, values)}, "nodes_over_N": 3,
                 "params": {"dropout": 0.8, "neighborhood": 50, "lr": 3e-3, "epochs": 5}})
-    chosen = {c["ratio"]: c["draws"] for c in tune.select_draws(tmp_path)}
+    chosen = {c["ratio"]: c["draws"] for c in grid.select_draws(tmp_path)}
     assert chosen == {0.15: 1, 0.55: 4}
-    assert tune.summarise(tmp_path) == []  # the trial table lists grid and other trials only
+    assert grid.summarise(tmp_path) == []  # the trial table lists grid and other trials only
 
 
 def test_the_quick_command_runs_end_to_end(tmp_path, data_dir):

@@ -24,7 +24,7 @@ from string import Template
 
 from ..common import read_json, write_json
 from ..experiments import RATIOS
-from ..tune import summarise
+from ..grid import summarise
 from . import headline, studies
 from .plots import plots
 from .runs import load_runs
@@ -54,7 +54,8 @@ class Section:
 
 def _glance(out: Path) -> str:
     return "\n".join([prose("glance", seeds=studies.seeds_text()), headline.link_prediction_table(out),
-                      prose("glance_findings"), headline.link_prediction_findings(out)])
+                      prose("glance_findings"), headline.link_prediction_findings(out),
+                      headline.tuned_why(out)])
 
 
 def _clustering(out: Path) -> str:

@@ -6,6 +6,7 @@ One reader per producer:
 
 - ``defaults/validated-DATA{PCT}-s{SEED}.json``: ``Goat()`` with no options (reproduce.defaults);
   ``defaults/paper-*.json``: ``--preset paper`` on the same splits;
+- ``tuned/DATA{PCT}-s{SEED}.json``: ``goat tune``'s search per split (reproduce.tune);
 - ``heuristics/DATA.json``: common neighbors, Adamic-Adar, preferential attachment (reproduce.heuristics);
 - ``node2vec/runs/*.json``: DeepWalk and node2vec (reproduce.node2vec);
 - ``vgae/*.json``: GAE and VGAE (reproduce.vgae);
@@ -26,6 +27,7 @@ import numpy as np
 from ..common import read_json
 
 GOAT = "goat"  # the method key of Goat()'s defaults among the baselines' keys
+TUNED = "tuned"  # the method key of the tuned GOAT (reproduce.tune)
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,18 @@ def goat_defaults(out: Path, preset: str = "validated") -> list[Run]:
     """``Goat()``'s runs (or ``--preset paper``'s): Email's first files carry no ``data``."""
     return [Run(GOAT, r.get("data", "email"), r["train_ratio"], r["seed"], r["auc"], r["ap"],
                 r.get("cluster", {})) for r in _jsons(out / "defaults", f"{preset}-*.json")]
+
+
+def tuned(out: Path) -> list[Run]:
+    """GOAT tuned per split (``goat tune``'s search, reproduce.tune); its "chosen" clustering is
+    the embedding its validation split picked."""
+    return [Run(TUNED, r["data"], r["train_ratio"], r["seed"], r["auc"], r["ap"], r.get("cluster", {}))
+            for r in _jsons(out / "tuned")]
+
+
+def tuned_records(out: Path) -> list[dict]:
+    """The tuned cells' files as written (budget, seconds, chosen embedding)."""
+    return _jsons(out / "tuned")
 
 
 def heuristics(out: Path) -> list[Run]:

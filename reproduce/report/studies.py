@@ -9,7 +9,7 @@ from goat_core.paper import RATIOS
 
 from .. import node2vec
 from ..experiments import SEEDS
-from ..tune import select_padding
+from ..grid import select_padding
 from .headline import BASELINE_NAMES, DATA_NAMES, SPLITS, pct
 from .runs import MAIN, NAMES, TUNED, _agg, run_row
 from .sources import GOAT, baselines, goat_defaults, older_clustering, older_runs, optional_json, scores

@@ -1,0 +1,52 @@
+"""The Train page's Tune panel: trials in the background, Optuna's figures, cancel, Train the best."""
+
+from __future__ import annotations
+
+from ui import jobs, tune_panel
+
+from .conftest import button, explorer, goto, texts, wait_for_jobs
+from .test_links import link_of, reopen
+
+
+def start(app, trials: int, epochs: int):
+    goto(app, "train")
+    app.session_state["tune_trials"] = trials
+    app.session_state["tune_epochs"] = epochs
+    button(app, "Start tuning").click().run()
+    assert not app.exception, app.exception
+    return app
+
+
+def job_of(app) -> jobs.Job:
+    chosen = {name: app.session_state[name] for name in tune_panel.DEFAULTS}
+    return jobs.job_store().get(tune_panel.job_key(explorer(app), chosen, 0))
+
+
+def test_tuning_draws_its_figures_then_trains_the_best_as_a_linked_run(app):
+    wait_for_jobs(start(app, 3, 3))
+    said = " ".join(texts(app.markdown))
+    assert "trials finished" in said
+    assert {"tune_history", "tune_importance"} <= {c.key for c in app.get("plotly_chart")}
+    button(app, "Train the best").click().run()
+    assert not app.exception, app.exception
+    ex = explorer(app)
+    study = job_of(app).result["study"]
+    run = ex.run
+    assert run is not None and run.holdout == 0.15
+    for name, value in study.best_params.items():
+        assert run.params[name] == value  # the best trial's values, retrained on the training edges
+    assert run.params["epochs"] == study.best_trial.user_attrs["best_epoch"]
+    link = link_of(app)
+    assert float(link["lr"]) == run.params["lr"] and int(link["dim"]) == run.params["dim"]
+    other = reopen(link, "train")
+    assert explorer(other).run is not None and explorer(other).run.key == run.key  # the link opens it
+
+
+def test_cancel_keeps_the_finished_trials(app):
+    start(app, 200, 60)
+    button(app, "Cancel tuning").click().run()
+    wait_for_jobs(app)
+    job = job_of(app)
+    assert job.ok and job.result["cancelled"]
+    assert len(job.result["study"].trials) < 200
+    assert "cancelled: the finished trials are kept" in " ".join(texts(app.markdown))
