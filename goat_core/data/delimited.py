@@ -64,6 +64,11 @@ _QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 _INTEGER = re.compile(r"-?\d+")
 
 
+def is_decimal(token: str) -> bool:
+    """A number, written with a decimal point or (spreadsheets in comma-decimal locales) a comma."""
+    return is_number(token) or _DECIMAL_COMMA.fullmatch(token) is not None
+
+
 def _key(name: str) -> str:
     return re.sub(r"[^0-9a-z]", "", name.lower())
 
@@ -80,6 +85,8 @@ def sniff_separator(lines: list[str]) -> str | None:
         counts = {len(row) for row in csv.reader(lines, delimiter=sep)}
         if len(counts) == 1 and counts.pop() >= 2:
             return sep
+    if len({len(line.split()) for line in lines}) == 1 and len(lines[0].split()) >= 2:
+        return None  # a hand-edited list mixing tabs and spaces: whitespace, whatever its mix
     first = lines[0] if lines else ""
     return next((sep for sep in (",", ";", "\t", "|") if sep in first), None)
 
@@ -105,7 +112,7 @@ def looks_like_header(first: list[str], rest: list[list[str]]) -> bool:
     if first and first[0] == "" and rest and all(r and r[0] != "" for r in rest[:20]):
         return True  # pandas' to_csv: an unnamed index column
     if len(first) >= 3 and not is_number(first[2]) and rest and all(
-            len(r) >= 3 and is_number(r[2]) for r in rest[:20]):
+            len(r) >= 3 and is_decimal(r[2]) for r in rest[:20]):
         return True
     ids_numeric = rest and all(is_number(r[0]) and is_number(r[1]) for r in rest[:20] if len(r) >= 2)
     return bool(ids_numeric) and len(first) >= 2 and not (is_number(first[0]) or is_number(first[1]))
@@ -173,6 +180,7 @@ class Columns:
     index: int | None = None
     ignored: tuple[int, ...] = ()
     given: bool = False  # chosen by the caller's options
+    weight_guessed: bool = False  # an unknown name over numbers, taken as the weight
 
     @property
     def identity(self) -> bool:
@@ -228,6 +236,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
         raise GraphFormatError(file, f"source and target are the same column ({source}); "
                                      + _choice_hint(layout))
     weight: int | None
+    guessed = False
     if options.weight == NO_WEIGHT:
         weight = None
     elif options.weight is not None:
@@ -237,11 +246,9 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
         weight = named[0] if named else None
         if weight is None and options.source is None and width - (index is not None) == 3:
             third = next(i for i in range(width) if i not in (source, target, index))
-            numeric = sample is not None and all(len(r) > third and is_number(r[third]) for r in sample)
-            if numeric and keys[third] not in NOT_ENDS:  # numbers under an unknown name: a weight?
-                raise GraphFormatError(file, f"header {', '.join(header)}: is {header[third]!r} a weight? "
-                                             f"say --weight {header[third]!r} or --weight none "
-                                             "(library: weight=)")
+            numeric = bool(sample) and all(len(r) > third and is_decimal(r[third]) for r in sample)
+            if numeric and keys[third] not in NOT_ENDS:  # numbers under an unknown name: the weight
+                weight, guessed = third, True
     elif options.source is None:
         weight = 2 if width == 3 or (layout.konect and width >= 3) else None
         if layout.konect and layout.konect[1] == "unweighted":
@@ -253,7 +260,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
                                      + _choice_hint(layout))
     used = {source, target, weight, index}
     return Columns(source, target, weight, index, tuple(i for i in range(width) if i not in used),
-                   given=options.source is not None or options.weight is not None)
+                   given=options.source is not None or options.weight is not None, weight_guessed=guessed)
 
 
 def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: str) -> tuple[int, int]:
@@ -276,7 +283,10 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
     candidates = [i for i, k in enumerate(keys)
                   if i not in taken and k not in WEIGHT_NAMES and k not in NOT_ENDS]
     if source is None and target is None and len(candidates) in (2, 3):
-        return candidates[0], candidates[1]  # the ends in order; a third is asked about or ignored
+        return candidates[0], candidates[1]  # the ends in order; a third is a weight or ignored
+    others = [i for i in candidates if i not in (source, target)]
+    if (source is None) != (target is None) and len(candidates) in (2, 3) and others:
+        return (others[0], target) if source is None else (source, others[0])  # source;cible;poids
     raise GraphFormatError(file, f"header {', '.join(layout.header or ())}: cannot tell which columns "
                                  "are source and target; " + _choice_hint(layout), layout.header_line)
 
@@ -295,7 +305,7 @@ def read_table(raw: bytes, file: str, options: ReadOptions, *,
     if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
         _decode(raw, file)  # empty or binary: its one-line error
     head = _head(raw)
-    rows = _data_lines(head) if head is not None else []
+    rows = trim_empty_columns(_data_lines(head)) if head is not None else []
     if rows and _dict_row(rows[0][1]) is None and head is not None:
         konect = konect_header(head)
         layout = header_by_names(sniff_layout(rows, konect, has_header), rows, options, has_header)
@@ -306,7 +316,7 @@ def read_table(raw: bytes, file: str, options: ReadOptions, *,
             if graph is not None:
                 return graph, _report(graph, rows, layout, columns, directed, why)
     text = _decode(raw, file)
-    rows = _data_lines(text)
+    rows = trim_empty_columns(_data_lines(text))
     if not rows:
         raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
     if _dict_row(rows[0][1]) is not None:
@@ -320,6 +330,15 @@ def read_table(raw: bytes, file: str, options: ReadOptions, *,
 
 
 HEAD_BYTES = 65536
+
+
+def trim_empty_columns(rows: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The rows without the empty trailing columns a spreadsheet exports (``a,b,3,,``): trimmed
+    only when every row ends with one, so that a row missing its last field is still named."""
+    for sep in (",", ";", "\t"):
+        if rows and all(text.endswith(sep) for _, text in rows):
+            return [(number, text.rstrip(sep + " ")) for number, text in rows]
+    return rows
 
 
 def first_rows(raw: bytes) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
@@ -398,6 +417,9 @@ def _report(graph: Graph, rows: list[tuple[int, str]], layout: Layout, columns: 
         notes.append(f"KONECT header: {' '.join(layout.konect)}")
     if layout.separator == ";" and columns.weight is not None and any("," in text for _, text in body):
         notes.append("weights with a decimal comma (2,5) read as 2.5")
+    if columns.weight_guessed:
+        notes.append(f"{name(columns.weight)} read as the weight: a number on every row "
+                     "(--weight none leaves it out)")
     return ReadReport(
         format="edgelist", edges=graph.report.input_edges if graph.report else graph.num_edges,
         directed=directed, directed_why=why, separator=SEPARATORS[layout.separator],

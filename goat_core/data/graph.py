@@ -305,7 +305,8 @@ def _data_lines(text: str) -> list[tuple[int, str]]:
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
-        if stripped and not stripped.startswith(("#", "%")):
+        # ",,,": a spreadsheet's blank row
+        if stripped.strip(",;|\t ") and not stripped.startswith(("#", "%")):
             out.append((number, stripped))
     return out
 

@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import GraphFormatError
 from .delimited import weight_attribute
 from .formats import FIRST_ROWS, ReadOptions, ReadReport
-from .graph import Graph, _decode, from_networkx
+from .graph import Graph, _decode, from_networkx, is_number
 
 # Node attributes that say where or how a node is drawn, or repeat its id: not kept.
 DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spells", "size", "r", "g", "b",
@@ -139,8 +139,9 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
             raise GraphFormatError(file, f"cannot parse GML: {_first_line(again)}") from None
     except Exception as err:
         raise GraphFormatError(file, f"cannot parse GML: {_first_line(err)}") from None
-    graph, report = to_graph(g, file, options, "gml")
-    names = "GML label" if names_from else "GML id (labels missing or repeated)"
+    named = not names_from and _unique_labels(g, "name")  # igraph writes names as "name", not "label"
+    graph, report = to_graph(g, file, options, "gml", names_attribute="name" if named else None)
+    names = "GML label" if names_from else "GML name" if named else "GML id (labels missing or repeated)"
     return graph, replace(report, names_from=names)
 
 
@@ -148,17 +149,59 @@ _GML_GRAPH = re.compile(r"\bgraph\s*\[", re.IGNORECASE)
 
 
 def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    import networkx as nx
+    """Pajek, by igraph's reader (it reads igraph's ``*Vertices n`` without vertex lines too)."""
+    return read_igraph(raw, file, options, "pajek")
 
-    _refuse_columns(options, "Pajek", file)
-    text = _decode(raw, file)
-    try:
-        g = nx.parse_pajek(text)
-    except Exception as err:
-        raise GraphFormatError(file, f"cannot parse Pajek: {_first_line(err)}") from None
-    for _, data in g.nodes(data=True):
-        data.pop("id", None)  # the vertex's number in the file: the name is its label
-    return to_graph(g, file, options, "pajek")
+
+def read_lgl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """LGL (``# node`` then one ``neighbor [weight]`` a line), by igraph's reader."""
+    return read_igraph(raw, file, options, "lgl")
+
+
+_IGRAPH_READERS = {"pajek": ("Read_Pajek", "Pajek"), "lgl": ("Read_Lgl", "LGL")}
+_IGRAPH_LINE = re.compile(r"line (\d+) \((.*?)\)")
+_IGRAPH_ERROR = re.compile(r"^Error at \S+: |\. -- .*$")  # where in igraph's C code, and its error kind
+
+
+def _bad_number_line(raw: bytes) -> int | None:
+    """The first line whose second field is not a number: igraph names no line for a bad weight."""
+    for number, line in enumerate(raw.decode("utf-8-sig", errors="replace").splitlines(), start=1):
+        fields = line.split()
+        if len(fields) > 1 and not line.lstrip().startswith(("#", "*")) and not is_number(fields[1]):
+            return number
+    return None
+
+
+def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:
+    """A format igraph reads: its readers take a file on disk, so the bytes go through a
+    temporary one. Vertices without a name are named by their number in the file (1-based)."""
+    import tempfile
+
+    import igraph as ig
+
+    method, title = _IGRAPH_READERS[fmt]
+    _refuse_columns(options, title, file)
+    _decode(raw, file)  # empty, binary, not UTF-8: its one-line error
+    keywords = {"directed": options.directed} if fmt == "lgl" else {}
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/graph.{fmt}"
+        with open(path, "wb") as out:
+            out.write(raw)
+        try:
+            g = getattr(ig.Graph, method)(path, **keywords)
+        except (ig.InternalError, ValueError, OSError) as err:
+            found = _IGRAPH_LINE.search(str(err))
+            problem = found.group(2) if found else _IGRAPH_ERROR.sub("", _first_line(err))
+            line = int(found.group(1)) if found else \
+                _bad_number_line(raw) if "real number" in problem else None
+            raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
+    if "name" not in g.vertex_attributes():
+        g.vs["name"] = [str(i + 1) for i in range(g.vcount())]
+    nx_graph = g.to_networkx()
+    for data in [d for _, d in nx_graph.nodes(data=True)] + [d for *_, d in nx_graph.edges(data=True)]:
+        data.pop("_igraph_index", None)  # igraph's own numbering, added by to_networkx
+        data.pop("id", None)  # Pajek's vertex number: the name is its label
+    return to_graph(nx_graph, file, options, fmt, names_attribute="name")
 
 
 MAX_JSON_DEPTH_ERRORS = (RecursionError, MemoryError)
