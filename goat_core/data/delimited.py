@@ -15,7 +15,6 @@ loading memory near the file's size; it builds exactly the graph the line parser
 
 from __future__ import annotations
 
-import ast
 import csv
 import io
 import re
@@ -24,19 +23,21 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport, weight_attribute
 from .graph import (
     FLOAT32_MAX,
     HEADER_WORDS,
     MAX_BINARY_SNIFF,
     Graph,
-    _build,
-    _data_lines,
-    _decode,
-    _parse_weight,
-    _sorted_unique,
+    build_graph,
+    data_lines,
+    decode,
+    header_key,
     is_number,
+    literal_dict,
     normalise,
+    parse_weight,
+    sorted_unique,
 )
 
 # Header names, compared lower-case with everything but letters and digits removed
@@ -67,10 +68,6 @@ _INTEGER = re.compile(r"-?\d+")
 def is_decimal(token: str) -> bool:
     """A number, written with a decimal point or (spreadsheets in comma-decimal locales) a comma."""
     return is_number(token) or _DECIMAL_COMMA.fullmatch(token) is not None
-
-
-def _key(name: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", name.lower())
 
 
 # --------------------------------------------------------------------------- how a table is laid out
@@ -104,7 +101,7 @@ def split_rows(texts: list[str], sep: str | None) -> list[list[str]]:
 
 def looks_like_header(first: list[str], rest: list[list[str]]) -> bool:
     """Whether the first line names columns rather than holding an edge."""
-    keys = [_key(tok.strip("\"'")) for tok in first]
+    keys = [header_key(tok.strip("\"'")) for tok in first]
     if all(tok.lower().strip("\"'") in HEADER_WORDS for tok in first):
         return True
     if any(k in STRONG_SOURCE for k in keys) and any(k in STRONG_TARGET for k in keys):
@@ -220,8 +217,8 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
                    sample: list[list[str]] | None = None) -> Columns:
     """The columns an edge takes: the caller's choice, else the header's names, else position."""
     header, width = layout.header, layout.width if layout.header is None else len(layout.header)
-    index = 0 if header is not None and _key(header[0]) in INDEX_NAMES and width > 2 else None
-    keys = [_key(h) for h in header] if header is not None else []
+    index = 0 if header is not None and header_key(header[0]) in INDEX_NAMES and width > 2 else None
+    keys = [header_key(h) for h in header] if header is not None else []
     given_weight = None if options.weight in (None, NO_WEIGHT) else _resolve(options.weight, layout, "weight",
                                                                               file)
     if options.source is not None:
@@ -303,9 +300,9 @@ def read_table(raw: bytes, file: str, options: ReadOptions, *,
     many times the file's size). ``has_header``: whether the first line is a header, when the
     caller knows (tables rewritten as CSV by :mod:`.frames`); None: found from the lines."""
     if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
-        _decode(raw, file)  # empty or binary: its one-line error
+        decode(raw, file)  # empty or binary: its one-line error
     head = _head(raw)
-    rows = trim_empty_columns(_data_lines(head)) if head is not None else []
+    rows = trim_empty_columns(data_lines(head)) if head is not None else []
     if rows and _dict_row(rows[0][1]) is None and head is not None:
         konect = konect_header(head)
         layout = header_by_names(sniff_layout(rows, konect, has_header), rows, options, has_header)
@@ -315,8 +312,8 @@ def read_table(raw: bytes, file: str, options: ReadOptions, *,
             graph = _parse_columns(raw, file, directed, layout, _guess(columns, options, has_header))
             if graph is not None:
                 return graph, _report(graph, rows, layout, columns, directed, why)
-    text = _decode(raw, file)
-    rows = trim_empty_columns(_data_lines(text))
+    text = decode(raw, file)
+    rows = trim_empty_columns(data_lines(text))
     if not rows:
         raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
     if _dict_row(rows[0][1]) is not None:
@@ -345,7 +342,7 @@ def first_rows(raw: bytes) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | N
     """(header or None, the first data row's fields) as :func:`read_table` lays the table out;
     None for no rows, text that is not UTF-8, or networkx's attribute-dict lines."""
     head = _head(raw)
-    rows = _data_lines(head) if head is not None else []
+    rows = data_lines(head) if head is not None else []
     if not rows or _dict_row(rows[0][1]) is not None:
         return None
     layout = sniff_layout(rows, konect_header(head or ""))
@@ -395,7 +392,7 @@ def _direction(options: ReadOptions, layout: Layout, rows: list[tuple[int, str]]
             directed = found.group(1).lower() == "directed"
             return directed, "the header comment says Directed graph" if directed else ""
     if layout.header is not None:
-        keys = [_key(h) for h in layout.header]
+        keys = [header_key(h) for h in layout.header]
         if "type" in keys:  # Gephi's edge table: Type is Directed or Undirected on every row
             at = keys.index("type")
             kinds = {r[at].lower() for r in _sample(rows, layout) if len(r) > at}
@@ -474,7 +471,7 @@ def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, 
     weights = None
     if columns.weight is not None:
         try:
-            weights = [_parse_weight(_decimal_point(t[columns.weight], layout.separator), file, n)
+            weights = [parse_weight(_decimal_point(t[columns.weight], layout.separator), file, n)
                        for (n, _), t in zip(body, tokens)]
         except GraphFormatError as err:  # a third column of text: no weight, so what is it?
             hint = WIDE_HINT if positional else ""
@@ -490,7 +487,7 @@ def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, 
             is_number(heads[0]) or is_number(tails[0])):
         _refuse_lone_first(heads[0], tails[0], _count_names(heads, tails, heads[0], tails[0]), first_line,
                            layout, file)
-    return _build(heads, tails, weights, directed, columns.weight is not None, file, header)
+    return build_graph(heads, tails, weights, directed, columns.weight is not None, file, header)
 
 
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
@@ -553,8 +550,8 @@ def _shell(word: str) -> str:
 def _parse_lines_bytes(raw: bytes, file: str, directed: bool) -> Graph:
     """The line parser on a whole file, as :func:`read_table` would lay it out (for tests and
     ``bench/load_memory.py``, which compare it with the columnar path)."""
-    text = _decode(raw, file)
-    rows = _data_lines(text)
+    text = decode(raw, file)
+    rows = data_lines(text)
     if not rows:
         raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
     layout = sniff_layout(rows, konect_header(text))
@@ -604,9 +601,6 @@ def _dict_row(text: str) -> tuple[str, str] | None:
     return text[:at].strip().rstrip(",;|").strip(), text[at:]  # "0,1,{...}": write_edgelist(delimiter=",")
 
 
-MAX_ATTRIBUTES_CHARS = 10_000
-
-
 def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """networkx's ``write_edgelist`` with data: ``u v {'weight': 4, 'color': 'red'}`` per line."""
     ends = [_dict_row(text) for _, text in rows]
@@ -622,15 +616,15 @@ def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions
         if len(pair) != 2 or "" in pair:
             raise GraphFormatError(file, f"{len(pair)} node ids before the attributes; expected 'source "
                                          "target {attributes}'", number)
-        attrs = _literal_dict(found[1], file, number)
+        attrs = literal_dict(found[1], file, number)
         keys.update(dict.fromkeys(attrs))
         value = attrs.get(wanted) if wanted else None
         weighted |= value is not None
-        weights.append(1.0 if value is None else _parse_weight(str(value), file, number))
+        weights.append(1.0 if value is None else parse_weight(str(value), file, number))
         heads.append(pair[0])
         tails.append(pair[1])
     directed = options.directed
-    graph = _build(heads, tails, weights if weighted else None, directed, weighted, file, False)
+    graph = build_graph(heads, tails, weights if weighted else None, directed, weighted, file, False)
     report = ReadReport(
         format="edgelist", edges=len(heads), directed=directed, directed_why="as asked" if directed else "",
         separator=SEPARATORS[sep], source="column 0", target="column 1",
@@ -641,27 +635,6 @@ def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions
         notes=("networkx edge list with attribute dicts",),
     )
     return graph, report
-
-
-def weight_attribute(options: ReadOptions) -> str | None:
-    """The edge attribute that holds weights: ``weight`` unless told (None: unweighted)."""
-    if options.weight is None:
-        return "weight"
-    return None if options.weight == NO_WEIGHT else str(options.weight)
-
-
-def _literal_dict(text: str, file: str, line: int) -> dict:
-    """A Python dict literal, read by ``ast.literal_eval`` (never ``eval``)."""
-    if len(text) > MAX_ATTRIBUTES_CHARS:
-        raise GraphFormatError(file, f"edge attributes longer than {MAX_ATTRIBUTES_CHARS:,} characters", line)
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise GraphFormatError(file, f"edge attributes {text[:40]!r} are not a Python dict literal",
-                               line) from None
-    if not isinstance(value, dict):
-        raise GraphFormatError(file, f"edge attributes {text[:40]!r} are not a dict", line)
-    return {str(k): v for k, v in value.items()}
 
 
 # --------------------------------------------------------------------------- the columnar path
@@ -749,7 +722,7 @@ def _parse_columns(raw: bytes, file: str, directed: bool, layout: Layout | None 
     if not header and guess["index"] and weights is not None and _unix_times(weights):
         return None  # the line parser refuses it, saying why
     if integer_ids:
-        nodes = _sorted_unique(np.concatenate([src_ids, dst_ids]))  # numerically, as _node_order does
+        nodes = sorted_unique(np.concatenate([src_ids, dst_ids]))  # numerically, as node_order does
         suspect = not header and weights is not None and _maybe_ambiguous(src_ids, len(nodes), weights)
         if suspect and _ambiguity(src_ids, dst_ids, weights.astype(np.int64), guess):  # type: ignore[union-attr]
             return None  # the line parser refuses it, saying why

@@ -18,9 +18,9 @@ import warnings
 from typing import Any
 
 from ..errors import GraphFormatError
-from .formats import ReadOptions, ReadReport
-from .graph import Graph, _decode
-from .nxformats import _refuse_columns, _unique_labels, to_graph
+from .formats import ReadOptions, ReadReport, refuse_columns
+from .graph import Graph, decode, unique_labels
+from .nxformats import to_graph
 
 # pydot's grammar takes seconds per 100 kB: a larger file is read only with one statement a line
 MAX_GRAMMAR_CHARS = 200_000
@@ -40,8 +40,8 @@ def looks_dot(head: str) -> bool:
 def read_dot(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 
-    _refuse_columns(options, "DOT", file)
-    text = _decode(raw, file)
+    refuse_columns(options, "DOT", file)
+    text = decode(raw, file)
     g, unread = read_flat(text)
     if g is None:
         if len(text) > MAX_GRAMMAR_CHARS:
@@ -53,7 +53,7 @@ def read_dot(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
         _walk(dot, g, file)
     if g.number_of_nodes() == 0:
         raise GraphFormatError(file, "a DOT graph without nodes")
-    named = _unique_labels(g, "name")  # igraph writes its names as a name attribute of numbered nodes
+    named = unique_labels(g, "name")  # igraph writes its names as a name attribute of numbered nodes
     return to_graph(g, file, options, "dot", names_attribute="name" if named else None)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import ParameterError
+from ..errors import GraphFormatError, ParameterError
 
 # The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content).
 FORMATS = ("edgelist", "adjlist", "multiline-adjlist", "gexf", "graphml", "gml", "pajek", "node-link",
@@ -140,3 +140,17 @@ class ReadReport:
             "labels_from": self.labels_from, "names_from": self.names_from,
             "first_rows": [list(r) for r in self.rows], "notes": list(self.notes), "summary": self.summary(),
         }
+
+
+def refuse_columns(options: ReadOptions, fmt: str, file: str) -> None:
+    if options.source is not None or isinstance(options.weight, int):
+        raise GraphFormatError(file, f"--source/--target/--weight COL choose columns of an edge table; a "
+                                     f"{fmt} file names its edges' ends (--weight NAME picks an edge "
+                                     "attribute)")
+
+
+def weight_attribute(options: ReadOptions) -> str | None:
+    """The edge attribute that holds weights: ``weight`` unless told (None: unweighted)."""
+    if options.weight is None:
+        return "weight"
+    return None if options.weight == NO_WEIGHT else str(options.weight)

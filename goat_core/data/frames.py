@@ -42,18 +42,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import GraphFormatError
-from .delimited import (
-    STRONG_SOURCE,
-    STRONG_TARGET,
-    WEAK_SOURCE,
-    WEAK_TARGET,
-    WEIGHT_NAMES,
-    _key,
-    read_table,
-)
+from .delimited import STRONG_SOURCE, STRONG_TARGET, WEAK_SOURCE, WEAK_TARGET, WEIGHT_NAMES, read_table
 from .formats import ReadOptions, ReadReport
-from .graph import Graph, _decode
-from .nxformats import _first_line, node_link_from_data, parse_json
+from .graph import Graph, decode, first_line, header_key
+from .nxformats import node_link_from_data, parse_json
 
 # Names that say "this key is a column of an edge table" (compared as the CSV header's are).
 COLUMN_NAMES = STRONG_SOURCE | STRONG_TARGET | WEAK_SOURCE | WEAK_TARGET | WEIGHT_NAMES
@@ -98,7 +90,7 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
 
     With ``format`` given, only that one ("node-link" or "json-table"); found (``format`` None),
     node-link when the document has a ``"nodes"`` key or is not shaped as a table."""
-    text = _decode(raw, file)
+    text = decode(raw, file)
     given = options.format
     if given != "node-link" and looks_json_lines(text):
         return read_frame(_json_lines(text, file), file, options, "json-table")
@@ -238,7 +230,7 @@ def _keyed_orient(data: dict, file: str) -> Table:
 def _names_columns(keys: list[str]) -> bool:
     """Whether keys name an edge table's columns (a source, target or weight name among them);
     never more than ``MAX_COLUMNS`` of them (those are a table's rows)."""
-    return len(keys) <= MAX_COLUMNS and any(_key(str(k)) in COLUMN_NAMES for k in keys)
+    return len(keys) <= MAX_COLUMNS and any(header_key(str(k)) in COLUMN_NAMES for k in keys)
 
 
 MAX_COLUMNS = 1000
@@ -306,7 +298,7 @@ def parquet_table(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
     except MemoryError:
         raise GraphFormatError(file, "Parquet content too large to read here") from None
     except Exception as err:  # pyarrow raises many types (ArrowInvalid, OSError, ...): all mean "bad file"
-        raise GraphFormatError(file, f"cannot read Parquet: {_first_line(err)}") from None
+        raise GraphFormatError(file, f"cannot read Parquet: {first_line(err)}") from None
     return frame_table(frame, "Parquet")
 
 
@@ -465,7 +457,7 @@ def frame_columns(raw: bytes, file: str, fmt: str, max_bytes: int = DEFAULT_MAX_
     try:
         if fmt == "parquet":
             return table_header(parquet_table(raw, file, max_bytes))
-        text = _decode(raw, file)
+        text = decode(raw, file)
         if looks_json_lines(text):
             return table_header(_json_lines(text, file))
         data = parse_json(text, file)

@@ -27,10 +27,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import GraphFormatError
-from .delimited import weight_attribute
-from .formats import FIRST_ROWS, ReadOptions, ReadReport
-from .graph import Graph, _decode, normalise, parse_weights
-from .nxformats import DRAWING_ATTRIBUTES, _refuse_columns
+from .formats import FIRST_ROWS, ReadOptions, ReadReport, refuse_columns, weight_attribute
+from .graph import Graph, decode, normalise, parse_weights
+from .nxformats import DRAWING_ATTRIBUTES
 
 _SECTION = re.compile(r"\s*(nodedef|edgedef)\s*>", re.IGNORECASE)
 # Node columns that say how a node is drawn (GUESS's and Gephi's): not kept.
@@ -52,8 +51,8 @@ class _Column:
 
 
 def read_gdf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    _refuse_columns(options, "GDF", file)
-    lines = _decode(raw, file).splitlines()
+    refuse_columns(options, "GDF", file)
+    lines = decode(raw, file).splitlines()
     nodes: dict[str, int] = {}  # declared node -> its line
     node_rows: list[list[str]] = []
     edges: list[tuple[int, list[str]]] = []

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import FLOAT32_MAX, Graph, _decode, _parse_weight, is_zero, normalise, unreciprocated
+from .graph import FLOAT32_MAX, Graph, decode, is_zero, normalise, parse_weight, unreciprocated
 
 BANNER = "%%matrixmarket"
 FIELDS = ("pattern", "integer", "real")
@@ -32,7 +32,7 @@ def read_matrix_market(raw: bytes, file: str, options: ReadOptions) -> tuple[Gra
     if options.source is not None:
         raise GraphFormatError(file, "a Matrix Market file has no columns to choose: leave source and target "
                                      "unset")
-    lines = _decode(raw, file).splitlines()
+    lines = decode(raw, file).splitlines()
     layout, field, symmetry = _banner(lines[0], file)
     body = [(number, line.strip()) for number, line in enumerate(lines, start=1)
             if line.strip() and not line.lstrip().startswith("%")]
@@ -153,7 +153,7 @@ def _report_bad_line(entries: list[tuple[int, str]], width: int, n: int, file: s
                 raise GraphFormatError(file, f"node index {word[:40]!r} is not a whole number in 1..{n:,} "
                                              "(the size line's rows)", number)
         if width == 3:
-            _parse_weight(words[2], file, number)
+            parse_weight(words[2], file, number)
 
 
 def _direction(symmetry: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,

@@ -18,25 +18,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import GraphFormatError
-from .delimited import weight_attribute
-from .formats import FIRST_ROWS, ReadOptions, ReadReport
-from .graph import Graph, _decode, from_networkx, is_number
+from .formats import FIRST_ROWS, ReadOptions, ReadReport, refuse_columns, weight_attribute
+from .graph import Graph, decode, first_line, from_networkx, is_number, unique_labels
 
 # Node attributes that say where or how a node is drawn, or repeat its id: not kept.
 DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spells", "size", "r", "g", "b",
                       "color", "colour", "id"}
-
-
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
-
-
-def _refuse_columns(options: ReadOptions, fmt: str, file: str) -> None:
-    if options.source is not None or isinstance(options.weight, int):
-        raise GraphFormatError(file, f"--source/--target/--weight COL choose columns of an edge table; a "
-                                     f"{fmt} file names its edges' ends (--weight NAME picks an edge "
-                                     "attribute)")
 
 
 # --------------------------------------------------------------------------- XML
@@ -57,7 +44,7 @@ def safe_xml_root(raw: bytes, file: str, what: str) -> Any:
                                      "external-entity reads work") from None
     except ParseError as err:
         line = err.position[0] if getattr(err, "position", None) else None
-        raise GraphFormatError(file, f"malformed XML: {_first_line(err)}", line) from None
+        raise GraphFormatError(file, f"malformed XML: {first_line(err)}", line) from None
 
 
 def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:
@@ -65,7 +52,7 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     import networkx as nx
 
     title = "GEXF" if fmt == "gexf" else "GraphML"
-    _refuse_columns(options, title, file)
+    refuse_columns(options, title, file)
     root = safe_xml_root(raw, file, title)
     tag = str(root.tag)
     local = tag.rsplit("}", 1)[-1].lower()
@@ -80,7 +67,7 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     except GraphFormatError:
         raise
     except Exception as err:  # networkx raises many types; all mean "bad file"
-        raise GraphFormatError(file, f"cannot parse {title}: {_first_line(err)}") from None
+        raise GraphFormatError(file, f"cannot parse {title}: {first_line(err)}") from None
     return to_graph(g, file, options, fmt, names_attribute="label")
 
 
@@ -124,22 +111,22 @@ def gexf_in_networkx_namespace(raw: bytes, tag: str, declared: str | None, file:
 def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 
-    _refuse_columns(options, "GML", file)
-    text = _decode(raw, file)
+    refuse_columns(options, "GML", file)
+    text = decode(raw, file)
     if "multigraph" not in text[:4096]:  # repeated edges (Newman's files have some) are kept, then merged
         text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
     try:
         g, names_from = nx.parse_gml(text, label="label"), "label"
     except nx.NetworkXError as err:
         if "label" not in str(err):
-            raise GraphFormatError(file, f"cannot parse GML: {_first_line(err)}") from None
+            raise GraphFormatError(file, f"cannot parse GML: {first_line(err)}") from None
         try:  # labels missing or repeated: the nodes keep their ids
             g, names_from = nx.parse_gml(text, label="id"), ""
         except Exception as again:
-            raise GraphFormatError(file, f"cannot parse GML: {_first_line(again)}") from None
+            raise GraphFormatError(file, f"cannot parse GML: {first_line(again)}") from None
     except Exception as err:
-        raise GraphFormatError(file, f"cannot parse GML: {_first_line(err)}") from None
-    named = not names_from and _unique_labels(g, "name")  # igraph writes names as "name", not "label"
+        raise GraphFormatError(file, f"cannot parse GML: {first_line(err)}") from None
+    named = not names_from and unique_labels(g, "name")  # igraph writes names as "name", not "label"
     graph, report = to_graph(g, file, options, "gml", names_attribute="name" if named else None)
     names = "GML label" if names_from else "GML name" if named else "GML id (labels missing or repeated)"
     return graph, replace(report, names_from=names)
@@ -180,8 +167,8 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
     import igraph as ig
 
     method, title = _IGRAPH_READERS[fmt]
-    _refuse_columns(options, title, file)
-    _decode(raw, file)  # empty, binary, not UTF-8: its one-line error
+    refuse_columns(options, title, file)
+    decode(raw, file)  # empty, binary, not UTF-8: its one-line error
     keywords = {"directed": options.directed} if fmt == "lgl" else {}
     with tempfile.TemporaryDirectory() as folder:
         path = f"{folder}/graph.{fmt}"
@@ -191,7 +178,7 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
             g = getattr(ig.Graph, method)(path, **keywords)
         except (ig.InternalError, ValueError, OSError) as err:
             found = _IGRAPH_LINE.search(str(err))
-            problem = found.group(2) if found else _IGRAPH_ERROR.sub("", _first_line(err))
+            problem = found.group(2) if found else _IGRAPH_ERROR.sub("", first_line(err))
             line = int(found.group(1)) if found else \
                 _bad_number_line(raw) if "real number" in problem else None
             raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
@@ -209,7 +196,7 @@ MAX_JSON_DEPTH_ERRORS = (RecursionError, MemoryError)
 
 def read_node_link(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """networkx's ``node_link_data`` as JSON: ``{"nodes": [...], "links" or "edges": [...]}``."""
-    return node_link_from_data(parse_json(_decode(raw, file), file), file, options)
+    return node_link_from_data(parse_json(decode(raw, file), file), file, options)
 
 
 def parse_json(text: str, file: str) -> Any:
@@ -226,7 +213,7 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     """Parsed node-link JSON as a Graph (anything else: the one-line error saying what it holds)."""
     import networkx as nx
 
-    _refuse_columns(options, "node-link JSON", file)
+    refuse_columns(options, "node-link JSON", file)
     if not isinstance(data, dict) or "nodes" not in data:
         found = ", ".join(map(str, list(data)[:6])) if isinstance(data, dict) else type(data).__name__
         raise GraphFormatError(file, f"JSON without \"nodes\" ({found}): expected networkx's node-link JSON "
@@ -238,7 +225,7 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     try:
         g = nx.node_link_graph(data, edges=key)
     except Exception as err:
-        raise GraphFormatError(file, f"cannot read node-link JSON: {_first_line(err)}") from None
+        raise GraphFormatError(file, f"cannot read node-link JSON: {first_line(err)}") from None
     return to_graph(g, file, options, "node-link")
 
 
@@ -255,7 +242,7 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
     if options.directed and not declared:
         g = g.to_directed()
     names_from = None
-    if names_attribute and _unique_labels(g, names_attribute):
+    if names_attribute and unique_labels(g, names_attribute):
         mapping = {node: str(data[names_attribute]) for node, data in g.nodes(data=True)}
         if any(str(node) != name for node, name in mapping.items()):
             g = nx.relabel_nodes(g, mapping)
@@ -283,12 +270,6 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
         node_attributes=tuple(attrs), names_from=names_from, rows=tuple(rows),
     )
     return graph, report
-
-
-def _unique_labels(g: Any, name: str) -> bool:
-    labels = [data.get(name) for _, data in g.nodes(data=True)]
-    return bool(labels) and all(isinstance(x, (str, int)) and str(x) != "" for x in labels) and \
-        len({str(x) for x in labels}) == len(labels)
 
 
 def node_attributes(g: Any) -> dict[str, np.ndarray]:

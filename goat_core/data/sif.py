@@ -25,10 +25,9 @@ from collections import Counter
 import numpy as np
 
 from ..errors import GraphFormatError
-from .delimited import STRONG_SOURCE, STRONG_TARGET, _key
-from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, _decode, is_number, normalise
-from .nxformats import _refuse_columns
+from .delimited import STRONG_SOURCE, STRONG_TARGET
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport, refuse_columns
+from .graph import Graph, decode, header_key, is_number, normalise
 
 MAX_TYPES = 20  # an auto-detected SIF file has at most this many interaction types
 MAX_SHOWN = 8  # interaction types named in the report
@@ -75,7 +74,7 @@ def looks_sif(lines: list[str]) -> bool:
     nodes = lone | {r[0] for r in rows} | {name for r in rows for name in r[2:]}
     if types & nodes:
         return False
-    first = {_key(name) for name in rows[0]}
+    first = {header_key(name) for name in rows[0]}
     if first & (STRONG_SOURCE | STRONG_TARGET):
         return False  # "source interaction target": an edge table's header
     if all(is_number(name) for r in rows for name in r[2:]) and not all(is_number(r[0]) for r in rows):
@@ -89,11 +88,11 @@ def looks_sif(lines: list[str]) -> bool:
 
 
 def read_sif(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    _refuse_columns(options, "SIF", file)
+    refuse_columns(options, "SIF", file)
     if options.weight is not None and options.weight != NO_WEIGHT:
         raise GraphFormatError(file, f"a SIF file has no weights (asked for {options.weight!r}): its edges "
                                      "are unweighted")
-    text = _decode(raw, file)
+    text = decode(raw, file)
     tabs = "\t" in text
     index: dict[str, int] = {}
     src: list[int] = []

@@ -38,9 +38,8 @@ import re
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import FLOAT32_MAX, Graph, _decode, _parse_weight, is_zero, normalise, tie_direction
-from .nxformats import _refuse_columns
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport, refuse_columns
+from .graph import FLOAT32_MAX, Graph, decode, is_zero, normalise, parse_weight, tie_direction
 
 FORMATS = ("fullmatrix", "edgelist1", "nodelist1")
 SETTINGS = ("n", "nm", "nr", "nc", "format", "diagonal")
@@ -58,11 +57,11 @@ def looks_dl(head: str) -> bool:
 
 
 def read_dl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    _refuse_columns(options, "UCINET DL", file)
+    refuse_columns(options, "UCINET DL", file)
     if options.weight not in (None, NO_WEIGHT):
         raise GraphFormatError(file, "a DL file's values are its weights: weight none reads it unweighted, "
                                      "no other column can be chosen")
-    lines = _decode(raw, file).splitlines()
+    lines = decode(raw, file).splitlines()
     header, data = _split_header(lines, file)
     n, fmt, labels, embedded = _settings(header, file)
     if fmt == "fullmatrix":
@@ -102,12 +101,12 @@ def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[
                     and not header[-1][2]:
                 header.pop()
                 rest = [(number, line[match.end():])] + list(enumerate(lines[number:], start=number + 1))
-                return header, _data_lines(rest, file)
+                return header, data_lines(rest, file)
             header.append((number, match.group(1) if quoted else text, quoted))
     raise GraphFormatError(file, "a DL file without a 'data:' line", len(lines))
 
 
-def _data_lines(lines: list[tuple[int, str]], file: str) -> list[tuple[int, list[str]]]:
+def data_lines(lines: list[tuple[int, str]], file: str) -> list[tuple[int, list[str]]]:
     """Each line's words (separated by blanks or commas; a double-quoted one may hold either)."""
     out = []
     for number, line in lines:
@@ -258,7 +257,7 @@ def _numbers(words: list[str], lines: list[int], file: str) -> np.ndarray:
         pass
     for word, line in zip(words, lines, strict=True):
         if not is_zero(word):
-            _parse_weight(word, file, line)
+            parse_weight(word, file, line)
     return np.array([0.0 if is_zero(word) else float(word) for word in words], dtype=np.float64)
 
 

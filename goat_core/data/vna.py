@@ -35,9 +35,9 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, _decode, normalise, parse_weights, tie_direction
-from .nxformats import DRAWING_ATTRIBUTES, _refuse_columns
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport, refuse_columns
+from .graph import Graph, decode, normalise, parse_weights, tie_direction
+from .nxformats import DRAWING_ATTRIBUTES
 
 _SECTION = re.compile(r"\s*\*\s*(node\s+data|node\s+properties|tie\s+data)\b", re.IGNORECASE)
 _TOKEN = re.compile(r'"([^"]*)"|[^\s"]+|"')
@@ -51,7 +51,7 @@ def looks_vna(head: str) -> bool:
 
 
 def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    _refuse_columns(options, "VNA", file)
+    refuse_columns(options, "VNA", file)
     index: dict[str, int] = {}  # node name -> position, in first-seen order
     attributes: dict[str, dict[int, str]] = {}
     data_rows: dict[str, int] = {}
@@ -59,7 +59,7 @@ def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     section, header, tie_header, skipped = None, None, None, []
     ignored: dict[str, None] = {}  # node columns not read, in order
     unquoted = 0  # *Node properties rows whose ID holds blanks, unquoted
-    for number, line in enumerate(_decode(raw, file).splitlines(), start=1):
+    for number, line in enumerate(decode(raw, file).splitlines(), start=1):
         if not line.strip():
             continue
         if line.lstrip().startswith("*"):

@@ -35,10 +35,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import GraphFormatError
-from .delimited import weight_attribute
-from .formats import ReadOptions, ReadReport
-from .graph import Graph, _parse_weight
-from .nxformats import _first_line, _refuse_columns, _unique_labels, safe_xml_root, to_graph
+from .formats import ReadOptions, ReadReport, refuse_columns, weight_attribute
+from .graph import Graph, first_line, parse_weight, unique_labels
+from .nxformats import safe_xml_root, to_graph
 
 TRUE, FALSE = {"1", "true", "yes"}, {"0", "false", "no", ""}
 STRING_TYPES = {"string", ""}
@@ -105,14 +104,14 @@ def _walk(raw: bytes, file: str) -> _Walk:
     try:
         parser.Parse(raw, True)
     except xml.parsers.expat.ExpatError as err:  # defusedxml parsed it: not expected
-        raise GraphFormatError(file, f"malformed XML: {_first_line(err)}", err.lineno) from None
+        raise GraphFormatError(file, f"malformed XML: {first_line(err)}", err.lineno) from None
     return out
 
 
 def read_xgmml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 
-    _refuse_columns(options, "XGMML", file)
+    refuse_columns(options, "XGMML", file)
     root = safe_xml_root(raw, file, "XGMML")
     local = str(root.tag).rsplit("}", 1)[-1].lower()
     if local != "graph":
@@ -167,14 +166,14 @@ def read_xgmml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
         if weight is not None:
             if weight in edge.atts:
                 value, _, line = edge.atts[weight]
-                values[weight] = _parse_weight(value, file, line)
+                values[weight] = parse_weight(value, file, line)
             elif weight == "weight" and edge.xml.get("weight"):
-                values[weight] = _parse_weight(edge.xml["weight"], file, edge.line)
+                values[weight] = parse_weight(edge.xml["weight"], file, edge.line)
         g.add_edge(ends[0], ends[1], **values)
     if g.number_of_edges() == 0:
         raise GraphFormatError(file, "an XGMML graph without edges (no <edge> under <graph>)")
     graph, report = to_graph(g, file, options, "xgmml", names_attribute="label")
-    names = "node labels" if _unique_labels(g, "label") else "node ids (labels missing or repeated)"
+    names = "node labels" if unique_labels(g, "label") else "node ids (labels missing or repeated)"
     notes = list(report.notes)
     if walk.nested_nodes:
         notes.append(f"{walk.nested_nodes:,} nodes of graphs nested in an <att> (groups) not read")
