@@ -243,7 +243,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
         weight = named[0] if named else None
         if weight is None and options.source is None and width - (index is not None) == 3:
             third = next(i for i in range(width) if i not in (source, target, index))
-            numeric = bool(sample) and all(len(r) > third and is_decimal(r[third]) for r in sample)
+            numeric = bool(sample) and all(len(r) > third and is_decimal(r[third]) for r in sample or ())
             if numeric and keys[third] not in NOT_ENDS:  # numbers under an unknown name: the weight
                 weight, guessed = third, True
     elif options.source is None:
@@ -282,8 +282,10 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
     if source is None and target is None and len(candidates) in (2, 3):
         return candidates[0], candidates[1]  # the ends in order; a third is a weight or ignored
     others = [i for i in candidates if i not in (source, target)]
-    if (source is None) != (target is None) and len(candidates) in (2, 3) and others:
-        return (others[0], target) if source is None else (source, others[0])  # source;cible;poids
+    if source is None and target is not None and len(candidates) in (2, 3) and others:
+        return others[0], target
+    if target is None and source is not None and len(candidates) in (2, 3) and others:
+        return source, others[0]  # source;cible;poids: the other end is the first column left
     raise GraphFormatError(file, f"header {', '.join(layout.header or ())}: cannot tell which columns "
                                  "are source and target; " + _choice_hint(layout), layout.header_line)
 
