@@ -134,16 +134,11 @@ def konect_header(text: str) -> tuple[str, str] | None:
     return None
 
 
-def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None,
-                 has_header: bool | None = None) -> Layout:
-    """``has_header``: whether the first line is a header, when the caller knows (None: decided
-    here, by :func:`looks_like_header`)."""
+def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None) -> Layout:
     head = rows[:HEAD_ROWS]
     sep = None if konect else sniff_separator([text for _, text in head])
     tokens = split_rows([text for _, text in head], sep)
-    if has_header is None:
-        has_header = not konect and looks_like_header(tokens[0], tokens[1:])
-    header = tuple(tokens[0]) if has_header else None
+    header = tuple(tokens[0]) if not konect and looks_like_header(tokens[0], tokens[1:]) else None
     body = tokens[1:] if header is not None else tokens
     width = len(body[0]) if body else len(tokens[0])
     if header is not None and body and all(len(r) == len(header) + 1 for r in body):
@@ -151,14 +146,12 @@ def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None,
     return Layout(sep, header, head[0][0] if header is not None else None, width, konect)
 
 
-def header_by_names(layout: Layout, rows: list[tuple[int, str]], options: ReadOptions,
-                    has_header: bool | None = None) -> Layout:
+def header_by_names(layout: Layout, rows: list[tuple[int, str]], options: ReadOptions) -> Layout:
     """The first line as the header when the caller names columns by words it holds (``--source
-    person --target friend`` on a file whose header was not recognised: see :func:`_refuse_lone_first`);
-    never when the caller of :func:`read_table` knows there is none (``has_header=False``)."""
+    person --target friend`` on a file whose header was not recognised: see :func:`_refuse_lone_first`)."""
     named = [v for v in (options.source, options.target, options.weight)
              if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdigit()]
-    if layout.header is not None or layout.konect or not named or not rows or has_header is False:
+    if layout.header is not None or layout.konect or not named or not rows:
         return layout
     first = split_rows([rows[0][1]], layout.separator)[0]
     if not all(v in first or v.strip().lower() in {f.lower() for f in first} for v in named):
@@ -293,39 +286,52 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
 # --------------------------------------------------------------------------- reading
 
 
-def read_table(raw: bytes, file: str, options: ReadOptions, *,
-               has_header: bool | None = None) -> tuple[Graph, ReadReport]:
-    """An edge table's graph and the account of how it was read.
+def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """A delimited text's graph and the account of how it was read.
 
     The layout is decided on the first lines; when it is a plain two- or three-column table the
     columnar path reads it before the whole text is ever decoded (the line parser's lists hold
-    many times the file's size). ``has_header``: whether the first line is a header, when the
-    caller knows (tables rewritten as CSV by :mod:`.frames`); None: found from the lines."""
+    many times the file's size)."""
     if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
         decode(raw, file)  # empty or binary: its one-line error
     head = _head(raw)
     rows = trim_empty_columns(data_lines(head)) if head is not None else []
     if rows and _dict_row(rows[0][1]) is None and head is not None:
         konect = konect_header(head)
-        layout = header_by_names(sniff_layout(rows, konect, has_header), rows, options, has_header)
-        columns = choose_columns(layout, options, file, _sample(rows, layout))
+        layout = header_by_names(sniff_layout(rows, konect), rows, options)
+        body = split_body(rows, layout)
+        columns = choose_columns(layout, options, file, _sample(body))
         if columns.identity and not konect:
-            directed, why = _direction(options, layout, rows, head)
-            graph = _parse_columns(raw, file, directed, layout, _guess(columns, options, has_header))
+            directed, why = _direction(options, layout, body, head)
+            graph = _parse_columns(raw, file, directed, layout, _guess(columns, options))
             if graph is not None:
-                return graph, _report(graph, rows, layout, columns, directed, why)
+                return graph, _report(graph, body, layout, columns, directed, why)
     text = decode(raw, file)
     rows = trim_empty_columns(data_lines(text))
     if not rows:
         raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
     if _dict_row(rows[0][1]) is not None:
         return _read_dict_rows(rows, file, options)
-    konect = konect_header(text)
-    layout = header_by_names(sniff_layout(rows, konect, has_header), rows, options, has_header)
-    columns = choose_columns(layout, options, file, _sample(rows, layout))
-    directed, why = _direction(options, layout, rows, text)
-    graph = _parse_lines(rows, layout, columns, file, directed, _guess(columns, options, has_header))
-    return graph, _report(graph, rows, layout, columns, directed, why)
+    layout = header_by_names(sniff_layout(rows, konect_header(text)), rows, options)
+    return read_fields(split_body(rows, layout), layout, file, options, text=text)
+
+
+def read_fields(body: list[tuple[int, list[str]]], layout: Layout, file: str, options: ReadOptions, *,
+                text: str = "", has_header: bool | None = None) -> tuple[Graph, ReadReport]:
+    """The graph of a table's data rows, (line, fields) each, laid out as ``layout`` says: the one
+    path of every table (delimited text, and what pandas and pyarrow read from JSON and Parquet,
+    which say whether they have a header: ``has_header``). ``text``: a text file's, for the
+    direction its comments state."""
+    columns = choose_columns(layout, options, file, _sample(body))
+    directed, why = _direction(options, layout, body, text)
+    graph = _parse_lines(body, layout, columns, file, directed, _guess(columns, options, has_header))
+    return graph, _report(graph, body, layout, columns, directed, why)
+
+
+def split_body(rows: list[tuple[int, str]], layout: Layout) -> list[tuple[int, list[str]]]:
+    """(line, fields) of each data row: the rows after the header, split as the layout says."""
+    body = rows[1:] if layout.header_line is not None else rows
+    return list(zip([number for number, _ in body], split_rows([text for _, text in body], layout.separator)))
 
 
 HEAD_BYTES = 65536
@@ -371,23 +377,22 @@ def _guess(columns: Columns, options: ReadOptions, has_header: bool | None = Non
             "first_line": not columns.given and has_header is None}
 
 
-def _sample(rows: list[tuple[int, str]], layout: Layout) -> list[list[str]]:
-    """The first data rows after the header, split."""
-    body = rows[1:HEAD_ROWS + 1] if layout.header is not None else rows[:HEAD_ROWS]
-    return split_rows([text for _, text in body], layout.separator)
+def _sample(body: list[tuple[int, list[str]]]) -> list[list[str]]:
+    """The fields of the first data rows, on which columns are chosen."""
+    return [fields for _, fields in body[:HEAD_ROWS]]
 
 
 # SNAP's first comment line: "# Directed graph (each unordered pair of nodes is saved once): Wiki-Vote.txt"
 SNAP_DIRECTION = re.compile(r"#\s*(directed|undirected)\s+graph\b", re.IGNORECASE)
 
 
-def _direction(options: ReadOptions, layout: Layout, rows: list[tuple[int, str]],
+def _direction(options: ReadOptions, layout: Layout, body: list[tuple[int, list[str]]],
                text: str) -> tuple[bool, str]:
     if options.directed:
         return True, "as asked"
     if layout.konect and layout.konect[0] == "asym":
         return True, "the KONECT header says asym"
-    first_data = rows[0][0] if rows else 0
+    first_data = layout.header_line or (body[0][0] if body else 0)
     for line in text.splitlines()[:max(first_data - 1, 0)]:  # the comment lines before the data
         found = SNAP_DIRECTION.match(line.strip())
         if found:
@@ -397,24 +402,24 @@ def _direction(options: ReadOptions, layout: Layout, rows: list[tuple[int, str]]
         keys = [header_key(h) for h in layout.header]
         if "type" in keys:  # Gephi's edge table: Type is Directed or Undirected on every row
             at = keys.index("type")
-            kinds = {r[at].lower() for r in _sample(rows, layout) if len(r) > at}
+            kinds = {r[at].lower() for r in _sample(body) if len(r) > at}
             if kinds == {"directed"}:
                 return True, "its Type column says Directed"
     return False, ""
 
 
-def _report(graph: Graph, rows: list[tuple[int, str]], layout: Layout, columns: Columns, directed: bool,
-            why: str) -> ReadReport:
+def _report(graph: Graph, body: list[tuple[int, list[str]]], layout: Layout, columns: Columns,
+            directed: bool, why: str) -> ReadReport:
     header = layout.header
     name = (lambda i: repr(header[i]) if header[i] else "(unnamed)") if header is not None else \
         (lambda i: f"column {i}")
-    body = rows[1:] if header is not None else rows
-    shown = split_rows([t for _, t in body[:FIRST_ROWS]], layout.separator)
+    shown = [fields for _, fields in body[:FIRST_ROWS]]
     wanted = [columns.source, columns.target] + ([columns.weight] if columns.weight is not None else [])
     notes = []
     if layout.konect:
         notes.append(f"KONECT header: {' '.join(layout.konect)}")
-    if layout.separator == ";" and columns.weight is not None and any("," in text for _, text in body):
+    if layout.separator == ";" and columns.weight is not None and any(
+            "," in f[columns.weight] for _, f in body if len(f) > columns.weight):
         notes.append("weights with a decimal comma (2,5) read as 2.5")
     if columns.weight_guessed:
         notes.append(f"{name(columns.weight)} read as the weight: a number on every row "
@@ -440,14 +445,13 @@ ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist'
 NO_GUESS = {"index": True, "adjlist": True, "first_line": True}  # ambiguities to refuse (all, unless told)
 
 
-def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, file: str, directed: bool,
-                 guess: dict[str, bool] = NO_GUESS) -> Graph:
-    """The line-by-line parser: any id, and a one-line error naming the line for any problem."""
+def _parse_lines(body: list[tuple[int, list[str]]], layout: Layout, columns: Columns, file: str,
+                 directed: bool, guess: dict[str, bool] = NO_GUESS) -> Graph:
+    """The row-by-row parser: any id, and a one-line error naming the line for any problem."""
     header = layout.header is not None
-    body = rows[1:] if header else rows
     if not body:
         raise GraphFormatError(file, "no edges: only a header line")
-    tokens = split_rows([text for _, text in body], layout.separator)
+    tokens = [fields for _, fields in body]
     positional = not header and not columns.given and not layout.konect
     width = len(layout.header) if layout.header is not None else len(tokens[0])
     first_line = body[0][0]
@@ -489,7 +493,8 @@ def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, 
             is_number(heads[0]) or is_number(tails[0])):
         _refuse_lone_first(heads[0], tails[0], _count_names(heads, tails, heads[0], tails[0]), first_line,
                            layout, file)
-    return build_graph(heads, tails, weights, directed, columns.weight is not None, file, header)
+    skipped = layout.header_line is not None  # a header line of the file (a frame's names are none)
+    return build_graph(heads, tails, weights, directed, columns.weight is not None, file, skipped)
 
 
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
@@ -557,8 +562,9 @@ def _parse_lines_bytes(raw: bytes, file: str, directed: bool) -> Graph:
     if not rows:
         raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
     layout = sniff_layout(rows, konect_header(text))
-    columns = choose_columns(layout, ReadOptions(), file, _sample(rows, layout))
-    return _parse_lines(rows, layout, columns, file, directed)
+    body = split_body(rows, layout)
+    columns = choose_columns(layout, ReadOptions(), file, _sample(body))
+    return _parse_lines(body, layout, columns, file, directed)
 
 
 def _refuse_ambiguous_integers(heads: list[str], tails: list[str], thirds: list[str], file: str,

@@ -1,13 +1,13 @@
 """Edge tables as pandas writes them other than ``to_csv``: ``to_json`` (every orient), JSON Lines
 (``to_json(orient="records", lines=True)``) and ``to_parquet``.
 
-Each becomes a table of column names and rows, then the CSV that :func:`.delimited.read_table`
-reads, told whether it has a header: the columns are chosen exactly as for a CSV file (by name,
-an unnamed or ``index`` column left out as a row index, other columns ignored and named, the
-same questions when they cannot be told apart, ``source=``/``target=``/``weight=`` by name or
-position). Text values are written quoted, so a name may hold any character but a line break
-(refused); numbers are written as Python writes them. Errors name the JSON Lines line, or the
-row of the table (1-based) for a JSON document.
+Each becomes a table of column names and rows of text fields, read by
+:func:`.delimited.read_fields`, the path every table takes, told whether it has a header: the
+columns are chosen exactly as for a CSV file (by name, an unnamed or ``index`` column left out as
+a row index, other columns ignored and named, the same questions when they cannot be told apart,
+``source=``/``target=``/``weight=`` by name or position). A name may hold any character but a line
+break (refused); numbers are written as Python writes them. Errors name the JSON Lines line, or
+the row of the table (1-based) for a JSON document.
 
 The orients of ``to_json``, found from the document's shape (:func:`json_table`):
 
@@ -42,7 +42,15 @@ from typing import Any
 import numpy as np
 
 from ..errors import GraphFormatError
-from .delimited import STRONG_SOURCE, STRONG_TARGET, WEAK_SOURCE, WEAK_TARGET, WEIGHT_NAMES, read_table
+from .delimited import (
+    STRONG_SOURCE,
+    STRONG_TARGET,
+    WEAK_SOURCE,
+    WEAK_TARGET,
+    WEIGHT_NAMES,
+    Layout,
+    read_fields,
+)
 from .formats import ReadOptions, ReadReport
 from .graph import Graph, decode, first_line, header_key
 from .nxformats import node_link_from_data, parse_json
@@ -327,41 +335,12 @@ def _values(series: Any) -> Sequence[Any]:
     return series.astype(object).tolist()
 
 
-# --------------------------------------------------------------------------- a table read as CSV
+# --------------------------------------------------------------------------- a table's rows as fields
 
 
 def read_frame(table: Table, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:
-    """The table read by :func:`.delimited.read_table` as a CSV, its errors moved to the table's
-    rows and lines, its account saying which format and how."""
-    csv = table_csv(table, file)
-    has_header = table.names is not None
-    try:
-        graph, report = read_table(csv, file, options, has_header=has_header)
-    except GraphFormatError as err:
-        if err.line is None:
-            raise
-        row = err.line - 1 - has_header  # the CSV's lines: the header, then one per row
-        if row < 0:
-            raise GraphFormatError(file, err.problem) from None
-        if table.lines is not None and row < len(table.lines):
-            raise GraphFormatError(file, err.problem, table.lines[row]) from None
-        raise GraphFormatError(file, f"row {row + 1}: {err.problem}") from None
-    if graph.report is not None:  # the header is the table's column names, not a line of the file
-        graph = replace(graph, report=replace(graph.report, header_skipped=False))
-    what = table.how if fmt == "parquet" else "pandas JSON Lines (orient 'records', lines=True)" \
-        if table.lines is not None else f"pandas JSON, {table.how}"
-    return graph, replace(report, format=fmt, separator=None, notes=(what,) + report.notes)
-
-
-def table_header(table: Table) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
-    """(header, the first row's values) as :func:`read_frame` lays the table out."""
-    first = tuple(_text(c[0], k, 0, "", quote=False) for k, c in enumerate(table.columns)) \
-        if table.rows else ()
-    return (tuple(table.names) if table.names is not None else None), first
-
-
-def table_csv(table: Table, file: str) -> bytes:
-    """The table as CSV bytes: a header line when it has names, then one line per row."""
+    """The table's rows as text fields, read by :func:`.delimited.read_fields` (the path of every
+    table): errors name the JSON Lines line, or the row of a JSON document or Parquet file."""
     width = len(table.columns)
     if width < 2:
         names = f" ({', '.join(map(repr, table.names))})" if table.names else ""
@@ -369,20 +348,33 @@ def table_csv(table: Table, file: str) -> bytes:
                                      "edge table needs a source and a target column")
     if table.rows == 0:
         raise GraphFormatError(file, f"no rows ({table.how}): no edges")
+    for k, name in enumerate(table.names or ()):
+        _one_line(name, k, None, table, file)
     texts = [_column_texts(column, k, table, file) for k, column in enumerate(table.columns)]
-    header = table.names or []
-    lines = [",".join(_quoted(str(n), k, table, file) for k, n in enumerate(header))] if header else []
-    lines.extend(",".join(row) for row in zip(*texts))
-    body = "\n".join(lines) + "\n"
+    fields = [list(row) for row in zip(*texts)]
+    numbers = table.lines if table.lines is not None else list(range(1, table.rows + 1))
+    header = tuple(table.names) if table.names is not None else None
+    layout = Layout(",", header, None, width, None)
     try:
-        return body.encode("utf-8")
-    except UnicodeEncodeError:
-        raise GraphFormatError(file, "a value is not valid Unicode text (a lone surrogate escape such as "
-                                     "\\ud800)") from None
+        graph, report = read_fields(list(zip(numbers, fields)), layout, file, options,
+                                    has_header=header is not None)
+    except GraphFormatError as err:
+        if err.line is None or table.lines is not None:
+            raise
+        raise GraphFormatError(file, f"row {err.line}: {err.problem}") from None
+    what = table.how if fmt == "parquet" else "pandas JSON Lines (orient 'records', lines=True)" \
+        if table.lines is not None else f"pandas JSON, {table.how}"
+    return graph, replace(report, format=fmt, separator=None, notes=(what,) + report.notes)
+
+
+def table_header(table: Table) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """(header, the first row's values) as :func:`read_frame` lays the table out."""
+    first = tuple(_text(c[0], k, 0, "") for k, c in enumerate(table.columns)) if table.rows else ()
+    return (tuple(table.names) if table.names is not None else None), first
 
 
 def _column_texts(column: Sequence[Any], k: int, table: Table, file: str) -> list[str]:
-    """A column's values as CSV text (:func:`_text`), whole columns of one kind at once."""
+    """A column's values as text (:func:`_text`), whole columns of one kind at once."""
     if isinstance(column, np.ndarray):
         column = column.tolist()  # Python ints, floats and bools: str/repr as for a list
     kinds = set(map(type, column))
@@ -391,20 +383,17 @@ def _column_texts(column: Sequence[Any], k: int, table: Table, file: str) -> lis
     if kinds <= {int, float}:
         return ["" if x != x else repr(x) for x in column]  # x != x: NaN
     if kinds <= {str} and not _BREAKS.search("".join(column)):
-        return ['"' + v.replace('"', '""') + '"' for v in column]
+        return list(column)
     return [_text(value, k, row, file, table) for row, value in enumerate(column)]
 
 
-def _text(value: Any, column: int, row: int, file: str, table: Table | None = None,
-          quote: bool = True) -> str:
-    """One value as CSV text: "" for a missing one, numbers as Python writes them, text quoted."""
+def _text(value: Any, column: int, row: int, file: str, table: Table | None = None) -> str:
+    """One value as text: "" for a missing one, numbers as Python writes them."""
     if value is None:
         return ""
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
+    if isinstance(value, (bool, int)):
         return str(value)
     if isinstance(value, float):
         return "" if math.isnan(value) else repr(value)
@@ -419,18 +408,22 @@ def _text(value: Any, column: int, row: int, file: str, table: Table | None = No
         if pd.isna(value):  # pd.NA, NaT
             return ""
         value = str(value)  # a date, a Decimal, bytes: as text
-    if not quote:
-        return value
-    return _quoted(value, column, table, file, row)
+    return _one_line(value, column, row, table, file) if table is not None else value
 
 
-def _quoted(value: str, column: int, table: Table | None, file: str, row: int | None = None) -> str:
+def _one_line(value: str, column: int, row: int | None, table: Table | None, file: str) -> str:
+    """The value, when it is one line of text (a name is shown, listed and written one a line)."""
     if LINE_BREAKS.intersection(value) or "\x00" in value:
         where = _where(table, row) if row is not None and table is not None else "the header: "
         raise GraphFormatError(file, f"{where}a value in column {_name(table, column)} holds a line break "
                                      f"or NUL ({value[:40]!r}): names are one line of text",
                                _line(table, row) if row is not None else None)
-    return '"' + value.replace('"', '""') + '"'
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise GraphFormatError(file, "a value is not valid Unicode text (a lone surrogate escape such as "
+                                     "\\ud800)") from None
+    return value
 
 
 def _name(table: Table | None, column: int) -> str:
