@@ -14,18 +14,18 @@ from ..errors import GraphFormatError, ParameterError
 
 # The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content).
 FORMATS = ("edgelist", "adjlist", "multiline-adjlist", "gexf", "graphml", "gml", "pajek", "node-link",
-           "matrix-market", "dot", "gdf", "vna", "dl", "sif", "xgmml", "json-table", "parquet", "lgl")
+           "matrix-market", "dot", "gdf", "vna", "dl", "sif", "xgmml", "json-table", "parquet", "lgl", "leda")
 FORMAT_ALIASES = {"auto": None, "csv": "edgelist", "tsv": "edgelist", "txt": "edgelist",
                   "json": "node-link", "net": "pajek", "mtx": "matrix-market", "gv": "dot",
                   "ucinet": "dl", "jsonl": "json-table", "ndjson": "json-table", "pq": "parquet",
-                  "ncol": "edgelist"}
+                  "ncol": "edgelist", "gw": "leda"}
 FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "multiline-adjlist": "multiline adjacency list", "gexf": "GEXF", "graphml": "GraphML",
                  "gml": "GML", "pajek": "Pajek", "node-link": "node-link JSON",
                  "matrix-market": "Matrix Market", "dot": "Graphviz DOT", "gdf": "GDF (GUESS)",
                  "vna": "VNA (NetDraw)", "dl": "UCINET DL", "sif": "SIF (Cytoscape)",
                  "xgmml": "XGMML (Cytoscape)", "json-table": "pandas JSON table",
-                 "parquet": "Parquet", "lgl": "LGL"}
+                 "parquet": "Parquet", "lgl": "LGL", "leda": "LEDA"}
 NO_WEIGHT = "none"  # weight="none" / --weight none: every edge weighs 1, whatever the file holds
 FIRST_ROWS = 5  # rows of the file shown as read
 

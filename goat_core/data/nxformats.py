@@ -108,6 +108,23 @@ def gexf_in_networkx_namespace(raw: bytes, tag: str, declared: str | None, file:
 # --------------------------------------------------------------------------- GML, Pajek, node-link
 
 
+def read_leda(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """LEDA's ``.gw`` (igraph's ``write_leda``), by networkx's reader; numeric edge values
+    (kept by networkx as a ``label``) are the weights."""
+    import networkx as nx
+
+    refuse_columns(options, "LEDA", file)
+    try:
+        g = nx.parse_leda(decode(raw, file))
+    except Exception as err:  # networkx raises many types (NetworkXError, ValueError, IndexError)
+        raise GraphFormatError(file, f"cannot parse LEDA: {first_line(err)}") from None
+    edges = [data for *_, data in g.edges(data=True)]
+    if edges and all(is_number(str(data.get("label", ""))) for data in edges):
+        for data in edges:
+            data["weight"] = float(data.pop("label"))
+    return to_graph(g, file, options, "leda")
+
+
 def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 

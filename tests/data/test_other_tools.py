@@ -41,11 +41,11 @@ def written(tmp_path, g, writer: str) -> bytes:
     return path.read_bytes()
 
 
-# igraph's writers: (writer, format found, an unnamed vertex's name in the file: Pajek counts from 1,
+# igraph's writers: (writer, format found, an unnamed vertex's name in the file: Pajek and LEDA count from 1,
 # GraphML's ids are n0, n1, ...)
 IGRAPH = [("ncol", "edgelist", "{0}"), ("lgl", "lgl", "{0}"), ("gml", "gml", "{0}"),
           ("graphml", "graphml", "n{0}"), ("pajek", "pajek", "{1}"), ("dot", "dot", "{0}"),
-          ("edgelist", "edgelist", "{0}")]
+          ("edgelist", "edgelist", "{0}"), ("leda", "leda", "{1}")]
 
 
 CASES = [(*case, named) for case in IGRAPH for named in (True, False) if case[0] != "edgelist" or not named]
