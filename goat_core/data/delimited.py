@@ -237,7 +237,9 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
         if weight is None and options.source is None and width - (index is not None) == 3:
             third = next(i for i in range(width) if i not in (source, target, index))
             numeric = bool(sample) and all(len(r) > third and is_decimal(r[third]) for r in sample or ())
-            if numeric and keys[third] not in NOT_ENDS:  # numbers under an unknown name: the weight
+            values = np.array([float(r[third].replace(",", ".")) for r in sample or ()]) if numeric else None
+            times = values is not None and _unix_times(values)
+            if numeric and not times and keys[third] not in NOT_ENDS:  # numbers under an unknown name
                 weight, guessed = third, True
     elif options.source is None:
         weight = 2 if width == 3 or (layout.konect and width >= 3) else None

@@ -135,6 +135,11 @@ def test_the_french_sheet_says_what_it_took_as_the_weight():
     assert any("'poids' read as the weight" in note for note in report.notes)
 
 
+def test_unix_times_under_an_unknown_name_are_not_taken_as_the_weight():
+    graph = read_graph_bytes(b"a,b,sent\nx,y,1700000000\ny,z,1700000500\n", "t.csv")
+    assert not graph.weighted and graph.read.ignored == ("'sent'",)
+
+
 def test_a_hand_edited_list_mixing_tabs_and_spaces():
     graph = read_graph_bytes(b"1\t2\n2  3\n3 \t 1\n4\t 5 \n", "hand.txt")
     assert set(edges_of(graph)) == {frozenset(p) for p in [("1", "2"), ("2", "3"), ("3", "1"), ("4", "5")]}
