@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport, weight_attribute
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import (
     FLOAT32_MAX,
     HEADER_WORDS,
@@ -615,7 +615,7 @@ def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions
     """networkx's ``write_edgelist`` with data: ``u v {'weight': 4, 'color': 'red'}`` per line."""
     ends = [_dict_row(text) for _, text in rows]
     sep = sniff_separator([e[0] for e in ends if e is not None][:HEAD_ROWS])
-    wanted = weight_attribute(options)
+    wanted = options.weight_attribute
     heads, tails, weights, keys = [], [], [], {}
     weighted = False
     for (number, _), found in zip(rows, ends):

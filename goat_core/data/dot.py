@@ -18,7 +18,7 @@ import warnings
 from typing import Any
 
 from ..errors import GraphFormatError
-from .formats import ReadOptions, ReadReport, refuse_columns
+from .formats import ReadOptions, ReadReport
 from .graph import Graph, decode, unique_labels
 from .nxformats import to_graph
 
@@ -40,7 +40,7 @@ def looks_dot(head: str) -> bool:
 def read_dot(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 
-    refuse_columns(options, "DOT", file)
+    options.refuse_columns("DOT", file)
     text = decode(raw, file)
     g, unread = read_flat(text)
     if g is None:

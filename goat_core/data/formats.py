@@ -79,6 +79,21 @@ class ReadOptions:
     def columns_given(self) -> bool:
         return self.source is not None or self.weight is not None
 
+    @property
+    def weight_attribute(self) -> str | None:
+        """The edge attribute that holds weights in a format that names them: ``weight`` unless
+        told (None: unweighted)."""
+        if self.weight is None:
+            return "weight"
+        return None if self.weight == NO_WEIGHT else str(self.weight)
+
+    def refuse_columns(self, fmt: str, file: str) -> None:
+        """Columns chosen for a format that has none: a one-line error saying so."""
+        if self.source is not None or isinstance(self.weight, int):
+            raise GraphFormatError(file, f"--source/--target/--weight COL choose columns of an edge table; a "
+                                         f"{fmt} file names its edges' ends (--weight NAME picks an edge "
+                                         "attribute)")
+
 
 @dataclass(frozen=True)
 class ReadReport:
@@ -140,17 +155,3 @@ class ReadReport:
             "labels_from": self.labels_from, "names_from": self.names_from,
             "first_rows": [list(r) for r in self.rows], "notes": list(self.notes), "summary": self.summary(),
         }
-
-
-def refuse_columns(options: ReadOptions, fmt: str, file: str) -> None:
-    if options.source is not None or isinstance(options.weight, int):
-        raise GraphFormatError(file, f"--source/--target/--weight COL choose columns of an edge table; a "
-                                     f"{fmt} file names its edges' ends (--weight NAME picks an edge "
-                                     "attribute)")
-
-
-def weight_attribute(options: ReadOptions) -> str | None:
-    """The edge attribute that holds weights: ``weight`` unless told (None: unweighted)."""
-    if options.weight is None:
-        return "weight"
-    return None if options.weight == NO_WEIGHT else str(options.weight)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, ReadOptions, ReadReport, refuse_columns, weight_attribute
+from .formats import FIRST_ROWS, ReadOptions, ReadReport
 from .graph import Graph, decode, normalise, parse_weights
 from .nxformats import DRAWING_ATTRIBUTES
 
@@ -51,7 +51,7 @@ class _Column:
 
 
 def read_gdf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    refuse_columns(options, "GDF", file)
+    options.refuse_columns("GDF", file)
     lines = decode(raw, file).splitlines()
     nodes: dict[str, int] = {}  # declared node -> its line
     node_rows: list[list[str]] = []
@@ -105,7 +105,7 @@ def _graph(declared: list[str], node_rows: list[list[str]], node_columns: list[_
            edges: list[tuple[int, list[str]]], edge_columns: list[_Column], file: str,
            options: ReadOptions) -> tuple[Graph, ReadReport]:
     lowered = [c.name.lower() for c in edge_columns]
-    weight_name = weight_attribute(options)
+    weight_name = options.weight_attribute
     weight_at = next((i for i, name in enumerate(lowered) if i >= 2 and weight_name is not None
                       and name == weight_name.lower()), None)
     if weight_name is not None and options.weight is not None and weight_at is None:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, ReadOptions, ReadReport, refuse_columns, weight_attribute
+from .formats import FIRST_ROWS, ReadOptions, ReadReport
 from .graph import Graph, decode, first_line, from_networkx, is_number, unique_labels
 
 # Node attributes that say where or how a node is drawn, or repeat its id: not kept.
@@ -52,7 +52,7 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     import networkx as nx
 
     title = "GEXF" if fmt == "gexf" else "GraphML"
-    refuse_columns(options, title, file)
+    options.refuse_columns(title, file)
     root = safe_xml_root(raw, file, title)
     tag = str(root.tag)
     local = tag.rsplit("}", 1)[-1].lower()
@@ -113,7 +113,7 @@ def read_leda(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
     (kept by networkx as a ``label``) are the weights."""
     import networkx as nx
 
-    refuse_columns(options, "LEDA", file)
+    options.refuse_columns("LEDA", file)
     try:
         g = nx.parse_leda(decode(raw, file))
     except Exception as err:  # networkx raises many types (NetworkXError, ValueError, IndexError)
@@ -128,7 +128,7 @@ def read_leda(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
 def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 
-    refuse_columns(options, "GML", file)
+    options.refuse_columns("GML", file)
     text = decode(raw, file)
     if "multigraph" not in text[:4096]:  # repeated edges (Newman's files have some) are kept, then merged
         text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
@@ -184,7 +184,7 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
     import igraph as ig
 
     method, title = _IGRAPH_READERS[fmt]
-    refuse_columns(options, title, file)
+    options.refuse_columns(title, file)
     decode(raw, file)  # empty, binary, not UTF-8: its one-line error
     keywords = {"directed": options.directed} if fmt == "lgl" else {}
     with tempfile.TemporaryDirectory() as folder:
@@ -230,7 +230,7 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     """Parsed node-link JSON as a Graph (anything else: the one-line error saying what it holds)."""
     import networkx as nx
 
-    refuse_columns(options, "node-link JSON", file)
+    options.refuse_columns("node-link JSON", file)
     if not isinstance(data, dict) or "nodes" not in data:
         found = ", ".join(map(str, list(data)[:6])) if isinstance(data, dict) else type(data).__name__
         raise GraphFormatError(file, f"JSON without \"nodes\" ({found}): expected networkx's node-link JSON "
@@ -266,7 +266,7 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
             names_from = f"the {names_attribute} attribute"
         for _, data in g.nodes(data=True):
             data.pop(names_attribute, None)
-    weight = weight_attribute(options)
+    weight = options.weight_attribute
     edge_keys: dict[str, None] = {}
     for _, _, data in g.edges(data=True):
         edge_keys.update(dict.fromkeys(map(str, data)))

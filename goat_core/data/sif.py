@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .delimited import STRONG_SOURCE, STRONG_TARGET
-from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport, refuse_columns
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, header_key, is_number, normalise
 
 MAX_TYPES = 20  # an auto-detected SIF file has at most this many interaction types
@@ -88,7 +88,7 @@ def looks_sif(lines: list[str]) -> bool:
 
 
 def read_sif(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    refuse_columns(options, "SIF", file)
+    options.refuse_columns("SIF", file)
     if options.weight is not None and options.weight != NO_WEIGHT:
         raise GraphFormatError(file, f"a SIF file has no weights (asked for {options.weight!r}): its edges "
                                      "are unweighted")

@@ -38,7 +38,7 @@ import re
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport, refuse_columns
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import FLOAT32_MAX, Graph, decode, is_zero, normalise, parse_weight, tie_direction
 
 FORMATS = ("fullmatrix", "edgelist1", "nodelist1")
@@ -57,7 +57,7 @@ def looks_dl(head: str) -> bool:
 
 
 def read_dl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    refuse_columns(options, "UCINET DL", file)
+    options.refuse_columns("UCINET DL", file)
     if options.weight not in (None, NO_WEIGHT):
         raise GraphFormatError(file, "a DL file's values are its weights: weight none reads it unweighted, "
                                      "no other column can be chosen")

@@ -35,7 +35,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport, refuse_columns
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, normalise, parse_weights, tie_direction
 from .nxformats import DRAWING_ATTRIBUTES
 
@@ -51,7 +51,7 @@ def looks_vna(head: str) -> bool:
 
 
 def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    refuse_columns(options, "VNA", file)
+    options.refuse_columns("VNA", file)
     index: dict[str, int] = {}  # node name -> position, in first-seen order
     attributes: dict[str, dict[int, str]] = {}
     data_rows: dict[str, int] = {}

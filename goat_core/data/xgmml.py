@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import GraphFormatError
-from .formats import ReadOptions, ReadReport, refuse_columns, weight_attribute
+from .formats import ReadOptions, ReadReport
 from .graph import Graph, first_line, parse_weight, unique_labels
 from .nxformats import safe_xml_root, to_graph
 
@@ -111,7 +111,7 @@ def _walk(raw: bytes, file: str) -> _Walk:
 def read_xgmml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 
-    refuse_columns(options, "XGMML", file)
+    options.refuse_columns("XGMML", file)
     root = safe_xml_root(raw, file, "XGMML")
     local = str(root.tag).rsplit("}", 1)[-1].lower()
     if local != "graph":
@@ -153,7 +153,7 @@ def read_xgmml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
             for _, data in g.nodes(data=True):
                 data.pop(name, None)
             ignored.append(f"node attribute {name!r} (the label again)")
-    weight = weight_attribute(options)
+    weight = options.weight_attribute
     for edge in walk.edges:
         ends = [edge.xml.get(end) for end in ("source", "target")]
         for end, key in zip(("source", "target"), ends, strict=True):
