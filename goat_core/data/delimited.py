@@ -75,17 +75,27 @@ def is_decimal(token: str) -> bool:
 
 def sniff_separator(lines: list[str]) -> str | None:
     """Tab, comma, semicolon or pipe when it splits every line into the same number (>= 2) of
-    fields (quotes respected); else the one in the first line; else None (runs of whitespace)."""
+    fields (quotes respected), unless blanks split them alike as a hand-edited list mixes them
+    (see :func:`_mixed_blanks`); else the one in the first line; else None (runs of whitespace)."""
+    blanks = len({len(line.split()) for line in lines}) == 1 and len(lines[0].split()) >= 2
     for sep in SEPARATORS:
         if sep is None:
             break
         counts = {len(row) for row in csv.reader(lines, delimiter=sep)}
         if len(counts) == 1 and counts.pop() >= 2:
-            return sep
-    if len({len(line.split()) for line in lines}) == 1 and len(lines[0].split()) >= 2:
+            return None if sep == "\t" and blanks and _mixed_blanks(lines) else sep
+    if blanks:
         return None  # a hand-edited list mixing tabs and spaces: whitespace, whatever its mix
     first = lines[0] if lines else ""
     return next((sep for sep in (",", ";", "\t", "|") if sep in first), None)
+
+
+def _mixed_blanks(lines: list[str]) -> bool:
+    """Tabs and spaces mixed as separators (``3 <TAB> 1``, ``1<TAB>2 0.5``): a blank beside a tab,
+    or only numbers once blanks split the fields too. A TSV of names with blanks ("New York")
+    has neither."""
+    text = "\n".join(lines)
+    return " \t" in text or "\t " in text or (" " in text and all(is_number(token) for token in text.split()))
 
 
 def split_rows(texts: list[str], sep: str | None) -> list[list[str]]:

@@ -146,6 +146,14 @@ def test_a_hand_edited_list_mixing_tabs_and_spaces():
     assert graph.read.separator == "whitespace"
 
 
+def test_a_hand_edited_weighted_list_mixing_tabs_and_spaces_but_not_a_tsv_of_names_with_blanks():
+    mixed = read_graph_bytes(b"1\t2 0.5\n2\t3 1.5\n3 \t 1\t2\n", "hand.txt")
+    assert edges_of(mixed) == {frozenset("12"): 0.5, frozenset("23"): 1.5, frozenset("31"): 2.0}
+    names = read_graph_bytes(b"New York\tLos Angeles\nLos Angeles\tSan Jose\n", "cities.tsv")
+    assert set(edges_of(names)) == {frozenset(("New York", "Los Angeles")),
+                                    frozenset(("Los Angeles", "San Jose"))}
+
+
 def test_an_lgl_file_is_not_taken_for_an_edge_list_under_a_comment():
     graph = read_graph_bytes(b"# edges\n1 2\n2 3\n", "e.txt")
     assert graph.read.format == "edgelist" and set(edges_of(graph)) == {frozenset("12"), frozenset("23")}
