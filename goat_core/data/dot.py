@@ -66,7 +66,8 @@ _FLAT_DEFAULTS = re.compile(rf"\s*(?:(?:node|edge|graph)\s*{_ATTRS}|(?:{_ID})\s*
                             re.IGNORECASE)
 _PAIR = re.compile(rf"({_ID})\s*=\s*({_ID})")
 _KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
-_NAME_KEY = re.compile(r"(?<=[\[,;\s])name(?=\s*=)")  # an attribute called name (igraph writes one)
+# an attribute called name (igraph writes one), outside quoted strings (matched first, kept as they are)
+_NAME_KEY = re.compile(r'("(?:[^"\\]|\\.)*")|(?<=[\[,;\s])name(?=\s*=)')
 
 
 def read_flat(text: str) -> tuple[Any | None, int | None]:
@@ -125,7 +126,8 @@ def _parse(text: str, file: str) -> Any:
         from pydot.dot_parser import GraphParser
     from pyparsing import ParseBaseException
 
-    text = _NAME_KEY.sub('"name"', text)  # pydot passes attributes as keywords beside its own name=
+    # pydot passes attributes as keywords beside its own name=: quoted, the key is no keyword
+    text = _NAME_KEY.sub(lambda m: m.group(1) or '"name"', text)
     try:
         with _LOCK:
             graphs = list(GraphParser.parser.parse_string(text, parse_all=True))

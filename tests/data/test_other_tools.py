@@ -77,8 +77,9 @@ def test_igraph_dot_with_names_as_attributes(tmp_path):
 
 
 def test_pydot_reads_an_attribute_called_name():
-    graph = read_graph_bytes(b'graph { subgraph s { a [name=x]; b [name=y] } a -- b; b -- c }', "s.dot")
-    assert graph.names == ("a", "b", "c") and graph.node_attrs["name"].tolist() == ["x", "y", ""]
+    raw = b'graph { subgraph s { a [name=x]; b [name=y] } a -- b; b -- "c name = 1" }'
+    graph = read_graph_bytes(raw, "s.dot")
+    assert graph.names == ("a", "b", "c name = 1") and graph.node_attrs["name"].tolist() == ["x", "y", ""]
 
 
 def table(g) -> list[tuple[str, str, int]]:
