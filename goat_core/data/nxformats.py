@@ -1,4 +1,6 @@
-"""Graph formats read through networkx: GEXF, GraphML, GML, Pajek and node-link JSON.
+"""Graph formats read by maintained readers: GEXF, GraphML, GML, LEDA and node-link JSON through
+networkx; Pajek and LGL through igraph (its readers take a path: the bytes go through a temporary
+file).
 
 XML is first parsed by defusedxml with DTDs forbidden: a graph file needs none, and a DTD is
 what entity expansion (the "billion laughs" bomb) and external entities (XXE) need. Only bytes
