@@ -14,18 +14,20 @@ from ..errors import GraphFormatError, ParameterError
 
 # The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content).
 FORMATS = ("edgelist", "adjlist", "multiline-adjlist", "gexf", "graphml", "gml", "pajek", "node-link",
-           "matrix-market", "dot", "gdf", "vna", "dl", "sif", "xgmml", "json-table", "parquet", "lgl", "leda")
+           "matrix-market", "dot", "gdf", "vna", "dl", "sif", "xgmml", "json-table", "parquet", "lgl", "leda",
+           "graph6")
 FORMAT_ALIASES = {"auto": None, "csv": "edgelist", "tsv": "edgelist", "txt": "edgelist",
                   "json": "node-link", "net": "pajek", "mtx": "matrix-market", "gv": "dot",
                   "ucinet": "dl", "jsonl": "json-table", "ndjson": "json-table", "pq": "parquet",
-                  "ncol": "edgelist", "gw": "leda"}
+                  "ncol": "edgelist", "gw": "leda", "g6": "graph6", "sparse6": "graph6", "s6": "graph6"}
 FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "multiline-adjlist": "multiline adjacency list", "gexf": "GEXF", "graphml": "GraphML",
                  "gml": "GML", "pajek": "Pajek", "node-link": "node-link JSON",
                  "matrix-market": "Matrix Market", "dot": "Graphviz DOT", "gdf": "GDF (GUESS)",
                  "vna": "VNA (NetDraw)", "dl": "UCINET DL", "sif": "SIF (Cytoscape)",
                  "xgmml": "XGMML (Cytoscape)", "json-table": "pandas JSON table",
-                 "parquet": "Parquet", "lgl": "LGL", "leda": "LEDA"}
+                 "parquet": "Parquet", "lgl": "LGL", "leda": "LEDA",
+                 "graph6": "graph6/sparse6"}
 NO_WEIGHT = "none"  # weight="none" / --weight none: every edge weighs 1, whatever the file holds
 FIRST_ROWS = 5  # rows of the file shown as read
 

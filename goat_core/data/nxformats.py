@@ -127,6 +127,24 @@ def read_leda(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
     return to_graph(g, file, options, "leda")
 
 
+def read_graph6(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """graph6 or sparse6 (nauty's; networkx's ``write_graph6``/``write_sparse6``), one graph, by
+    networkx's readers; nodes are numbered 0..n-1."""
+    import networkx as nx
+
+    options.refuse_columns("graph6", file)
+    lines = [line.strip() for line in raw.splitlines() if line.strip()]
+    if len(lines) != 1:
+        raise GraphFormatError(file, f"{len(lines)} graphs in one graph6/sparse6 file: keep the one to read")
+    sparse = lines[0].startswith((b">>sparse6<<", b":"))
+    try:
+        g = (nx.from_sparse6_bytes if sparse else nx.from_graph6_bytes)(lines[0])
+    except Exception as err:  # networkx raises NetworkXError, ValueError, IndexError
+        raise GraphFormatError(file, f"cannot parse {'sparse6' if sparse else 'graph6'}: {first_line(err)}",
+                               1) from None
+    return to_graph(nx.Graph(g), file, options, "graph6")  # sparse6 may repeat an edge: merged
+
+
 def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 

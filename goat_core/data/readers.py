@@ -11,7 +11,7 @@ Order of detection (``format=`` skips all but the first step):
 4. Matrix Market (its ``%%MatrixMarket`` banner), DOT (``graph {``/``digraph {``), GDF (a
    ``nodedef>``/``edgedef>`` first line), VNA (a ``*Node data``/``*Node properties``/``*Tie data``
    first line), UCINET DL (``dl`` then ``n =``), Pajek (a ``*Vertices``/``*Network`` line), GML
-   (``graph [``), LEDA (``LEDA.GRAPH``);
+   (``graph [``), LEDA (``LEDA.GRAPH``), graph6/sparse6 (their ``>>graph6<<`` header);
 5. networkx's adjacency lists (their ``# GMT`` header; a multiline list also by its shape);
 6. Cytoscape's SIF (``source type target…``), only when no edge table can be meant
    (:func:`.sif.looks_sif`: few interaction types, never a node nor a number);
@@ -49,7 +49,7 @@ from .frames import frame_columns, looks_json_lines, read_json, read_parquet
 from .gdf import looks_gdf, read_gdf
 from .graph import Graph, NodeLabels
 from .matrixmarket import looks_matrix_market, read_matrix_market
-from .nxformats import read_gml, read_leda, read_lgl, read_pajek, read_xml
+from .nxformats import read_gml, read_graph6, read_leda, read_lgl, read_pajek, read_xml
 from .sif import looks_sif, read_sif
 from .ucinet import looks_dl, read_dl
 from .vna import looks_vna, read_vna
@@ -79,6 +79,7 @@ READERS: dict[str, Reader] = {
     "parquet": read_parquet,
     "lgl": read_lgl,
     "leda": read_leda,
+    "graph6": read_graph6,
 }
 
 
@@ -310,6 +311,8 @@ def sniff_format(raw: bytes, file: str) -> str:
         return "dl"
     if head.startswith("LEDA.GRAPH"):
         return "leda"
+    if head.startswith((">>graph6<<", ">>sparse6<<")):
+        return "graph6"
     lines = head.splitlines()[:-1] if len(raw) > 65536 else head.splitlines()  # the last may be cut
     rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith(("#", "%"))]
     first = rows[0] if rows else ""

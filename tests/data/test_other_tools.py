@@ -76,6 +76,18 @@ def test_igraph_dot_with_names_as_attributes(tmp_path):
     assert graph.names[0] == "n0" and graph.weighted
 
 
+@pytest.mark.parametrize("writer", ["write_graph6", "write_sparse6"])
+def test_networkx_graph6_and_sparse6_with_their_header(writer):
+    import io
+
+    import networkx as nx
+
+    g, out = nx.karate_club_graph(), io.BytesIO()
+    getattr(nx, writer)(g, out)
+    graph = read_graph_bytes(out.getvalue(), "k.g6")
+    assert graph.read.format == "graph6" and set(edges_of(graph)) == {frozenset(map(str, e)) for e in g.edges}
+
+
 def test_pydot_reads_an_attribute_called_name():
     raw = b'graph { subgraph s { a [name=x]; b [name=y] } a -- b; b -- "c name = 1" }'
     graph = read_graph_bytes(raw, "s.dot")
