@@ -311,7 +311,7 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     if rows and _dict_row(rows[0][1]) is None and head is not None:
         konect = konect_header(head)
         layout = header_by_names(sniff_layout(rows, konect), rows, options)
-        body = split_body(rows, layout)
+        body = split_body(rows[:HEAD_ROWS + 1], layout)  # what columns are chosen on, and shown
         columns = choose_columns(layout, options, file, _sample(body))
         if columns.identity and not konect:
             directed, why = _direction(options, layout, body, head)
