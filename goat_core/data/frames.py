@@ -43,6 +43,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .delimited import (
+    HEAD_ROWS,
     STRONG_SOURCE,
     STRONG_TARGET,
     WEAK_SOURCE,
@@ -350,14 +351,21 @@ def read_frame(table: Table, file: str, options: ReadOptions, fmt: str) -> tuple
         raise GraphFormatError(file, f"no rows ({table.how}): no edges")
     for k, name in enumerate(table.names or ()):
         _one_line(name, k, None, table, file)
+    import pandas as pd
+
     texts = [_column_texts(column, k, table, file) for k, column in enumerate(table.columns)]
-    fields = [list(row) for row in zip(*texts)]
-    numbers = table.lines if table.lines is not None else list(range(1, table.rows + 1))
+    frame = pd.DataFrame({k: np.array(t, dtype=object) for k, t in enumerate(texts)})
+    numbers = table.lines if table.lines is not None else range(1, table.rows + 1)
+
+    def row(k: int) -> tuple[int, list[str]] | None:
+        return (numbers[k], [t[k] for t in texts]) if k < table.rows else None
+
     header = tuple(table.names) if table.names is not None else None
     layout = Layout(",", header, None, width, None)
+    sample = [row(k) for k in range(min(table.rows, HEAD_ROWS))]
     try:
-        graph, report = read_fields(list(zip(numbers, fields)), layout, file, options,
-                                    has_header=header is not None)
+        graph, report = read_fields(lambda columns, integers: [frame], layout, file, options, sample,
+                                    row, has_header=header is not None)
     except GraphFormatError as err:
         if err.line is None or table.lines is not None:
             raise
