@@ -1,16 +1,12 @@
-"""Edge tables: one edge per line, in delimited text (CSV, TSV, whitespace, ``;``, ``|``).
+"""Edge tables: one edge per line, in delimited text (CSV, TSV, whitespace, ``;``, ``|``), and the
+one path every table takes (JSON and Parquet tables too, :mod:`.frames`): what is read is in
+docs/formats.md.
 
-Covers SNAP-style lists, spreadsheet and pandas CSVs (a header chooses columns by name; an
-unnamed or ``index`` first column is a row index), Gephi's edge table, KONECT files (``% sym
-...`` first line; weight and timestamp columns) and networkx's ``write_edgelist`` with its
-attribute dicts (read with ``ast.literal_eval``). Quoting follows RFC 4180 (the csv module), so
-names may hold the separator.
-
-When the columns cannot be told apart with confidence (a wide file without a header, a header
-whose names say nothing, integers that may be a row index or an adjacency list), reading stops
-with one line that says what it saw and which option decides. Integer ids in a plain two- or
-three-column file take a columnar path (:func:`_parse_columns`, pandas' C parser) that keeps
-loading memory near the file's size; it builds exactly the graph the line parser builds.
+The separator, the header and the columns are decided once, on the first lines; pandas' C parser
+then reads the rows in chunks, and :func:`read_fields` builds the graph from them, checking each
+chunk column-wise. Only when a row is wrong is its file line found, by scanning the text once
+(:class:`_LineIndex`), to name it. When the columns cannot be told apart with confidence, reading
+stops with one line that says what it saw and which option decides.
 """
 
 from __future__ import annotations
@@ -308,6 +304,8 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     built by :func:`read_fields`, the one path of every table."""
     if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
         decode(raw, file)  # empty or binary: its one-line error
+    if b"\r" in raw[:HEAD_BYTES] and b"\n" not in raw[:HEAD_BYTES]:
+        raw = raw.replace(b"\r", b"\n")  # classic Mac line ends: lines the reader can skip and count
     head = _head(raw)
     text = head if head is not None else decode(raw, file)
     rows = trim_empty_columns(data_lines(text))
@@ -434,6 +432,8 @@ class _Edges:
                 del chunk, ends
         except pd.errors.ParserError as err:
             self.refuse(done, first_line(err))
+        except pd.errors.EmptyDataError:
+            parts[0].clear()
         except UnicodeDecodeError:
             self.row(0)  # decodes the whole text: its one-line error names the line
             raise
@@ -441,11 +441,10 @@ class _Edges:
             raise GraphFormatError(self.file, "no edges: only a header line")
         src, dst = _joined(parts[0]), _joined(parts[1])
         weights = _joined(parts[2]) if parts[2] else None
-        if self.positional and self.width == 3 and weights is not None and (times := _unix_times(weights)):
-            raise GraphFormatError(self.file, times)
         if integers:
             nodes = sorted_unique(np.concatenate([src, dst]))  # numerically, as node_order does
             self.refuse_ambiguous(src, dst, weights)
+            self.refuse_times(weights)
             src, dst = _ranks(nodes, src), _ranks(nodes, dst)
             node_names = nodes.astype(str).tolist()
         else:
@@ -454,6 +453,7 @@ class _Edges:
                 node_names, src, dst = _integer_order(node_names, src, dst)
                 values = np.array([int(name) for name in node_names], dtype=np.int64)
                 self.refuse_ambiguous(values[src], values[dst], weights)
+            self.refuse_times(weights)
             self.refuse_lone_first(node_names, src, dst)
         return normalise(node_names, src, dst, weights, directed, self.columns.weight is not None, self.file,
                          self.layout.header_line is not None)
@@ -528,6 +528,11 @@ class _Edges:
             message = _ambiguity(src, dst, weights.astype(np.int64), self.guess)
             if message:
                 raise GraphFormatError(self.file, message)
+
+    def refuse_times(self, weights: np.ndarray | None) -> None:
+        """A headerless third column of Unix times is not taken as weights (SNAP's CollegeMsg)."""
+        if self.positional and self.width == 3 and weights is not None and (times := _unix_times(weights)):
+            raise GraphFormatError(self.file, times)
 
     def refuse_lone_first(self, names: list[str], src: np.ndarray, dst: np.ndarray) -> None:
         if not (self.positional and self.guess.get("first_line", True) and self.layout.separator is not None):
@@ -673,7 +678,6 @@ WIDE_HINT = ("; or say which columns hold the edge: --source COL --target COL [-
              "(library: source=, target=, weight=)")
 SIF_HINT = "; or a Cytoscape SIF file (source, interaction type, target): --format sif"
 ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist')"
-NO_GUESS = {"index": True, "adjlist": True, "first_line": True}  # ambiguities to refuse (all, unless told)
 
 
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
@@ -790,23 +794,24 @@ def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions
     return graph, report
 
 
-# Ids whose integer value would not give back their text: "007", "+7", "-0" (the line parser
-# keeps them as distinct names; the columnar path would merge them).
+# Ids whose integer value would not give back their text: "007", "+7", "-0" (distinct names,
+# which int64 columns would merge): such a file's ids are read as text.
 _NOT_CANONICAL = re.compile(rb"(?:^|[\s,])(?:\+|-?0\d|-0(?![\d.]))")
-# Rows per chunk of the columnar path: one chunk's tokens (text ids: two Python strings per row,
+# Rows per chunk of the table path: one chunk's tokens (text ids: two Python strings per row,
 # ~60 bytes each) are what loading holds beyond the arrays, ~8 MB at this size.
 CHUNK_ROWS = 1 << 16
+
 
 def _text_codes(src_ids: np.ndarray, dst_ids: np.ndarray, names: dict[str, int]) -> list[np.ndarray]:
     """One chunk's text ids as node indices (int32 columns), numbering new names in ``names``.
 
-    Names are numbered in first-seen order over s0, t0, s1, t1, ... as the line parser numbers
-    them. Chunk by chunk, so that only one chunk's Python strings are alive at a time (text ids
-    held as one object per edge end took 15-22x the file's size).
+    Names are numbered in first-seen order over s0, t0, s1, t1, ... (a row's source before its
+    target, as node_order numbers them). Chunk by chunk, so that only one chunk's Python strings
+    are alive at a time (text ids held as one object per edge end took 15-22x the file's size).
     """
     import pandas as pd
 
-    interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: the line parser's order
+    interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: first-seen order
     interleaved[0::2], interleaved[1::2] = src_ids, dst_ids
     codes, uniques = pd.factorize(interleaved, sort=False)  # first-seen order within the chunk
     del interleaved

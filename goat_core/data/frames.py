@@ -1,31 +1,8 @@
 """Edge tables as pandas writes them other than ``to_csv``: ``to_json`` (every orient), JSON Lines
-(``to_json(orient="records", lines=True)``) and ``to_parquet``.
-
-Each becomes a table of column names and rows of text fields, read by
-:func:`.delimited.read_fields`, the path every table takes, told whether it has a header: the
-columns are chosen exactly as for a CSV file (by name, an unnamed or ``index`` column left out as
-a row index, other columns ignored and named, the same questions when they cannot be told apart,
-``source=``/``target=``/``weight=`` by name or position). A name may hold any character but a line
-break (refused); numbers are written as Python writes them. Errors name the JSON Lines line, or
-the row of the table (1-based) for a JSON document.
-
-The orients of ``to_json``, found from the document's shape (:func:`json_table`):
-
-* ``records`` ``[{column: value}, ...]`` and JSON Lines: the keys are the header;
-* ``values`` ``[[value, ...], ...]``: no header (positions, as a headerless CSV);
-* ``split`` ``{"columns": [...], "index": [...], "data": [[...], ...]}`` and ``table``
-  ``{"schema": {"fields": [...]}, "data": [{...}, ...]}``;
-* ``columns`` (the default) ``{column: {row: value}}`` and ``index`` ``{row: {column: value}}``:
-  which keys are the columns is decided by their names (``source``, ``target``, ...) and by
-  which keys are pandas' default row index 0..n-1; when neither tells, the side with fewer keys
-  are the columns (refused when both sides have as many).
-
-A row index pandas wrote (row keys, ``split``'s ``index``, Parquet's stored index) is left out
-when it is pandas' default 0..n-1; a named index is a column of that name (``set_index("source")``
-gives the source column back); any other index is an unnamed first column, which the CSV logic
-leaves out as ``to_csv``'s index column is.
-
-A JSON document that is networkx's node-link data (a ``"nodes"`` key) is read as before, by
+and ``to_parquet``. Each becomes a DataFrame of text fields read by :func:`.delimited.read_fields`,
+the path of every table, told whether it has a header; how each orient is recognised, and which
+row index is left out, are in docs/formats.md. Errors name the JSON Lines line, or the row of the
+table (1-based) for a JSON document. networkx's node-link JSON (a ``"nodes"`` key) is read by
 :mod:`.nxformats`; :func:`read_json` decides.
 """
 

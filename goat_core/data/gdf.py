@@ -1,22 +1,6 @@
 """GDF files (GUESS's format; Gephi exports it): a ``nodedef>`` header and node rows, then an
-``edgedef>`` header and edge rows, values comma separated.
-
-As Gephi writes it::
-
-  nodedef> name VARCHAR,label VARCHAR,width DOUBLE,height DOUBLE,x DOUBLE,y DOUBLE,color VARCHAR,club VARCHAR
-  0,"0",10.0,10.0,-38.1,12.7,'153,153,153',"Mr. Hi"
-  edgedef> node1,node2,weight DOUBLE,directed BOOLEAN
-  0,1,4.0,false
-
-A header names each column and may give its type and a ``default``; a value may be quoted with
-``'`` or ``"`` (Gephi quotes colours, ``'153,153,153'``, and text, not node names); an empty
-value or ``null`` is missing. Node names are the ``name`` column (else the first). Node columns
-other than drawing ones (x, y, width, height, color, visible, ...) are kept as node attributes,
-so a categorical one becomes the labels, as a GEXF file's does. The edge ``weight`` column is
-the weight (another with ``weight=NAME``); ``directed`` says per edge: the graph is directed
-when any edge says true, its undirected edges then read both ways; undirected when none does
-(or the column is absent, as GUESS and Gephi's importer assume). Edge ends that no node row
-declares are added as nodes.
+``edgedef>`` header and edge rows, values comma separated, ``'``- or ``"``-quoted. What is read,
+and the direction rule, are in docs/formats.md. No maintained Python reader reads GDF.
 """
 
 from __future__ import annotations

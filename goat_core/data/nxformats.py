@@ -231,11 +231,6 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
 MAX_JSON_DEPTH_ERRORS = (RecursionError, MemoryError)
 
 
-def read_node_link(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    """networkx's ``node_link_data`` as JSON: ``{"nodes": [...], "links" or "edges": [...]}``."""
-    return node_link_from_data(parse_json(decode(raw, file), file), file, options)
-
-
 def parse_json(text: str, file: str) -> Any:
     """A JSON document; malformed JSON is a one-line error with its line."""
     try:

@@ -1,20 +1,10 @@
 """SIF files (Cytoscape's simple interaction format): a source node, an interaction type, then one
-or more target nodes per line; a line of one name is a node without edges.
-
-As Cytoscape reads it::
-
-    YKR026C pp YGL122C
-    YGR218W pd YGL097W YOR204W
-    YLR345W
+or more target nodes per line; a line of one name is a node without edges. What is read is in
+docs/formats.md.
 
 When the file holds a tab, tabs are the only separator and names may hold spaces; otherwise any
-run of blanks separates (Cytoscape's rule, for the whole file). The interaction type is not
-kept: the report counts the types, and a pair joined by two types is one edge (SIF has no
-weights; the graph is unweighted). SIF says nothing of direction: undirected unless
-``directed=True``. Lines starting ``#`` are comments.
-
-Found from the content only when it cannot be an edge table (:func:`looks_sif`); ``format="sif"``
-reads any file so.
+run of blanks separates (Cytoscape's rule). Found from the content only when it cannot be an
+edge table (:func:`looks_sif`); ``format="sif"`` reads any file so.
 """
 
 from __future__ import annotations

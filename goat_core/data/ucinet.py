@@ -1,30 +1,5 @@
-"""UCINET DL files (``.dl``; Gephi exports them): a header ``dl n=5 [format=...] [labels...]``,
-then ``data:`` and the ties.
-
-As Gephi writes them::
-
-    dl                          dl
-    format = edgelist1          format = fullmatrix
-    n = 34                      n = 3
-    labels embedded:            labels:
-    data:                       a,b,c
-    0 1 4.0                     data:
-    1 0 4.0                     0.0 2.0 0.0
-                                2.0 0.0 1.0
-                                0.0 1.0 0.0
-
-Formats read: ``fullmatrix`` (the default: n rows of n values, 0 is no tie), ``edgelist1`` (a
-line per tie, ``from to [value]``, a missing value is 1) and ``nodelist1`` (a line per node,
-``ego alter alter ...``). Nodes are numbered 1..n and named by ``labels:`` (separated by commas
-or blanks, double-quoted when they hold either) when given; with ``labels embedded`` the data
-names them (a full matrix's first row and the start of each row; an edge or node list's ends).
-Two-mode files (``nr``/``nc``, row and column labels), several matrices (``nm`` > 1) and the
-other formats (half matrices, ``edgelist2``, ...) are refused, each with its own message.
-
-Values other than 0 and 1 make the graph weighted. Direction: a DL file stores each tie one way
-(Gephi writes an undirected edge as two), so the graph is directed when some tie has no mirror
-of the same value (or ``directed=True``), otherwise undirected, each pair read once: a symmetric
-matrix is an undirected graph.
+"""UCINET DL files (``.dl``; Gephi exports them): ``fullmatrix``, ``edgelist1`` and ``nodelist1``,
+labelled or not. What is read and refused, and the direction rule, are in docs/formats.md.
 
 Parsed here rather than by igraph's ``Graph.Read_DL`` (igraph 1.0): it refuses the files Gephi
 writes (``n =`` on a line after ``dl``), ``format =`` on the ``dl`` line and a numbered

@@ -1,32 +1,8 @@
-"""XGMML files (Cytoscape's XML export): a ``<graph>`` root, ``<node id label>`` and ``<edge
-source target>`` elements, each with ``<att name value type>`` children.
-
-As Cytoscape 3 writes it::
-
-    <graph id="52" label="karate" directed="1" cy:documentVersion="3.0" xmlns:cy="http://www.cytoscape.org"
-           xmlns="http://www.cs.rpi.edu/XGMML" ...>
-      <att name="shared name" value="karate" type="string" cy:type="String"/>
-      <graphics>…</graphics>
-      <node id="104" label="0">
-        <att name="name" value="0" type="string" cy:type="String"/>
-        <att name="club" value="Mr. Hi" type="string" cy:type="String"/>
-        <graphics type="ELLIPSE" h="35.0" w="35.0" x="-38.1" y="12.7" fill="#89D0F5">…</graphics>
-      </node>
-      <edge id="200" label="0 (interacts with) 1" source="104" target="105" cy:directed="1">
-        <att name="interaction" value="interacts with" type="string" cy:type="String"/>
-        <att name="weight" value="4.0" type="real" cy:type="Double"/>
-      </edge>
-    </graph>
+"""XGMML files (Cytoscape's XML export): a ``<graph>`` root, ``<node id label>`` and ``<edge source
+target>`` elements with ``<att name value type>`` children. What is read is in docs/formats.md.
 
 The bytes pass :func:`.nxformats.safe_xml_root` first (defusedxml: DTDs and entities refused),
-then are walked by expat for the line of each element; namespaces and prefixes are ignored.
-Node names are the ``label``s when every node has one and they are unique, else the ids. A
-node's ``att``s of type ``string`` are kept as node attributes (a categorical one becomes the
-labels), except those repeating the label (Cytoscape's ``name``, ``shared name``); other types
-are named as ignored. The edge weight is the ``att`` named ``weight`` (another with
-``weight=NAME``; else the edge's own ``weight`` attribute, as the XGMML spec has it). The root's
-``directed`` (``1``/``true``) makes the graph directed. Lists (``att`` holding ``att``s),
-``graphics`` and graphs nested in an ``att`` (Cytoscape's groups) are not read.
+then are walked by expat for the line of each element (no maintained Python reader reads XGMML).
 """
 
 from __future__ import annotations

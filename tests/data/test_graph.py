@@ -344,6 +344,7 @@ def test_the_table_path_numbers_text_ids_in_first_seen_order(case, chunk_rows, m
     (b'"a b" c\nc d\n', ("a b", "c", "d")),  # quotes keep a name with a blank together
     (b"a, b\nb, c\n", ("a", "b", "c")),  # blanks around a comma are not part of a name
     (b"12 4\n4 8\n8 x\n", ("12", "4", "8", "x")),  # integer ids, then text
+    (b"source,target\rb,a\ra,c\r", ("b", "a", "c")),  # classic Mac line ends
 ])
 @pytest.mark.parametrize("chunk_rows", [1 << 18, 1])
 def test_unusual_ids_are_read_as_written(raw, names, chunk_rows, monkeypatch):
