@@ -320,7 +320,7 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     sample = split_body(rows[:HEAD_ROWS + 1], layout)
     skip = layout.header_line if layout.header_line is not None else rows[0][0] - 1
     lines = _LineIndex(raw, file, layout, skip)
-    integer_ids = not _NOT_CANONICAL.search(raw)  # "007" stays a name apart from "7"
+    integer_ids = not _not_canonical(raw)  # "007" stays a name apart from "7"
 
     def chunks(columns: Columns, integers: bool) -> Iterator[Any]:
         return _text_chunks(raw, file, layout, skip, columns, integers)
@@ -339,7 +339,7 @@ def _text_chunks(raw: bytes, file: str, layout: Layout, skip: int, columns: Colu
     for _ in range(skip):
         at = raw.find(b"\n", at) + 1 or len(raw)
     body = raw[at:]
-    if _SKIPPED.search(body):
+    if b"#" in body or b"%" in body or _BLANK_ROW.search(b"\n" + body[:256]) or _BLANK_ROW.search(body):
         body = _SKIPPED.sub(b"", body)
     types: dict = defaultdict(lambda: str)
     if integers:
@@ -352,6 +352,7 @@ def _text_chunks(raw: bytes, file: str, layout: Layout, skip: int, columns: Colu
 
 # Lines the text reader skips (as data_lines does): comments, and blank rows (",,," of a sheet)
 _SKIPPED = re.compile(rb"(?m)^(?:[ \t]*[#%][^\r\n]*|[ \t,;|]+)(?=\r?$)")
+_BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster
 
 
 class _LineIndex:
@@ -796,7 +797,14 @@ def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions
 
 # Ids whose integer value would not give back their text: "007", "+7", "-0" (distinct names,
 # which int64 columns would merge): such a file's ids are read as text.
-_NOT_CANONICAL = re.compile(rb"(?:^|[\s,])(?:\+|-?0\d|-0(?![\d.]))")
+_LEADING_ZERO = re.compile(rb"[\s,]-?0\d")  # after a blank or comma; the file's start apart (3x faster)
+
+
+def _not_canonical(raw: bytes) -> bool:
+    """Whether an id may be "007", "+7" or "-0" (a "+" or "-0" anywhere says maybe: such a file's
+    ids are read as text, which numbers them as integers would when they are not)."""
+    return b"+" in raw or b"-0" in raw or _LEADING_ZERO.search(b" " + raw[:64]) is not None or \
+        _LEADING_ZERO.search(raw) is not None
 # Rows per chunk of the table path: one chunk's tokens (text ids: two Python strings per row,
 # ~60 bytes each) are what loading holds beyond the arrays, ~8 MB at this size.
 CHUNK_ROWS = 1 << 16
