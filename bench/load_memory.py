@@ -1,4 +1,4 @@
-"""Memory and time to load an edge list: the columnar path against the line parser.
+"""Memory and time to load an edge list through the table path (pandas' C parser in chunks).
 
     .venv/bin/python bench/load_memory.py [--edges 100000 1000000 5000000] [--ids integer text]
 
@@ -6,8 +6,8 @@ Barabási–Albert edge lists with integer ids (as ``bench/app_scale.py`` upload
 same graphs with text ids ("n17"), are written to /tmp. Each (size, ids, path) is measured in a
 fresh Python process: the peak resident memory (``ru_maxrss``) above what the process held
 after its imports (pandas included: the app has it loaded), and the wall time of
-``goat_core.parse_edge_list`` on the file's bytes (the columnar path) or of the line parser
-the library falls back to (how every file was read before). Target (issue "Training at
+``goat_core.parse_edge_list`` on the file's bytes. ``--paths columnar`` (the only path since
+issue 33; the name kept so that older checkouts run with the same command). Target (issue "Training at
 scale"): loading at most 10x the file's size. Writes bench/results/load_memory.json: the machine
 (CPU, date, load) and a row per (size, ids, path).
 """
@@ -27,13 +27,11 @@ CHILD = """
 import resource, sys, time
 sys.path.insert(0, {root!r})
 import pandas  # noqa: F401 - imported before the baseline: the app and the CLI have it loaded
-from goat_core.data import delimited, readers
+from goat_core.data import readers
 raw = open({path!r}, "rb").read()
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 t0 = time.perf_counter()
-lines = lambda raw, file: delimited._parse_lines_bytes(raw, file, False)  # noqa: E731
-parse = readers.parse_edge_list if {columnar!r} else lines
-parsed = parse(raw, "ba.txt")
+parsed = readers.parse_edge_list(raw, "ba.txt")
 seconds = time.perf_counter() - t0
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 print(seconds, (peak - base) / 1024, parsed.num_nodes, parsed.num_edges)
@@ -56,9 +54,8 @@ def main() -> None:
     parser.add_argument("--edges", type=int, nargs="+", default=[100_000, 1_000_000, 5_000_000])
     parser.add_argument("--data", type=Path, default=Path("/tmp/goat-app-scale"))
     parser.add_argument("--ids", nargs="+", choices=("integer", "text"), default=["integer", "text"])
-    parser.add_argument("--paths", nargs="+", choices=("line", "columnar"), default=["line", "columnar"],
-                        help="line: the line parser (how every file was read before); columnar: "
-                             "parse_edge_list")
+    parser.add_argument("--paths", nargs="+", choices=("columnar",), default=["columnar"],
+                        help="columnar: parse_edge_list (the one table path)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "load_memory.json")
     args = parser.parse_args()
     from bench._common import machine
@@ -71,9 +68,8 @@ def main() -> None:
         if ids == "text":
             path = text_ids(path)
         file_mb = path.stat().st_size / 2**20
-        kinds = {"line": "line parser (before)", "columnar": "columnar"}
-        for kind in (kinds[p] for p in args.paths):
-            code = CHILD.format(root=str(ROOT), path=str(path), columnar=kind == "columnar")
+        for kind in args.paths:
+            code = CHILD.format(root=str(ROOT), path=str(path))
             out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
             seconds, peak_mb, nodes, kept = out.stdout.split()
             rows.append({"edges": edges, "ids": ids, "file_mb": file_mb, "path": kind,

@@ -14,9 +14,8 @@ import re
 import numpy as np
 
 from ..errors import GraphFormatError
-from .delimited import _literal_dict
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, _data_lines, _decode, _node_order, _parse_weight, normalise
+from .graph import Graph, data_lines, decode, literal_dict, node_order, normalise, parse_weight
 
 NETWORKX_HEADER = re.compile(r"^#\s*GMT\s", re.MULTILINE)
 _DEGREE = re.compile(r"\d+")
@@ -50,7 +49,7 @@ def _split(text: str, sep: str | None) -> list[str]:
 def _rows(raw: bytes, file: str) -> list[tuple[int, list[str]]]:
     """Tokens of every line, after networkx's rule: anything after '#' is a comment."""
     rows = []
-    lines = [(number, text.split("#", 1)[0]) for number, text in _data_lines(_decode(raw, file))]
+    lines = [(number, text.split("#", 1)[0]) for number, text in data_lines(decode(raw, file))]
     sep = _delimiter([text for _, text in lines])
     for number, text in lines:
         tokens = _split(text, sep)
@@ -63,7 +62,7 @@ def _rows(raw: bytes, file: str) -> list[tuple[int, list[str]]]:
 
 def _graph(order: list[str], heads: list[str], tails: list[str], weights: list[float] | None,
            directed: bool, file: str) -> Graph:
-    names = _node_order(order)
+    names = node_order(order)
     index = {name: i for i, name in enumerate(names)}
     src = np.fromiter((index[h] for h in heads), np.int64, len(heads))
     dst = np.fromiter((index[t] for t in tails), np.int64, len(tails))
@@ -151,11 +150,11 @@ def read_multiline_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple
     for node, neighbors in blocks:
         order.append(node)
         for line, neighbor, text in neighbors:
-            attrs = _literal_dict(text, file, line) if text else {}
+            attrs = literal_dict(text, file, line) if text else {}
             ignored.update((k, None) for k in attrs if k != "weight")
             value = attrs.get("weight") if use_weight else None
             weighted |= value is not None
-            weights.append(1.0 if value is None else _parse_weight(str(value), file, line))
+            weights.append(1.0 if value is None else parse_weight(str(value), file, line))
             order.append(neighbor)
             heads.append(node)
             tails.append(neighbor)

@@ -1,25 +1,23 @@
-"""Edge tables: one edge per line, in delimited text (CSV, TSV, whitespace, ``;``, ``|``).
+"""Edge tables: one edge per line, in delimited text (CSV, TSV, whitespace, ``;``, ``|``), and the
+one path every table takes (JSON and Parquet tables too, :mod:`.frames`): what is read is in
+docs/formats.md.
 
-Covers SNAP-style lists, spreadsheet and pandas CSVs (a header chooses columns by name; an
-unnamed or ``index`` first column is a row index), Gephi's edge table, KONECT files (``% sym
-...`` first line; weight and timestamp columns) and networkx's ``write_edgelist`` with its
-attribute dicts (read with ``ast.literal_eval``). Quoting follows RFC 4180 (the csv module), so
-names may hold the separator.
-
-When the columns cannot be told apart with confidence (a wide file without a header, a header
-whose names say nothing, integers that may be a row index or an adjacency list), reading stops
-with one line that says what it saw and which option decides. Integer ids in a plain two- or
-three-column file take a columnar path (:func:`_parse_columns`, pandas' C parser) that keeps
-loading memory near the file's size; it builds exactly the graph the line parser builds.
+The separator, the header and the columns are decided once, on the first lines; pandas' C parser
+then reads the rows in chunks, and :func:`read_fields` builds the graph from them, checking each
+chunk column-wise. Only when a row is wrong is its file line found, by scanning the text once
+(:class:`_LineIndex`), to name it. When the columns cannot be told apart with confidence, reading
+stops with one line that says what it saw and which option decides.
 """
 
 from __future__ import annotations
 
-import ast
 import csv
 import io
 import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -30,13 +28,16 @@ from .graph import (
     HEADER_WORDS,
     MAX_BINARY_SNIFF,
     Graph,
-    _build,
-    _data_lines,
-    _decode,
-    _parse_weight,
-    _sorted_unique,
+    build_graph,
+    data_lines,
+    decode,
+    first_line,
+    header_key,
     is_number,
+    literal_dict,
     normalise,
+    parse_weight,
+    sorted_unique,
 )
 
 # Header names, compared lower-case with everything but letters and digits removed
@@ -64,8 +65,9 @@ _QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 _INTEGER = re.compile(r"-?\d+")
 
 
-def _key(name: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", name.lower())
+def is_decimal(token: str) -> bool:
+    """A number, written with a decimal point or (spreadsheets in comma-decimal locales) a comma."""
+    return is_number(token) or _DECIMAL_COMMA.fullmatch(token) is not None
 
 
 # --------------------------------------------------------------------------- how a table is laid out
@@ -73,15 +75,27 @@ def _key(name: str) -> str:
 
 def sniff_separator(lines: list[str]) -> str | None:
     """Tab, comma, semicolon or pipe when it splits every line into the same number (>= 2) of
-    fields (quotes respected); else the one in the first line; else None (runs of whitespace)."""
+    fields (quotes respected), unless blanks split them alike as a hand-edited list mixes them
+    (see :func:`_mixed_blanks`); else the one in the first line; else None (runs of whitespace)."""
+    blanks = len({len(line.split()) for line in lines}) == 1 and len(lines[0].split()) >= 2
     for sep in SEPARATORS:
         if sep is None:
             break
         counts = {len(row) for row in csv.reader(lines, delimiter=sep)}
         if len(counts) == 1 and counts.pop() >= 2:
-            return sep
+            return None if sep == "\t" and blanks and _mixed_blanks(lines) else sep
+    if blanks:
+        return None  # a hand-edited list mixing tabs and spaces: whitespace, whatever its mix
     first = lines[0] if lines else ""
     return next((sep for sep in (",", ";", "\t", "|") if sep in first), None)
+
+
+def _mixed_blanks(lines: list[str]) -> bool:
+    """Tabs and spaces mixed as separators (``3 <TAB> 1``, ``1<TAB>2 0.5``): a blank beside a tab,
+    or only numbers once blanks split the fields too. A TSV of names with blanks ("New York")
+    has neither."""
+    text = "\n".join(lines)
+    return " \t" in text or "\t " in text or (" " in text and all(is_number(token) for token in text.split()))
 
 
 def split_rows(texts: list[str], sep: str | None) -> list[list[str]]:
@@ -97,7 +111,7 @@ def split_rows(texts: list[str], sep: str | None) -> list[list[str]]:
 
 def looks_like_header(first: list[str], rest: list[list[str]]) -> bool:
     """Whether the first line names columns rather than holding an edge."""
-    keys = [_key(tok.strip("\"'")) for tok in first]
+    keys = [header_key(tok.strip("\"'")) for tok in first]
     if all(tok.lower().strip("\"'") in HEADER_WORDS for tok in first):
         return True
     if any(k in STRONG_SOURCE for k in keys) and any(k in STRONG_TARGET for k in keys):
@@ -105,7 +119,7 @@ def looks_like_header(first: list[str], rest: list[list[str]]) -> bool:
     if first and first[0] == "" and rest and all(r and r[0] != "" for r in rest[:20]):
         return True  # pandas' to_csv: an unnamed index column
     if len(first) >= 3 and not is_number(first[2]) and rest and all(
-            len(r) >= 3 and is_number(r[2]) for r in rest[:20]):
+            len(r) >= 3 and is_decimal(r[2]) for r in rest[:20]):
         return True
     ids_numeric = rest and all(is_number(r[0]) and is_number(r[1]) for r in rest[:20] if len(r) >= 2)
     return bool(ids_numeric) and len(first) >= 2 and not (is_number(first[0]) or is_number(first[1]))
@@ -130,16 +144,11 @@ def konect_header(text: str) -> tuple[str, str] | None:
     return None
 
 
-def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None,
-                 has_header: bool | None = None) -> Layout:
-    """``has_header``: whether the first line is a header, when the caller knows (None: decided
-    here, by :func:`looks_like_header`)."""
+def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None) -> Layout:
     head = rows[:HEAD_ROWS]
     sep = None if konect else sniff_separator([text for _, text in head])
     tokens = split_rows([text for _, text in head], sep)
-    if has_header is None:
-        has_header = not konect and looks_like_header(tokens[0], tokens[1:])
-    header = tuple(tokens[0]) if has_header else None
+    header = tuple(tokens[0]) if not konect and looks_like_header(tokens[0], tokens[1:]) else None
     body = tokens[1:] if header is not None else tokens
     width = len(body[0]) if body else len(tokens[0])
     if header is not None and body and all(len(r) == len(header) + 1 for r in body):
@@ -147,14 +156,12 @@ def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None,
     return Layout(sep, header, head[0][0] if header is not None else None, width, konect)
 
 
-def header_by_names(layout: Layout, rows: list[tuple[int, str]], options: ReadOptions,
-                    has_header: bool | None = None) -> Layout:
+def header_by_names(layout: Layout, rows: list[tuple[int, str]], options: ReadOptions) -> Layout:
     """The first line as the header when the caller names columns by words it holds (``--source
-    person --target friend`` on a file whose header was not recognised: see :func:`_refuse_lone_first`);
-    never when the caller of :func:`read_table` knows there is none (``has_header=False``)."""
+    person --target friend`` on a file whose header was not recognised: see :func:`_refuse_lone_first`)."""
     named = [v for v in (options.source, options.target, options.weight)
              if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdigit()]
-    if layout.header is not None or layout.konect or not named or not rows or has_header is False:
+    if layout.header is not None or layout.konect or not named or not rows:
         return layout
     first = split_rows([rows[0][1]], layout.separator)[0]
     if not all(v in first or v.strip().lower() in {f.lower() for f in first} for v in named):
@@ -173,6 +180,7 @@ class Columns:
     index: int | None = None
     ignored: tuple[int, ...] = ()
     given: bool = False  # chosen by the caller's options
+    weight_guessed: bool = False  # an unknown name over numbers, taken as the weight
 
     @property
     def identity(self) -> bool:
@@ -212,8 +220,8 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
                    sample: list[list[str]] | None = None) -> Columns:
     """The columns an edge takes: the caller's choice, else the header's names, else position."""
     header, width = layout.header, layout.width if layout.header is None else len(layout.header)
-    index = 0 if header is not None and _key(header[0]) in INDEX_NAMES and width > 2 else None
-    keys = [_key(h) for h in header] if header is not None else []
+    index = 0 if header is not None and header_key(header[0]) in INDEX_NAMES and width > 2 else None
+    keys = [header_key(h) for h in header] if header is not None else []
     given_weight = None if options.weight in (None, NO_WEIGHT) else _resolve(options.weight, layout, "weight",
                                                                               file)
     if options.source is not None:
@@ -228,6 +236,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
         raise GraphFormatError(file, f"source and target are the same column ({source}); "
                                      + _choice_hint(layout))
     weight: int | None
+    guessed = False
     if options.weight == NO_WEIGHT:
         weight = None
     elif options.weight is not None:
@@ -237,11 +246,11 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
         weight = named[0] if named else None
         if weight is None and options.source is None and width - (index is not None) == 3:
             third = next(i for i in range(width) if i not in (source, target, index))
-            numeric = sample is not None and all(len(r) > third and is_number(r[third]) for r in sample)
-            if numeric and keys[third] not in NOT_ENDS:  # numbers under an unknown name: a weight?
-                raise GraphFormatError(file, f"header {', '.join(header)}: is {header[third]!r} a weight? "
-                                             f"say --weight {header[third]!r} or --weight none "
-                                             "(library: weight=)")
+            numeric = bool(sample) and all(len(r) > third and is_decimal(r[third]) for r in sample or ())
+            values = np.array([float(r[third].replace(",", ".")) for r in sample or ()]) if numeric else None
+            times = values is not None and _unix_times(values)
+            if numeric and not times and keys[third] not in NOT_ENDS:  # numbers under an unknown name
+                weight, guessed = third, True
     elif options.source is None:
         weight = 2 if width == 3 or (layout.konect and width >= 3) else None
         if layout.konect and layout.konect[1] == "unweighted":
@@ -253,7 +262,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
                                      + _choice_hint(layout))
     used = {source, target, weight, index}
     return Columns(source, target, weight, index, tuple(i for i in range(width) if i not in used),
-                   given=options.source is not None or options.weight is not None)
+                   given=options.source is not None or options.weight is not None, weight_guessed=guessed)
 
 
 def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: str) -> tuple[int, int]:
@@ -276,7 +285,12 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
     candidates = [i for i, k in enumerate(keys)
                   if i not in taken and k not in WEIGHT_NAMES and k not in NOT_ENDS]
     if source is None and target is None and len(candidates) in (2, 3):
-        return candidates[0], candidates[1]  # the ends in order; a third is asked about or ignored
+        return candidates[0], candidates[1]  # the ends in order; a third is a weight or ignored
+    others = [i for i in candidates if i not in (source, target)]
+    if source is None and target is not None and len(candidates) in (2, 3) and others:
+        return others[0], target
+    if target is None and source is not None and len(candidates) in (2, 3) and others:
+        return source, others[0]  # source;cible;poids: the other end is the first column left
     raise GraphFormatError(file, f"header {', '.join(layout.header or ())}: cannot tell which columns "
                                  "are source and target; " + _choice_hint(layout), layout.header_line)
 
@@ -284,49 +298,296 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
 # --------------------------------------------------------------------------- reading
 
 
-def read_table(raw: bytes, file: str, options: ReadOptions, *,
-               has_header: bool | None = None) -> tuple[Graph, ReadReport]:
-    """An edge table's graph and the account of how it was read.
-
-    The layout is decided on the first lines; when it is a plain two- or three-column table the
-    columnar path reads it before the whole text is ever decoded (the line parser's lists hold
-    many times the file's size). ``has_header``: whether the first line is a header, when the
-    caller knows (tables rewritten as CSV by :mod:`.frames`); None: found from the lines."""
+def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """A delimited text's graph and the account of how it was read: the layout decided on the
+    first lines, the rows read by pandas' C parser in chunks (:func:`_text_chunks`), the graph
+    built by :func:`read_fields`, the one path of every table."""
     if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
-        _decode(raw, file)  # empty or binary: its one-line error
+        decode(raw, file)  # empty or binary: its one-line error
+    if b"\r" in raw[:HEAD_BYTES] and b"\n" not in raw[:HEAD_BYTES]:
+        raw = raw.replace(b"\r", b"\n")  # classic Mac line ends: lines the reader can skip and count
     head = _head(raw)
-    rows = _data_lines(head) if head is not None else []
-    if rows and _dict_row(rows[0][1]) is None and head is not None:
-        konect = konect_header(head)
-        layout = header_by_names(sniff_layout(rows, konect, has_header), rows, options, has_header)
-        columns = choose_columns(layout, options, file, _sample(rows, layout))
-        if columns.identity and not konect:
-            directed, why = _direction(options, layout, rows, head)
-            graph = _parse_columns(raw, file, directed, layout, _guess(columns, options, has_header))
-            if graph is not None:
-                return graph, _report(graph, rows, layout, columns, directed, why)
-    text = _decode(raw, file)
-    rows = _data_lines(text)
+    text = head if head is not None else decode(raw, file)
+    rows = trim_empty_columns(data_lines(text))
+    if not rows and len(raw) > HEAD_BYTES:  # more comments than the head holds
+        text = decode(raw, file)
+        rows = trim_empty_columns(data_lines(text))
     if not rows:
         raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
     if _dict_row(rows[0][1]) is not None:
-        return _read_dict_rows(rows, file, options)
-    konect = konect_header(text)
-    layout = header_by_names(sniff_layout(rows, konect, has_header), rows, options, has_header)
-    columns = choose_columns(layout, options, file, _sample(rows, layout))
-    directed, why = _direction(options, layout, rows, text)
-    graph = _parse_lines(rows, layout, columns, file, directed, _guess(columns, options, has_header))
-    return graph, _report(graph, rows, layout, columns, directed, why)
+        return _read_dict_rows(trim_empty_columns(data_lines(decode(raw, file))), file, options)
+    layout = header_by_names(sniff_layout(rows, konect_header(text)), rows, options)
+    sample = split_body(rows[:HEAD_ROWS + 1], layout)
+    skip = layout.header_line if layout.header_line is not None else rows[0][0] - 1
+    lines = _LineIndex(raw, file, layout, skip)
+    integer_ids = not _not_canonical(raw)  # "007" stays a name apart from "7"
+
+    def chunks(columns: Columns, integers: bool) -> Iterator[Any]:
+        return _text_chunks(raw, file, layout, skip, columns, integers)
+
+    return read_fields(chunks, layout, file, options, sample, lines.row, text=text, integer_ids=integer_ids)
+
+
+def _text_chunks(raw: bytes, file: str, layout: Layout, skip: int, columns: Columns,
+                 integers: bool) -> Iterator[Any]:
+    """The data rows as DataFrames of CHUNK_ROWS rows (pandas' C parser; a chunk's tokens are what
+    loading holds beyond the arrays): text fields, the ends as int64 when ``integers``. Comment
+    and blank lines inside are blanked first, so that pandas' line numbers are the file's."""
+    import pandas as pd
+
+    at = 0
+    for _ in range(skip):
+        at = raw.find(b"\n", at) + 1 or len(raw)
+    body = raw[at:]
+    if b"#" in body or b"%" in body or _BLANK_ROW.search(b"\n" + body[:256]) or _BLANK_ROW.search(body):
+        body = _SKIPPED.sub(b"", body)
+    types: dict = defaultdict(lambda: str)
+    if integers:
+        types.update({columns.source: np.int64, columns.target: np.int64})
+    sep = layout.separator if layout.separator is not None else r"\s+"
+    yield from pd.read_csv(io.BytesIO(body), sep=sep, header=None, dtype=types, na_filter=False,
+                           skipinitialspace=True, skip_blank_lines=True, encoding="utf-8-sig",
+                           chunksize=CHUNK_ROWS, engine="c", index_col=False)
+
+
+# Lines the text reader skips (as data_lines does): comments, and blank rows (",,," of a sheet)
+_SKIPPED = re.compile(rb"(?m)^(?:[ \t]*[#%][^\r\n]*|[ \t,;|]+)(?=\r?$)")
+_BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster
+
+
+class _LineIndex:
+    """A data row's file line and fields, found (only when a row is wrong) by scanning the text
+    once, skipping comment and blank lines as the reader did: a line index, not a parser."""
+
+    def __init__(self, raw: bytes, file: str, layout: Layout, skip: int):
+        self.raw, self.file, self.layout, self.skip = raw, file, layout, skip
+        self.rows: list[tuple[int, str]] | None = None
+
+    def row(self, k: int) -> tuple[int, list[str]] | None:
+        if self.rows is None:
+            self.rows = [(n, t) for n, t in data_lines(decode(self.raw, self.file)) if n > self.skip]
+        if k >= len(self.rows):
+            return None
+        number, text = self.rows[k]
+        fields = split_rows([text], self.layout.separator)[0]
+        while len(fields) > 2 and fields[-1] == "" and self.layout.separator in (",", ";", "\t"):
+            fields.pop()  # a spreadsheet's empty trailing columns
+        return number, fields
+
+
+def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout, file: str,
+                options: ReadOptions, sample: list[tuple[int, list[str]]],
+                row: Callable[[int], tuple[int, list[str]] | None], *, text: str = "",
+                has_header: bool | None = None, integer_ids: bool = False) -> tuple[Graph, ReadReport]:
+    """The graph of a table, the one path of every table (delimited text, and what pandas and
+    pyarrow read from JSON and Parquet, which say whether they have a header: ``has_header``):
+    ``chunks(columns, integers)`` gives its data rows as DataFrames of text fields (the ends as
+    int64 when asked and they are); ``sample`` is its first rows, (line, fields) each, on which
+    the columns are chosen; ``row(k)`` gives the k-th data row's line and fields, to name a bad
+    one. ``text``: a text file's head, for the direction its comments state."""
+    if not sample:
+        raise GraphFormatError(file, "no edges: only a header line")
+    columns = choose_columns(layout, options, file, _sample(sample))
+    directed, why = _direction(options, layout, sample, text)
+    integer_ids = integer_ids and all(len(f) > max(columns.source, columns.target) and _INTEGER.fullmatch(
+        f[columns.source]) and _INTEGER.fullmatch(f[columns.target]) for _, f in sample)
+    table = _Edges(layout, columns, file, sample, row, _guess(columns, options, has_header))
+    try:
+        graph = table.graph(chunks(columns, integer_ids), directed, integer_ids)
+    except (ValueError, OverflowError) as err:
+        if not integer_ids or isinstance(err, GraphFormatError):
+            raise
+        graph = table.graph(chunks(columns, False), directed, False)  # text after all: as text
+    return graph, _report(graph, sample, layout, columns, directed, why)
+
+
+class _Edges:
+    """Builds the graph from a table's chunks, checking each chunk column-wise; a bad row is
+    named by :meth:`refuse`, which checks the rows one by one from the chunk's first."""
+
+    def __init__(self, layout: Layout, columns: Columns, file: str, sample: list[tuple[int, list[str]]],
+                 row: Callable[[int], tuple[int, list[str]] | None], guess: dict[str, bool]):
+        self.layout, self.columns, self.file, self.sample, self.row, self.guess = \
+            layout, columns, file, sample, row, guess
+        self.width = len(layout.header) if layout.header is not None else layout.width
+        self.positional = layout.header is None and not columns.given and not layout.konect
+
+    def graph(self, chunks: Iterable[Any], directed: bool, integers: bool) -> Graph:
+        import pandas as pd
+
+        names: dict[str, int] = {}
+        parts: list[list[np.ndarray]] = [[], [], []]
+        done = 0
+        try:
+            for chunk in chunks:
+                ends, weight = self.chunk(chunk, done)
+                if integers and any(e.dtype.kind not in "iu" for e in ends):
+                    raise ValueError("text ids after all")
+                if not integers:
+                    ends = _text_codes(ends[0], ends[1], names)
+                parts[0].append(ends[0])
+                parts[1].append(ends[1])
+                if weight is not None:
+                    parts[2].append(weight)
+                done += len(chunk)
+                del chunk, ends
+        except pd.errors.ParserError as err:
+            self.refuse(done, first_line(err))
+        except pd.errors.EmptyDataError:
+            parts[0].clear()
+        except UnicodeDecodeError:
+            self.row(0)  # decodes the whole text: its one-line error names the line
+            raise
+        if not parts[0]:
+            raise GraphFormatError(self.file, "no edges: only a header line")
+        src, dst = _joined(parts[0]), _joined(parts[1])
+        weights = _joined(parts[2]) if parts[2] else None
+        if integers:
+            nodes = sorted_unique(np.concatenate([src, dst]))  # numerically, as node_order does
+            self.refuse_ambiguous(src, dst, weights)
+            self.refuse_times(weights)
+            src, dst = _ranks(nodes, src), _ranks(nodes, dst)
+            node_names = nodes.astype(str).tolist()
+        else:
+            node_names = list(names)
+            if all(_INTEGER.fullmatch(name) for name in node_names):  # "007": integers as text
+                node_names, src, dst = _integer_order(node_names, src, dst)
+                values = np.array([int(name) for name in node_names], dtype=np.int64)
+                self.refuse_ambiguous(values[src], values[dst], weights)
+            self.refuse_times(weights)
+            self.refuse_lone_first(node_names, src, dst)
+        return normalise(node_names, src, dst, weights, directed, self.columns.weight is not None, self.file,
+                         self.layout.header_line is not None)
+
+    def chunk(self, chunk: Any, first: int) -> tuple[list[np.ndarray], np.ndarray | None]:
+        """A chunk's ends (text stripped, or int64) and weights, or the first bad row refused."""
+        c, extra = self.columns, chunk.shape[1] - self.width
+        if extra > 0 and all((chunk[k] == "").all() for k in range(self.width, chunk.shape[1])):
+            chunk = chunk.iloc[:, :self.width]  # a spreadsheet's empty trailing columns
+        if chunk.shape[1] != self.width or (self.positional and not 2 <= self.width <= 3):
+            self.refuse(first)
+        ends = [self.text(chunk[k]) for k in (c.source, c.target)]
+        if any(e.dtype == object and (e == "").any() for e in ends):
+            self.refuse(first)
+        if c.weight is None:
+            return ends, None
+        values = _floats(chunk[c.weight], self.layout.separator)
+        if not np.all((values > 0) & (values <= FLOAT32_MAX)):  # NaN fails too
+            self.refuse(first)
+        return ends, values
+
+    def text(self, column: Any) -> np.ndarray:
+        """A column of ends: int64 as read, text without surrounding blanks."""
+        if column.dtype.kind in "iu":
+            return column.to_numpy()
+        return (column.str.strip() if self.layout.separator is not None else column).to_numpy(object)
+
+    def refuse(self, first: int, fallback: str = "a row pandas could not read") -> None:
+        """Raises the one-line error of the first bad row from data row ``first`` on."""
+        for weights in (False, True):  # every row's shape before any weight, as people fix files
+            k = first
+            while (found := self.row(k)) is not None:
+                self.check(*found, weights)
+                k += 1
+        raise GraphFormatError(self.file, fallback)
+
+    def check(self, number: int, fields: list[str], weights: bool) -> None:
+        """One row's checks: its field count and its ends, or its weight."""
+        c, width, header = self.columns, self.width, self.layout.header is not None
+        if self.positional:
+            if len(fields) < 2:
+                raise GraphFormatError(self.file, f"only {len(fields)} column; expected 'source target "
+                                                  "[weight]'" + ADJLIST_HINT, number)
+            if len(fields) > 3:
+                hint = WIDE_HINT if len(fields) == width else ""
+                raise GraphFormatError(self.file, f"{len(fields)} columns; expected 'source target [weight]'"
+                                                  f"{hint}", number)
+        if len(fields) != width:
+            where = f"the header (line {self.layout.header_line})" if header else f"line {self.sample[0][0]}"
+            hint = ADJLIST_HINT if self.positional else ""
+            raise GraphFormatError(self.file, f"{len(fields)} columns, but {where} has {width} (ragged rows)"
+                                              f"{hint}", number)
+        if fields[c.source] == "" or fields[c.target] == "":
+            raise GraphFormatError(self.file, "empty node id", number)
+        if c.weight is None or not weights:
+            return
+        try:
+            parse_weight(_decimal_point(fields[c.weight], self.layout.separator), self.file, number)
+        except GraphFormatError as err:  # a third column of text: no weight, so what is it?
+            hint = WIDE_HINT if self.positional else ""
+            if self.positional and self.layout.separator in ("\t", None) and not any(
+                    len(f) > 1 and is_number(f[1]) for f in _sample(self.sample)):
+                hint += SIF_HINT  # a small SIF file is not told from a table by its content
+            raise GraphFormatError(self.file, err.problem + hint, err.line) from None
+
+    def refuse_ambiguous(self, src: np.ndarray, dst: np.ndarray, weights: np.ndarray | None) -> None:
+        """Integer ids and a third integer column without a header: a row index or an adjacency
+        list's neighbors? refused, saying why."""
+        if not (self.positional and self.width == 3) or weights is None:
+            return
+        if (weights == np.floor(weights)).all():
+            message = _ambiguity(src, dst, weights.astype(np.int64), self.guess)
+            if message:
+                raise GraphFormatError(self.file, message)
+
+    def refuse_times(self, weights: np.ndarray | None) -> None:
+        """A headerless third column of Unix times is not taken as weights (SNAP's CollegeMsg)."""
+        if self.positional and self.width == 3 and weights is not None and (times := _unix_times(weights)):
+            raise GraphFormatError(self.file, times)
+
+    def refuse_lone_first(self, names: list[str], src: np.ndarray, dst: np.ndarray) -> None:
+        if not (self.positional and self.guess.get("first_line", True) and self.layout.separator is not None):
+            return
+        first, second = names[src[0]], names[dst[0]]
+        counts = (int(np.count_nonzero(src == src[0]) + np.count_nonzero(dst == src[0])),
+                  int(np.count_nonzero(src == dst[0]) + np.count_nonzero(dst == dst[0])))
+        _refuse_lone_first(first, second, counts, self.sample[0][0], self.layout, self.file)
+
+
+def _floats(column: Any, separator: str | None) -> np.ndarray:
+    """A column of weights as numbers (NaN where one is not): a decimal comma read as a point
+    where the separator is ";" (spreadsheets in comma-decimal locales)."""
+    import pandas as pd
+
+    texts = column.astype(str).str.strip()
+    if separator == ";":
+        texts = texts.str.replace(r"^([+-]?\d+),(\d+)$", r"\1.\2", regex=True)
+    return pd.to_numeric(texts, errors="coerce").to_numpy(np.float64, na_value=np.nan)
+
+
+def _integer_order(names: list[str], src: np.ndarray, dst: np.ndarray
+                   ) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """Names numbered in first-seen order, renumbered numerically when every one is an integer
+    (as node_order orders them)."""
+    order = sorted(range(len(names)), key=lambda i: int(names[i]))
+    new = np.empty(len(names), dtype=src.dtype)
+    new[order] = np.arange(len(names), dtype=src.dtype)
+    return [names[i] for i in order], new[src], new[dst]
+
+
+def split_body(rows: list[tuple[int, str]], layout: Layout) -> list[tuple[int, list[str]]]:
+    """(line, fields) of each data row: the rows after the header, split as the layout says."""
+    body = rows[1:] if layout.header_line is not None else rows
+    return list(zip([number for number, _ in body], split_rows([text for _, text in body], layout.separator)))
 
 
 HEAD_BYTES = 65536
+
+
+def trim_empty_columns(rows: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The rows without the empty trailing columns a spreadsheet exports (``a,b,3,,``): trimmed
+    only when every row ends with one, so that a row missing its last field is still named."""
+    for sep in (",", ";", "\t"):
+        if rows and all(text.endswith(sep) for _, text in rows):
+            return [(number, text.rstrip(sep + " ")) for number, text in rows]
+    return rows
 
 
 def first_rows(raw: bytes) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
     """(header or None, the first data row's fields) as :func:`read_table` lays the table out;
     None for no rows, text that is not UTF-8, or networkx's attribute-dict lines."""
     head = _head(raw)
-    rows = _data_lines(head) if head is not None else []
+    rows = data_lines(head) if head is not None else []
     if not rows or _dict_row(rows[0][1]) is not None:
         return None
     layout = sniff_layout(rows, konect_header(head or ""))
@@ -353,51 +614,53 @@ def _guess(columns: Columns, options: ReadOptions, has_header: bool | None = Non
             "first_line": not columns.given and has_header is None}
 
 
-def _sample(rows: list[tuple[int, str]], layout: Layout) -> list[list[str]]:
-    """The first data rows after the header, split."""
-    body = rows[1:HEAD_ROWS + 1] if layout.header is not None else rows[:HEAD_ROWS]
-    return split_rows([text for _, text in body], layout.separator)
+def _sample(body: list[tuple[int, list[str]]]) -> list[list[str]]:
+    """The fields of the first data rows, on which columns are chosen."""
+    return [fields for _, fields in body[:HEAD_ROWS]]
 
 
 # SNAP's first comment line: "# Directed graph (each unordered pair of nodes is saved once): Wiki-Vote.txt"
 SNAP_DIRECTION = re.compile(r"#\s*(directed|undirected)\s+graph\b", re.IGNORECASE)
 
 
-def _direction(options: ReadOptions, layout: Layout, rows: list[tuple[int, str]],
+def _direction(options: ReadOptions, layout: Layout, body: list[tuple[int, list[str]]],
                text: str) -> tuple[bool, str]:
     if options.directed:
         return True, "as asked"
     if layout.konect and layout.konect[0] == "asym":
         return True, "the KONECT header says asym"
-    first_data = rows[0][0] if rows else 0
+    first_data = layout.header_line or (body[0][0] if body else 0)
     for line in text.splitlines()[:max(first_data - 1, 0)]:  # the comment lines before the data
         found = SNAP_DIRECTION.match(line.strip())
         if found:
             directed = found.group(1).lower() == "directed"
             return directed, "the header comment says Directed graph" if directed else ""
     if layout.header is not None:
-        keys = [_key(h) for h in layout.header]
+        keys = [header_key(h) for h in layout.header]
         if "type" in keys:  # Gephi's edge table: Type is Directed or Undirected on every row
             at = keys.index("type")
-            kinds = {r[at].lower() for r in _sample(rows, layout) if len(r) > at}
+            kinds = {r[at].lower() for r in _sample(body) if len(r) > at}
             if kinds == {"directed"}:
                 return True, "its Type column says Directed"
     return False, ""
 
 
-def _report(graph: Graph, rows: list[tuple[int, str]], layout: Layout, columns: Columns, directed: bool,
-            why: str) -> ReadReport:
+def _report(graph: Graph, body: list[tuple[int, list[str]]], layout: Layout, columns: Columns,
+            directed: bool, why: str) -> ReadReport:
     header = layout.header
     name = (lambda i: repr(header[i]) if header[i] else "(unnamed)") if header is not None else \
         (lambda i: f"column {i}")
-    body = rows[1:] if header is not None else rows
-    shown = split_rows([t for _, t in body[:FIRST_ROWS]], layout.separator)
+    shown = [fields for _, fields in body[:FIRST_ROWS]]
     wanted = [columns.source, columns.target] + ([columns.weight] if columns.weight is not None else [])
     notes = []
     if layout.konect:
         notes.append(f"KONECT header: {' '.join(layout.konect)}")
-    if layout.separator == ";" and columns.weight is not None and any("," in text for _, text in body):
+    if layout.separator == ";" and columns.weight is not None and any(
+            "," in f[columns.weight] for _, f in body if len(f) > columns.weight):
         notes.append("weights with a decimal comma (2,5) read as 2.5")
+    if columns.weight_guessed:
+        notes.append(f"{name(columns.weight)} read as the weight: a number on every row "
+                     "(--weight none leaves it out)")
     return ReadReport(
         format="edgelist", edges=graph.report.input_edges if graph.report else graph.num_edges,
         directed=directed, directed_why=why, separator=SEPARATORS[layout.separator],
@@ -416,59 +679,6 @@ WIDE_HINT = ("; or say which columns hold the edge: --source COL --target COL [-
              "(library: source=, target=, weight=)")
 SIF_HINT = "; or a Cytoscape SIF file (source, interaction type, target): --format sif"
 ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist')"
-NO_GUESS = {"index": True, "adjlist": True, "first_line": True}  # ambiguities to refuse (all, unless told)
-
-
-def _parse_lines(rows: list[tuple[int, str]], layout: Layout, columns: Columns, file: str, directed: bool,
-                 guess: dict[str, bool] = NO_GUESS) -> Graph:
-    """The line-by-line parser: any id, and a one-line error naming the line for any problem."""
-    header = layout.header is not None
-    body = rows[1:] if header else rows
-    if not body:
-        raise GraphFormatError(file, "no edges: only a header line")
-    tokens = split_rows([text for _, text in body], layout.separator)
-    positional = not header and not columns.given and not layout.konect
-    width = len(layout.header) if layout.header is not None else len(tokens[0])
-    first_line = body[0][0]
-    consistent = len({len(t) for t in tokens}) == 1
-    for (number, _), toks in zip(body, tokens):
-        if positional:
-            if len(toks) < 2:
-                raise GraphFormatError(file, f"only {len(toks)} column; expected 'source target [weight]'"
-                                             + ADJLIST_HINT, number)
-            if len(toks) > 3:
-                hint = WIDE_HINT if consistent else ""
-                raise GraphFormatError(file, f"{len(toks)} columns; expected 'source target [weight]'{hint}",
-                                       number)
-        if len(toks) != width:
-            where = f"the header (line {layout.header_line})" if header else f"line {first_line}"
-            hint = ADJLIST_HINT if positional else ""
-            raise GraphFormatError(file, f"{len(toks)} columns, but {where} has {width} (ragged rows){hint}",
-                                   number)
-        if toks[columns.source] == "" or toks[columns.target] == "":
-            raise GraphFormatError(file, "empty node id", number)
-    heads = [t[columns.source] for t in tokens]
-    tails = [t[columns.target] for t in tokens]
-    weights = None
-    if columns.weight is not None:
-        try:
-            weights = [_parse_weight(_decimal_point(t[columns.weight], layout.separator), file, n)
-                       for (n, _), t in zip(body, tokens)]
-        except GraphFormatError as err:  # a third column of text: no weight, so what is it?
-            hint = WIDE_HINT if positional else ""
-            if positional and layout.separator in ("\t", None) and not any(is_number(t[1]) for t in tokens):
-                hint += SIF_HINT  # a small SIF file is not told from a table by its content
-            raise GraphFormatError(file, err.problem + hint, err.line) from None
-    if positional and width == 3:
-        _refuse_ambiguous_integers(heads, tails, [t[2] for t in tokens], file, guess)
-        times = _unix_times(np.asarray(weights, dtype=np.float64))
-        if times:
-            raise GraphFormatError(file, times)
-    if positional and guess.get("first_line", True) and layout.separator is not None and not (
-            is_number(heads[0]) or is_number(tails[0])):
-        _refuse_lone_first(heads[0], tails[0], _count_names(heads, tails, heads[0], tails[0]), first_line,
-                           layout, file)
-    return _build(heads, tails, weights, directed, columns.weight is not None, file, header)
 
 
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
@@ -500,15 +710,6 @@ def _unix_times(third: np.ndarray) -> str | None:
             "--weight none to leave it out, or --weight 2 to read it as weights (library: weight=)")
 
 
-def _count_names(heads: list[str], tails: list[str], first: str, second: str) -> tuple[int, int]:
-    """How many edge ends are ``first`` and how many ``second``."""
-    a = b = 0
-    for h, t in zip(heads, tails):
-        a += (h == first) + (t == first)
-        b += (h == second) + (t == second)
-    return a, b
-
-
 def _refuse_lone_first(first: str, second: str, counts: tuple[int, int], line: int, layout: Layout,
                        file: str) -> None:
     """A first line of two words that appear on no other line (``person,friend`` over lines of
@@ -526,30 +727,6 @@ def _refuse_lone_first(first: str, second: str, counts: tuple[int, int], line: i
 
 def _shell(word: str) -> str:
     return word if re.fullmatch(r"[\w.-]+", word) else "'" + word.replace("'", "'\\''") + "'"
-
-
-def _parse_lines_bytes(raw: bytes, file: str, directed: bool) -> Graph:
-    """The line parser on a whole file, as :func:`read_table` would lay it out (for tests and
-    ``bench/load_memory.py``, which compare it with the columnar path)."""
-    text = _decode(raw, file)
-    rows = _data_lines(text)
-    if not rows:
-        raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
-    layout = sniff_layout(rows, konect_header(text))
-    columns = choose_columns(layout, ReadOptions(), file, _sample(rows, layout))
-    return _parse_lines(rows, layout, columns, file, directed)
-
-
-def _refuse_ambiguous_integers(heads: list[str], tails: list[str], thirds: list[str], file: str,
-                               guess: dict[str, bool]) -> None:
-    """Three integer columns without a header may be (index, source, target) as pandas' to_csv
-    writes them, or an adjacency list with two neighbors per node: refuse to guess."""
-    if not all(_INTEGER.fullmatch(x) for col in (heads, tails, thirds) for x in col):
-        return
-    message = _ambiguity(np.array(heads, dtype=np.int64), np.array(tails, dtype=np.int64),
-                         np.array(thirds, dtype=np.int64), guess)
-    if message:
-        raise GraphFormatError(file, message)
 
 
 def _ambiguity(first: np.ndarray, second: np.ndarray, third: np.ndarray,
@@ -582,14 +759,11 @@ def _dict_row(text: str) -> tuple[str, str] | None:
     return text[:at].strip().rstrip(",;|").strip(), text[at:]  # "0,1,{...}": write_edgelist(delimiter=",")
 
 
-MAX_ATTRIBUTES_CHARS = 10_000
-
-
 def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """networkx's ``write_edgelist`` with data: ``u v {'weight': 4, 'color': 'red'}`` per line."""
     ends = [_dict_row(text) for _, text in rows]
     sep = sniff_separator([e[0] for e in ends if e is not None][:HEAD_ROWS])
-    wanted = weight_attribute(options)
+    wanted = options.weight_attribute
     heads, tails, weights, keys = [], [], [], {}
     weighted = False
     for (number, _), found in zip(rows, ends):
@@ -600,15 +774,15 @@ def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions
         if len(pair) != 2 or "" in pair:
             raise GraphFormatError(file, f"{len(pair)} node ids before the attributes; expected 'source "
                                          "target {attributes}'", number)
-        attrs = _literal_dict(found[1], file, number)
+        attrs = literal_dict(found[1], file, number)
         keys.update(dict.fromkeys(attrs))
         value = attrs.get(wanted) if wanted else None
         weighted |= value is not None
-        weights.append(1.0 if value is None else _parse_weight(str(value), file, number))
+        weights.append(1.0 if value is None else parse_weight(str(value), file, number))
         heads.append(pair[0])
         tails.append(pair[1])
     directed = options.directed
-    graph = _build(heads, tails, weights if weighted else None, directed, weighted, file, False)
+    graph = build_graph(heads, tails, weights if weighted else None, directed, weighted, file, False)
     report = ReadReport(
         format="edgelist", edges=len(heads), directed=directed, directed_why="as asked" if directed else "",
         separator=SEPARATORS[sep], source="column 0", target="column 1",
@@ -621,165 +795,31 @@ def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions
     return graph, report
 
 
-def weight_attribute(options: ReadOptions) -> str | None:
-    """The edge attribute that holds weights: ``weight`` unless told (None: unweighted)."""
-    if options.weight is None:
-        return "weight"
-    return None if options.weight == NO_WEIGHT else str(options.weight)
+# Ids whose integer value would not give back their text: "007", "+7", "-0" (distinct names,
+# which int64 columns would merge): such a file's ids are read as text.
+_LEADING_ZERO = re.compile(rb"[\s,]-?0\d")  # after a blank or comma; the file's start apart (3x faster)
 
 
-def _literal_dict(text: str, file: str, line: int) -> dict:
-    """A Python dict literal, read by ``ast.literal_eval`` (never ``eval``)."""
-    if len(text) > MAX_ATTRIBUTES_CHARS:
-        raise GraphFormatError(file, f"edge attributes longer than {MAX_ATTRIBUTES_CHARS:,} characters", line)
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        raise GraphFormatError(file, f"edge attributes {text[:40]!r} are not a Python dict literal",
-                               line) from None
-    if not isinstance(value, dict):
-        raise GraphFormatError(file, f"edge attributes {text[:40]!r} are not a dict", line)
-    return {str(k): v for k, v in value.items()}
-
-
-# --------------------------------------------------------------------------- the columnar path
-
-# Ids whose integer value would not give back their text: "007", "+7", "-0" (the line parser
-# keeps them as distinct names; the columnar path would merge them).
-_NOT_CANONICAL = re.compile(rb"(?:^|[\s,])(?:\+|-?0\d|-0(?![\d.]))")
-# Rows per chunk of the columnar path: one chunk's tokens (text ids: two Python strings per row,
+def _not_canonical(raw: bytes) -> bool:
+    """Whether an id may be "007", "+7" or "-0" (a "+" or "-0" anywhere says maybe: such a file's
+    ids are read as text, which numbers them as integers would when they are not)."""
+    return b"+" in raw or b"-0" in raw or _LEADING_ZERO.search(b" " + raw[:64]) is not None or \
+        _LEADING_ZERO.search(raw) is not None
+# Rows per chunk of the table path: one chunk's tokens (text ids: two Python strings per row,
 # ~60 bytes each) are what loading holds beyond the arrays, ~8 MB at this size.
 CHUNK_ROWS = 1 << 16
-# Text ids the line parser would read differently from pandas' C parser: quotes (pandas would
-# unquote them) and blanks around a comma or at a line's ends (the line parser strips them).
-_TEXT_NEEDS_LINES = re.compile(rb"[\"']|[ \t],|,[ \t]|(?:^|\n)[ \t]|[ \t]\r?(?:\n|$)")
-
-
-def _head_layout(raw: bytes) -> Layout | None:
-    head = raw[:65536].decode("utf-8-sig", errors="replace").splitlines()
-    rows = [(k, line.strip()) for k, line in enumerate(head, start=1) if line.strip()][:HEAD_ROWS]
-    return sniff_layout(rows, None) if rows else None
-
-
-def _parse_columns(raw: bytes, file: str, directed: bool, layout: Layout | None = None,
-                   guess: dict[str, bool] = NO_GUESS) -> Graph | None:
-    """The columnar path of :func:`read_table`, or None when the line parser must decide.
-
-    Integer ids are read as int64 columns; text ids as string columns whose names are numbered
-    in first-seen order (``pandas.factorize``), as the line parser numbers them."""
-    import pandas as pd
-
-    raw = _after_leading_comments(raw)
-    if b"#" in raw or b"%" in raw or b";" in raw or b"{" in raw or b"\x00" in raw[:MAX_BINARY_SNIFF]:
-        return None
-    if not raw or raw.isspace() or _NOT_CANONICAL.search(raw):
-        return None
-    layout = layout or _head_layout(raw)
-    if layout is None or layout.width not in (2, 3) or layout.separator not in (None, ",", "\t"):
-        return None
-    if layout.separator == "\t" and b" " in raw:
-        return None  # names with blanks inside tab-separated fields: the line parser keeps them
-    header = layout.header is not None
-    head = split_rows([line for line in raw[:65536].decode("utf-8-sig", errors="replace").splitlines()
-                       if line.strip()][:HEAD_ROWS], layout.separator)
-    try:
-        if not choose_columns(layout, ReadOptions(), file, head[int(header):]).identity:
-            return None
-    except GraphFormatError:
-        return None  # the line parser says why
-    first = head[int(header)] if len(head) > int(header) else []
-    if len(first) != layout.width or (header and len(layout.header) != layout.width):  # type: ignore[arg-type]
-        return None
-    integer_ids = all(_INTEGER.fullmatch(t) for t in first[:2])
-    if not integer_ids and _TEXT_NEEDS_LINES.search(raw):
-        return None
-    width = layout.width
-    id_type = np.int64 if integer_ids else str
-    sep = {",": ",", "\t": "\t"}.get(layout.separator, r"\s+")  # type: ignore[arg-type]
-    try:  # in chunks: the parser's token buffer stays the size of one chunk, not of the file
-        chunks = pd.read_csv(io.BytesIO(raw), sep=sep, header=None,
-                             skiprows=int(header), names=list(range(width)),
-                             dtype={0: id_type, 1: id_type, 2: np.float64}, engine="c",
-                             encoding="utf-8-sig", skip_blank_lines=True, chunksize=CHUNK_ROWS,
-                             na_filter=integer_ids, quoting=csv.QUOTE_NONE)  # 'NA' is a name
-        names: dict[str, int] = {}  # text ids: name -> index, in first-seen order
-        columns: list[list[np.ndarray]] = [[], [], []]
-        for chunk in chunks:
-            if chunk.shape[1] != width or chunk.isna().to_numpy().any():
-                return None  # a missing field: ragged rows, which the line parser names
-            ends = [chunk[k].to_numpy() for k in range(2)]
-            if not integer_ids:
-                if (ends[0] == "").any() or (ends[1] == "").any():
-                    return None  # an empty id: the line parser names the line
-                ends = _text_codes(ends[0], ends[1], names)
-            for k in range(width):
-                columns[k].append(ends[k] if k < 2 else chunk[k].to_numpy())
-            del chunk, ends
-    except (ValueError, pd.errors.ParserError, UnicodeDecodeError, OverflowError):
-        return None  # ragged rows, text ids, bad numbers: the line parser says where
-    if not columns[0]:
-        return None
-    src_ids, dst_ids = _joined(columns[0]), _joined(columns[1])
-    weights = _joined(columns[2]) if width == 3 else None
-    if weights is not None and not (np.isfinite(weights).all() and (weights > 0).all()
-                                    and (weights <= FLOAT32_MAX).all()):
-        return None
-    if not header and guess["index"] and weights is not None and _unix_times(weights):
-        return None  # the line parser refuses it, saying why
-    if integer_ids:
-        nodes = _sorted_unique(np.concatenate([src_ids, dst_ids]))  # numerically, as _node_order does
-        suspect = not header and weights is not None and _maybe_ambiguous(src_ids, len(nodes), weights)
-        if suspect and _ambiguity(src_ids, dst_ids, weights.astype(np.int64), guess):  # type: ignore[union-attr]
-            return None  # the line parser refuses it, saying why
-        src, dst = _ranks(nodes, src_ids), _ranks(nodes, dst_ids)
-        del src_ids, dst_ids
-        node_names = nodes.astype(str).tolist()  # no Python int per node on the way
-        del nodes
-        return normalise(node_names, src, dst, weights, directed, width == 3, file, header)
-    if all(_INTEGER.fullmatch(name) for name in names):
-        return None  # integer ids after all (a text header guessed wrong): the line parser decides
-    if not header and guess.get("first_line", True) and layout.separator is not None and _lone_first(
-            src_ids, dst_ids):
-        return None  # a header or an edge? the line parser refuses to guess, saying why
-    return normalise(list(names), src_ids, dst_ids, weights, directed, width == 3, file, header)
-
-
-def _lone_first(src: np.ndarray, dst: np.ndarray) -> bool:
-    """Whether the first edge's two names (indices 0 and 1, numbered in first-seen order) appear
-    on no other line: see :func:`_refuse_lone_first`."""
-    if len(src) == 0 or (int(src[0]), int(dst[0])) != (0, 1):
-        return False
-    return all(int(np.count_nonzero(src == k)) + int(np.count_nonzero(dst == k)) == 1 for k in (0, 1))
-
-
-_LEADING_COMMENTS = re.compile(rb"(?:\xef\xbb\xbf)?(?:[ \t]*(?:[#%][^\n]*)?\r?\n)+")
-
-
-def _after_leading_comments(raw: bytes) -> bytes:
-    """The bytes after a first block of ``#``/``%`` comment and blank lines (SNAP's and KONECT's
-    headers), which the line parser skips too; ``raw`` itself when there is none (no copy)."""
-    found = _LEADING_COMMENTS.match(raw)
-    return raw[found.end():] if found else raw
-
-
-def _maybe_ambiguous(first: np.ndarray, nodes: int, weights: np.ndarray) -> bool:
-    """Cheap tests before :func:`_ambiguity`: a row index ends at its start + rows - 1; an
-    adjacency list has as many rows as nodes (every node begins one line)."""
-    m = len(first)
-    counts_rows = first[0] in (0, 1) and first[-1] - first[0] == m - 1
-    return bool((counts_rows or nodes == m) and (weights == np.floor(weights)).all())
 
 
 def _text_codes(src_ids: np.ndarray, dst_ids: np.ndarray, names: dict[str, int]) -> list[np.ndarray]:
     """One chunk's text ids as node indices (int32 columns), numbering new names in ``names``.
 
-    Names are numbered in first-seen order over s0, t0, s1, t1, ... as the line parser numbers
-    them. Chunk by chunk, so that only one chunk's Python strings are alive at a time (text ids
-    held as one object per edge end took 15-22x the file's size).
+    Names are numbered in first-seen order over s0, t0, s1, t1, ... (a row's source before its
+    target, as node_order numbers them). Chunk by chunk, so that only one chunk's Python strings
+    are alive at a time (text ids held as one object per edge end took 15-22x the file's size).
     """
     import pandas as pd
 
-    interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: the line parser's order
+    interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: first-seen order
     interleaved[0::2], interleaved[1::2] = src_ids, dst_ids
     codes, uniques = pd.factorize(interleaved, sort=False)  # first-seen order within the chunk
     del interleaved

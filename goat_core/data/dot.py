@@ -19,8 +19,8 @@ from typing import Any
 
 from ..errors import GraphFormatError
 from .formats import ReadOptions, ReadReport
-from .graph import Graph, _decode
-from .nxformats import _refuse_columns, to_graph
+from .graph import Graph, decode, unique_labels
+from .nxformats import to_graph
 
 # pydot's grammar takes seconds per 100 kB: a larger file is read only with one statement a line
 MAX_GRAMMAR_CHARS = 200_000
@@ -40,8 +40,8 @@ def looks_dot(head: str) -> bool:
 def read_dot(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 
-    _refuse_columns(options, "DOT", file)
-    text = _decode(raw, file)
+    options.refuse_columns("DOT", file)
+    text = decode(raw, file)
     g, unread = read_flat(text)
     if g is None:
         if len(text) > MAX_GRAMMAR_CHARS:
@@ -53,8 +53,8 @@ def read_dot(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
         _walk(dot, g, file)
     if g.number_of_nodes() == 0:
         raise GraphFormatError(file, "a DOT graph without nodes")
-    graph, report = to_graph(g, file, options, "dot")
-    return graph, report
+    named = unique_labels(g, "name")  # igraph writes its names as a name attribute of numbered nodes
+    return to_graph(g, file, options, "dot", names_attribute="name" if named else None)
 
 
 _ID = r'"(?:[^"\\]|\\.)*"|-?(?:\.\d+|\d+(?:\.\d*)?)|[A-Za-z_\x80-\U0010ffff][\w\x80-\U0010ffff]*'
@@ -66,6 +66,8 @@ _FLAT_DEFAULTS = re.compile(rf"\s*(?:(?:node|edge|graph)\s*{_ATTRS}|(?:{_ID})\s*
                             re.IGNORECASE)
 _PAIR = re.compile(rf"({_ID})\s*=\s*({_ID})")
 _KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
+# an attribute called name (igraph writes one), outside quoted strings (matched first, kept as they are)
+_NAME_KEY = re.compile(r'("(?:[^"\\]|\\.)*")|(?<=[\[,;\s])name(?=\s*=)')
 
 
 def read_flat(text: str) -> tuple[Any | None, int | None]:
@@ -74,7 +76,7 @@ def read_flat(text: str) -> tuple[Any | None, int | None]:
     left to pydot."""
     import networkx as nx
 
-    lines = [(number, line) for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    lines = _statements(text)
     head = _FLAT_HEAD.fullmatch(lines[0][1]) if lines else None
     if head is None:
         return None, lines[0][0] if lines else None
@@ -95,6 +97,25 @@ def read_flat(text: str) -> tuple[Any | None, int | None]:
     return g, None
 
 
+_COMMENT_LINE = re.compile(r"\s*(?:/\*.*?\*/|//.*|#.*)\s*")
+
+
+def _statements(text: str) -> list[tuple[int, str]]:
+    """(first line number, text) of each statement line: an attribute list spread over lines
+    (igraph's ``0 [\n name=a\n ];``) joined into one; comment lines before the graph left out."""
+    out: list[tuple[int, str]] = []
+    open_brackets = 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or (not out and _COMMENT_LINE.fullmatch(line)):
+            continue
+        if open_brackets > 0:
+            out[-1] = (out[-1][0], out[-1][1] + " " + line.strip())
+        else:
+            out.append((number, line))
+        open_brackets += line.count("[") - line.count("]")
+    return out
+
+
 def _attributes(text: str | None) -> dict[str, str]:
     return {_unquote(key): _unquote(value) for key, value in _PAIR.findall(text or "")}
 
@@ -105,6 +126,8 @@ def _parse(text: str, file: str) -> Any:
         from pydot.dot_parser import GraphParser
     from pyparsing import ParseBaseException
 
+    # pydot passes attributes as keywords beside its own name=: quoted, the key is no keyword
+    text = _NAME_KEY.sub(lambda m: m.group(1) or '"name"', text)
     try:
         with _LOCK:
             graphs = list(GraphParser.parser.parse_string(text, parse_all=True))
@@ -130,10 +153,10 @@ def _walk(graph: Any, g: Any, file: str) -> None:
         name = _unquote(node.get_name())
         if name in _DEFAULTS:
             continue
-        g.add_node(name, **{key: _unquote(v) for key, v in node.get_attributes().items()})
+        g.add_node(name, **{_unquote(key): _unquote(v) for key, v in node.get_attributes().items()})
     for edge in graph.get_edge_list():
         ends = [_ends(edge.get_source(), file), _ends(edge.get_destination(), file)]
-        attrs = {key: _unquote(v) for key, v in edge.get_attributes().items()}
+        attrs = {_unquote(key): _unquote(v) for key, v in edge.get_attributes().items()}
         for u in ends[0]:
             for v in ends[1]:
                 g.add_edge(u, v, **attrs)

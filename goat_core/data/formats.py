@@ -10,21 +10,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import ParameterError
+from ..errors import GraphFormatError, ParameterError
 
 # The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content).
 FORMATS = ("edgelist", "adjlist", "multiline-adjlist", "gexf", "graphml", "gml", "pajek", "node-link",
-           "matrix-market", "dot", "gdf", "vna", "dl", "sif", "xgmml", "json-table", "parquet")
+           "matrix-market", "dot", "gdf", "vna", "dl", "sif", "xgmml", "json-table", "parquet", "lgl", "leda",
+           "graph6")
 FORMAT_ALIASES = {"auto": None, "csv": "edgelist", "tsv": "edgelist", "txt": "edgelist",
                   "json": "node-link", "net": "pajek", "mtx": "matrix-market", "gv": "dot",
-                  "ucinet": "dl", "jsonl": "json-table", "ndjson": "json-table", "pq": "parquet"}
+                  "ucinet": "dl", "jsonl": "json-table", "ndjson": "json-table", "pq": "parquet",
+                  "ncol": "edgelist", "gw": "leda", "g6": "graph6", "sparse6": "graph6", "s6": "graph6"}
 FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "multiline-adjlist": "multiline adjacency list", "gexf": "GEXF", "graphml": "GraphML",
                  "gml": "GML", "pajek": "Pajek", "node-link": "node-link JSON",
                  "matrix-market": "Matrix Market", "dot": "Graphviz DOT", "gdf": "GDF (GUESS)",
                  "vna": "VNA (NetDraw)", "dl": "UCINET DL", "sif": "SIF (Cytoscape)",
                  "xgmml": "XGMML (Cytoscape)", "json-table": "pandas JSON table",
-                 "parquet": "Parquet"}
+                 "parquet": "Parquet", "lgl": "LGL", "leda": "LEDA",
+                 "graph6": "graph6/sparse6"}
 NO_WEIGHT = "none"  # weight="none" / --weight none: every edge weighs 1, whatever the file holds
 FIRST_ROWS = 5  # rows of the file shown as read
 
@@ -77,6 +80,21 @@ class ReadOptions:
     @property
     def columns_given(self) -> bool:
         return self.source is not None or self.weight is not None
+
+    @property
+    def weight_attribute(self) -> str | None:
+        """The edge attribute that holds weights in a format that names them: ``weight`` unless
+        told (None: unweighted)."""
+        if self.weight is None:
+            return "weight"
+        return None if self.weight == NO_WEIGHT else str(self.weight)
+
+    def refuse_columns(self, fmt: str, file: str) -> None:
+        """Columns chosen for a format that has none: a one-line error saying so."""
+        if self.source is not None or isinstance(self.weight, int):
+            raise GraphFormatError(file, f"--source/--target/--weight COL choose columns of an edge table; a "
+                                         f"{fmt} file names its edges' ends (--weight NAME picks an edge "
+                                         "attribute)")
 
 
 @dataclass(frozen=True)

@@ -1,31 +1,8 @@
 """Edge tables as pandas writes them other than ``to_csv``: ``to_json`` (every orient), JSON Lines
-(``to_json(orient="records", lines=True)``) and ``to_parquet``.
-
-Each becomes a table of column names and rows, then the CSV that :func:`.delimited.read_table`
-reads, told whether it has a header: the columns are chosen exactly as for a CSV file (by name,
-an unnamed or ``index`` column left out as a row index, other columns ignored and named, the
-same questions when they cannot be told apart, ``source=``/``target=``/``weight=`` by name or
-position). Text values are written quoted, so a name may hold any character but a line break
-(refused); numbers are written as Python writes them. Errors name the JSON Lines line, or the
-row of the table (1-based) for a JSON document.
-
-The orients of ``to_json``, found from the document's shape (:func:`json_table`):
-
-* ``records`` ``[{column: value}, ...]`` and JSON Lines: the keys are the header;
-* ``values`` ``[[value, ...], ...]``: no header (positions, as a headerless CSV);
-* ``split`` ``{"columns": [...], "index": [...], "data": [[...], ...]}`` and ``table``
-  ``{"schema": {"fields": [...]}, "data": [{...}, ...]}``;
-* ``columns`` (the default) ``{column: {row: value}}`` and ``index`` ``{row: {column: value}}``:
-  which keys are the columns is decided by their names (``source``, ``target``, ...) and by
-  which keys are pandas' default row index 0..n-1; when neither tells, the side with fewer keys
-  are the columns (refused when both sides have as many).
-
-A row index pandas wrote (row keys, ``split``'s ``index``, Parquet's stored index) is left out
-when it is pandas' default 0..n-1; a named index is a column of that name (``set_index("source")``
-gives the source column back); any other index is an unnamed first column, which the CSV logic
-leaves out as ``to_csv``'s index column is.
-
-A JSON document that is networkx's node-link data (a ``"nodes"`` key) is read as before, by
+and ``to_parquet``. Each becomes a DataFrame of text fields read by :func:`.delimited.read_fields`,
+the path of every table, told whether it has a header; how each orient is recognised, and which
+row index is left out, are in docs/formats.md. Errors name the JSON Lines line, or the row of the
+table (1-based) for a JSON document. networkx's node-link JSON (a ``"nodes"`` key) is read by
 :mod:`.nxformats`; :func:`read_json` decides.
 """
 
@@ -43,17 +20,18 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .delimited import (
+    HEAD_ROWS,
     STRONG_SOURCE,
     STRONG_TARGET,
     WEAK_SOURCE,
     WEAK_TARGET,
     WEIGHT_NAMES,
-    _key,
-    read_table,
+    Layout,
+    read_fields,
 )
 from .formats import ReadOptions, ReadReport
-from .graph import Graph, _decode
-from .nxformats import _first_line, node_link_from_data, parse_json
+from .graph import Graph, decode, first_line, header_key
+from .nxformats import node_link_from_data, parse_json
 
 # Names that say "this key is a column of an edge table" (compared as the CSV header's are).
 COLUMN_NAMES = STRONG_SOURCE | STRONG_TARGET | WEAK_SOURCE | WEAK_TARGET | WEIGHT_NAMES
@@ -98,7 +76,7 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
 
     With ``format`` given, only that one ("node-link" or "json-table"); found (``format`` None),
     node-link when the document has a ``"nodes"`` key or is not shaped as a table."""
-    text = _decode(raw, file)
+    text = decode(raw, file)
     given = options.format
     if given != "node-link" and looks_json_lines(text):
         return read_frame(_json_lines(text, file), file, options, "json-table")
@@ -238,7 +216,7 @@ def _keyed_orient(data: dict, file: str) -> Table:
 def _names_columns(keys: list[str]) -> bool:
     """Whether keys name an edge table's columns (a source, target or weight name among them);
     never more than ``MAX_COLUMNS`` of them (those are a table's rows)."""
-    return len(keys) <= MAX_COLUMNS and any(_key(str(k)) in COLUMN_NAMES for k in keys)
+    return len(keys) <= MAX_COLUMNS and any(header_key(str(k)) in COLUMN_NAMES for k in keys)
 
 
 MAX_COLUMNS = 1000
@@ -306,7 +284,7 @@ def parquet_table(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
     except MemoryError:
         raise GraphFormatError(file, "Parquet content too large to read here") from None
     except Exception as err:  # pyarrow raises many types (ArrowInvalid, OSError, ...): all mean "bad file"
-        raise GraphFormatError(file, f"cannot read Parquet: {_first_line(err)}") from None
+        raise GraphFormatError(file, f"cannot read Parquet: {first_line(err)}") from None
     return frame_table(frame, "Parquet")
 
 
@@ -335,41 +313,12 @@ def _values(series: Any) -> Sequence[Any]:
     return series.astype(object).tolist()
 
 
-# --------------------------------------------------------------------------- a table read as CSV
+# --------------------------------------------------------------------------- a table's rows as fields
 
 
 def read_frame(table: Table, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:
-    """The table read by :func:`.delimited.read_table` as a CSV, its errors moved to the table's
-    rows and lines, its account saying which format and how."""
-    csv = table_csv(table, file)
-    has_header = table.names is not None
-    try:
-        graph, report = read_table(csv, file, options, has_header=has_header)
-    except GraphFormatError as err:
-        if err.line is None:
-            raise
-        row = err.line - 1 - has_header  # the CSV's lines: the header, then one per row
-        if row < 0:
-            raise GraphFormatError(file, err.problem) from None
-        if table.lines is not None and row < len(table.lines):
-            raise GraphFormatError(file, err.problem, table.lines[row]) from None
-        raise GraphFormatError(file, f"row {row + 1}: {err.problem}") from None
-    if graph.report is not None:  # the header is the table's column names, not a line of the file
-        graph = replace(graph, report=replace(graph.report, header_skipped=False))
-    what = table.how if fmt == "parquet" else "pandas JSON Lines (orient 'records', lines=True)" \
-        if table.lines is not None else f"pandas JSON, {table.how}"
-    return graph, replace(report, format=fmt, separator=None, notes=(what,) + report.notes)
-
-
-def table_header(table: Table) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
-    """(header, the first row's values) as :func:`read_frame` lays the table out."""
-    first = tuple(_text(c[0], k, 0, "", quote=False) for k, c in enumerate(table.columns)) \
-        if table.rows else ()
-    return (tuple(table.names) if table.names is not None else None), first
-
-
-def table_csv(table: Table, file: str) -> bytes:
-    """The table as CSV bytes: a header line when it has names, then one line per row."""
+    """The table's rows as text fields, read by :func:`.delimited.read_fields` (the path of every
+    table): errors name the JSON Lines line, or the row of a JSON document or Parquet file."""
     width = len(table.columns)
     if width < 2:
         names = f" ({', '.join(map(repr, table.names))})" if table.names else ""
@@ -377,20 +326,40 @@ def table_csv(table: Table, file: str) -> bytes:
                                      "edge table needs a source and a target column")
     if table.rows == 0:
         raise GraphFormatError(file, f"no rows ({table.how}): no edges")
+    for k, name in enumerate(table.names or ()):
+        _one_line(name, k, None, table, file)
+    import pandas as pd
+
     texts = [_column_texts(column, k, table, file) for k, column in enumerate(table.columns)]
-    header = table.names or []
-    lines = [",".join(_quoted(str(n), k, table, file) for k, n in enumerate(header))] if header else []
-    lines.extend(",".join(row) for row in zip(*texts))
-    body = "\n".join(lines) + "\n"
+    frame = pd.DataFrame({k: np.array(t, dtype=object) for k, t in enumerate(texts)})
+    numbers = table.lines if table.lines is not None else range(1, table.rows + 1)
+
+    def row(k: int) -> tuple[int, list[str]] | None:
+        return (numbers[k], [t[k] for t in texts]) if k < table.rows else None
+
+    header = tuple(table.names) if table.names is not None else None
+    layout = Layout(",", header, None, width, None)
+    sample = [row(k) for k in range(min(table.rows, HEAD_ROWS))]
     try:
-        return body.encode("utf-8")
-    except UnicodeEncodeError:
-        raise GraphFormatError(file, "a value is not valid Unicode text (a lone surrogate escape such as "
-                                     "\\ud800)") from None
+        graph, report = read_fields(lambda columns, integers: [frame], layout, file, options, sample,
+                                    row, has_header=header is not None)
+    except GraphFormatError as err:
+        if err.line is None or table.lines is not None:
+            raise
+        raise GraphFormatError(file, f"row {err.line}: {err.problem}") from None
+    what = table.how if fmt == "parquet" else "pandas JSON Lines (orient 'records', lines=True)" \
+        if table.lines is not None else f"pandas JSON, {table.how}"
+    return graph, replace(report, format=fmt, separator=None, notes=(what,) + report.notes)
+
+
+def table_header(table: Table) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """(header, the first row's values) as :func:`read_frame` lays the table out."""
+    first = tuple(_text(c[0], k, 0, "") for k, c in enumerate(table.columns)) if table.rows else ()
+    return (tuple(table.names) if table.names is not None else None), first
 
 
 def _column_texts(column: Sequence[Any], k: int, table: Table, file: str) -> list[str]:
-    """A column's values as CSV text (:func:`_text`), whole columns of one kind at once."""
+    """A column's values as text (:func:`_text`), whole columns of one kind at once."""
     if isinstance(column, np.ndarray):
         column = column.tolist()  # Python ints, floats and bools: str/repr as for a list
     kinds = set(map(type, column))
@@ -399,20 +368,17 @@ def _column_texts(column: Sequence[Any], k: int, table: Table, file: str) -> lis
     if kinds <= {int, float}:
         return ["" if x != x else repr(x) for x in column]  # x != x: NaN
     if kinds <= {str} and not _BREAKS.search("".join(column)):
-        return ['"' + v.replace('"', '""') + '"' for v in column]
+        return list(column)
     return [_text(value, k, row, file, table) for row, value in enumerate(column)]
 
 
-def _text(value: Any, column: int, row: int, file: str, table: Table | None = None,
-          quote: bool = True) -> str:
-    """One value as CSV text: "" for a missing one, numbers as Python writes them, text quoted."""
+def _text(value: Any, column: int, row: int, file: str, table: Table | None = None) -> str:
+    """One value as text: "" for a missing one, numbers as Python writes them."""
     if value is None:
         return ""
     if isinstance(value, np.generic):
         value = value.item()
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
+    if isinstance(value, (bool, int)):
         return str(value)
     if isinstance(value, float):
         return "" if math.isnan(value) else repr(value)
@@ -427,18 +393,22 @@ def _text(value: Any, column: int, row: int, file: str, table: Table | None = No
         if pd.isna(value):  # pd.NA, NaT
             return ""
         value = str(value)  # a date, a Decimal, bytes: as text
-    if not quote:
-        return value
-    return _quoted(value, column, table, file, row)
+    return _one_line(value, column, row, table, file) if table is not None else value
 
 
-def _quoted(value: str, column: int, table: Table | None, file: str, row: int | None = None) -> str:
+def _one_line(value: str, column: int, row: int | None, table: Table | None, file: str) -> str:
+    """The value, when it is one line of text (a name is shown, listed and written one a line)."""
     if LINE_BREAKS.intersection(value) or "\x00" in value:
         where = _where(table, row) if row is not None and table is not None else "the header: "
         raise GraphFormatError(file, f"{where}a value in column {_name(table, column)} holds a line break "
                                      f"or NUL ({value[:40]!r}): names are one line of text",
                                _line(table, row) if row is not None else None)
-    return '"' + value.replace('"', '""') + '"'
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise GraphFormatError(file, "a value is not valid Unicode text (a lone surrogate escape such as "
+                                     "\\ud800)") from None
+    return value
 
 
 def _name(table: Table | None, column: int) -> str:
@@ -465,7 +435,7 @@ def frame_columns(raw: bytes, file: str, fmt: str, max_bytes: int = DEFAULT_MAX_
     try:
         if fmt == "parquet":
             return table_header(parquet_table(raw, file, max_bytes))
-        text = _decode(raw, file)
+        text = decode(raw, file)
         if looks_json_lines(text):
             return table_header(_json_lines(text, file))
         data = parse_json(text, file)

@@ -1,22 +1,6 @@
 """GDF files (GUESS's format; Gephi exports it): a ``nodedef>`` header and node rows, then an
-``edgedef>`` header and edge rows, values comma separated.
-
-As Gephi writes it::
-
-  nodedef> name VARCHAR,label VARCHAR,width DOUBLE,height DOUBLE,x DOUBLE,y DOUBLE,color VARCHAR,club VARCHAR
-  0,"0",10.0,10.0,-38.1,12.7,'153,153,153',"Mr. Hi"
-  edgedef> node1,node2,weight DOUBLE,directed BOOLEAN
-  0,1,4.0,false
-
-A header names each column and may give its type and a ``default``; a value may be quoted with
-``'`` or ``"`` (Gephi quotes colours, ``'153,153,153'``, and text, not node names); an empty
-value or ``null`` is missing. Node names are the ``name`` column (else the first). Node columns
-other than drawing ones (x, y, width, height, color, visible, ...) are kept as node attributes,
-so a categorical one becomes the labels, as a GEXF file's does. The edge ``weight`` column is
-the weight (another with ``weight=NAME``); ``directed`` says per edge: the graph is directed
-when any edge says true, its undirected edges then read both ways; undirected when none does
-(or the column is absent, as GUESS and Gephi's importer assume). Edge ends that no node row
-declares are added as nodes.
+``edgedef>`` header and edge rows, values comma separated, ``'``- or ``"``-quoted. What is read,
+and the direction rule, are in docs/formats.md. No maintained Python reader reads GDF.
 """
 
 from __future__ import annotations
@@ -27,10 +11,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import GraphFormatError
-from .delimited import weight_attribute
 from .formats import FIRST_ROWS, ReadOptions, ReadReport
-from .graph import Graph, _decode, normalise, parse_weights
-from .nxformats import DRAWING_ATTRIBUTES, _refuse_columns
+from .graph import Graph, decode, normalise, parse_weights
+from .nxformats import DRAWING_ATTRIBUTES
 
 _SECTION = re.compile(r"\s*(nodedef|edgedef)\s*>", re.IGNORECASE)
 # Node columns that say how a node is drawn (GUESS's and Gephi's): not kept.
@@ -52,8 +35,8 @@ class _Column:
 
 
 def read_gdf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    _refuse_columns(options, "GDF", file)
-    lines = _decode(raw, file).splitlines()
+    options.refuse_columns("GDF", file)
+    lines = decode(raw, file).splitlines()
     nodes: dict[str, int] = {}  # declared node -> its line
     node_rows: list[list[str]] = []
     edges: list[tuple[int, list[str]]] = []
@@ -106,7 +89,7 @@ def _graph(declared: list[str], node_rows: list[list[str]], node_columns: list[_
            edges: list[tuple[int, list[str]]], edge_columns: list[_Column], file: str,
            options: ReadOptions) -> tuple[Graph, ReadReport]:
     lowered = [c.name.lower() for c in edge_columns]
-    weight_name = weight_attribute(options)
+    weight_name = options.weight_attribute
     weight_at = next((i for i, name in enumerate(lowered) if i >= 2 and weight_name is not None
                       and name == weight_name.lower()), None)
     if weight_name is not None and options.weight is not None and weight_at is None:

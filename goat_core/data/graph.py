@@ -8,6 +8,7 @@ graph files (:mod:`.readers`, which finds the format and reads it) ends in :func
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import math
 import os
@@ -287,7 +288,7 @@ def count_components(graph: Graph) -> int:
 # --------------------------------------------------------------------------- text parsing
 
 
-def _decode(raw: bytes, file: str) -> str:
+def decode(raw: bytes, file: str) -> str:
     if not raw.strip():
         raise GraphFormatError(file, "the file is empty")
     if b"\x00" in raw[:MAX_BINARY_SNIFF]:
@@ -300,12 +301,13 @@ def _decode(raw: bytes, file: str) -> str:
     return text
 
 
-def _data_lines(text: str) -> list[tuple[int, str]]:
+def data_lines(text: str) -> list[tuple[int, str]]:
     """(line number, content) of every line that is not blank or a #/% comment."""
     out = []
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
-        if stripped and not stripped.startswith(("#", "%")):
+        # ",,,": a spreadsheet's blank row
+        if stripped.strip(",;|\t ") and not stripped.startswith(("#", "%")):
             out.append((number, stripped))
     return out
 
@@ -333,7 +335,7 @@ def is_zero(word: str) -> bool:
         return False  # not a number: reported with its line when the entries are read
 
 
-def _parse_weight(token: str, file: str, line: int | None) -> float:
+def parse_weight(token: str, file: str, line: int | None) -> float:
     try:
         value = float(token)
     except ValueError:
@@ -352,18 +354,18 @@ def _parse_weight(token: str, file: str, line: int | None) -> float:
 
 def parse_weights(tokens: list[str], lines: list[int], file: str) -> np.ndarray:
     """Weights from text in one numpy parse; when one is bad (not a number, not positive, too
-    large), :func:`_parse_weight` names the first with its line."""
+    large), :func:`parse_weight` names the first with its line."""
     try:
         values = np.asarray(tokens, dtype=np.float64)
     except ValueError:
         values = None
     if values is None or not np.all((values > 0) & (values <= FLOAT32_MAX)):  # NaN fails too
-        return np.array([_parse_weight(t, file, line) for t, line in zip(tokens, lines, strict=True)],
+        return np.array([parse_weight(t, file, line) for t, line in zip(tokens, lines, strict=True)],
                         dtype=np.float64)
     return values
 
 
-def _sorted_unique(values: np.ndarray) -> np.ndarray:
+def sorted_unique(values: np.ndarray) -> np.ndarray:
     """np.unique(values) for an array the caller gives up: sorted in place, no sorted copy."""
     values.sort()
     if len(values) == 0:
@@ -374,7 +376,7 @@ def _sorted_unique(values: np.ndarray) -> np.ndarray:
     return values[keep]
 
 
-def _node_order(ids: list[str]) -> list[str]:
+def node_order(ids: list[str]) -> list[str]:
     """Integer ids sort numerically (so 0..n-1 stay put); other ids keep first-seen order."""
     unique = list(dict.fromkeys(ids))
     if all(re.fullmatch(r"-?\d+", u) for u in unique):
@@ -382,11 +384,11 @@ def _node_order(ids: list[str]) -> list[str]:
     return unique
 
 
-def _build(
+def build_graph(
     heads: list[str], tails: list[str], weights: list[float] | None, directed: bool,
     weighted: bool, file: str, header: bool,
 ) -> Graph:
-    names = _node_order([name for pair in zip(heads, tails) for name in pair])
+    names = node_order([name for pair in zip(heads, tails) for name in pair])
     index = {name: i for i, name in enumerate(names)}
     src = np.fromiter((index[h] for h in heads), dtype=np.int64, count=len(heads))
     dst = np.fromiter((index[t] for t in tails), dtype=np.int64, count=len(tails))
@@ -492,7 +494,7 @@ def _merge_duplicates(keys: np.ndarray, weight: np.ndarray | None) -> tuple[np.n
     np.unique + np.bincount give them (the duplicates' weights summed in file order), sorting
     ``keys`` in place."""
     if weight is None:
-        unique = _sorted_unique(keys)
+        unique = sorted_unique(keys)
         return unique, np.ones(len(unique))
     if len(keys) == 0:
         return keys, np.zeros(0)
@@ -524,7 +526,7 @@ def from_networkx(nx_graph: Any, source: str = "<networkx>", weight: str = "weig
     values = []
     for _, _, data in edges:
         w = data.get(weight, 1.0)
-        values.append(_parse_weight(str(w), source, None) if weighted else 1.0)
+        values.append(parse_weight(str(w), source, None) if weighted else 1.0)
     src = np.array([index[u] for u, _, _ in edges], dtype=np.int64)
     dst = np.array([index[v] for _, v, _ in edges], dtype=np.int64)
     return normalise(names, src, dst, np.asarray(values, dtype=np.float64), directed, weighted, source)
@@ -535,7 +537,7 @@ def from_networkx(nx_graph: Any, source: str = "<networkx>", weight: str = "weig
 
 def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels:
     """A ``node label`` file; nodes outside the graph and unlabelled nodes are reported."""
-    rows = _data_lines(_decode(raw, file))
+    rows = data_lines(decode(raw, file))
     split = _splitter(rows[0][1]) if rows else str.split
     lookup = graph._name_index()
     codes = np.full(graph.num_nodes, -1, dtype=np.int64)
@@ -572,3 +574,37 @@ def data_dir() -> Path | None:
     """The data directory named by GOAT_DATA_DIR, if set."""
     value = os.environ.get("GOAT_DATA_DIR")
     return Path(value) if value else None
+
+
+# --------------------------------------------------------------------------- shared by the readers
+
+MAX_ATTRIBUTES_CHARS = 10_000
+
+
+def first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
+
+
+def unique_labels(g: Any, name: str) -> bool:
+    labels = [data.get(name) for _, data in g.nodes(data=True)]
+    return bool(labels) and all(isinstance(x, (str, int)) and str(x) != "" for x in labels) and \
+        len({str(x) for x in labels}) == len(labels)
+
+
+def header_key(name: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def literal_dict(text: str, file: str, line: int) -> dict:
+    """A Python dict literal, read by ``ast.literal_eval`` (never ``eval``)."""
+    if len(text) > MAX_ATTRIBUTES_CHARS:
+        raise GraphFormatError(file, f"edge attributes longer than {MAX_ATTRIBUTES_CHARS:,} characters", line)
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        raise GraphFormatError(file, f"edge attributes {text[:40]!r} are not a Python dict literal",
+                               line) from None
+    if not isinstance(value, dict):
+        raise GraphFormatError(file, f"edge attributes {text[:40]!r} are not a dict", line)
+    return {str(k): v for k, v in value.items()}

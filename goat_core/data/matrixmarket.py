@@ -1,23 +1,19 @@
-"""Matrix Market coordinate files (``.mtx``): how SuiteSparse and Network Repository ship graphs.
+"""Matrix Market files (``.mtx``), read by ``scipy.io.mmread``: the matrix is the graph's adjacency
+matrix, nodes named 1..n. The direction rule and what is refused are in docs/formats.md.
 
-A banner ``%%MatrixMarket matrix coordinate <field> <symmetry>``, ``%`` comments, a size line
-``rows cols entries``, then one ``i j [value]`` line per stored entry, 1-based (or, for a dense
-``array``, ``rows cols`` and every value column by column: what ``scipy.io.mmwrite`` writes for a
-numpy array; zeros are no edge). The matrix is the
-graph's adjacency matrix: nodes are named 1..n (an index without entries is an isolated node);
-``pattern`` is unweighted, ``integer``/``real`` weighted. ``symmetric`` stores one triangle of an
-undirected graph; ``general`` is directed unless every entry is stored both ways with one value.
-
-Parsed here rather than by ``scipy.io.mmread`` so that a bad entry is reported with its line.
+scipy reads; this module checks the banner (what scipy reads but a graph cannot be), decides the
+direction, and, only when something is wrong, finds the offending line to name it.
 """
 
 from __future__ import annotations
+
+import io
 
 import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import FLOAT32_MAX, Graph, _decode, _parse_weight, is_zero, normalise, unreciprocated
+from .graph import FLOAT32_MAX, Graph, decode, is_zero, normalise, parse_weight, unreciprocated
 
 BANNER = "%%matrixmarket"
 FIELDS = ("pattern", "integer", "real")
@@ -29,40 +25,37 @@ def looks_matrix_market(head: str) -> bool:
 
 
 def read_matrix_market(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    import scipy.io
+    import scipy.sparse as sp
+
     if options.source is not None:
         raise GraphFormatError(file, "a Matrix Market file has no columns to choose: leave source and target "
                                      "unset")
-    lines = _decode(raw, file).splitlines()
+    lines = decode(raw, file).splitlines()
     layout, field, symmetry = _banner(lines[0], file)
-    body = [(number, line.strip()) for number, line in enumerate(lines, start=1)
-            if line.strip() and not line.lstrip().startswith("%")]
-    if not body:
-        raise GraphFormatError(file, "a Matrix Market banner without a size line", 1)
-    n, declared = _size(*body[0], layout, symmetry, file)
-    entries = body[1:]
-    if len(entries) != declared:
-        raise GraphFormatError(file, f"the size line declares {declared:,} entries, the file holds "
-                                     f"{len(entries):,} (a truncated or edited file?)", body[0][0])
-    if layout == "array":
-        entries = _array_entries(entries, n, symmetry, file)
-    width = 2 if field == "pattern" else 3
-    values = _entries(entries, width, n, file)  # (m, width) float64
-    src, dst = values[:, 0].astype(np.int64) - 1, values[:, 1].astype(np.int64) - 1
-    weighted = width == 3 and options.weight != NO_WEIGHT
-    weight = values[:, 2] if weighted else None
+    size_line, n = _size(lines, layout, file)
+    try:
+        matrix = sp.coo_array(scipy.io.mmread(io.BytesIO(_without_late_comments(raw, lines, size_line)),
+                                              spmatrix=False))
+    except (ValueError, OverflowError) as err:
+        raise _located(err, lines, size_line, layout, field, n, file) from None
+    src, dst = matrix.row.astype(np.int64), matrix.col.astype(np.int64)
+    weighted = field != "pattern" and options.weight != NO_WEIGHT
+    weight = matrix.data.astype(np.float64) if weighted else None
+    if weight is not None and not np.all((weight > 0) & (weight <= FLOAT32_MAX)):  # NaN fails too
+        raise _located(ValueError("a weight is not positive"), lines, size_line, layout, field, n, file)
     directed, why, note = _direction(symmetry, src, dst, weight, options.directed)
-    if symmetry == "symmetric" and directed:  # one triangle stored: both directions are edges
-        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
-        weight = np.concatenate([weight, weight]) if weight is not None else None
-    elif symmetry == "general" and not directed:  # every entry twice: one triangle is the graph
-        upper = src <= dst
-        src, dst, weight = src[upper], dst[upper], weight[upper] if weight is not None else None
+    if not directed:  # scipy gives both triangles: one is the graph (the one a symmetric file stores)
+        kept = src >= dst if symmetry == "symmetric" else src <= dst
+        src, dst, weight = src[kept], dst[kept], weight[kept] if weight is not None else None
     graph = normalise([str(i) for i in range(1, n + 1)], src, dst, weight, directed, weighted, file)
-    rows = tuple(tuple(line.split()[:width]) for _, line in entries[:FIRST_ROWS])
-    report = ReadReport(format="matrix-market", edges=len(entries), directed=directed, directed_why=why,
+    rows = tuple((str(s + 1), str(t + 1)) + ((f"{w:g}",) if weight is not None else ())
+                 for s, t, w in zip(src[:FIRST_ROWS].tolist(), dst[:FIRST_ROWS].tolist(),
+                                    (weight if weight is not None else src)[:FIRST_ROWS].tolist()))
+    report = ReadReport(format="matrix-market", edges=len(src), directed=directed, directed_why=why,
                         weight=f"the matrix's {field} values" if weighted else None,
-                        ignored=("the matrix's values (weight none)",) if width == 3 and not weighted else (),
-                        rows=rows, notes=(f"{n:,} × {n:,} {symmetry} {field} matrix",) + note)
+                        ignored=("the matrix's values (weight none)",) if field != "pattern" and not weighted
+                        else (), rows=rows, notes=(f"{n:,} × {n:,} {symmetry} {field} matrix",) + note)
     return graph, report
 
 
@@ -86,74 +79,64 @@ def _banner(line: str, file: str) -> tuple[str, str, str]:
     return layout, field, symmetry
 
 
-def _size(number: int, line: str, layout: str, symmetry: str, file: str) -> tuple[int, int]:
-    """(n, entries the file must hold) from the size line: ``rows cols entries``, or ``rows cols``
-    for a dense array (every entry, or one triangle of a symmetric one)."""
-    words, shape = line.split(), "'rows cols entries'" if layout == "coordinate" else "'rows cols'"
+def _size(lines: list[str], layout: str, file: str) -> tuple[int, int]:
+    """(the size line's number, n): the first line after the banner that is not a comment."""
+    number = next((k for k, line in enumerate(lines, start=1)
+                   if k > 1 and line.strip() and not line.lstrip().startswith("%")), None)
+    if number is None:
+        raise GraphFormatError(file, "a Matrix Market banner without a size line", 1)
+    shape = "'rows cols entries'" if layout == "coordinate" else "'rows cols'"
+    words = lines[number - 1].split()
     if len(words) != shape.count(" ") + 1 or not all(w.isdigit() for w in words):
-        raise GraphFormatError(file, f"the size line must be {shape} (whole numbers), got {line[:80]!r}",
-                               number)
+        raise GraphFormatError(file, f"the size line must be {shape} (whole numbers), got "
+                                     f"{lines[number - 1].strip()[:80]!r}", number)
     rows, cols = int(words[0]), int(words[1])
     if rows != cols:
         raise GraphFormatError(file, f"a rectangular {rows:,} × {cols:,} matrix (a bipartite graph?): an "
                                      "adjacency matrix is square", number)
     if rows == 0:
         raise GraphFormatError(file, "a 0 × 0 matrix: the graph has no nodes", number)
-    if layout == "coordinate":
-        return rows, int(words[2])
-    return rows, rows * (rows + 1) // 2 if symmetry == "symmetric" else rows * rows
+    return number, rows
 
 
-def _array_entries(values: list[tuple[int, str]], n: int, symmetry: str, file: str) -> list[tuple[int, str]]:
-    """A dense array's values (column by column; a symmetric one's lower triangle) as coordinate
-    entries 'i j value', zeros left out."""
-    if symmetry == "symmetric":
-        cells = [(i, j) for j in range(1, n + 1) for i in range(j, n + 1)]
-    else:
-        cells = [(i, j) for j in range(1, n + 1) for i in range(1, n + 1)]
-    out = []
-    for (number, value), (i, j) in zip(values, cells, strict=True):
-        words = value.split()
-        if len(words) != 1:
-            raise GraphFormatError(file, f"a dense entry must be one value, got {value[:80]!r}", number)
-        if is_zero(words[0]):
-            continue  # no edge
-        out.append((number, f"{i} {j} {words[0]}"))
-    return out
+def _without_late_comments(raw: bytes, lines: list[str], size_line: int) -> bytes:
+    """The file with comment lines among the entries blanked (scipy refuses them; blank lines
+    keep the line numbers it reports)."""
+    if not any(line.lstrip().startswith("%") for line in lines[size_line:]):
+        return raw
+    return "\n".join("" if k > size_line and line.lstrip().startswith("%") else line
+                     for k, line in enumerate(lines, start=1)).encode()
 
 
-def _entries(entries: list[tuple[int, str]], width: int, n: int, file: str) -> np.ndarray:
-    """The entries as an (m, width) array: one numpy parse, and line by line only to report a
-    bad line (so a million-entry file costs one split)."""
-    tokens = " ".join(line for _, line in entries).split()
-    try:
-        if len(tokens) != width * len(entries):
-            raise ValueError
-        values = np.asarray(tokens, dtype=np.float64).reshape(-1, width)
-        ends = values[:, :2]
-        if not (np.all(ends == np.round(ends)) and np.all((ends >= 1) & (ends <= n))):
-            raise ValueError
-        if width == 3 and not np.all((values[:, 2] > 0) & (values[:, 2] <= FLOAT32_MAX)):
-            raise ValueError
-    except ValueError:
-        _report_bad_line(entries, width, n, file)
-        raise GraphFormatError(file, "an entry is not 'i j [value]' with 1-based node indices") from None
-    return values
-
-
-def _report_bad_line(entries: list[tuple[int, str]], width: int, n: int, file: str) -> None:
-    shape = "'i j'" if width == 2 else "'i j value'"
-    for number, line in entries:
-        words = line.split()
-        if len(words) != width:
-            raise GraphFormatError(file, f"an entry must be {shape}, got {len(words)} fields: {line[:80]!r}",
-                                   number)
-        for word in words[:2]:
+def _located(err: Exception, lines: list[str], size_line: int, layout: str, field: str, n: int,
+             file: str) -> GraphFormatError:
+    """scipy's complaint as one line naming the file and line: the first entry that is wrong,
+    said as the project says it; else scipy's own words with the line they name."""
+    entries = [(k, line.split()) for k, line in enumerate(lines[size_line:], start=size_line + 1)
+               if line.strip() and not line.lstrip().startswith("%")]
+    words = lines[size_line - 1].split()
+    declared = int(words[2]) if layout == "coordinate" else \
+        n * (n + 1) // 2 if "symmetric" in lines[0].lower() else n * n
+    if len(entries) != declared:
+        return GraphFormatError(file, f"the size line declares {declared:,} entries, the file holds "
+                                      f"{len(entries):,} (a truncated or edited file?)", size_line)
+    width = 1 if layout == "array" else 2 if field == "pattern" else 3
+    for number, fields in entries:
+        if len(fields) != width:
+            return GraphFormatError(file, f"an entry must be {width} values, got {len(fields)} fields: "
+                                          f"{' '.join(fields)[:80]!r}", number)
+        for word in fields[:2] if layout == "coordinate" else ():
             if not word.isdigit() or not 1 <= int(word) <= n:
-                raise GraphFormatError(file, f"node index {word[:40]!r} is not a whole number in 1..{n:,} "
-                                             "(the size line's rows)", number)
-        if width == 3:
-            _parse_weight(words[2], file, number)
+                return GraphFormatError(file, f"node index {word[:40]!r} is not a whole number in 1..{n:,} "
+                                              "(the size line's rows)", number)
+        if field != "pattern" and not (layout == "array" and is_zero(fields[-1])):
+            try:
+                parse_weight(fields[-1], file, number)
+            except GraphFormatError as bad:
+                return bad
+    said = str(err).splitlines()[0] if str(err) else type(err).__name__
+    line = int(said.split(":")[0].split()[1]) if said.startswith("Line ") else None
+    return GraphFormatError(file, f"scipy.io.mmread: {said.split(': ', 1)[-1] if line else said}", line)
 
 
 def _direction(symmetry: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,

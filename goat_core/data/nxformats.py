@@ -1,4 +1,6 @@
-"""Graph formats read through networkx: GEXF, GraphML, GML, Pajek and node-link JSON.
+"""Graph formats read by maintained readers: GEXF, GraphML, GML, LEDA and node-link JSON through
+networkx; Pajek and LGL through igraph (its readers take a path: the bytes go through a temporary
+file).
 
 XML is first parsed by defusedxml with DTDs forbidden: a graph file needs none, and a DTD is
 what entity expansion (the "billion laughs" bomb) and external entities (XXE) need. Only bytes
@@ -18,25 +20,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import GraphFormatError
-from .delimited import weight_attribute
 from .formats import FIRST_ROWS, ReadOptions, ReadReport
-from .graph import Graph, _decode, from_networkx
+from .graph import Graph, decode, first_line, from_networkx, is_number, unique_labels
 
 # Node attributes that say where or how a node is drawn, or repeat its id: not kept.
 DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spells", "size", "r", "g", "b",
                       "color", "colour", "id"}
-
-
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip()
-    return text.splitlines()[0] if text else type(err).__name__
-
-
-def _refuse_columns(options: ReadOptions, fmt: str, file: str) -> None:
-    if options.source is not None or isinstance(options.weight, int):
-        raise GraphFormatError(file, f"--source/--target/--weight COL choose columns of an edge table; a "
-                                     f"{fmt} file names its edges' ends (--weight NAME picks an edge "
-                                     "attribute)")
 
 
 # --------------------------------------------------------------------------- XML
@@ -57,7 +46,7 @@ def safe_xml_root(raw: bytes, file: str, what: str) -> Any:
                                      "external-entity reads work") from None
     except ParseError as err:
         line = err.position[0] if getattr(err, "position", None) else None
-        raise GraphFormatError(file, f"malformed XML: {_first_line(err)}", line) from None
+        raise GraphFormatError(file, f"malformed XML: {first_line(err)}", line) from None
 
 
 def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:
@@ -65,7 +54,7 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     import networkx as nx
 
     title = "GEXF" if fmt == "gexf" else "GraphML"
-    _refuse_columns(options, title, file)
+    options.refuse_columns(title, file)
     root = safe_xml_root(raw, file, title)
     tag = str(root.tag)
     local = tag.rsplit("}", 1)[-1].lower()
@@ -80,7 +69,7 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     except GraphFormatError:
         raise
     except Exception as err:  # networkx raises many types; all mean "bad file"
-        raise GraphFormatError(file, f"cannot parse {title}: {_first_line(err)}") from None
+        raise GraphFormatError(file, f"cannot parse {title}: {first_line(err)}") from None
     return to_graph(g, file, options, fmt, names_attribute="label")
 
 
@@ -121,26 +110,62 @@ def gexf_in_networkx_namespace(raw: bytes, tag: str, declared: str | None, file:
 # --------------------------------------------------------------------------- GML, Pajek, node-link
 
 
+def read_leda(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """LEDA's ``.gw`` (igraph's ``write_leda``), by networkx's reader; numeric edge values
+    (kept by networkx as a ``label``) are the weights."""
+    import networkx as nx
+
+    options.refuse_columns("LEDA", file)
+    try:
+        g = nx.parse_leda(decode(raw, file))
+    except Exception as err:  # networkx raises many types (NetworkXError, ValueError, IndexError)
+        raise GraphFormatError(file, f"cannot parse LEDA: {first_line(err)}") from None
+    edges = [data for *_, data in g.edges(data=True)]
+    if edges and all(is_number(str(data.get("label", ""))) for data in edges):
+        for data in edges:
+            data["weight"] = float(data.pop("label"))
+    return to_graph(g, file, options, "leda")
+
+
+def read_graph6(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """graph6 or sparse6 (nauty's; networkx's ``write_graph6``/``write_sparse6``), one graph, by
+    networkx's readers; nodes are numbered 0..n-1."""
+    import networkx as nx
+
+    options.refuse_columns("graph6", file)
+    lines = [line.strip() for line in raw.splitlines() if line.strip()]
+    if len(lines) != 1:
+        raise GraphFormatError(file, f"{len(lines)} graphs in one graph6/sparse6 file: keep the one to read")
+    sparse = lines[0].startswith((b">>sparse6<<", b":"))
+    try:
+        g = (nx.from_sparse6_bytes if sparse else nx.from_graph6_bytes)(lines[0])
+    except Exception as err:  # networkx raises NetworkXError, ValueError, IndexError
+        raise GraphFormatError(file, f"cannot parse {'sparse6' if sparse else 'graph6'}: {first_line(err)}",
+                               1) from None
+    return to_graph(nx.Graph(g), file, options, "graph6")  # sparse6 may repeat an edge: merged
+
+
 def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 
-    _refuse_columns(options, "GML", file)
-    text = _decode(raw, file)
+    options.refuse_columns("GML", file)
+    text = decode(raw, file)
     if "multigraph" not in text[:4096]:  # repeated edges (Newman's files have some) are kept, then merged
         text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
     try:
         g, names_from = nx.parse_gml(text, label="label"), "label"
     except nx.NetworkXError as err:
         if "label" not in str(err):
-            raise GraphFormatError(file, f"cannot parse GML: {_first_line(err)}") from None
+            raise GraphFormatError(file, f"cannot parse GML: {first_line(err)}") from None
         try:  # labels missing or repeated: the nodes keep their ids
             g, names_from = nx.parse_gml(text, label="id"), ""
         except Exception as again:
-            raise GraphFormatError(file, f"cannot parse GML: {_first_line(again)}") from None
+            raise GraphFormatError(file, f"cannot parse GML: {first_line(again)}") from None
     except Exception as err:
-        raise GraphFormatError(file, f"cannot parse GML: {_first_line(err)}") from None
-    graph, report = to_graph(g, file, options, "gml")
-    names = "GML label" if names_from else "GML id (labels missing or repeated)"
+        raise GraphFormatError(file, f"cannot parse GML: {first_line(err)}") from None
+    named = not names_from and unique_labels(g, "name")  # igraph writes names as "name", not "label"
+    graph, report = to_graph(g, file, options, "gml", names_attribute="name" if named else None)
+    names = "GML label" if names_from else "GML name" if named else "GML id (labels missing or repeated)"
     return graph, replace(report, names_from=names)
 
 
@@ -148,25 +173,62 @@ _GML_GRAPH = re.compile(r"\bgraph\s*\[", re.IGNORECASE)
 
 
 def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    import networkx as nx
+    """Pajek, by igraph's reader (it reads igraph's ``*Vertices n`` without vertex lines too)."""
+    return read_igraph(raw, file, options, "pajek")
 
-    _refuse_columns(options, "Pajek", file)
-    text = _decode(raw, file)
-    try:
-        g = nx.parse_pajek(text)
-    except Exception as err:
-        raise GraphFormatError(file, f"cannot parse Pajek: {_first_line(err)}") from None
-    for _, data in g.nodes(data=True):
-        data.pop("id", None)  # the vertex's number in the file: the name is its label
-    return to_graph(g, file, options, "pajek")
+
+def read_lgl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """LGL (``# node`` then one ``neighbor [weight]`` a line), by igraph's reader."""
+    return read_igraph(raw, file, options, "lgl")
+
+
+_IGRAPH_READERS = {"pajek": ("Read_Pajek", "Pajek"), "lgl": ("Read_Lgl", "LGL")}
+_IGRAPH_LINE = re.compile(r"line (\d+) \((.*?)\)")
+_IGRAPH_ERROR = re.compile(r"^Error at \S+: |\. -- .*$")  # where in igraph's C code, and its error kind
+
+
+def _bad_number_line(raw: bytes) -> int | None:
+    """The first line whose second field is not a number: igraph names no line for a bad weight."""
+    for number, line in enumerate(raw.decode("utf-8-sig", errors="replace").splitlines(), start=1):
+        fields = line.split()
+        if len(fields) > 1 and not line.lstrip().startswith(("#", "*")) and not is_number(fields[1]):
+            return number
+    return None
+
+
+def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:
+    """A format igraph reads: its readers take a file on disk, so the bytes go through a
+    temporary one. Vertices without a name are named by their number in the file (1-based)."""
+    import tempfile
+
+    import igraph as ig
+
+    method, title = _IGRAPH_READERS[fmt]
+    options.refuse_columns(title, file)
+    decode(raw, file)  # empty, binary, not UTF-8: its one-line error
+    keywords = {"directed": options.directed} if fmt == "lgl" else {}
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/graph.{fmt}"
+        with open(path, "wb") as out:
+            out.write(raw)
+        try:
+            g = getattr(ig.Graph, method)(path, **keywords)
+        except (ig.InternalError, ValueError, OSError) as err:
+            found = _IGRAPH_LINE.search(str(err))
+            problem = found.group(2) if found else _IGRAPH_ERROR.sub("", first_line(err))
+            line = int(found.group(1)) if found else \
+                _bad_number_line(raw) if "real number" in problem else None
+            raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
+    if "name" not in g.vertex_attributes():
+        g.vs["name"] = [str(i + 1) for i in range(g.vcount())]
+    nx_graph = g.to_networkx()
+    for data in [d for _, d in nx_graph.nodes(data=True)] + [d for *_, d in nx_graph.edges(data=True)]:
+        data.pop("_igraph_index", None)  # igraph's own numbering, added by to_networkx
+        data.pop("id", None)  # Pajek's vertex number: the name is its label
+    return to_graph(nx_graph, file, options, fmt, names_attribute="name")
 
 
 MAX_JSON_DEPTH_ERRORS = (RecursionError, MemoryError)
-
-
-def read_node_link(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    """networkx's ``node_link_data`` as JSON: ``{"nodes": [...], "links" or "edges": [...]}``."""
-    return node_link_from_data(parse_json(_decode(raw, file), file), file, options)
 
 
 def parse_json(text: str, file: str) -> Any:
@@ -183,7 +245,7 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     """Parsed node-link JSON as a Graph (anything else: the one-line error saying what it holds)."""
     import networkx as nx
 
-    _refuse_columns(options, "node-link JSON", file)
+    options.refuse_columns("node-link JSON", file)
     if not isinstance(data, dict) or "nodes" not in data:
         found = ", ".join(map(str, list(data)[:6])) if isinstance(data, dict) else type(data).__name__
         raise GraphFormatError(file, f"JSON without \"nodes\" ({found}): expected networkx's node-link JSON "
@@ -195,7 +257,7 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     try:
         g = nx.node_link_graph(data, edges=key)
     except Exception as err:
-        raise GraphFormatError(file, f"cannot read node-link JSON: {_first_line(err)}") from None
+        raise GraphFormatError(file, f"cannot read node-link JSON: {first_line(err)}") from None
     return to_graph(g, file, options, "node-link")
 
 
@@ -212,14 +274,14 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
     if options.directed and not declared:
         g = g.to_directed()
     names_from = None
-    if names_attribute and _unique_labels(g, names_attribute):
+    if names_attribute and unique_labels(g, names_attribute):
         mapping = {node: str(data[names_attribute]) for node, data in g.nodes(data=True)}
         if any(str(node) != name for node, name in mapping.items()):
             g = nx.relabel_nodes(g, mapping)
             names_from = f"the {names_attribute} attribute"
         for _, data in g.nodes(data=True):
             data.pop(names_attribute, None)
-    weight = weight_attribute(options)
+    weight = options.weight_attribute
     edge_keys: dict[str, None] = {}
     for _, _, data in g.edges(data=True):
         edge_keys.update(dict.fromkeys(map(str, data)))
@@ -240,12 +302,6 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
         node_attributes=tuple(attrs), names_from=names_from, rows=tuple(rows),
     )
     return graph, report
-
-
-def _unique_labels(g: Any, name: str) -> bool:
-    labels = [data.get(name) for _, data in g.nodes(data=True)]
-    return bool(labels) and all(isinstance(x, (str, int)) and str(x) != "" for x in labels) and \
-        len({str(x) for x in labels}) == len(labels)
 
 
 def node_attributes(g: Any) -> dict[str, np.ndarray]:

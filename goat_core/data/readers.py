@@ -11,7 +11,7 @@ Order of detection (``format=`` skips all but the first step):
 4. Matrix Market (its ``%%MatrixMarket`` banner), DOT (``graph {``/``digraph {``), GDF (a
    ``nodedef>``/``edgedef>`` first line), VNA (a ``*Node data``/``*Node properties``/``*Tie data``
    first line), UCINET DL (``dl`` then ``n =``), Pajek (a ``*Vertices``/``*Network`` line), GML
-   (``graph [``);
+   (``graph [``), LEDA (``LEDA.GRAPH``), graph6/sparse6 (their ``>>graph6<<`` header);
 5. networkx's adjacency lists (their ``# GMT`` header; a multiline list also by its shape);
 6. Cytoscape's SIF (``source type target…``), only when no edge table can be meant
    (:func:`.sif.looks_sif`: few interaction types, never a node nor a number);
@@ -49,7 +49,7 @@ from .frames import frame_columns, looks_json_lines, read_json, read_parquet
 from .gdf import looks_gdf, read_gdf
 from .graph import Graph, NodeLabels
 from .matrixmarket import looks_matrix_market, read_matrix_market
-from .nxformats import read_gml, read_pajek, read_xml
+from .nxformats import read_gml, read_graph6, read_leda, read_lgl, read_pajek, read_xml
 from .sif import looks_sif, read_sif
 from .ucinet import looks_dl, read_dl
 from .vna import looks_vna, read_vna
@@ -77,6 +77,9 @@ READERS: dict[str, Reader] = {
     "xgmml": read_xgmml,
     "json-table": read_json,
     "parquet": read_parquet,
+    "lgl": read_lgl,
+    "leda": read_leda,
+    "graph6": read_graph6,
 }
 
 
@@ -235,21 +238,34 @@ def _utf16_as_utf8(raw: bytes) -> tuple[bytes, bool]:
 
 # --------------------------------------------------------------------------- format detection
 
-_GML_KEY_VALUE = re.compile(r'\s*\w+\s+("[^"]*"|[^\s\[\]]+)\s*')
-_GML_GRAPH = re.compile(r"\s*graph\s*\[", re.IGNORECASE)
+# GML: ``graph [`` (``[`` maybe on the next line, as igraph writes it) after nothing but top-level
+# ``Key value`` lines (``Creator "yEd"``, ``Version 1``)
+_GML_START = re.compile(r'(?:\w+[ \t]+(?:"[^"\n]*"|[^\s\[\]]+)[ \t]*\n)*graph\s*\[', re.IGNORECASE)
 # XGMML without an XML declaration: a <graph> start tag with attributes, or with <node>/<edge> inside
 _XGMML_ROOT = re.compile(r"<(?:[\w.-]+:)?graph(?:\s+[\w.:-]+\s*="
                          r"|\s*>\s*(?:<!--.*?-->\s*)*<(?:[\w.-]+:)?(?:node|edge|att)\b)", re.DOTALL)
 
 
 def _looks_gml(lines: list[str]) -> bool:
-    """GML: ``graph [`` after nothing but top-level ``Key value`` lines (``Creator "yEd"``)."""
-    for line in lines[:20]:
-        if _GML_GRAPH.match(line):
-            return True
-        if not _GML_KEY_VALUE.fullmatch(line):
-            return False
-    return False
+    return _GML_START.match("\n".join(lines[:20])) is not None
+
+
+_LGL_NODE = re.compile(r"#\s*\S+")
+
+
+def looks_lgl(lines: list[str]) -> bool:
+    """LGL (igraph's ``write_lgl``): a ``# node`` line first, then ``neighbor [weight]`` lines and
+    more ``# node`` lines; told from an edge list under a one-word comment by a lone neighbor or
+    by a ``# node`` line after data (an edge list's comments come first)."""
+    rows = [line.strip() for line in lines if line.strip()]
+    if len(rows) < 2 or not _LGL_NODE.fullmatch(rows[0]):
+        return False
+    nodes = [bool(_LGL_NODE.fullmatch(row)) for row in rows]
+    if not all(node or len(row.split()) <= 2 and not row.startswith(("#", "%"))
+               for row, node in zip(rows, nodes)):
+        return False
+    lone = any(not node and len(row.split()) == 1 for row, node in zip(rows, nodes))
+    return lone or any(nodes[k] and not nodes[k - 1] for k in range(1, len(rows)))
 
 
 def _looks_multiline(raw: bytes, file: str, rows: list[str]) -> bool:
@@ -293,6 +309,10 @@ def sniff_format(raw: bytes, file: str) -> str:
         return "vna"
     if looks_dl(head):
         return "dl"
+    if head.startswith("LEDA.GRAPH"):
+        return "leda"
+    if head.startswith((">>graph6<<", ">>sparse6<<")):
+        return "graph6"
     lines = head.splitlines()[:-1] if len(raw) > 65536 else head.splitlines()  # the last may be cut
     rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith(("#", "%"))]
     first = rows[0] if rows else ""
@@ -300,6 +320,8 @@ def sniff_format(raw: bytes, file: str) -> str:
         return "pajek"
     if _looks_gml(rows):
         return "gml"
+    if looks_lgl(lines):
+        return "lgl"
     if has_networkx_header(head):
         return "multiline-adjlist" if looks_multiline(raw, file) else "adjlist"
     if _looks_multiline(raw, file, rows):

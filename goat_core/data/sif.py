@@ -1,20 +1,10 @@
 """SIF files (Cytoscape's simple interaction format): a source node, an interaction type, then one
-or more target nodes per line; a line of one name is a node without edges.
-
-As Cytoscape reads it::
-
-    YKR026C pp YGL122C
-    YGR218W pd YGL097W YOR204W
-    YLR345W
+or more target nodes per line; a line of one name is a node without edges. What is read is in
+docs/formats.md.
 
 When the file holds a tab, tabs are the only separator and names may hold spaces; otherwise any
-run of blanks separates (Cytoscape's rule, for the whole file). The interaction type is not
-kept: the report counts the types, and a pair joined by two types is one edge (SIF has no
-weights; the graph is unweighted). SIF says nothing of direction: undirected unless
-``directed=True``. Lines starting ``#`` are comments.
-
-Found from the content only when it cannot be an edge table (:func:`looks_sif`); ``format="sif"``
-reads any file so.
+run of blanks separates (Cytoscape's rule). Found from the content only when it cannot be an
+edge table (:func:`looks_sif`); ``format="sif"`` reads any file so.
 """
 
 from __future__ import annotations
@@ -25,10 +15,9 @@ from collections import Counter
 import numpy as np
 
 from ..errors import GraphFormatError
-from .delimited import STRONG_SOURCE, STRONG_TARGET, _key
+from .delimited import STRONG_SOURCE, STRONG_TARGET
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, _decode, is_number, normalise
-from .nxformats import _refuse_columns
+from .graph import Graph, decode, header_key, is_number, normalise
 
 MAX_TYPES = 20  # an auto-detected SIF file has at most this many interaction types
 MAX_SHOWN = 8  # interaction types named in the report
@@ -75,7 +64,7 @@ def looks_sif(lines: list[str]) -> bool:
     nodes = lone | {r[0] for r in rows} | {name for r in rows for name in r[2:]}
     if types & nodes:
         return False
-    first = {_key(name) for name in rows[0]}
+    first = {header_key(name) for name in rows[0]}
     if first & (STRONG_SOURCE | STRONG_TARGET):
         return False  # "source interaction target": an edge table's header
     if all(is_number(name) for r in rows for name in r[2:]) and not all(is_number(r[0]) for r in rows):
@@ -89,11 +78,11 @@ def looks_sif(lines: list[str]) -> bool:
 
 
 def read_sif(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    _refuse_columns(options, "SIF", file)
+    options.refuse_columns("SIF", file)
     if options.weight is not None and options.weight != NO_WEIGHT:
         raise GraphFormatError(file, f"a SIF file has no weights (asked for {options.weight!r}): its edges "
                                      "are unweighted")
-    text = _decode(raw, file)
+    text = decode(raw, file)
     tabs = "\t" in text
     index: dict[str, int] = {}
     src: list[int] = []

@@ -1,30 +1,5 @@
-"""UCINET DL files (``.dl``; Gephi exports them): a header ``dl n=5 [format=...] [labels...]``,
-then ``data:`` and the ties.
-
-As Gephi writes them::
-
-    dl                          dl
-    format = edgelist1          format = fullmatrix
-    n = 34                      n = 3
-    labels embedded:            labels:
-    data:                       a,b,c
-    0 1 4.0                     data:
-    1 0 4.0                     0.0 2.0 0.0
-                                2.0 0.0 1.0
-                                0.0 1.0 0.0
-
-Formats read: ``fullmatrix`` (the default: n rows of n values, 0 is no tie), ``edgelist1`` (a
-line per tie, ``from to [value]``, a missing value is 1) and ``nodelist1`` (a line per node,
-``ego alter alter ...``). Nodes are numbered 1..n and named by ``labels:`` (separated by commas
-or blanks, double-quoted when they hold either) when given; with ``labels embedded`` the data
-names them (a full matrix's first row and the start of each row; an edge or node list's ends).
-Two-mode files (``nr``/``nc``, row and column labels), several matrices (``nm`` > 1) and the
-other formats (half matrices, ``edgelist2``, ...) are refused, each with its own message.
-
-Values other than 0 and 1 make the graph weighted. Direction: a DL file stores each tie one way
-(Gephi writes an undirected edge as two), so the graph is directed when some tie has no mirror
-of the same value (or ``directed=True``), otherwise undirected, each pair read once: a symmetric
-matrix is an undirected graph.
+"""UCINET DL files (``.dl``; Gephi exports them): ``fullmatrix``, ``edgelist1`` and ``nodelist1``,
+labelled or not. What is read and refused, and the direction rule, are in docs/formats.md.
 
 Parsed here rather than by igraph's ``Graph.Read_DL`` (igraph 1.0): it refuses the files Gephi
 writes (``n =`` on a line after ``dl``), ``format =`` on the ``dl`` line and a numbered
@@ -39,8 +14,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import FLOAT32_MAX, Graph, _decode, _parse_weight, is_zero, normalise, tie_direction
-from .nxformats import _refuse_columns
+from .graph import FLOAT32_MAX, Graph, decode, is_zero, normalise, parse_weight, tie_direction
 
 FORMATS = ("fullmatrix", "edgelist1", "nodelist1")
 SETTINGS = ("n", "nm", "nr", "nc", "format", "diagonal")
@@ -58,11 +32,11 @@ def looks_dl(head: str) -> bool:
 
 
 def read_dl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    _refuse_columns(options, "UCINET DL", file)
+    options.refuse_columns("UCINET DL", file)
     if options.weight not in (None, NO_WEIGHT):
         raise GraphFormatError(file, "a DL file's values are its weights: weight none reads it unweighted, "
                                      "no other column can be chosen")
-    lines = _decode(raw, file).splitlines()
+    lines = decode(raw, file).splitlines()
     header, data = _split_header(lines, file)
     n, fmt, labels, embedded = _settings(header, file)
     if fmt == "fullmatrix":
@@ -102,12 +76,12 @@ def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[
                     and not header[-1][2]:
                 header.pop()
                 rest = [(number, line[match.end():])] + list(enumerate(lines[number:], start=number + 1))
-                return header, _data_lines(rest, file)
+                return header, data_lines(rest, file)
             header.append((number, match.group(1) if quoted else text, quoted))
     raise GraphFormatError(file, "a DL file without a 'data:' line", len(lines))
 
 
-def _data_lines(lines: list[tuple[int, str]], file: str) -> list[tuple[int, list[str]]]:
+def data_lines(lines: list[tuple[int, str]], file: str) -> list[tuple[int, list[str]]]:
     """Each line's words (separated by blanks or commas; a double-quoted one may hold either)."""
     out = []
     for number, line in lines:
@@ -258,7 +232,7 @@ def _numbers(words: list[str], lines: list[int], file: str) -> np.ndarray:
         pass
     for word, line in zip(words, lines, strict=True):
         if not is_zero(word):
-            _parse_weight(word, file, line)
+            parse_weight(word, file, line)
     return np.array([0.0 if is_zero(word) else float(word) for word in words], dtype=np.float64)
 
 

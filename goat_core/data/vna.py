@@ -1,30 +1,7 @@
-"""VNA files (NetDraw's format; Gephi exports it): sections ``*Node data``, ``*Node
-properties`` and ``*Tie data``, each a header line of column names, then rows of values
-separated by blanks (a value holding a blank is double-quoted).
-
-As Gephi writes it::
-
-    *Node data
-    ID club
-    0 "Mr. Hi"
-    *Node properties
-    ID x y size color shortlabel
-    0 -38.1 12.7 10.0 153 0
-    *Tie data
-    from to strength
-    0 1 4.0
-    1 0 4.0
-
-Node names are the first column (``ID``); ``*Node data``'s other columns are kept as node
-attributes (a categorical one becomes the labels). ``*Node properties`` says how nodes are
-drawn: its rows declare nodes (so isolated nodes are kept), its values are not read. A tie's
-weight is its ``strength`` column (or ``weight``; another with ``weight=NAME``), other tie
-columns are named as ignored.
-
-Direction: every VNA tie is one way, and Gephi writes an undirected edge as two ties. So the
-graph is directed when some tie has no reverse of the same strength (or ``directed=True``);
-when every tie has its mirror, it is undirected and each pair is read once (its strength, not
-twice it), as a Matrix Market ``general`` matrix stored both ways is.
+"""VNA files (NetDraw's format; Gephi exports it): ``*Node data``, ``*Node properties`` and ``*Tie
+data`` sections, each a header line of column names, then rows of blank-separated values (a
+value holding a blank is double-quoted). What is read, and the direction rule (Gephi writes an
+undirected edge as two ties), are in docs/formats.md. No maintained Python reader reads VNA.
 """
 
 from __future__ import annotations
@@ -36,8 +13,8 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, _decode, normalise, parse_weights, tie_direction
-from .nxformats import DRAWING_ATTRIBUTES, _refuse_columns
+from .graph import Graph, decode, normalise, parse_weights, tie_direction
+from .nxformats import DRAWING_ATTRIBUTES
 
 _SECTION = re.compile(r"\s*\*\s*(node\s+data|node\s+properties|tie\s+data)\b", re.IGNORECASE)
 _TOKEN = re.compile(r'"([^"]*)"|[^\s"]+|"')
@@ -51,7 +28,7 @@ def looks_vna(head: str) -> bool:
 
 
 def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    _refuse_columns(options, "VNA", file)
+    options.refuse_columns("VNA", file)
     index: dict[str, int] = {}  # node name -> position, in first-seen order
     attributes: dict[str, dict[int, str]] = {}
     data_rows: dict[str, int] = {}
@@ -59,7 +36,7 @@ def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     section, header, tie_header, skipped = None, None, None, []
     ignored: dict[str, None] = {}  # node columns not read, in order
     unquoted = 0  # *Node properties rows whose ID holds blanks, unquoted
-    for number, line in enumerate(_decode(raw, file).splitlines(), start=1):
+    for number, line in enumerate(decode(raw, file).splitlines(), start=1):
         if not line.strip():
             continue
         if line.lstrip().startswith("*"):

@@ -1,32 +1,8 @@
-"""XGMML files (Cytoscape's XML export): a ``<graph>`` root, ``<node id label>`` and ``<edge
-source target>`` elements, each with ``<att name value type>`` children.
-
-As Cytoscape 3 writes it::
-
-    <graph id="52" label="karate" directed="1" cy:documentVersion="3.0" xmlns:cy="http://www.cytoscape.org"
-           xmlns="http://www.cs.rpi.edu/XGMML" ...>
-      <att name="shared name" value="karate" type="string" cy:type="String"/>
-      <graphics>…</graphics>
-      <node id="104" label="0">
-        <att name="name" value="0" type="string" cy:type="String"/>
-        <att name="club" value="Mr. Hi" type="string" cy:type="String"/>
-        <graphics type="ELLIPSE" h="35.0" w="35.0" x="-38.1" y="12.7" fill="#89D0F5">…</graphics>
-      </node>
-      <edge id="200" label="0 (interacts with) 1" source="104" target="105" cy:directed="1">
-        <att name="interaction" value="interacts with" type="string" cy:type="String"/>
-        <att name="weight" value="4.0" type="real" cy:type="Double"/>
-      </edge>
-    </graph>
+"""XGMML files (Cytoscape's XML export): a ``<graph>`` root, ``<node id label>`` and ``<edge source
+target>`` elements with ``<att name value type>`` children. What is read is in docs/formats.md.
 
 The bytes pass :func:`.nxformats.safe_xml_root` first (defusedxml: DTDs and entities refused),
-then are walked by expat for the line of each element; namespaces and prefixes are ignored.
-Node names are the ``label``s when every node has one and they are unique, else the ids. A
-node's ``att``s of type ``string`` are kept as node attributes (a categorical one becomes the
-labels), except those repeating the label (Cytoscape's ``name``, ``shared name``); other types
-are named as ignored. The edge weight is the ``att`` named ``weight`` (another with
-``weight=NAME``; else the edge's own ``weight`` attribute, as the XGMML spec has it). The root's
-``directed`` (``1``/``true``) makes the graph directed. Lists (``att`` holding ``att``s),
-``graphics`` and graphs nested in an ``att`` (Cytoscape's groups) are not read.
+then are walked by expat for the line of each element (no maintained Python reader reads XGMML).
 """
 
 from __future__ import annotations
@@ -35,10 +11,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import GraphFormatError
-from .delimited import weight_attribute
 from .formats import ReadOptions, ReadReport
-from .graph import Graph, _parse_weight
-from .nxformats import _first_line, _refuse_columns, _unique_labels, safe_xml_root, to_graph
+from .graph import Graph, first_line, parse_weight, unique_labels
+from .nxformats import safe_xml_root, to_graph
 
 TRUE, FALSE = {"1", "true", "yes"}, {"0", "false", "no", ""}
 STRING_TYPES = {"string", ""}
@@ -105,14 +80,14 @@ def _walk(raw: bytes, file: str) -> _Walk:
     try:
         parser.Parse(raw, True)
     except xml.parsers.expat.ExpatError as err:  # defusedxml parsed it: not expected
-        raise GraphFormatError(file, f"malformed XML: {_first_line(err)}", err.lineno) from None
+        raise GraphFormatError(file, f"malformed XML: {first_line(err)}", err.lineno) from None
     return out
 
 
 def read_xgmml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     import networkx as nx
 
-    _refuse_columns(options, "XGMML", file)
+    options.refuse_columns("XGMML", file)
     root = safe_xml_root(raw, file, "XGMML")
     local = str(root.tag).rsplit("}", 1)[-1].lower()
     if local != "graph":
@@ -154,7 +129,7 @@ def read_xgmml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
             for _, data in g.nodes(data=True):
                 data.pop(name, None)
             ignored.append(f"node attribute {name!r} (the label again)")
-    weight = weight_attribute(options)
+    weight = options.weight_attribute
     for edge in walk.edges:
         ends = [edge.xml.get(end) for end in ("source", "target")]
         for end, key in zip(("source", "target"), ends, strict=True):
@@ -167,14 +142,14 @@ def read_xgmml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
         if weight is not None:
             if weight in edge.atts:
                 value, _, line = edge.atts[weight]
-                values[weight] = _parse_weight(value, file, line)
+                values[weight] = parse_weight(value, file, line)
             elif weight == "weight" and edge.xml.get("weight"):
-                values[weight] = _parse_weight(edge.xml["weight"], file, edge.line)
+                values[weight] = parse_weight(edge.xml["weight"], file, edge.line)
         g.add_edge(ends[0], ends[1], **values)
     if g.number_of_edges() == 0:
         raise GraphFormatError(file, "an XGMML graph without edges (no <edge> under <graph>)")
     graph, report = to_graph(g, file, options, "xgmml", names_attribute="label")
-    names = "node labels" if _unique_labels(g, "label") else "node ids (labels missing or repeated)"
+    names = "node labels" if unique_labels(g, "label") else "node ids (labels missing or repeated)"
     notes = list(report.notes)
     if walk.nested_nodes:
         notes.append(f"{walk.nested_nodes:,} nodes of graphs nested in an <att> (groups) not read")

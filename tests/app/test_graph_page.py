@@ -6,6 +6,8 @@ import html
 import json
 import re
 
+import pytest
+
 from .conftest import explorer, goto, open_tab, texts
 
 GOOD_EDGES = b"source,target,weight\nann,bob,2\nbob,cat,1\ncat,ann,1\ncat,dan,3\ndan,eve,1\n"
@@ -202,15 +204,17 @@ def test_an_ambiguous_upload_says_how_to_choose_and_keeps_the_graph(app):
 
 
 def test_a_table_that_asks_for_its_columns_is_read_with_the_ones_chosen_here(app):
-    """The error asks which column is the weight; the app answers it with a picker of the file's
+    """The error asks which columns are the edge's; the app answers it with a picker of the file's
     header, and reads the same bytes again (no second upload)."""
     import networkx as nx
 
     table = nx.to_pandas_edgelist(nx.karate_club_graph(), source="name1", target="name2")
-    upload(app, table.rename(columns={"weight": "score"}).to_csv(index=False).encode(), name="scores.csv")
-    assert len(app.error) == 1 and "is 'score' a weight?" in app.error[0].value
+    table = table.rename(columns={"weight": "score"}).assign(other=7)
+    upload(app, table.to_csv(index=False).encode(), name="scores.csv")
+    assert len(app.error) == 1 and "cannot tell which columns are source and target" in app.error[0].value
     assert explorer(app).graph_key == "lesmis"  # the graph shown is unchanged
-    assert app.selectbox(key="upload_fix_weight").options == ["(none: unweighted)", "name1", "name2", "score"]
+    assert app.selectbox(key="upload_fix_weight").options == ["(none: unweighted)", "name1", "name2", "score",
+                                                               "other"]
     app.selectbox(key="upload_fix_weight").set_value(2)
     app.button(key="upload_fix_read").click().run()
     assert not app.error and not app.exception
@@ -294,11 +298,11 @@ def test_upload_a_parquet_file_as_pandas_writes_it_and_choose_its_columns(app):
     answers it and the one that reads it again all keep reading it as Parquet."""
     import networkx as nx
 
-    table = nx.to_pandas_edgelist(nx.karate_club_graph()).rename(columns={"weight": "score"})
-    upload(app, table.to_parquet(), name="karate.parquet")
-    assert len(app.error) == 1 and "is 'score' a weight?" in app.error[0].value
+    table = nx.to_pandas_edgelist(nx.karate_club_graph(), source="a", target="b")
+    upload(app, table.rename(columns={"weight": "score"}).assign(other=7).to_parquet(), name="karate.parquet")
+    assert len(app.error) == 1 and "cannot tell which columns are source and target" in app.error[0].value
     assert explorer(app).graph_key == "lesmis"
-    weights = ["(none: unweighted)", "source", "target", "score"]
+    weights = ["(none: unweighted)", "a", "b", "score", "other"]
     assert app.selectbox(key="upload_fix_weight").options == weights
     app.selectbox(key="upload_fix_weight").set_value(2)
     app.button(key="upload_fix_read").click().run()
@@ -306,7 +310,7 @@ def test_upload_a_parquet_file_as_pandas_writes_it_and_choose_its_columns(app):
     assert metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
     graph = explorer(app).graph
     assert graph.weighted and graph.read.format == "parquet" and graph.read.weight == "'score'"
-    assert "78 edges read as Parquet (format as given) from 'source' → 'target', weight from 'score'" in \
+    assert "78 edges read as Parquet (format as given) from 'a' → 'b', weight from 'score'" in \
         " ".join(texts(app.markdown))
     app.selectbox(key="upload_col_weight").select_index(0)  # (none: unweighted)
     app.button(key="upload_reread").click().run()
@@ -326,3 +330,34 @@ def test_upload_a_dot_file_as_networkx_writes_it(app, tmp_path):
     assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
     assert explorer(app).graph.labels.classes == ("Mr. Hi", "Officer")
     assert "78 edges read as Graphviz DOT" in " ".join(texts(app.markdown))
+
+
+def igraph_file(tmp_path, writer: str) -> bytes:
+    """Zachary's karate club written by igraph's ``write_<writer>``, names n0..n33, weights 1-4."""
+    import igraph as ig
+
+    g = ig.Graph.Famous("Zachary")
+    g.vs["name"] = [f"n{i}" for i in range(34)]
+    g.es["weight"] = [1 + i % 4 for i in range(78)]
+    getattr(g, f"write_{writer}")(str(tmp_path / f"karate.{writer}"))
+    return (tmp_path / f"karate.{writer}").read_bytes()
+
+
+@pytest.mark.parametrize("writer, title", [("lgl", "LGL"), ("dot", "Graphviz DOT")])
+def test_upload_a_file_igraph_writes(app, tmp_path, writer, title):
+    upload(app, igraph_file(tmp_path, writer), name=f"karate.{writer}")
+    assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    graph = explorer(app).graph
+    assert graph.weighted and graph.names[0] == "n0"
+    assert f"78 edges read as {title}" in " ".join(texts(app.markdown))
+
+
+def test_upload_a_french_sheet_and_change_the_weight_it_guessed(app):
+    rows = "".join(f"n{u};n{v};{1 + (u + v) % 3},5\n" for u, v in [(0, 1), (1, 2), (2, 0), (2, 3)])
+    upload(app, ("source;cible;poids\n" + rows).encode(), name="feuille.csv")
+    assert not app.error and metric(app, "Nodes") == "4" and explorer(app).graph.weighted
+    assert "'poids' read as the weight: a number on every row" in " ".join(texts(app.caption))
+    assert explorer(app).graph.weight.tolist() == [2.5, 3.5, 1.5, 3.5]
+    app.selectbox(key="upload_col_weight").select_index(0)  # (none: unweighted)
+    app.button(key="upload_reread").click().run()
+    assert not app.error and not explorer(app).graph.weighted

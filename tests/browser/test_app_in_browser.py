@@ -366,3 +366,26 @@ def test_upload_a_gexf_then_read_a_gephi_table_by_other_columns(server, new_page
                                 r"unweighted")).wait_for()
     shot(page, "1-graph-reread-columns")
     assert not page.get_by_test_id("stException").count()
+
+
+def test_upload_an_lgl_file_igraph_writes(server, new_page, tmp_path):
+    """igraph's write_lgl (``# n0`` then ``n1 2`` lines) is read as LGL, not as an edge list."""
+    import igraph as ig
+
+    g = ig.Graph.Famous("Zachary")
+    g.vs["name"] = [f"n{i}" for i in range(34)]
+    g.es["weight"] = [1 + i % 4 for i in range(78)]
+    path = tmp_path / "karate.lgl"
+    g.write_lgl(str(path))
+    page = new_page()
+    open_app(page, server)
+    page.get_by_text("Upload a graph file").click()
+    settle(page)
+    choose_file(page, path)
+    page.get_by_role("button", name="Load graph").click()
+    settle(page)
+    page.get_by_text("Loaded karate.lgl: 34 nodes, 78 edges.").wait_for()
+    page.get_by_text(re.compile(r"78 edges read as LGL, weight from edge attribute 'weight'")).wait_for()
+    assert metric(page, "Nodes") == "34" and metric(page, "Edges") == "78"
+    shot(page, "1-graph-uploaded-lgl")
+    assert not page.get_by_test_id("stException").count()

@@ -266,12 +266,29 @@ def _ba_lines(n: int = 300, m: int = 3, seed: int = 0) -> list[tuple[int, int]]:
     return list(nx.barabasi_albert_graph(n, m, seed=seed).edges())
 
 
+def _spelled(rows: list[str], directed: bool, header: bool = False):
+    """The graph the rows spell, built here from a plain split (the test's own reading)."""
+    from goat_core.data.graph import build_graph
+
+    fields = [r.split() for r in rows]
+    weights = [float(f[2]) for f in fields] if fields and len(fields[0]) == 3 else None
+    return build_graph([f[0] for f in fields], [f[1] for f in fields], weights, directed, weights is not None,
+                       "g.txt", header)
+
+
+def _same(read, spelled) -> None:
+    assert read.names == spelled.names and read.directed == spelled.directed
+    assert read.weighted == spelled.weighted and read.report == spelled.report
+    assert np.array_equal(read.src, spelled.src) and np.array_equal(read.dst, spelled.dst)
+    assert np.array_equal(read.weight, spelled.weight) and read.fingerprint() == spelled.fingerprint()
+
+
 @pytest.mark.parametrize("case", ["plain", "weights", "header", "comma", "crlf", "bom", "sparse", "negative",
                                   "self-loops-and-duplicates", "directed", "snap-comments"])
 @pytest.mark.parametrize("chunk_rows", [1 << 18, 7])
-def test_the_columnar_path_gives_the_line_parsers_graph(case, chunk_rows, monkeypatch):
-    """Integer-id files take the columnar path; it must build exactly the graph the line
-    parser builds (names in the same order, same edges, weights and report)."""
+def test_the_table_path_gives_the_graph_integer_rows_spell(case, chunk_rows, monkeypatch):
+    """Integer ids, read by pandas in chunks (one, or many of 7 rows): exactly the graph the rows
+    spell (names in numeric order, same edges, weights and report)."""
     from goat_core.data import delimited as graph_module
 
     monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
@@ -293,22 +310,17 @@ def test_the_columnar_path_gives_the_line_parsers_graph(case, chunk_rows, monkey
     if case == "snap-comments":  # SNAP's header: comment lines first, then only edges
         text = "# Directed graph (each unordered pair of nodes is saved once)\n# Nodes: 300\n\n% x\n" + text
     raw = text.encode("utf-8-sig" if case == "bom" else "utf-8")
-    directed = case == "directed"
-    fast = graph_module._parse_columns(raw, "g.txt", directed)
-    assert fast is not None, "this file should take the columnar path"
-    slow = graph_module._parse_lines_bytes(raw, "g.txt", directed)
-    assert fast.names == slow.names and fast.directed == slow.directed and fast.weighted == slow.weighted
-    assert np.array_equal(fast.src, slow.src) and np.array_equal(fast.dst, slow.dst)
-    assert np.array_equal(fast.weight, slow.weight) and fast.report == slow.report
-    assert fast.fingerprint() == slow.fingerprint()
+    directed = case in ("directed", "snap-comments")
+    read = parse_edge_list(raw, "g.txt", directed=case == "directed")
+    _same(read, _spelled(rows, directed, case == "header"))
 
 
 @pytest.mark.parametrize("chunk_rows", [1 << 18, 7])  # one chunk; many, with names first seen in later ones
 @pytest.mark.parametrize("case", ["words", "unicode", "comma-header", "weights", "na-names", "mixed", "tabs",
                                   "directed"])
-def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case, chunk_rows, monkeypatch):
-    """Text ids take the columnar path too: names numbered in first-seen order, as the line
-    parser numbers them, and every other detail of the graph the same."""
+def test_the_table_path_numbers_text_ids_in_first_seen_order(case, chunk_rows, monkeypatch):
+    """Text ids: names numbered in first-seen order across chunks, every other detail of the
+    graph as the rows spell it."""
     from goat_core.data import delimited as graph_module
 
     monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
@@ -320,36 +332,45 @@ def test_the_columnar_path_reads_text_ids_as_the_line_parser_does(case, chunk_ro
     if case == "weights":
         rows = [f"{r} {1 + i % 7}.5" for i, r in enumerate(rows)]
     text = ("source,target\n" if case == "comma-header" else "") + "\n".join(rows) + "\n"
-    raw, directed = text.encode(), case == "directed"
-    fast = graph_module._parse_columns(raw, "g.txt", directed)
-    assert fast is not None, "this file should take the columnar path"
-    slow = graph_module._parse_lines_bytes(raw, "g.txt", directed)
-    assert fast.names == slow.names and fast.weighted == slow.weighted and fast.report == slow.report
-    assert fast.fingerprint() == slow.fingerprint()
+    spelled = _spelled([r.replace(sep, " ") for r in rows], case == "directed", case == "comma-header")
+    _same(parse_edge_list(text.encode(), "g.txt", directed=case == "directed"), spelled)
 
 
-@pytest.mark.parametrize("raw", [
-    b"007 1\n7 2\n",  # "007" and "7" are different names: the columnar path would merge them
-    b"+7 1\n7 2\n",
-    b"-0 1\n0 2\n",
-    b"1 2\n# a comment\n2 3\n",
-    b'"a b" c\nc d\n',  # quotes: pandas would unquote them
-    b"a, b\nb, c\n",  # blanks around a comma: the line parser strips them
-    b"a b\nb \n",  # a missing id
-    b"a b\nb c d\n",  # ragged text rows
-    b"1 2\n2 3 1.5\n",  # ragged
-    b"1 2 0\n2 3 1\n",  # a bad weight
-    b"a b\nb c\nc d\nd e\ne\n",  # a missing id on the last line (a later chunk of one row)
-    b"1 2\n2 3\n3 4\n4 5\n5 6 7 8\n",  # too many columns on the last line
-    b"12 4\n4 8\n8 x\n",  # integer ids, then text
+@pytest.mark.parametrize("raw, names", [
+    (b"007 1\n7 2\n", ("1", "2", "007", "7")),  # "007" and "7" are different names, in numeric order
+    (b"+7 1\n7 2\n", ("+7", "1", "7", "2")),
+    (b"-0 1\n0 2\n", ("-0", "0", "1", "2")),
+    (b"1 2\n# a comment\n2 3\n", ("1", "2", "3")),
+    (b'"a b" c\nc d\n', ("a b", "c", "d")),  # quotes keep a name with a blank together
+    (b"a, b\nb, c\n", ("a", "b", "c")),  # blanks around a comma are not part of a name
+    (b"12 4\n4 8\n8 x\n", ("12", "4", "8", "x")),  # integer ids, then text
+    (b"source,target\rb,a\ra,c\r", ("b", "a", "c")),  # classic Mac line ends
 ])
 @pytest.mark.parametrize("chunk_rows", [1 << 18, 1])
-def test_files_the_columnar_path_cannot_vouch_for_take_the_line_parser(raw, chunk_rows, monkeypatch):
+def test_unusual_ids_are_read_as_written(raw, names, chunk_rows, monkeypatch):
     from goat_core.data import delimited as graph_module
 
     monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
+    assert parse_edge_list(raw, "g.txt").names == names
 
-    assert graph_module._parse_columns(raw, "g.txt", False) is None
+
+@pytest.mark.parametrize("raw, line, words", [
+    (b"a b\nb \n", 2, "1 columns, but the header (line 1) has 2"),  # a missing id (a b: a header)
+    (b"a b\nb c d\n", 2, "3 columns, but line 1 has 2"),  # ragged text rows
+    (b"1 2\n2 3 1.5\n", 2, "3 columns, but line 1 has 2"),
+    (b"1 2 0\n2 3 1\n", 1, "weight 0 is not positive"),
+    (b"a b\nb c\nc d\nd e\ne\n", 5, "only 1 column"),  # the last line (a later chunk of one row)
+    (b"1 2\n2 3\n3 4\n4 5\n5 6 7 8\n", 5, "4 columns"),  # too many columns on the last line
+    (b"1 2\n\n# note\n2 3 4\n", 4, "3 columns, but line 1 has 2"),  # after blank and comment lines
+])
+@pytest.mark.parametrize("chunk_rows", [1 << 18, 1])
+def test_a_bad_row_is_named_by_its_line_in_any_chunk(raw, line, words, chunk_rows, monkeypatch):
+    from goat_core.data import delimited as graph_module
+
+    monkeypatch.setattr(graph_module, "CHUNK_ROWS", chunk_rows)
+    with pytest.raises(GraphFormatError) as info:
+        parse_edge_list(raw, "g.txt")
+    assert str(info.value).startswith(f"g.txt:{line}:") and words in str(info.value)
 
 
 def test_a_name_that_is_not_valid_unicode_is_refused_where_names_are_read(tmp_path):

@@ -179,7 +179,6 @@ def test_compressed_edge_lists_by_their_bytes(tmp_path, pack):
 @pytest.mark.parametrize("raw, words", [
     (b"0,5,7\n1,5,9\n2,7,9\n3,1,2\n", "column 0 counts the rows"),  # to_csv(header=False) with its index
     (b"1 4 6\n4 6 1\n6 1 4\n", "an adjacency list"),  # two neighbors per node, or weights?
-    (b"name1,name2,score\na,b,3\nb,c,4\n", "is 'score' a weight?"),
     (b"p,q,r,s\n1,2,3,4\n2,3,4,5\n", "cannot tell which columns are source and target"),
     (b"a b x y\nb c x y\n", "--source COL --target COL"),
     (b"source,src,target\na,a,b\n", "2 source columns"),
@@ -190,6 +189,12 @@ def test_ambiguous_tables_are_one_line_errors_saying_how_to_choose(raw, words):
         parse_edge_list(raw, "amb.txt")
     assert words in str(info.value) and "\n" not in str(info.value)
     assert str(info.value).startswith("amb.txt")
+
+
+def test_numbers_under_an_unknown_name_are_read_as_the_weight_and_the_account_says_so():
+    graph = parse_edge_list(b"name1,name2,score\na,b,3\nb,c,4\n", "n.csv")
+    assert edges_of(graph) == {frozenset("ab"): 3.0, frozenset("bc"): 4.0}
+    assert graph.read.weight == "'score'" and "'score' read as the weight" in " ".join(graph.read.notes)
 
 
 def test_the_options_decide_what_detection_would_not():
@@ -311,16 +316,14 @@ def test_attribute_dicts_are_read_as_literals_never_run():
         parse_edge_list(raw, "g.txt")
 
 
-def test_the_columnar_path_still_takes_a_large_integer_list():
-    """10k nodes of integer ids: the columnar path reads it (same graph as the line parser)."""
-    from goat_core.data import delimited
-
+def test_a_large_integer_list_is_the_graph_it_came_from():
+    """10k nodes of integer ids, read in chunks: the graph networkx wrote, nodes in numeric order."""
     g = nx.barabasi_albert_graph(10_000, 2, seed=1)
     raw = "".join(f"{u} {v}\n" for u, v in g.edges()).encode()
-    fast = delimited._parse_columns(raw, "ba.txt", False)
-    assert fast is not None and fast.num_nodes == 10_000
-    assert fast.fingerprint() == delimited._parse_lines_bytes(raw, "ba.txt", False).fingerprint()
-    assert parse_edge_list(raw, "ba.txt").fingerprint() == fast.fingerprint()
+    graph = parse_edge_list(raw, "ba.txt")
+    assert graph.names == tuple(map(str, range(10_000)))
+    read = {frozenset((int(s), int(t))) for s, t in zip(graph.src, graph.dst)}
+    assert read == set(map(frozenset, g.edges()))
 
 
 def test_gml_without_labels_and_with_a_repeated_edge():

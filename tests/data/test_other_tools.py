@@ -1,0 +1,185 @@
+"""Files as other tools write them (igraph's writers, R's write.csv, pandas' options, a spreadsheet,
+a hand-edited list), written inside each test, each read to the graph that was written."""
+
+from __future__ import annotations
+
+import csv
+import warnings
+
+import pytest
+
+from goat_core.data.readers import read_graph_bytes
+from tests.data.reading import edges_of
+
+ig = pytest.importorskip("igraph")
+
+
+def karate(named: bool, weighted: bool):
+    """Zachary's karate club as igraph holds it: names n0..n33 and weights 1-4 when asked."""
+    g = ig.Graph.Famous("Zachary")
+    if named:
+        g.vs["name"] = [f"n{i}" for i in range(g.vcount())]
+    if weighted:
+        g.es["weight"] = [1 + i % 4 for i in range(g.ecount())]
+    return g
+
+
+def expected(g, unnamed: str = "{0}") -> dict:
+    """{frozenset((u, v)): weight} by name; unnamed vertices as ``unnamed`` spells vertex v: {0}
+    is v, {1} is v + 1."""
+    numbered = [unnamed.format(v, v + 1) for v in range(g.vcount())]
+    names = g.vs["name"] if "name" in g.vs.attributes() else numbered
+    weights = g.es["weight"] if "weight" in g.es.attributes() else [1.0] * g.ecount()
+    return {frozenset((names[e.source], names[e.target])): float(w) for e, w in zip(g.es, weights)}
+
+
+def written(tmp_path, g, writer: str) -> bytes:
+    path = tmp_path / f"g.{writer}"
+    with warnings.catch_warnings():  # igraph warns that an unnamed/unweighted graph has no such attribute
+        warnings.simplefilter("ignore", RuntimeWarning)
+        getattr(g, f"write_{writer}")(str(path))
+    return path.read_bytes()
+
+
+# igraph's writers: (writer, format found, an unnamed vertex's name in the file: Pajek and LEDA count from 1,
+# GraphML's ids are n0, n1, ...)
+IGRAPH = [("ncol", "edgelist", "{0}"), ("lgl", "lgl", "{0}"), ("gml", "gml", "{0}"),
+          ("graphml", "graphml", "n{0}"), ("pajek", "pajek", "{1}"), ("dot", "dot", "{0}"),
+          ("edgelist", "edgelist", "{0}"), ("leda", "leda", "{1}")]
+
+
+CASES = [(*case, named) for case in IGRAPH for named in (True, False) if case[0] != "edgelist" or not named]
+
+
+@pytest.mark.parametrize("writer, fmt, unnamed, named", CASES,  # write_edgelist writes numbers only
+                         ids=[f"{w}-{'named' if n else 'plain'}" for w, _, _, n in CASES])
+def test_igraph_writers_are_read_to_the_graph_they_wrote(tmp_path, writer, fmt, unnamed, named):
+    weighted = named  # named and weighted, or neither
+    g = karate(named, weighted)
+    graph = read_graph_bytes(written(tmp_path, g, writer), f"g.{writer}")
+    assert graph.read.format == fmt and not graph.directed
+    assert (graph.num_nodes, graph.num_edges) == (34, 78)
+    assert edges_of(graph) == expected(g, unnamed)
+    assert graph.weighted == weighted
+
+
+def test_igraph_gml_with_its_creator_line_before_graph(tmp_path):
+    raw = written(tmp_path, karate(True, False), "gml")
+    assert raw.startswith(b'Creator "igraph') and b"graph\n[" in raw
+    assert read_graph_bytes(raw, "g.gml").read.names_from == "GML name"
+
+
+def test_igraph_dot_with_names_as_attributes(tmp_path):
+    raw = written(tmp_path, karate(True, True), "dot")
+    assert b"name=n0" in raw  # igraph's node statement: 0 [ name=n0 ];
+    graph = read_graph_bytes(raw, "g.dot")
+    assert graph.names[0] == "n0" and graph.weighted
+
+
+@pytest.mark.parametrize("writer", ["write_graph6", "write_sparse6"])
+def test_networkx_graph6_and_sparse6_with_their_header(writer):
+    import io
+
+    import networkx as nx
+
+    g, out = nx.karate_club_graph(), io.BytesIO()
+    getattr(nx, writer)(g, out)
+    graph = read_graph_bytes(out.getvalue(), "k.g6")
+    assert graph.read.format == "graph6" and set(edges_of(graph)) == {frozenset(map(str, e)) for e in g.edges}
+
+
+def test_pydot_reads_an_attribute_called_name():
+    raw = b'graph { subgraph s { a [name=x]; b [name=y] } a -- b; b -- "c name = 1" }'
+    graph = read_graph_bytes(raw, "s.dot")
+    assert graph.names == ("a", "b", "c name = 1") and graph.node_attrs["name"].tolist() == ["x", "y", ""]
+
+
+def table(g) -> list[tuple[str, str, int]]:
+    return [(g.vs[e.source]["name"], g.vs[e.target]["name"], w) for e, w in zip(g.es, g.es["weight"])]
+
+
+def r_write_csv(rows) -> bytes:
+    """R's ``write.csv(df)`` as documented: every field quoted but numbers, row names 1..n as an
+    unnamed first column whose header is ``""``."""
+    lines = ['"","from","to","weight"'] + [f'"{i}","{u}","{v}",{w}' for i, (u, v, w) in enumerate(rows, 1)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def pandas_csv(rows, **options) -> bytes:
+    import pandas as pd
+
+    return pd.DataFrame(rows, columns=["from", "to", "weight"]).to_csv(**options).encode()
+
+
+def spreadsheet(rows) -> bytes:
+    """A sheet saved as CSV with two empty columns after the data and a blank last row."""
+    lines = ["Source,Target,Weight,,"] + [f"{u},{v},{w},," for u, v, w in rows] + [",,,,"]
+    return ("\r\n".join(lines) + "\r\n").encode()
+
+
+def french(rows) -> bytes:
+    """A French sheet: ``;`` between fields, decimal commas, unknown names for target and weight."""
+    return ("source;cible;poids\n" + "".join(f"{u};{v};{w},5\n" for u, v, w in rows)).encode()
+
+
+TABLES = {
+    "r-write-csv": (r_write_csv, 0.0),
+    "pandas-quote-all": (lambda rows: pandas_csv(rows, quoting=csv.QUOTE_ALL), 0.0),
+    "pandas-tab": (lambda rows: pandas_csv(rows, sep="\t", index=False), 0.0),
+    "pandas-tab-quote-all": (lambda rows: pandas_csv(rows, sep="\t", quoting=csv.QUOTE_ALL, index=False),
+                             0.0),
+    "spreadsheet": (spreadsheet, 0.0),
+    "french": (french, 0.5),
+}
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_tables_as_other_tools_write_them(name):
+    write, extra = TABLES[name]
+    g = karate(True, True)
+    graph = read_graph_bytes(write(table(g)), f"{name}.csv")
+    assert graph.read.format == "edgelist" and graph.weighted
+    assert edges_of(graph) == {pair: w + extra for pair, w in expected(g).items()}
+
+
+def test_the_french_sheet_says_what_it_took_as_the_weight():
+    report = read_graph_bytes(french(table(karate(True, True))), "fr.csv").read
+    assert (report.source, report.target, report.weight) == ("'source'", "'cible'", "'poids'")
+    assert any("'poids' read as the weight" in note for note in report.notes)
+
+
+def test_unix_times_under_an_unknown_name_are_not_taken_as_the_weight():
+    graph = read_graph_bytes(b"a,b,sent\nx,y,1700000000\ny,z,1700000500\n", "t.csv")
+    assert not graph.weighted and graph.read.ignored == ("'sent'",)
+
+
+def test_a_hand_edited_list_mixing_tabs_and_spaces():
+    graph = read_graph_bytes(b"1\t2\n2  3\n3 \t 1\n4\t 5 \n", "hand.txt")
+    assert set(edges_of(graph)) == {frozenset(p) for p in [("1", "2"), ("2", "3"), ("3", "1"), ("4", "5")]}
+    assert graph.read.separator == "whitespace"
+
+
+def test_a_hand_edited_weighted_list_mixing_tabs_and_spaces_but_not_a_tsv_of_names_with_blanks():
+    mixed = read_graph_bytes(b"1\t2 0.5\n2\t3 1.5\n3 \t 1\t2\n", "hand.txt")
+    assert edges_of(mixed) == {frozenset("12"): 0.5, frozenset("23"): 1.5, frozenset("31"): 2.0}
+    names = read_graph_bytes(b"New York\tLos Angeles\nLos Angeles\tSan Jose\n", "cities.tsv")
+    assert set(edges_of(names)) == {frozenset(("New York", "Los Angeles")),
+                                    frozenset(("Los Angeles", "San Jose"))}
+
+
+def test_an_lgl_file_is_not_taken_for_an_edge_list_under_a_comment():
+    graph = read_graph_bytes(b"# edges\n1 2\n2 3\n", "e.txt")
+    assert graph.read.format == "edgelist" and set(edges_of(graph)) == {frozenset("12"), frozenset("23")}
+
+
+@pytest.mark.parametrize("raw, fmt, words", [
+    (b"*Vertices 3\n1 \"a\"\n2 \"b\"\n*Edges\n1 2\n1 x\n", "pajek", "g.net:6"),
+    (b"# a\nb\n# c\nd e f\n", "lgl", "g.lgl:4"),
+    (b"# a\nb 1\nc x\n", "lgl", "g.lgl:3"),
+])
+def test_igraph_read_errors_name_the_line(raw, fmt, words):
+    from goat_core.data.formats import ReadOptions
+    from tests.data.reading import read_error
+
+    message = read_error(raw, words.split(":")[0], ReadOptions(format=fmt))
+    assert message.startswith(words) and "cannot parse" in message
