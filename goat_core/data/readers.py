@@ -264,6 +264,12 @@ def looks_lgl(lines: list[str]) -> bool:
     if not all(node or len(row.split()) <= 2 and not row.startswith(("#", "%"))
                for row, node in zip(rows, nodes)):
         return False
+    # igraph names the `# node` lines as it names the neighbors: word comments over integer ids
+    # (`# part two` before more `1 2` lines) are an edge list's comments, not LGL's nodes
+    names = [row[1:].strip() for row, node in zip(rows, nodes) if node]
+    neighbors = [row.split()[0] for row, node in zip(rows, nodes) if not node]
+    if all(n.isdigit() for n in neighbors) and not all(n.isdigit() for n in names):
+        return False
     lone = any(not node and len(row.split()) == 1 for row, node in zip(rows, nodes))
     return lone or any(nodes[k] and not nodes[k - 1] for k in range(1, len(rows)))
 

@@ -170,6 +170,9 @@ def test_a_hand_edited_weighted_list_mixing_tabs_and_spaces_but_not_a_tsv_of_nam
 def test_an_lgl_file_is_not_taken_for_an_edge_list_under_a_comment():
     graph = read_graph_bytes(b"# edges\n1 2\n2 3\n", "e.txt")
     assert graph.read.format == "edgelist" and set(edges_of(graph)) == {frozenset("12"), frozenset("23")}
+    sections = read_graph_bytes(b"# c\n1 2\n2 3\n# mid\n3 4\n", "e.txt")  # a comment after data
+    assert sections.read.format == "edgelist"
+    assert set(edges_of(sections)) == {frozenset("12"), frozenset("23"), frozenset("34")}
 
 
 @pytest.mark.parametrize("raw, fmt, words", [
