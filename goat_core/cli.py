@@ -416,7 +416,7 @@ def _print_trial(study, trial) -> None:
     print(f"trial {trial.number}: {value} {trial.params}", file=sys.stderr, flush=True)
 
 
-def add_tune_parser(sub) -> None:
+def add_tune_parser(sub: argparse._SubParsersAction) -> None:
     from .tune import SAMPLERS
 
     p = sub.add_parser("tune", help="search GOAT's parameters on a validation split of the training edges "

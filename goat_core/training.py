@@ -241,7 +241,7 @@ def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods
     out = torch.empty(ids.shape[0])
     if ids.shape[0] == 0:
         return out.numpy()
-    if uses_gram(model, backend, len(ids), gram):
+    if gram is not None and uses_gram(model, backend, len(ids), gram):
         from .backends.gram import gram_scores  # numba: compiled (or loaded from its cache) on first use
 
         return gram_scores(model.embedding.weight.detach(), hood, ids.numpy(), exclude_partner, padding, gram)

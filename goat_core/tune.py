@@ -84,21 +84,21 @@ def _narrow(name: str, declared: SearchRange, text: str, spec: str) -> SearchRan
                          f"(LOW:HIGH or A,B of {kind.__name__}s)")
 
 
-def suggest(trial, space: Mapping[str, SearchRange]) -> dict:
+def suggest(trial: optuna.Trial, space: Mapping[str, SearchRange]) -> dict:
     """One trial's values of the searched parameters."""
     values = {}
     for name, rng in space.items():
         if rng.choices is not None:
             values[name] = trial.suggest_categorical(name, list(rng.choices))
         elif isinstance(PARAMETERS[name].default, int):
-            values[name] = trial.suggest_int(name, int(rng.low), int(rng.high), log=rng.log)
-        else:
-            values[name] = trial.suggest_float(name, rng.low, rng.high, log=rng.log)
+            values[name] = trial.suggest_int(name, int(rng.low or 0), int(rng.high or 0), log=rng.log)
+        else:  # a range: its bounds are set (SearchRange)
+            values[name] = trial.suggest_float(name, float(rng.low or 0), float(rng.high or 0), log=rng.log)
     return values
 
 
 # ---------------------------------------------------------------------------- studies
-def open_storage(storage):
+def open_storage(storage: str | optuna.storages.BaseStorage) -> str | optuna.storages.BaseStorage:
     """An SQLAlchemy URL (``sqlite:///tune.db``, ``postgresql://...``) as is; a path (``tune.log``)
     as an Optuna journal file, which needs no database and is safe for several processes; an
     Optuna storage object (the app's in-memory one) as is."""
@@ -122,7 +122,8 @@ class TrialSeededRandom(optuna.samplers.RandomSampler):
         super().__init__(seed=seed)
         self.base_seed = seed
 
-    def sample_independent(self, study, trial, param_name, param_distribution):
+    def sample_independent(self, study: optuna.Study, trial: optuna.trial.FrozenTrial, param_name: str,
+                           param_distribution: optuna.distributions.BaseDistribution) -> Any:
         key = int(hashlib.sha256(param_name.encode()).hexdigest()[:8], 16)
         state = np.random.SeedSequence([self.base_seed, trial.number, key]).generate_state(1)[0]
         fresh = optuna.samplers.RandomSampler(seed=int(state))
@@ -138,7 +139,7 @@ def make_sampler(name: str, seed: int, finished: int) -> optuna.samplers.BaseSam
 
 
 def open_study(graph: Graph, *, storage: str, name: str | None = None, sampler: str = "random",
-               seed: int = 0, validation_fraction: float = 0.2):
+               seed: int = 0, validation_fraction: float = 0.2) -> optuna.Study:
     """The study (created, or loaded to resume) for tuning on ``graph``; a StudyMismatch when a
     study of that name was made for another graph, seed or validation fraction."""
     name = name or study_name(graph, seed)
@@ -168,7 +169,7 @@ def trial_params(base: Mapping[str, Any], values: Mapping[str, Any], validation_
     return params
 
 
-def run_trial(trial, graph: Graph, base: Mapping[str, Any], space: Mapping[str, SearchRange],
+def run_trial(trial: optuna.Trial, graph: Graph, base: Mapping[str, Any], space: Mapping[str, SearchRange],
               validation_fraction: float, callback: Callable | None = None) -> float:
     """One trial: early stopping on the carve-out of ``graph`` chooses its epochs; its best
     validation AUC is its value. Every epoch's AUC is reported to the pruner."""
@@ -200,7 +201,7 @@ def search(graph: Graph, *, trials: int | None = 20, timeout: float | None = Non
            seed: int = 0, storage: str = DEFAULT_STORAGE, study: str | None = None,
            space: Mapping[str, SearchRange] = SEARCH_SPACE, base: Mapping[str, Any] | None = None,
            validation_fraction: float = 0.2, callback: Callable | None = None,
-           on_trial: Callable | None = None):
+           on_trial: Callable | None = None) -> optuna.Study:
     """Run ``trials`` more trials (or until ``timeout`` seconds) of the study on ``graph``, the
     training graph: the only graph the search sees. ``base``: parameters fixed, not searched
     (the others are ``Goat()``'s defaults; ``epochs`` is the most a trial trains).
@@ -223,7 +224,7 @@ def search(graph: Graph, *, trials: int | None = 20, timeout: float | None = Non
 
 
 # ---------------------------------------------------------------------------- the best configuration
-def best_params(study, base: Mapping[str, Any] | None = None) -> dict:
+def best_params(study: optuna.Study, base: Mapping[str, Any] | None = None) -> dict:
     """The best trial's configuration as ``Goat`` parameters that retrain it on every training
     edge: its values, the epochs its early stopping chose, no further carve-out."""
     if not study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
@@ -262,7 +263,7 @@ class TuneResult:
         return result
 
 
-def retrain_best(study, graph: Graph, base: Mapping[str, Any] | None = None,
+def retrain_best(study: optuna.Study, graph: Graph, base: Mapping[str, Any] | None = None,
                  callback: Callable | None = None) -> Goat:
     """The best configuration trained on every edge of ``graph`` (the training graph)."""
     return Goat(**best_params(study, base)).fit(graph, callback=callback)

@@ -158,7 +158,7 @@ def test_cli_tune_json_and_one_line_errors(tmp_path):  # run elsewhere: the defa
     keys = {"best_params", "best_validation_auc", "test_auc", "test_ap", "trials_finished", "trials_pruned",
             "study", "storage"}
     assert keys <= set(found) and found["storage"] == f"sqlite:///{tmp_path / 'tune.db'}"
-    assert (tmp_path / "tune.db").is_file() and (tmp_path / "best" / "weights.pt").is_file()
+    assert (tmp_path / "tune.db").is_file() and (tmp_path / "best" / "model.safetensors").is_file()
     for args, says in ((["--space", "lr=5:6"], "lr must be narrowed within"),
                        (["--preset", "paper"], "--preset does not apply"),
                        (["--sampler", "grid"], "invalid choice")):

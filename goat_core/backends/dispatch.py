@@ -195,10 +195,10 @@ def uses_gram(model: nn.Module, backend: str, pairs: int, gram: GramCache | None
     """Whether scoring ``pairs`` pairs (no dropout) takes the compiled path's Gram mode
     (:mod:`.gram`) with the cache ``gram``: max-pooling GOAT in float32 on the compiled path
     (hence CPU), enough pairs, and a table small enough for G."""
+    if gram is None or backend != "fused" or not isinstance(model, Goat) or model.attention.pooling != "max":
+        return False
     weight = model.embedding.weight
-    return (gram is not None and backend == "fused" and isinstance(model, Goat)
-            and model.attention.pooling == "max" and pairs >= GRAM_MIN_PAIRS
-            and weight.dtype == torch.float32 and weight.shape[0] <= GRAM_MAX_NODES + 1)
+    return pairs >= GRAM_MIN_PAIRS and weight.dtype == torch.float32 and weight.shape[0] <= GRAM_MAX_NODES + 1
 
 
 def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, mask_s: torch.Tensor,

@@ -339,7 +339,7 @@ def read_frame(table: Table, file: str, options: ReadOptions, fmt: str) -> tuple
 
     header = tuple(table.names) if table.names is not None else None
     layout = Layout(",", header, None, width, None)
-    sample = [row(k) for k in range(min(table.rows, HEAD_ROWS))]
+    sample = [r for k in range(min(table.rows, HEAD_ROWS)) if (r := row(k)) is not None]
     try:
         graph, report = read_fields(lambda columns, integers: [frame], layout, file, options, sample,
                                     row, has_header=header is not None)
