@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import optuna
+import sqlalchemy
 from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
@@ -108,6 +109,21 @@ def open_storage(storage: str | optuna.storages.BaseStorage) -> str | optuna.sto
     return JournalStorage(JournalFileBackend(str(Path(storage))))
 
 
+def _create_study(storage: str, name: str, pruner: optuna.pruners.BasePruner, tries: int = 5) -> optuna.Study:
+    """Create or load the study; processes that start together on a new database race to create its
+    tables, and the loser's error only means the winner made them: it tries again."""
+    def create() -> optuna.Study:
+        return optuna.create_study(storage=open_storage(storage), study_name=name, direction="maximize",
+                                   load_if_exists=True, pruner=pruner)
+
+    for attempt in range(1, tries):
+        try:
+            return create()
+        except sqlalchemy.exc.SQLAlchemyError:
+            time.sleep(0.2 * attempt)
+    return create()
+
+
 def study_name(graph: Graph, seed: int) -> str:
     """The default name: the training graph's content and the seed, so that the same command
     on the same split resumes its study, and another split never mixes in."""
@@ -145,8 +161,7 @@ def open_study(graph: Graph, *, storage: str, name: str | None = None, sampler: 
     name = name or study_name(graph, seed)
     optuna.logging.set_verbosity(optuna.logging.WARNING)  # the CLI and the app report trials their way
     pruner = optuna.pruners.MedianPruner(n_startup_trials=3, n_warmup_steps=1)
-    study = optuna.create_study(storage=open_storage(storage), study_name=name, direction="maximize",
-                                load_if_exists=True, pruner=pruner)
+    study = _create_study(storage, name, pruner)
     about = {"graph": graph.fingerprint(), "seed": seed, "validation_fraction": validation_fraction}
     for key, value in about.items():
         found = study.user_attrs.get(key)

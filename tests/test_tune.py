@@ -164,3 +164,15 @@ def test_cli_tune_json_and_one_line_errors(tmp_path):  # run elsewhere: the defa
                        (["--sampler", "grid"], "invalid choice")):
         proc = cli("--train-ratio", "0.8", *args)
         assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and says in proc.stderr, proc.stderr
+
+
+def test_processes_starting_together_on_a_new_database_all_open_the_study(tmp_path):
+    # sqlite's tables are created by whichever process comes first; the others must not fail on it
+    code = ("import sys, optuna; from goat_core import tune; "
+            "tune._create_study(sys.argv[1], 'race', optuna.pruners.MedianPruner())")
+    for round_ in range(3):
+        storage = f"sqlite:///{tmp_path / f'race{round_}.db'}"
+        procs = [subprocess.Popen([sys.executable, "-c", code, storage], cwd=ROOT, stderr=subprocess.PIPE,
+                                  text=True) for _ in range(3)]
+        errors = [p.communicate(timeout=120)[1] for p in procs]
+        assert [p.returncode for p in procs] == [0, 0, 0], errors
