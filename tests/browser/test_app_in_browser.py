@@ -171,13 +171,17 @@ def ba_edge_list(path, nodes: int, m: int) -> None:
     path.write_text("".join(f"{7919 * u + 13} {7919 * v + 13}\n" for u, v in graph.edges()))
 
 
-def upload_and_train(page, server, path) -> None:
+def upload(page, server, path) -> None:
     open_app(page, server)
     page.get_by_text("Upload a graph file").click()
     settle(page)
     choose_file(page, path)
     page.get_by_role("button", name="Load graph").click()
     settle(page)
+
+
+def upload_and_train(page, server, path) -> None:
+    upload(page, server, path)
     page.get_by_text(f"Loaded {path.name}").wait_for()
     go(page, "Train")
     epochs = page.locator(".st-key-train_epochs input")
@@ -378,12 +382,7 @@ def test_upload_an_lgl_file_igraph_writes(server, new_page, tmp_path):
     path = tmp_path / "karate.lgl"
     g.write_lgl(str(path))
     page = new_page()
-    open_app(page, server)
-    page.get_by_text("Upload a graph file").click()
-    settle(page)
-    choose_file(page, path)
-    page.get_by_role("button", name="Load graph").click()
-    settle(page)
+    upload(page, server, path)
     page.get_by_text("Loaded karate.lgl: 34 nodes, 78 edges.").wait_for()
     page.get_by_text(re.compile(r"78 edges read as LGL, weight from edge attribute 'weight'")).wait_for()
     assert metric(page, "Nodes") == "34" and metric(page, "Edges") == "78"
