@@ -53,6 +53,7 @@ STRONG_TARGET = {"target", "dst", "dest", "destination", "to", "targetid", "toid
 WEAK_SOURCE = {"u", "n1", "v1", "id1", "nodea", "a1"}
 WEAK_TARGET = {"v", "n2", "v2", "id2", "nodeb", "a2"}
 WEIGHT_NAMES = {"weight", "weights", "w", "value", "strength", "count"}
+COLUMN_NAMES = STRONG_SOURCE | STRONG_TARGET | WEAK_SOURCE | WEAK_TARGET | WEIGHT_NAMES  # any edge column
 INDEX_NAMES = {"", "index", "unnamed0", "idx", "rowid", "row"}
 # Columns that are never an edge's end (Gephi's Type/Id/Label, times): left out when the ends are
 # taken in order because the header does not name them.
