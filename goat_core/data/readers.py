@@ -1,27 +1,9 @@
-"""Graph files in: one entry point that finds the format from the bytes and reads it.
-
-Order of detection (``format=`` skips all but the first step):
-
-1. compression, by its magic bytes: gzip, bz2, xz, zip with one file; decompressed up to a cap;
-   then Parquet by its ``PAR1`` (:mod:`.frames`, read as an edge table);
-2. XML: GEXF, GraphML or XGMML (``<graph>``, Cytoscape's; :mod:`.xgmml`) by the root element
-   (parsed hardened, :mod:`.nxformats`);
-3. JSON (``{``, ``[``): networkx's node-link data when it has ``"nodes"``, else a table as
-   pandas' ``to_json`` writes it, any orient, or JSON Lines (:mod:`.frames`);
-4. Matrix Market (its ``%%MatrixMarket`` banner), DOT (``graph {``/``digraph {``), GDF (a
-   ``nodedef>``/``edgedef>`` first line), VNA (a ``*Node data``/``*Node properties``/``*Tie data``
-   first line), UCINET DL (``dl`` then ``n =``), Pajek (a ``*Vertices``/``*Network`` line), GML
-   (``graph [``), LEDA (``LEDA.GRAPH``), graph6/sparse6 (their ``>>graph6<<`` header);
-5. networkx's adjacency lists (their ``# GMT`` header; a multiline list also by its shape);
-6. Cytoscape's SIF (``source type target…``), only when no edge table can be meant
-   (:func:`.sif.looks_sif`: few interaction types, never a node nor a number);
-7. otherwise an edge table (:mod:`.delimited`): CSV/TSV/whitespace, a header or not, KONECT,
-   networkx's edge list with attribute dicts.
-
-Every reader ends in :func:`.graph.normalise` or :func:`.graph.from_networkx`; the Graph it
-returns carries the account of the read as ``graph.read`` (:class:`.formats.ReadReport`).
-Categorical node attributes (karate's ``club``) are label candidates; the first becomes
-``graph.labels``.
+"""Graph files in: one entry point that unpacks the bytes (gzip, bz2, xz, a one-file zip, up to a
+cap), finds the format (:data:`SNIFFERS`, tried in order; an edge table when none says yes) and
+reads it. ``format=`` skips the finding. Every reader ends in :func:`.graph.normalise` or
+:func:`.graph.from_networkx`; the Graph carries the account of the read as ``graph.read``
+(:class:`.formats.ReadReport`). Categorical node attributes (karate's ``club``) are label
+candidates; the first becomes ``graph.labels``.
 """
 
 from __future__ import annotations
@@ -244,13 +226,9 @@ _GML_START = re.compile(r'(?:\w+[ \t]+(?:"[^"\n]*"|[^\s\[\]]+)[ \t]*\n)*graph\s*
 # XGMML without an XML declaration: a <graph> start tag with attributes, or with <node>/<edge> inside
 _XGMML_ROOT = re.compile(r"<(?:[\w.-]+:)?graph(?:\s+[\w.:-]+\s*="
                          r"|\s*>\s*(?:<!--.*?-->\s*)*<(?:[\w.-]+:)?(?:node|edge|att)\b)", re.DOTALL)
-
-
-def _looks_gml(lines: list[str]) -> bool:
-    return _GML_START.match("\n".join(lines[:20])) is not None
-
-
 _LGL_NODE = re.compile(r"#\s*\S+")
+XML_STARTS = ("<?xml", "<!")
+PAJEK_STARTS = ("*vertices", "*network", "*arcs", "*edges")
 
 
 def looks_lgl(lines: list[str]) -> bool:
@@ -274,67 +252,72 @@ def looks_lgl(lines: list[str]) -> bool:
     return lone or any(nodes[k] and not nodes[k - 1] for k in range(1, len(rows)))
 
 
-def _looks_multiline(raw: bytes, file: str, rows: list[str]) -> bool:
-    """Shape test of a multiline adjacency list, run on the whole file only when its first lines
-    have a neighbor line (one token, or a node and its {attributes}): no edge list has one."""
-    tokens = [line.split() for line in rows[:21]]
+def _looks_multiline(head: _Head) -> bool:
+    """A multiline adjacency list: said by networkx's header, else by a shape test of the whole
+    file, run only when the first lines have a neighbor line (one token, or a node and its
+    {attributes}), which no edge list has."""
+    if has_networkx_header(head.text):
+        return looks_multiline(head.raw, head.file)
+    tokens = [line.split() for line in head.rows[:21]]
     if not tokens or len(tokens[0]) != 2 or not tokens[0][1].isdigit():
         return False
     if not any(len(t) == 1 or (len(t) > 1 and t[1].startswith("{")) for t in tokens[1:]):
         return False
-    return looks_multiline(raw, file)
+    return looks_multiline(head.raw, head.file)
+
+
+class _Head(NamedTuple):
+    """The first 64 kB of a file as the sniffers look at it."""
+
+    raw: bytes
+    file: str
+    text: str  # stripped of leading blanks
+    lines: list[str]  # whole lines (the last dropped when the head cut it)
+    rows: list[str]  # lines that are not blank or a #/% comment, stripped
+    root: str  # an XML document's root element, lower case ("" for none)
+
+
+# (format, test) in the order they are tried; an edge table when none says yes
+SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
+    ("parquet", lambda h: h.raw.startswith(b"PAR1")),
+    ("gexf", lambda h: h.root == "gexf"),
+    ("graphml", lambda h: h.root == "graphml"),
+    ("xgmml", lambda h: h.root == "graph"
+     and bool(h.text.startswith(XML_STARTS) or _XGMML_ROOT.match(h.text))),
+    # networkx's node-link JSON is one object, never a list or lines; a "{" document is read by
+    # read_json, which reads a pandas table too when it has no "nodes"
+    ("json-table", lambda h: h.text.startswith("[") or (h.text.startswith("{") and looks_json_lines(h.text))),
+    ("node-link", lambda h: h.text.startswith("{")),
+    ("matrix-market", lambda h: looks_matrix_market(h.text)),
+    ("dot", lambda h: looks_dot(h.text)),
+    ("gdf", lambda h: looks_gdf(h.text)),
+    ("vna", lambda h: looks_vna(h.text)),
+    ("dl", lambda h: looks_dl(h.text)),
+    ("leda", lambda h: h.text.startswith("LEDA.GRAPH")),
+    ("graph6", lambda h: h.text.startswith((">>graph6<<", ">>sparse6<<"))),
+    ("pajek", lambda h: any(row.lower().startswith(PAJEK_STARTS) for row in h.rows[:1])),
+    ("gml", lambda h: _GML_START.match("\n".join(h.rows[:20])) is not None),
+    ("lgl", lambda h: looks_lgl(h.lines)),
+    ("multiline-adjlist", _looks_multiline),
+    ("adjlist", lambda h: has_networkx_header(h.text)),
+    # Cytoscape's SIF only when no edge table can be meant (few interaction types, never a number)
+    ("sif", lambda h: looks_sif(h.lines)),
+)
 
 
 def sniff_format(raw: bytes, file: str) -> str:
-    """The format of (uncompressed) bytes, from their first 64 kB."""
-    if raw.startswith(b"PAR1"):
-        return "parquet"
-    head = raw[:65536].decode("utf-8-sig", errors="replace").lstrip()
-    if head.startswith("<"):
-        root = re.search(r"<(?!\?|!)(?:[\w.-]+:)?([\w.-]+)", head)
-        name = root.group(1).lower() if root else ""
-        if name in ("gexf", "graphml"):
-            return name
-        if name == "graph" and (head.startswith(("<?xml", "<!")) or _XGMML_ROOT.match(head)):
-            return "xgmml"
-        if head.startswith(("<?xml", "<!")):
-            raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>), GraphML (<graphml>) "
-                                         "and XGMML (<graph>) are the XML graph formats read")
-        # a node named like a tag ("<a> <b>"): an edge list after all
-    if head.startswith("[") or (head.startswith("{") and looks_json_lines(head)):
-        return "json-table"  # networkx's node-link JSON is one object, never a list or lines
-    if head.startswith("{"):
-        return "node-link"  # read_json reads a pandas table too when it has no "nodes"
-    if looks_matrix_market(head):
-        return "matrix-market"
-    if looks_dot(head):
-        return "dot"
-    if looks_gdf(head):
-        return "gdf"
-    if looks_vna(head):
-        return "vna"
-    if looks_dl(head):
-        return "dl"
-    if head.startswith("LEDA.GRAPH"):
-        return "leda"
-    if head.startswith((">>graph6<<", ">>sparse6<<")):
-        return "graph6"
-    lines = head.splitlines()[:-1] if len(raw) > 65536 else head.splitlines()  # the last may be cut
+    """The format of (uncompressed) bytes, from their first 64 kB: the first of :data:`SNIFFERS`
+    that says yes, else "edgelist"."""
+    text = raw[:65536].decode("utf-8-sig", errors="replace").lstrip()
+    lines = text.splitlines()[:-1] if len(raw) > 65536 else text.splitlines()  # the last may be cut
+    root = re.search(r"<(?!\?|!)(?:[\w.-]+:)?([\w.-]+)", text) if text.startswith("<") else None
+    name = root.group(1).lower() if root else ""
+    if text.startswith(XML_STARTS) and name not in ("gexf", "graphml", "graph"):
+        raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>), GraphML (<graphml>) "
+                                     "and XGMML (<graph>) are the XML graph formats read")
     rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith(("#", "%"))]
-    first = rows[0] if rows else ""
-    if first.lower().startswith(("*vertices", "*network", "*arcs", "*edges")):
-        return "pajek"
-    if _looks_gml(rows):
-        return "gml"
-    if looks_lgl(lines):
-        return "lgl"
-    if has_networkx_header(head):
-        return "multiline-adjlist" if looks_multiline(raw, file) else "adjlist"
-    if _looks_multiline(raw, file, rows):
-        return "multiline-adjlist"
-    if looks_sif(lines):
-        return "sif"
-    return "edgelist"
+    head = _Head(raw, file, text, lines, rows, name)
+    return next((fmt for fmt, looks in SNIFFERS if looks(head)), "edgelist")
 
 
 # --------------------------------------------------------------------------- node attributes as labels
