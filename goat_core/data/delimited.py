@@ -399,7 +399,7 @@ def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout
         if not integer_ids or isinstance(err, GraphFormatError):
             raise
         graph = table.graph(chunks(columns, False), directed, False)  # text after all: as text
-    return graph, _report(graph, sample, layout, columns, directed, why)
+    return graph, _report(graph, sample, layout, columns, directed, why, table.notes)
 
 
 class _Edges:
@@ -412,6 +412,7 @@ class _Edges:
             layout, columns, file, sample, row, guess
         self.width = len(layout.header) if layout.header is not None else layout.width
         self.positional = layout.header is None and not columns.given and not layout.konect
+        self.notes: list[str] = []
 
     def graph(self, chunks: Iterable[Any], directed: bool, integers: bool) -> Graph:
         import pandas as pd
@@ -451,8 +452,15 @@ class _Edges:
             node_names = nodes.astype(str).tolist()
         else:
             node_names = list(names)
-            if all(_INTEGER.fullmatch(name) for name in node_names):  # "007": integers as text
+            integral = all(_INTEGER.fullmatch(name) for name in node_names)
+            whole = None if integral else _whole_floats(node_names)  # np.savetxt's 1.000e+00
+            if integral:  # "007": integers as text
                 node_names, src, dst = _integer_order(node_names, src, dst)
+            elif whole is not None:
+                nodes, codes = np.unique(whole, return_inverse=True)
+                node_names, src, dst = nodes.astype(str).tolist(), codes[src], codes[dst]
+                self.notes.append("ids written as floats (as np.savetxt writes them) read as integers")
+            if integral or whole is not None:
                 values = np.array([int(name) for name in node_names], dtype=np.int64)
                 self.refuse_ambiguous(values[src], values[dst], weights)
             self.refuse_times(weights)
@@ -556,6 +564,20 @@ def _floats(column: Any, separator: str | None) -> np.ndarray:
     return pd.to_numeric(texts, errors="coerce").to_numpy(np.float64, na_value=np.nan)
 
 
+_FLOAT = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?")
+
+
+def _whole_floats(names: list[str]) -> np.ndarray | None:
+    """The integers that names written as floats stand for ("1.0", "2.000000e+00"), or None when
+    a name is not a float with an integer value (below 2**53, where floats hold integers exactly)."""
+    if not all(_FLOAT.fullmatch(name) for name in names):
+        return None
+    values = np.array(names, dtype=np.float64)
+    if not np.all((values == np.floor(values)) & (np.abs(values) < 2**53)):
+        return None
+    return values.astype(np.int64)
+
+
 def _integer_order(names: list[str], src: np.ndarray, dst: np.ndarray
                    ) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Names numbered in first-seen order, renumbered numerically when every one is an integer
@@ -647,13 +669,13 @@ def _direction(options: ReadOptions, layout: Layout, body: list[tuple[int, list[
 
 
 def _report(graph: Graph, body: list[tuple[int, list[str]]], layout: Layout, columns: Columns,
-            directed: bool, why: str) -> ReadReport:
+            directed: bool, why: str, extra: list[str]) -> ReadReport:
     header = layout.header
     name = (lambda i: repr(header[i]) if header[i] else "(unnamed)") if header is not None else \
         (lambda i: f"column {i}")
     shown = [fields for _, fields in body[:FIRST_ROWS]]
     wanted = [columns.source, columns.target] + ([columns.weight] if columns.weight is not None else [])
-    notes = []
+    notes = list(extra)
     if layout.konect:
         notes.append(f"KONECT header: {' '.join(layout.konect)}")
     if layout.separator == ";" and columns.weight is not None and any(

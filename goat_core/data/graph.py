@@ -337,7 +337,7 @@ def is_zero(word: str) -> bool:
 
 def parse_weight(token: str, file: str, line: int | None) -> float:
     try:
-        value = float(token)
+        value = float(token.replace("_", " "))  # "1_000" is Python's, not a number in a file (pandas)
     except ValueError:
         raise GraphFormatError(file, f"weight {token!r} is not a number", line) from None
     if math.isnan(value):

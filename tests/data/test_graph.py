@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pytest
 
@@ -371,6 +373,23 @@ def test_a_bad_row_is_named_by_its_line_in_any_chunk(raw, line, words, chunk_row
     with pytest.raises(GraphFormatError) as info:
         parse_edge_list(raw, "g.txt")
     assert str(info.value).startswith(f"g.txt:{line}:") and words in str(info.value)
+
+
+def test_float_ids_as_np_savetxt_writes_them_are_the_integers_they_stand_for():
+    buffer = io.BytesIO()
+    np.savetxt(buffer, np.array([[0, 1, 0.5], [1, 2, 2], [2, 10, 1], [10, 0, 3]]))
+    assert buffer.getvalue().startswith(b"0.000000000000000000e+00 1.000000000000000000e+00")
+    graph = parse_edge_list(buffer.getvalue(), "s.txt")
+    assert graph.names == ("0", "1", "2", "10") and graph.weight.tolist() == [0.5, 3.0, 2.0, 1.0]
+    assert "ids written as floats (as np.savetxt writes them) read as integers" in graph.read.notes
+    assert parse_edge_list(b"0.5 1.0\n1.0 2.0\n", "h.txt").names == ("0.5", "1.0", "2.0")  # not all whole
+
+
+@pytest.mark.parametrize("raw, line", [(b"a b 1\nb c 1_000\n", 2),
+                                       (b"source,target,weight\na,b,1\nb,c,1_000\n", 3)])
+def test_a_weight_written_with_an_underscore_is_refused_with_its_line(raw, line):
+    with pytest.raises(GraphFormatError, match=f"^w.txt:{line}: weight '1_000' is not a number"):
+        parse_edge_list(raw, "w.txt")
 
 
 def test_a_name_that_is_not_valid_unicode_is_refused_where_names_are_read(tmp_path):
