@@ -324,16 +324,17 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     integer_ids = not _not_canonical(raw)  # "007" stays a name apart from "7"
 
     def chunks(columns: Columns, integers: bool) -> Iterator[Any]:
-        return _text_chunks(raw, file, layout, skip, columns, integers)
+        ends = (columns.source, columns.target) if integers else ()
+        return _text_chunks(raw, layout, skip, ends, CHUNK_ROWS)
 
     return read_fields(chunks, layout, file, options, sample, lines.row, text=text, integer_ids=integer_ids)
 
 
-def _text_chunks(raw: bytes, file: str, layout: Layout, skip: int, columns: Columns,
-                 integers: bool) -> Iterator[Any]:
-    """The data rows as DataFrames of CHUNK_ROWS rows (pandas' C parser; a chunk's tokens are what
-    loading holds beyond the arrays): text fields, the ends as int64 when ``integers``. Comment
-    and blank lines inside are blanked first, so that pandas' line numbers are the file's."""
+def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...] = (),
+                 chunksize: int | None = None) -> Iterator[Any]:
+    """The data rows after line ``skip`` as DataFrames of ``chunksize`` rows (pandas' C parser):
+    text fields, the ``integers`` columns as int64. Comment and blank lines inside are blanked
+    first, so that pandas' line numbers are the file's."""
     import pandas as pd
 
     at = 0
@@ -342,13 +343,36 @@ def _text_chunks(raw: bytes, file: str, layout: Layout, skip: int, columns: Colu
     body = raw[at:]
     if b"#" in body or b"%" in body or _BLANK_ROW.search(b"\n" + body[:256]) or _BLANK_ROW.search(body):
         body = _SKIPPED.sub(b"", body)
-    types: dict = defaultdict(lambda: str)
-    if integers:
-        types.update({columns.source: np.int64, columns.target: np.int64})
+    types: dict = defaultdict(lambda: str, dict.fromkeys(integers, np.int64))
     sep = layout.separator if layout.separator is not None else r"\s+"
-    yield from pd.read_csv(io.BytesIO(body), sep=sep, header=None, dtype=types, na_filter=False,
-                           skipinitialspace=True, skip_blank_lines=True, encoding="utf-8-sig",
-                           chunksize=CHUNK_ROWS, engine="c", index_col=False)
+    frames = pd.read_csv(io.BytesIO(body), sep=sep, header=None, dtype=types, na_filter=False,
+                         skipinitialspace=True, skip_blank_lines=True, encoding="utf-8-sig",
+                         chunksize=chunksize or CHUNK_ROWS, engine="c", index_col=False)
+    yield from frames if chunksize else [pd.concat(list(frames), ignore_index=True)]
+
+
+def text_rows(raw: bytes, file: str, width: int, expected: str) -> list[tuple[int, list[str]]]:
+    """(line, fields) of each data row of a small table (a labels file), read as an edge table's
+    text is (separator sniffed, quotes, comments); a row of another width is refused naming its
+    line and what was ``expected``."""
+    import pandas as pd
+
+    rows = trim_empty_columns(data_lines(decode(raw, file)))
+    if not rows:
+        return []
+    layout = Layout(sniff_separator([text for _, text in rows[:HEAD_ROWS]]), None, None, width, None)
+    try:
+        frame = next(_text_chunks(raw, layout, rows[0][0] - 1))
+    except pd.errors.ParserError:
+        frame = None
+    if frame is None or frame.shape[1] != width or len(frame) != len(rows) or (frame == "").any(axis=None):
+        index = _LineIndex(raw, file, layout, rows[0][0] - 1)
+        for k in range(len(rows)):
+            number, fields = index.row(k) or (0, [])
+            if len(fields) != width or "" in fields:
+                raise GraphFormatError(file, f"{len(fields)} columns; expected {expected}", number)
+        raise GraphFormatError(file, f"rows pandas could not read; expected {expected}")
+    return [(number, [str(v).strip() for v in values]) for (number, _), values in zip(rows, frame.to_numpy())]
 
 
 # Lines the text reader skips (as data_lines does): comments, and blank rows (",,," of a sheet)

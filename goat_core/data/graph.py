@@ -312,14 +312,6 @@ def data_lines(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def _splitter(first_line: str):
-    if "," in first_line:
-        return lambda s: [tok.strip() for tok in s.split(",")]
-    if ";" in first_line:
-        return lambda s: [tok.strip() for tok in s.split(";")]
-    return str.split
-
-
 def is_number(token: str) -> bool:
     try:
         float(token)
@@ -536,18 +528,17 @@ def from_networkx(nx_graph: Any, source: str = "<networkx>", weight: str = "weig
 
 
 def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels:
-    """A ``node label`` file; nodes outside the graph and unlabelled nodes are reported."""
-    rows = data_lines(decode(raw, file))
-    split = _splitter(rows[0][1]) if rows else str.split
+    """A ``node label`` file, read as an edge table's text is; nodes outside the graph and
+    unlabelled nodes are reported."""
+    from .delimited import text_rows  # delimited builds on this module
+
+    rows = text_rows(raw, file, 2, "'node label'")
     lookup = graph._name_index()
     codes = np.full(graph.num_nodes, -1, dtype=np.int64)
     classes: dict[str, int] = {}
     unknown: list[str] = []
-    for number, text in rows:
-        toks = split(text)
-        if len(toks) != 2:
-            raise GraphFormatError(file, f"{len(toks)} columns; expected 'node label'", number)
-        name, label = nfc(toks[0]), toks[1]
+    for number, (name, label) in rows:
+        name = nfc(name)
         if name not in lookup:
             is_header = number == rows[0][0] and name.lower() in HEADER_WORDS | {"id", "name"}
             if not is_header:

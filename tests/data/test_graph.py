@@ -160,6 +160,17 @@ def test_labels_report_unknown_and_missing_nodes():
         parse_labels(b"q x\n", g, file="l.txt")
 
 
+def test_labels_files_are_read_as_edge_tables_are():
+    g = parse_edge_list(b"source,target\nNew York,b\nb,c\n", "g.csv")
+    quoted = parse_labels(b'# cities\n"New York",east\nb,west\n\nc,"west"\n', g, file="l.csv")
+    assert quoted.classes == ("east", "west") and quoted.missing == 0
+    mixed = parse_labels(b"b\tx\nc  y\n", g, file="l.txt")  # a hand-edited mix of tabs and spaces
+    assert mixed.classes == ("x", "y") and mixed.missing == 1
+    for raw, line in [(b"b x\nc\n", 2), (b"b x\n\n# note\nc y z\n", 4)]:
+        with pytest.raises(GraphFormatError, match=f"^l.txt:{line}: [13] columns; expected 'node label'$"):
+            parse_labels(raw, g, file="l.txt")
+
+
 def test_lesmis_carries_the_paper_ids():
     g = load_graph("lesmis")
     assert (g.num_nodes, g.num_edges) == (77, 254) and g.weighted
