@@ -1,12 +1,7 @@
-"""Edge tables: one edge per line, in delimited text (CSV, TSV, whitespace, ``;``, ``|``), and the
-one path every table takes (JSON and Parquet tables too, :mod:`.frames`): what is read is in
-docs/formats.md.
-
-The separator, the header and the columns are decided once, on the first lines; pandas' C parser
-then reads the rows in chunks, and :func:`read_fields` builds the graph from them, checking each
-chunk column-wise. Only when a row is wrong is its file line found, by scanning the text once
-(:class:`_LineIndex`), to name it. When the columns cannot be told apart with confidence, reading
-stops with one line that says what it saw and which option decides.
+"""Edge tables in delimited text (CSV, TSV, whitespace, ``;``, ``|``), and :func:`read_fields`,
+the path every table takes (JSON and Parquet too, :mod:`.frames`). The layout is decided on the
+first lines, pandas' C parser reads the rows in chunks, checked column-wise; only a wrong row is
+looked up by its file line (:class:`_LineIndex`). What is read: docs/formats.md.
 """
 
 from __future__ import annotations
@@ -60,7 +55,7 @@ INDEX_NAMES = {"", "index", "unnamed0", "idx", "rowid", "row"}
 NOT_ENDS = {"type", "id", "label", "timestamp", "time", "date", "datetime", "ts", "year", "key", "kind",
             "color", "colour", "sign"}
 SEPARATORS = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe", None: "whitespace"}
-KONECT = re.compile(r"%\s*(sym|asym|bip)\b\s*(\S*)", re.IGNORECASE)
+KONECT = re.compile(r"%[ \t]*(sym|asym|bip)\b[ \t]*(\S*)", re.IGNORECASE)
 HEAD_ROWS = 21  # what the header and separator are decided on (the first 21 data lines)
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 _INTEGER = re.compile(r"-?\d+")
@@ -75,9 +70,8 @@ def is_decimal(token: str) -> bool:
 
 
 def sniff_separator(lines: list[str]) -> str | None:
-    """Tab, comma, semicolon or pipe when it splits every line into the same number (>= 2) of
-    fields (quotes respected), unless blanks split them alike as a hand-edited list mixes them
-    (see :func:`_mixed_blanks`); else the one in the first line; else None (runs of whitespace)."""
+    """Tab, comma, semicolon or pipe when it splits every line into as many (>= 2) fields, unless
+    tabs and blanks are mixed (:func:`_mixed_blanks`); else the first in line 1; else None (blanks)."""
     blanks = len({len(line.split()) for line in lines}) == 1 and len(lines[0].split()) >= 2
     for sep in SEPARATORS:
         if sep is None:
@@ -92,9 +86,8 @@ def sniff_separator(lines: list[str]) -> str | None:
 
 
 def _mixed_blanks(lines: list[str]) -> bool:
-    """Tabs and spaces mixed as separators (``3 <TAB> 1``, ``1<TAB>2 0.5``): a blank beside a tab,
-    or only numbers once blanks split the fields too. A TSV of names with blanks ("New York")
-    has neither."""
+    """Tabs and spaces mixed as separators (``3 <TAB> 1``, ``1<TAB>2 0.5``), which a TSV of names
+    with blanks ("New York") is not: a blank beside a tab, or only numbers."""
     text = "\n".join(lines)
     return " \t" in text or "\t " in text or (" " in text and all(is_number(token) for token in text.split()))
 
@@ -138,11 +131,8 @@ class Layout:
 
 
 def konect_header(text: str) -> tuple[str, str] | None:
-    for line in text.splitlines():
-        if line.strip():
-            found = KONECT.match(line.strip())
-            return (found.group(1).lower(), found.group(2).lower()) if found else None
-    return None
+    found = KONECT.match(text.lstrip())
+    return (found.group(1).lower(), found.group(2).lower()) if found else None
 
 
 def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None) -> Layout:
@@ -183,10 +173,6 @@ class Columns:
     given: bool = False  # chosen by the caller's options
     weight_guessed: bool = False  # an unknown name over numbers, taken as the weight
 
-    @property
-    def identity(self) -> bool:
-        plain = (self.source, self.target, self.index, self.ignored) == (0, 1, None, ())
-        return plain and self.weight in (None, 2)
 
 
 def _choice_hint(layout: Layout) -> str:
@@ -300,9 +286,7 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
 
 
 def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    """A delimited text's graph and the account of how it was read: the layout decided on the
-    first lines, the rows read by pandas' C parser in chunks (:func:`_text_chunks`), the graph
-    built by :func:`read_fields`, the one path of every table."""
+    """A delimited text's graph and the account of how it was read."""
     if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
         decode(raw, file)  # empty or binary: its one-line error
     if b"\r" in raw[:HEAD_BYTES] and b"\n" not in raw[:HEAD_BYTES]:
@@ -318,23 +302,23 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     if _dict_row(rows[0][1]) is not None:
         return _read_dict_rows(trim_empty_columns(data_lines(decode(raw, file))), file, options)
     layout = header_by_names(sniff_layout(rows, konect_header(text)), rows, options)
-    sample = split_body(rows[:HEAD_ROWS + 1], layout)
+    body = rows[layout.header_line is not None:HEAD_ROWS + 1]
+    sample = list(zip([n for n, _ in body], split_rows([text for _, text in body], layout.separator)))
     skip = layout.header_line if layout.header_line is not None else rows[0][0] - 1
     lines = _LineIndex(raw, file, layout, skip)
     integer_ids = not _not_canonical(raw)  # "007" stays a name apart from "7"
 
     def chunks(columns: Columns, integers: bool) -> Iterator[Any]:
         ends = (columns.source, columns.target) if integers else ()
-        return _text_chunks(raw, layout, skip, ends, CHUNK_ROWS)
+        return _text_chunks(raw, layout, skip, ends)
 
     return read_fields(chunks, layout, file, options, sample, lines.row, text=text, integer_ids=integer_ids)
 
 
-def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...] = (),
-                 chunksize: int | None = None) -> Iterator[Any]:
-    """The data rows after line ``skip`` as DataFrames of ``chunksize`` rows (pandas' C parser):
-    text fields, the ``integers`` columns as int64. Comment and blank lines inside are blanked
-    first, so that pandas' line numbers are the file's."""
+def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...]) -> Iterator[Any]:
+    """The data rows after line ``skip`` as DataFrames of CHUNK_ROWS rows (pandas' C parser): text
+    fields, the ``integers`` columns as int64. Comment and blank lines are blanked first, so that
+    pandas' line numbers are the file's."""
     import pandas as pd
 
     at = 0
@@ -345,34 +329,9 @@ def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...
         body = _SKIPPED.sub(b"", body)
     types: dict = defaultdict(lambda: str, dict.fromkeys(integers, np.int64))
     sep = layout.separator if layout.separator is not None else r"\s+"
-    frames = pd.read_csv(io.BytesIO(body), sep=sep, header=None, dtype=types, na_filter=False,
-                         skipinitialspace=True, skip_blank_lines=True, encoding="utf-8-sig",
-                         chunksize=chunksize or CHUNK_ROWS, engine="c", index_col=False)
-    yield from frames if chunksize else [pd.concat(list(frames), ignore_index=True)]
-
-
-def text_rows(raw: bytes, file: str, width: int, expected: str) -> list[tuple[int, list[str]]]:
-    """(line, fields) of each data row of a small table (a labels file), read as an edge table's
-    text is (separator sniffed, quotes, comments); a row of another width is refused naming its
-    line and what was ``expected``."""
-    import pandas as pd
-
-    rows = trim_empty_columns(data_lines(decode(raw, file)))
-    if not rows:
-        return []
-    layout = Layout(sniff_separator([text for _, text in rows[:HEAD_ROWS]]), None, None, width, None)
-    try:
-        frame = next(_text_chunks(raw, layout, rows[0][0] - 1))
-    except pd.errors.ParserError:
-        frame = None
-    if frame is None or frame.shape[1] != width or len(frame) != len(rows) or (frame == "").any(axis=None):
-        index = _LineIndex(raw, file, layout, rows[0][0] - 1)
-        for k in range(len(rows)):
-            number, fields = index.row(k) or (0, [])
-            if len(fields) != width or "" in fields:
-                raise GraphFormatError(file, f"{len(fields)} columns; expected {expected}", number)
-        raise GraphFormatError(file, f"rows pandas could not read; expected {expected}")
-    return [(number, [str(v).strip() for v in values]) for (number, _), values in zip(rows, frame.to_numpy())]
+    yield from pd.read_csv(io.BytesIO(body), sep=sep, header=None, dtype=types, na_filter=False,
+                           skipinitialspace=True, skip_blank_lines=True, encoding="utf-8-sig",
+                           chunksize=CHUNK_ROWS, engine="c", index_col=False)
 
 
 # Lines the text reader skips (as data_lines does): comments, and blank rows (",,," of a sheet)
@@ -381,8 +340,7 @@ _BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n
 
 
 class _LineIndex:
-    """A data row's file line and fields, found (only when a row is wrong) by scanning the text
-    once, skipping comment and blank lines as the reader did: a line index, not a parser."""
+    """A data row's file line and fields, looked up only when a row is wrong."""
 
     def __init__(self, raw: bytes, file: str, layout: Layout, skip: int):
         self.raw, self.file, self.layout, self.skip = raw, file, layout, skip
@@ -404,19 +362,20 @@ def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout
                 options: ReadOptions, sample: list[tuple[int, list[str]]],
                 row: Callable[[int], tuple[int, list[str]] | None], *, text: str = "",
                 has_header: bool | None = None, integer_ids: bool = False) -> tuple[Graph, ReadReport]:
-    """The graph of a table, the one path of every table (delimited text, and what pandas and
-    pyarrow read from JSON and Parquet, which say whether they have a header: ``has_header``):
-    ``chunks(columns, integers)`` gives its data rows as DataFrames of text fields (the ends as
-    int64 when asked and they are); ``sample`` is its first rows, (line, fields) each, on which
-    the columns are chosen; ``row(k)`` gives the k-th data row's line and fields, to name a bad
-    one. ``text``: a text file's head, for the direction its comments state."""
+    """The graph of any table: ``chunks(columns, integers)`` gives its rows as DataFrames of text
+    (the ends as int64 when ``integers``); the columns are chosen on ``sample``, its first (line,
+    fields); ``row(k)`` names a bad row; ``text``: a text file's head, whose comments may say the
+    direction; ``has_header``: said by the format (JSON, Parquet) rather than guessed."""
     if not sample:
         raise GraphFormatError(file, "no edges: only a header line")
     columns = choose_columns(layout, options, file, _sample(sample))
     directed, why = _direction(options, layout, sample, text)
     integer_ids = integer_ids and all(len(f) > max(columns.source, columns.target) and _INTEGER.fullmatch(
         f[columns.source]) and _INTEGER.fullmatch(f[columns.target]) for _, f in sample)
-    table = _Edges(layout, columns, file, sample, row, _guess(columns, options, has_header))
+    # the ambiguities to refuse: none the caller settled by naming columns, the format or the header
+    guess = {"index": not columns.given, "adjlist": not columns.given and options.format is None,
+             "first_line": not columns.given and has_header is None}
+    table = _Edges(layout, columns, file, sample, row, guess)
     try:
         graph = table.graph(chunks(columns, integer_ids), directed, integer_ids)
     except (ValueError, OverflowError) as err:
@@ -427,8 +386,7 @@ def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout
 
 
 class _Edges:
-    """Builds the graph from a table's chunks, checking each chunk column-wise; a bad row is
-    named by :meth:`refuse`, which checks the rows one by one from the chunk's first."""
+    """Builds the graph from a table's chunks, checked column-wise; :meth:`refuse` names a bad row."""
 
     def __init__(self, layout: Layout, columns: Columns, file: str, sample: list[tuple[int, list[str]]],
                  row: Callable[[int], tuple[int, list[str]] | None], guess: dict[str, bool]):
@@ -545,7 +503,9 @@ class _Edges:
         if c.weight is None or not weights:
             return
         try:
-            parse_weight(_decimal_point(fields[c.weight], self.layout.separator), self.file, number)
+            token = fields[c.weight]
+            comma = self.layout.separator == ";" and _DECIMAL_COMMA.fullmatch(token)  # 2,5 in a French sheet
+            parse_weight(token.replace(",", ".") if comma else token, self.file, number)
         except GraphFormatError as err:  # a third column of text: no weight, so what is it?
             hint = WIDE_HINT if self.positional else ""
             if self.positional and self.layout.separator in ("\t", None) and not any(
@@ -612,12 +572,6 @@ def _integer_order(names: list[str], src: np.ndarray, dst: np.ndarray
     return [names[i] for i in order], new[src], new[dst]
 
 
-def split_body(rows: list[tuple[int, str]], layout: Layout) -> list[tuple[int, list[str]]]:
-    """(line, fields) of each data row: the rows after the header, split as the layout says."""
-    body = rows[1:] if layout.header_line is not None else rows
-    return list(zip([number for number, _ in body], split_rows([text for _, text in body], layout.separator)))
-
-
 HEAD_BYTES = 65536
 
 
@@ -652,13 +606,6 @@ def _head(raw: bytes) -> str | None:
         return cut.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None
-
-
-def _guess(columns: Columns, options: ReadOptions, has_header: bool | None = None) -> dict[str, bool]:
-    """Which ambiguities to refuse: none the caller settled by naming columns or the format, nor
-    "a header or an edge?" when the caller said whether there is a header."""
-    return {"index": not columns.given, "adjlist": not columns.given and options.format is None,
-            "first_line": not columns.given and has_header is None}
 
 
 def _sample(body: list[tuple[int, list[str]]]) -> list[list[str]]:
@@ -731,12 +678,6 @@ ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist'
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 
 
-def _decimal_point(token: str, separator: str | None) -> str:
-    """A weight written with a decimal comma ("2,5") where the separator is ";", as spreadsheets
-    in comma-decimal locales write CSV: read as 2.5."""
-    return token.replace(",", ".") if separator == ";" and _DECIMAL_COMMA.fullmatch(token) else token
-
-
 # Integers in these ranges are Unix times (seconds, or milliseconds, 1973 to 2100), not weights:
 # SNAP's temporal graphs (CollegeMsg, sx-*) are "SRC DST UNIXTS" without a header.
 UNIX_SECONDS = (1e8, 4.2e9)
@@ -744,8 +685,7 @@ UNIX_MILLISECONDS = (1e11, 4.2e12)
 
 
 def _unix_times(third: np.ndarray) -> str | None:
-    """Why a headerless third column is not taken as weights (it holds only integer Unix times),
-    or None."""
+    """Why a headerless third column of only integer Unix times is not the weights, or None."""
     if len(third) == 0:
         return None
     low, high = float(third.min()), float(third.max())
@@ -759,10 +699,9 @@ def _unix_times(third: np.ndarray) -> str | None:
 
 def _refuse_lone_first(first: str, second: str, counts: tuple[int, int], line: int, layout: Layout,
                        file: str) -> None:
-    """A first line of two words that appear on no other line (``person,friend`` over lines of
-    names) is a header the names did not give away, or an edge alone: refuse to guess. Only in
-    delimited tables (CSV, TSV, ...), which is what tools write headers into; a whitespace list
-    ("alice bob") is SNAP's or networkx's kind, whose header is a comment."""
+    """A first line of two words that appear on no other line (``person,friend``) is a header or
+    an edge alone: refused. The caller asks only for delimited tables (a whitespace list's header
+    is a comment)."""
     if counts != (1, 1) or is_number(first) or is_number(second):
         return
     sep = layout.separator or " "
@@ -848,8 +787,7 @@ _LEADING_ZERO = re.compile(rb"[\s,]-?0\d")  # after a blank or comma; the file's
 
 
 def _not_canonical(raw: bytes) -> bool:
-    """Whether an id may be "007", "+7" or "-0" (a "+" or "-0" anywhere says maybe: such a file's
-    ids are read as text, which numbers them as integers would when they are not)."""
+    """Whether an id may be "007", "+7" or "-0" (a "+" or "-0" anywhere says maybe)."""
     return b"+" in raw or b"-0" in raw or _LEADING_ZERO.search(b" " + raw[:64]) is not None or \
         _LEADING_ZERO.search(raw) is not None
 # Rows per chunk of the table path: one chunk's tokens (text ids: two Python strings per row,
@@ -858,12 +796,9 @@ CHUNK_ROWS = 1 << 16
 
 
 def _text_codes(src_ids: np.ndarray, dst_ids: np.ndarray, names: dict[str, int]) -> list[np.ndarray]:
-    """One chunk's text ids as node indices (int32 columns), numbering new names in ``names``.
-
-    Names are numbered in first-seen order over s0, t0, s1, t1, ... (a row's source before its
-    target, as node_order numbers them). Chunk by chunk, so that only one chunk's Python strings
-    are alive at a time (text ids held as one object per edge end took 15-22x the file's size).
-    """
+    """One chunk's text ids as node indices (int32), new names numbered in ``names`` in first-seen
+    order over s0, t0, s1, t1, ...; one chunk's strings alive at a time (all of them took 15-22x the
+    file's size)."""
     import pandas as pd
 
     interleaved = np.empty(2 * len(src_ids), dtype=object)  # s0, t0, s1, t1: first-seen order

@@ -1,15 +1,15 @@
-"""Graphs: validation, normalisation and node indexing (the file formats are in readers.py).
+"""Graphs: validation, normalisation and node indexing; the helpers the file readers share.
 
-A :class:`Graph` holds nodes 0..n-1 (with their original ids kept as display names) and a
-normalised edge list: no self-loops, no duplicates, positive finite weights. Every reader of
-graph files (:mod:`.readers`, which finds the format and reads it) ends in :func:`normalise` or
-:func:`from_networkx`; bad input raises :class:`GraphFormatError` naming file, line and problem.
+A :class:`Graph` holds nodes 0..n-1 (their ids kept as names) and a normalised edge list: no
+self-loops, no duplicates, positive finite weights. Every reader (:mod:`.readers`) ends in
+:func:`normalise` or :func:`from_networkx`; bad input is a :class:`GraphFormatError`.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import io
 import math
 import os
 import re
@@ -47,7 +47,7 @@ class NodeIndex(int):
 
 
 def nfc(name: str) -> str:
-    """``name`` in Unicode NFC (ASCII, most names, is NFC already: returned as it is)."""
+    """``name`` in Unicode NFC (ASCII is NFC already)."""
     return name if name.isascii() else unicodedata.normalize("NFC", name)
 
 
@@ -57,9 +57,8 @@ def _same_name(first: str, second: str) -> str:
 
 
 def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a node's name (None when it can): text that is not valid Unicode
-    (a lone surrogate, which a JSON file can spell as ``\\ud800``) can be neither written to a
-    file nor hashed."""
+    """Why ``name`` cannot be a node's name, or None: a lone surrogate (JSON can spell ``\\ud800``)
+    can be neither written nor hashed."""
     if name.isascii():
         return None
     try:
@@ -70,8 +69,7 @@ def name_problem(name: str) -> str | None:
 
 
 def _nfc_names(names: list[str], file: str) -> list[str]:
-    """``names`` in NFC (the same list when every name is ASCII); two names that become one are
-    a GraphFormatError naming both, as is a name that is not valid Unicode."""
+    """``names`` in NFC; two names that become one, or one not valid Unicode, are refused."""
     for name in (name for name in names if not name.isascii()):
         problem = name_problem(name)
         if problem:
@@ -144,16 +142,9 @@ class Graph:
         return int(self.src.shape[0])
 
     def index_of(self, node: str | int) -> int:
-        """The index of the node named ``node``: the one place a node's name is resolved (the
-        library's answers, the CLI's ``attention``, ``--mute`` and ``--track-pair``, the app).
-
-        A name is a name: text, matched after Unicode NFC normalisation (so the NFC and NFD
-        spellings of "Zoë" are one name); a Python int is read as the name it spells (``20`` is
-        the node named "20"), never as a position. To ask by position, pass ``NodeIndex(i)`` (or
-        ``graph.names[i]``). A numpy integer is refused: it usually comes from an array of
-        positions (the library's own id arrays hold positions), so reading it as a name could
-        silently pick another node. Anything unknown is an :class:`UnknownNodeError`.
-        """
+        """The index of the node named ``node`` (text, matched in Unicode NFC; an int is the name it
+        spells), or at ``NodeIndex(i)``: the one place a name is resolved. A numpy integer, usually
+        a position from an id array, is refused rather than read as a name."""
         if isinstance(node, NodeIndex):
             if not 0 <= int(node) < self.num_nodes:
                 raise UnknownNodeError(f"node index {int(node)} is out of range 0..{self.num_nodes - 1} "
@@ -345,8 +336,7 @@ def parse_weight(token: str, file: str, line: int | None) -> float:
 
 
 def parse_weights(tokens: list[str], lines: list[int], file: str) -> np.ndarray:
-    """Weights from text in one numpy parse; when one is bad (not a number, not positive, too
-    large), :func:`parse_weight` names the first with its line."""
+    """Weights from text in one numpy parse; :func:`parse_weight` names the first bad one."""
     try:
         values = np.asarray(tokens, dtype=np.float64)
     except ValueError:
@@ -431,10 +421,9 @@ def normalise(
 
 
 def unreciprocated(src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None) -> int | None:
-    """The position of an off-diagonal entry ``i j w`` without its mirror ``j i w``; None when
-    every entry is stored both ways with one value (an undirected graph written as directed
-    ties, as Gephi writes VNA and UCINET DL files, or a symmetric matrix stored ``general``).
-    Repeated entries count: ``a b`` twice needs ``b a`` twice."""
+    """The position of an off-diagonal entry ``i j w`` without its mirror ``j i w`` (repeats
+    counted); None when every entry is stored both ways with one value, as Gephi writes an
+    undirected graph (VNA, UCINET DL) or a symmetric matrix stored ``general``."""
     off = np.flatnonzero(src != dst)
     s, d = src[off].astype(np.int64), dst[off].astype(np.int64)
     values = weight[off] if weight is not None else np.ones(len(off))
@@ -452,9 +441,8 @@ def unreciprocated(src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None) 
 
 def tie_direction(names: list[str], src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
                   asked: bool) -> tuple[bool, str, tuple[str, ...], np.ndarray]:
-    """(directed, why, notes, the ties to keep) for a file that stores each tie one way (VNA,
-    UCINET DL): directed as asked, or when a tie has no mirror of the same value; otherwise
-    undirected (Gephi writes an undirected edge as two ties), and each pair is read once."""
+    """(directed, why, notes, the ties to keep) of ties stored one way (VNA, UCINET DL): directed
+    as asked or when a tie has no mirror of its value; else undirected, each pair read once."""
     keep_all = np.ones(len(src), dtype=bool)
     if asked:
         return True, "as asked", (), keep_all
@@ -482,9 +470,8 @@ def _edge_keys(src: np.ndarray, dst: np.ndarray, n: int, directed: bool) -> np.n
 
 
 def _merge_duplicates(keys: np.ndarray, weight: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """(sorted distinct keys, their summed weights, float64; ones without ``weight``), as
-    np.unique + np.bincount give them (the duplicates' weights summed in file order), sorting
-    ``keys`` in place."""
+    """(sorted distinct keys, their weights summed in file order; ones without ``weight``), as
+    np.unique + np.bincount give them, sorting ``keys`` in place."""
     if weight is None:
         unique = sorted_unique(keys)
         return unique, np.ones(len(unique))
@@ -528,17 +515,33 @@ def from_networkx(nx_graph: Any, source: str = "<networkx>", weight: str = "weig
 
 
 def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels:
-    """A ``node label`` file, read as an edge table's text is; nodes outside the graph and
-    unlabelled nodes are reported."""
-    from .delimited import text_rows  # delimited builds on this module
+    """A ``node label`` file read by pandas' C parser (comma, semicolon or blanks, as its first
+    line has; quotes respected); nodes outside the graph and unlabelled nodes are reported."""
+    import pandas as pd
 
-    rows = text_rows(raw, file, 2, "'node label'")
+    rows = data_lines(decode(raw, file))
+    if not rows:
+        raise GraphFormatError(file, "no line names a node of the graph")
+    sep = "," if "," in rows[0][1] else ";" if ";" in rows[0][1] else r"\s+"
+    try:  # three columns read, so that a row of three is named below rather than by pandas
+        table = pd.read_csv(io.StringIO("\n".join(text for _, text in rows)), sep=sep, header=None,
+                            names=range(3), dtype=str, na_filter=False, skipinitialspace=True, engine="c")
+    except pd.errors.ParserError as err:  # "Expected 3 fields in line 7, saw 5"
+        found = re.search(r"line (\d+), saw (\d+)", str(err))
+        if found is None:
+            raise GraphFormatError(file, f"cannot read the labels: {first_line(err)}") from None
+        raise GraphFormatError(file, f"{found[2]} columns; expected 'node label'", rows[int(found[1]) - 1][0]
+                               ) from None
+    filled = (table != "").to_numpy()
+    bad = np.flatnonzero(~filled[:, 0] | ~filled[:, 1] | filled[:, 2])
+    if len(bad):
+        k = int(bad[0])
+        raise GraphFormatError(file, f"{filled[k].sum()} columns; expected 'node label'", rows[k][0])
     lookup = graph._name_index()
     codes = np.full(graph.num_nodes, -1, dtype=np.int64)
     classes: dict[str, int] = {}
     unknown: list[str] = []
-    for number, (name, label) in rows:
-        name = nfc(name)
+    for (number, _), name, label in zip(rows, map(nfc, table[0].str.strip()), table[1].str.strip()):
         if name not in lookup:
             is_header = number == rows[0][0] and name.lower() in HEADER_WORDS | {"id", "name"}
             if not is_header:
