@@ -588,13 +588,12 @@ def first_rows(raw: bytes) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | N
     """(header or None, the first data row's fields) as :func:`read_table` lays the table out;
     None for no rows, text that is not UTF-8, or networkx's attribute-dict lines."""
     head = _head(raw)
-    rows = data_lines(head) if head is not None else []
+    rows = trim_empty_columns(data_lines(head)) if head is not None else []
     if not rows or _dict_row(rows[0][1]) is not None:
         return None
     layout = sniff_layout(rows, konect_header(head or ""))
     split = split_rows([text for _, text in rows[:2]], layout.separator)
-    first = split[1] if layout.header is not None and len(split) > 1 else split[0]
-    return layout.header, tuple(first)
+    return layout.header, tuple(split[1 if layout.header is not None and len(split) > 1 else 0])
 
 
 def _head(raw: bytes) -> str | None:

@@ -69,17 +69,16 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
     data = parse_json(text, file)
     node_link = isinstance(data, dict) and ("nodes" in data or "links" in data)
     orient = None
-    if not node_link:
-        try:
-            orient = json_orient(data, file)
-        except GraphFormatError:
-            if given != "node-link":
-                raise
+    try:
+        orient = None if node_link else json_orient(data, file)
+    except GraphFormatError:
+        if given != "node-link":
+            raise
+    if given == "node-link" and orient is not None:
+        raise GraphFormatError(file, f"JSON without \"nodes\": a table as pandas' to_json writes it "
+                                     f"(orient '{orient[0]}'), not node-link JSON: read it with --format "
+                                     "json-table or auto (library: format=)")
     if given == "node-link" or (given is None and orient is None and isinstance(data, dict)):
-        if given == "node-link" and orient is not None:
-            raise GraphFormatError(file, f"JSON without \"nodes\": a table as pandas' to_json writes it "
-                                         f"(orient '{orient[0]}'), not node-link JSON: read it with --format "
-                                         "json-table or auto (library: format=)")
         return node_link_from_data(data, file, options)
     if orient is None:
         found = ", ".join(map(str, list(data)[:6])) if isinstance(data, dict) else type(data).__name__

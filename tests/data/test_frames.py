@@ -211,6 +211,8 @@ def test_the_column_picker_gets_the_header_and_the_format():
     assert table_columns(WRITERS["parquet"][0](table), "t").format == "parquet"
     assert table_columns(WRITERS["values"][0](table), "t")[:2] == (None, ("Napoleon", "Myriel", "1"))
     assert table_columns(json.dumps(nx.node_link_data(karate())).encode(), "t") is None
+    sheet = b"person,friend,score,,\r\nann,bob,2,,\r\n,,,,\r\n"  # a spreadsheet's empty trailing columns
+    assert table_columns(sheet, "t") == (("person", "friend", "score"), ("ann", "bob", "2"), "edgelist")
 
 
 def test_load_graph_and_the_cli_read_parquet_and_json_lines(tmp_path):
