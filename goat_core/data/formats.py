@@ -12,14 +12,11 @@ from dataclasses import dataclass
 
 from ..errors import GraphFormatError, ParameterError
 
-# The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content).
-FORMATS = ("edgelist", "adjlist", "multiline-adjlist", "gexf", "graphml", "gml", "pajek", "node-link",
-           "matrix-market", "dot", "gdf", "vna", "dl", "sif", "xgmml", "json-table", "parquet", "lgl", "leda",
-           "graph6")
 FORMAT_ALIASES = {"auto": None, "csv": "edgelist", "tsv": "edgelist", "txt": "edgelist",
                   "json": "node-link", "net": "pajek", "mtx": "matrix-market", "gv": "dot",
                   "ucinet": "dl", "jsonl": "json-table", "ndjson": "json-table", "pq": "parquet",
                   "ncol": "edgelist", "gw": "leda", "g6": "graph6", "sparse6": "graph6", "s6": "graph6"}
+# The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content), titled.
 FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "multiline-adjlist": "multiline adjacency list", "gexf": "GEXF", "graphml": "GraphML",
                  "gml": "GML", "pajek": "Pajek", "node-link": "node-link JSON",
@@ -28,6 +25,7 @@ FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "xgmml": "XGMML (Cytoscape)", "json-table": "pandas JSON table",
                  "parquet": "Parquet", "lgl": "LGL", "leda": "LEDA",
                  "graph6": "graph6/sparse6"}
+FORMATS = tuple(FORMAT_TITLES)
 NO_WEIGHT = "none"  # weight="none" / --weight none: every edge weighs 1, whatever the file holds
 FIRST_ROWS = 5  # rows of the file shown as read
 
