@@ -194,8 +194,7 @@ def json_frame(text: str, orient: str, told: str = "") -> Table:
     spells them: no dtype guessing, row keys as written)."""
     frame = pd.read_json(io.StringIO(text), orient=orient, dtype=False, convert_axes=False)
     # orient 'table' names pandas' unnamed index "index" (read_json gives it back unnamed)
-    table = frame_table(frame, f"orient '{orient}'{told}", unnamed="index" if orient == "table" else "")
-    return replace(table, names=None) if orient == "values" else table  # values: no header
+    return frame_table(frame, f"orient '{orient}'{told}", unnamed="index" if orient == "table" else "")
 
 
 def _kind(value: Any) -> str:
@@ -240,8 +239,9 @@ def parquet_table(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
 
 
 def frame_table(frame: pd.DataFrame, how: str, unnamed: str = "") -> Table:
-    """A DataFrame's table: its columns, and its index unless it is pandas' default 0..n-1 (a
-    named index is a column of that name; any other, a column named ``unnamed``)."""
+    """A DataFrame's table: its columns (no header when they are numbered 0..k-1, as orient 'values'
+    and ``read_csv(header=None)`` number them), and its index unless it is pandas' default 0..n-1
+    (a named index is a column of that name; any other, a column named ``unnamed``)."""
     index = frame.index
     default = index.nlevels == 1 and index.name is None and _is_default(index.tolist())
     names: list[str] = []
@@ -252,7 +252,8 @@ def frame_table(frame: pd.DataFrame, how: str, unnamed: str = "") -> Table:
             columns.append(pd.Series(index.get_level_values(k)))
     names += [str(c) for c in frame.columns]
     columns += [frame.iloc[:, k].reset_index(drop=True) for k in range(frame.shape[1])]
-    return Table(names, columns, how)
+    headerless = list(frame.columns) == list(range(frame.shape[1]))
+    return Table(None if headerless else names, columns, how)
 
 
 # --------------------------------------------------------------------------- a table's graph

@@ -227,3 +227,19 @@ def test_load_graph_and_the_cli_read_parquet_and_json_lines(tmp_path):
         assert proc.returncode == 0, proc.stderr
         info = json.loads(proc.stdout)
         assert (info["nodes"], info["edges"], info["weighted"]) == (34, 78, True)
+
+
+def test_a_format_reader_s_table_section_takes_the_same_path():
+    """The contract the format readers use (GDF's and VNA's edge sections, SIF rows): a Table
+    with its rows' file lines, or a DataFrame as pd.read_csv gives it, headerless or named."""
+    from goat_core.data.formats import ReadOptions
+    from goat_core.data.frames import Table, read_frame
+
+    section = Table(["node1", "node2", "weight"], [["a", "b"], ["b", "c"], ["1.5", "-2"]], "GDF edge section",
+                    lines=[5, 9])
+    with pytest.raises(GraphFormatError, match=r"^x.gdf:9: weight -2 is not positive"):
+        read_frame(section, "x.gdf", ReadOptions(), "gdf")
+    rows = pd.read_csv(io.StringIO("a\tb\t2\nb\tc\t3\n"), sep="\t", header=None, dtype=str)
+    graph, report = read_frame(rows, "x.sif", ReadOptions(), "sif")
+    assert graph.names == ("a", "b", "c") and graph.weight.tolist() == [2.0, 3.0]
+    assert (report.format, report.header, report.weight) == ("sif", None, "column 2")
