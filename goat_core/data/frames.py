@@ -276,10 +276,11 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
         if _BREAKS.search(name):
             raise GraphFormatError(file, f"the header: a value in column {k} holds a line break or NUL "
                                          f"({name[:40]!r}): names are one line of text")
-    typed = {k: _checked(pd.Series(c).reset_index(drop=True), k, table, file)
-             for k, c in enumerate(table.columns)}
-    texts = pd.DataFrame({k: _texts(column) for k, column in typed.items()})
-    integers = pd.DataFrame({k: c if c.dtype.kind in "iu" else texts[k] for k, c in typed.items()})
+    typed = [pd.Series(c).reset_index(drop=True) for c in table.columns]
+    texts = pd.DataFrame({k: _texts(column) for k, column in enumerate(typed)})
+    for k, column in enumerate(typed):
+        _refuse_cells(column, texts[k], k, table, file)
+    integers = pd.DataFrame({k: c if c.dtype.kind in "iu" else texts[k] for k, c in enumerate(typed)})
     numbers = table.lines if table.lines is not None else range(1, table.rows + 1)
 
     def row(k: int) -> tuple[int, list[str]] | None:
@@ -300,28 +301,25 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
     return graph, replace(report, format=fmt, separator=None, notes=(what,) + report.notes)
 
 
-def _checked(column: pd.Series, k: int, table: Table, file: str) -> pd.Series:
-    """The column, once no cell holds a list or an object and no text a line break (a name is
-    shown, listed and written one a line)."""
-    def refuse(bad: pd.Series, problem: str) -> None:
-        at = int(np.argmax(bad.to_numpy(bool)))
-        where = f"row {at + 1}: " if table.lines is None else ""
-        name = repr(table.names[k]) if table.names is not None else str(k)
-        raise GraphFormatError(file, where + problem.format(name=name, value=column.iloc[at]),
-                               table.lines[at] if table.lines is not None else None)
-
-    if column.dtype == object:
-        nested = column.map(lambda v: isinstance(v, (dict, list, tuple, set, np.ndarray)))
-        if nested.any():
-            kind = _kind(column[nested.to_numpy(bool)].iloc[0])
-            refuse(nested, "column {name} holds " + kind + ", not a single value: an edge table's cells are "
-                   "names and numbers")
-    if column.dtype.kind not in "iufbmM":
-        broken = column.astype(object).map(lambda v: isinstance(v, str) and _BREAKS.search(v) is not None)
-        if broken.any():
-            refuse(broken, "a value in column {name} holds a line break or NUL ({value!r:.40}): names are "
-                   "one line of text")
-    return column
+def _refuse_cells(column: pd.Series, text: pd.Series, k: int, table: Table, file: str) -> None:
+    """Refuses a cell that holds a list or an object, and a value with a line break (a name is
+    shown, listed and written one a line), naming its row."""
+    name = repr(table.names[k]) if table.names is not None else str(k)
+    kinds = column.map(_kind) if column.dtype == object else pd.Series("a number", index=column.index)
+    nested = kinds.isin(("a list", "an object")).to_numpy()
+    broken = text.str.contains(_BREAKS.pattern, regex=True).to_numpy()
+    if not (nested.any() or broken.any()):
+        return
+    if nested.any():
+        at = int(np.argmax(nested))
+        problem = (f"column {name} holds {kinds[at]}, not a single value: an edge table's cells are names "
+                   "and numbers")
+    else:
+        at = int(np.argmax(broken))
+        problem = (f"a value in column {name} holds a line break or NUL ({text[at][:40]!r}): names are one "
+                   "line of text")
+    raise GraphFormatError(file, (f"row {at + 1}: " if table.lines is None else "") + problem,
+                           table.lines[at] if table.lines is not None else None)
 
 
 def _texts(column: pd.Series) -> pd.Series:
