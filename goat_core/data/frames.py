@@ -25,6 +25,9 @@ from .nxformats import node_link_from_data, parse_json
 
 # What str.splitlines() splits on (a name holding one would split its row when written), and NUL.
 _BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029\x00]")
+# A \uXXXX escape of half a surrogate pair: pandas' JSON parser drops it silently or fails on it
+_LONE_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                             r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 DEFAULT_MAX_BYTES = 2 * 2**30  # as readers.MAX_DECOMPRESSED: Parquet's content once decompressed
 MAX_COLUMNS = 1000  # more keys than this are a table's rows, never its columns
 
@@ -87,13 +90,14 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
                                      "expected to_json's records [{column: value}, ...], values [[...], "
                                      "...], columns {column: {row: value}}, index, split or table orient, or "
                                      "JSON Lines")
-    return read_frame(json_frame(text, *orient), file, options, "json-table")
+    return read_frame(json_frame(text, file, *orient), file, options, "json-table")
 
 
 def json_lines(text: str, file: str) -> Table:
     """One JSON object per line (pandas' ``lines=True``); row k is the k-th non-blank line, and a
     line pandas cannot read is found (only then) by reading the lines one by one."""
     lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    _refuse_lone_surrogates(text, file)
     try:
         frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
     except (ValueError, TypeError) as err:
@@ -189,12 +193,24 @@ def _is_default(keys: Sequence[Any]) -> bool:
     return all(type(k) is int for k in keys) and keys == list(range(len(keys)))
 
 
-def json_frame(text: str, orient: str, told: str = "") -> Table:
+def json_frame(text: str, file: str, orient: str, told: str = "") -> Table:
     """The table of a JSON document of a known orient, read by ``pd.read_json`` (values as JSON
     spells them: no dtype guessing, row keys as written)."""
-    frame = pd.read_json(io.StringIO(text), orient=orient, dtype=False, convert_axes=False)
+    _refuse_lone_surrogates(text, file)
+    try:
+        frame = pd.read_json(io.StringIO(text), orient=orient, dtype=False, convert_axes=False)
+    except (ValueError, KeyError, TypeError) as err:  # "Value is too big!", a table schema without types
+        raise GraphFormatError(file, f"pandas cannot read this JSON as orient '{orient}': {first_line(err)}"
+                               ) from None
     # orient 'table' names pandas' unnamed index "index" (read_json gives it back unnamed)
     return frame_table(frame, f"orient '{orient}'{told}", unnamed="index" if orient == "table" else "")
+
+
+def _refuse_lone_surrogates(text: str, file: str) -> None:
+    found = _LONE_SURROGATE.search(text)
+    if found:
+        raise GraphFormatError(file, f"{found[0]} is half a surrogate pair: not valid Unicode text",
+                               text.count("\n", 0, found.start()) + 1)
 
 
 def _kind(value: Any) -> str:
@@ -350,6 +366,6 @@ def frame_columns(raw: bytes, file: str, fmt: str, max_bytes: int = DEFAULT_MAX_
         if isinstance(data, dict) and ("nodes" in data or "links" in data):
             return None
         orient = json_orient(data, file)
-        return table_header(json_frame(text, *orient)) if orient is not None else None
+        return table_header(json_frame(text, file, *orient)) if orient is not None else None
     except GraphFormatError:
         return None

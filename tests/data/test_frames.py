@@ -169,6 +169,9 @@ def test_json_lines_errors_name_their_line():
     ("[]", "t: an empty JSON list"),
     ("[1, 2]", "t: JSON that is not a table as pandas writes it (list)"),
     ('{"a": {"x": {"weight": 1}}, "b": {"x": {}}}', "holds an object, not a single value"),
+    ('[{"source": "a\\ud800b", "target": "b"}]', "t:1: \\ud800 is half a surrogate pair"),  # pandas drops it
+    ('[{"source": "a", "target": "\\udc00"}]', "t:1: \\udc00 is half a surrogate pair"),
+    ('[{"source": 100000000000000000000000, "target": 2}]', "t: pandas cannot read this JSON as orient"),
 ])
 def test_malformed_tables_are_one_line_errors(raw, words):
     assert words in one_line(raw.encode())
