@@ -105,6 +105,7 @@ def json_lines(text: str, file: str) -> Table:
         raise GraphFormatError(file, f"not JSON Lines pandas can read: {first_line(err)}") from None
     if len(frame) != len(lines):
         _bad_json_line(text, file)
+        raise GraphFormatError(file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
     return replace(frame_table(frame, "JSON Lines"), lines=lines)
 
 
