@@ -1,5 +1,5 @@
-"""Runs on disk: what a fitted model learned (:class:`GoatState`) written to a run directory, the
-format declared once, and read back with every part checked. Nothing is unpickled.
+"""Runs on disk: what a fitted model learned (:class:`GoatState`) in a run directory, whose format
+is declared once here; :func:`write_run` writes it, :func:`read_run` reads it back, every part checked.
 
     RUN/config.json        :class:`RunConfig`: parameters, graph facts (with its fingerprint), history,
                            early stopping, compute path, the SHA-256 of the two other files, and
@@ -7,11 +7,10 @@ format declared once, and read back with every part checked. Nothing is unpickle
     RUN/nodes.json         :class:`NodesFile`: node names in index order (and labels if any)
     RUN/model.safetensors  the tensors (:func:`tensor_specs`, :func:`tracked_specs`)
 
-:func:`read_run` checks a run against that declaration, then what only this project can check: the
-names against the graph's fingerprint, the neighborhood table against the graph, the tracked pairs
-against the table (and, :func:`check_tracked_last_rows`, the model). Any mismatch is one
-:class:`GraphFormatError` naming the file and the problem. Runs saved before format 3 (``weights.pt``)
-are read through :mod:`.legacy_runs`.
+Beyond the declaration, what only this project can check: the names against the graph's fingerprint,
+the neighborhood table against the graph, the tracked pairs against the table and the model. Any
+mismatch is one :class:`GraphFormatError` naming the file and the problem. Nothing is unpickled; runs
+saved before format 3 (``weights.pt``) are read through :mod:`.legacy_runs`.
 """
 
 from __future__ import annotations
@@ -54,8 +53,7 @@ PROBABILITY = {"bounds": (0, 1)}
 
 @dataclass(frozen=True)
 class GoatState:
-    """What a fitted ``Goat`` learned, as plain data: ``Goat.state()`` returns one, ``Goat.from_state``
-    rebuilds a model from one, and a run holds one."""
+    """What a fitted ``Goat`` learned, as plain data (``Goat.state()``, ``Goat.from_state``)."""
 
     graph: Graph  # the training graph
     embedding: torch.Tensor  # (n+1, d) global embeddings; row n is the zero pad
@@ -193,9 +191,8 @@ def tensor_specs(n: int, m: int, params: dict) -> dict[str, Spec]:
 
 
 def tracked_specs(rows: int, pairs: list[tuple[str, int, int]]) -> dict[str, Spec]:
-    """``fit(track_pairs=...)``'s record beside ``tracked_pairs`` (K, 2): ``tracked_epochs``, then pair
-    k's (``pairs``: its names, Ls, Lt) attention over the neighbors the saved draw gives it, its
-    padding and its scores (r_s·r_t, and with uniform attention), before training and after each epoch."""
+    """``fit(track_pairs=...)``'s record (``tracked_pairs`` aside): per epoch, pair k's (``pairs``: names,
+    Ls, Lt) attention over the saved draw's neighbors, its padding and scores (r_s·r_t, and uniform's)."""
     specs = {"tracked_epochs": Spec(torch.int64, (rows,))}
     for k, (pair, ls, lt) in enumerate(pairs):
         rule = f"tracked pair {k} ({pair}): {{}} attention must be non-negative and sum to 1 (with padding)"
@@ -219,10 +216,8 @@ def config_sha256(config: dict) -> str:
 
 # -- writing
 def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | None = None) -> Path:
-    """Write ``params`` and ``state`` to the run directory ``path``: absent, empty, or a GOAT run,
-    which is replaced (:func:`check_run_target`). Each file is written beside its final name and moved
-    into place once complete, config.json last. ``extra`` is JSON metadata kept with the run (e.g.
-    how a link-prediction split was made: ``{"split": {"train_ratio": 0.85, ...}}``)."""
+    """Write ``params`` and ``state`` to the run directory ``path`` (:func:`check_run_target`), each file
+    moved into place once complete, config.json last. ``extra``: JSON metadata kept with the run."""
     path = Path(path)
     check_run_target(path, overwrite=True)
     graph, hood, labels = state.graph, state.neighborhoods, state.graph.labels
@@ -271,10 +266,8 @@ def _tracked_tensors(tracked: tuple[AttentionHistory, ...]) -> dict[str, np.ndar
 
 
 def check_run_target(path: str | Path, overwrite: bool = False) -> None:
-    """Raise :class:`GraphFormatError` unless a run can be written to ``path``: a directory that
-    does not exist yet (and can be created), an empty one, or, with ``overwrite``, one holding a
-    GOAT run and nothing else. A user's other files are never written over. Cheap: called
-    before training, so that a bad ``--out`` costs nothing."""
+    """A GraphFormatError unless ``path`` can be created, is empty, or (``overwrite``) holds a GOAT run
+    and nothing else: never a user's files. Cheap: called before training, for a bad ``--out``."""
     text = str(path)
     if not text.strip():
         raise GraphFormatError("--out", "names no directory: give the run directory to write")
@@ -304,15 +297,19 @@ def _target_problem(path: Path, overwrite: bool) -> str | None:
         return problem
     if others:
         return f"{others}: {anywhere}"
-    if not is_run(path):
+    try:
+        config = RunReader(path, {}, lambda params: None).json_object("config.json")
+    except GraphFormatError:
+        config = {}
+    if not (_is(config.get("format_version"), int) and isinstance(config.get("params"), dict)):
         return f"holds a config.json or nodes.json that is not a GOAT run's: {anywhere}"
     return None if overwrite else ("already holds a GOAT run: pass --overwrite to replace it, or choose "
                                    "another --out")
 
 
 def _write_problem(directory: Path) -> str | None:
-    """Why nothing can be written in ``directory``, found by writing (and removing) a small file
-    there: permission bits alone say nothing of a read-only mount, /proc, or a root user."""
+    """Why nothing can be written in ``directory``, found by writing a file: permission bits say nothing
+    of a read-only mount, /proc, or a root user."""
     try:
         fd, probe = tempfile.mkstemp(prefix=".goat-write-check-", dir=directory)
     except OSError as err:
@@ -329,16 +326,6 @@ def _other_files(directory: Path, names: Collection[str]) -> str | None:
 
 
 # -- reading
-def is_run(path: Path) -> bool:
-    """Whether ``path`` holds a GOAT run's config.json (a JSON object with a format version and
-    parameters), whatever the state of its other files."""
-    try:
-        data = RunReader(path, {}, lambda params: None).json_object("config.json")
-    except GraphFormatError:
-        return False
-    return _is(data.get("format_version"), int) and isinstance(data.get("params"), dict)
-
-
 @dataclass(frozen=True)
 class RunContents:
     """What :func:`read_run` found, every part checked; notes for the user (one line each)."""
@@ -352,8 +339,7 @@ class RunContents:
 
 def read_run(path: str | Path, defaults: Mapping[str, object], check_params: Callable[[dict], None]
              ) -> RunContents:
-    """The checked contents of the run directory ``path``, or one :class:`GraphFormatError` naming
-    the file and the problem (see :class:`RunReader` for the arguments)."""
+    """The checked contents of the run directory ``path`` (arguments: :class:`RunReader`)."""
     return RunReader(Path(path), defaults, check_params).read()
 
 
@@ -549,10 +535,19 @@ class RunReader:
                            f"{degree[u]} neighbors, so {min(degree[u], size)} sampled, not {length[u]}")
         edges = np.repeat(np.arange(n, dtype=np.int64), degree) * n + adj.indices.numpy()  # sorted u*n+v
         for start in range(0, n, ROWS_PER_CHECK):  # in blocks of rows: the table can be large
-            rows = slice(start, start + ROWS_PER_CHECK)
-            problem = _hood_rows_problem(table[rows], length[rows], start, n, edges)
-            if problem is not None:
-                raise self.bad(f"the neighborhood table {problem[1]} (node {graph.names[problem[0]]!r})")
+            rows = np.arange(start, min(start + ROWS_PER_CHECK, n))
+            block, slots = table[rows], np.arange(size) < length[rows, None]  # slots: (rows, N) real
+            keys = np.where(slots, rows[:, None] * n + block, -1)  # u*n+v, or -1 for a pad
+            ordered = np.sort(keys, axis=1)
+            found = edges[np.minimum(np.searchsorted(edges, keys), len(edges) - 1)] == keys
+            for bad, problem in ((np.where(slots, block == n, block != n).any(axis=1),
+                                  "must hold each node's sampled neighbors first, then the pad id"),
+                                 (((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] >= 0)).any(axis=1),
+                                  "samples a neighbor twice in one row"),
+                                 ((slots & ~found).any(axis=1), "gives a node a neighbor it does not have")):
+                if bad.any():
+                    u = int(rows[bad.argmax()])
+                    raise self.bad(f"the neighborhood table {problem} (node {graph.names[u]!r})")
         return Neighborhoods(torch.from_numpy(table), torch.from_numpy(length))
 
     def tracked(self, graph: Graph, tensors: dict, hood: Neighborhoods, params: dict, epochs: int,
@@ -615,27 +610,6 @@ def _config_problem(config: RunConfig) -> str | None:
         return "early_stopping: epochs_tried must count its val_auc list, among which is best_epoch"
     if stop.best_epoch != epochs:
         return f"early_stopping chose {stop.best_epoch} epochs but history has {epochs}"
-    return None
-
-
-def _hood_rows_problem(table: np.ndarray, length: np.ndarray, first: int, n: int,
-                       edges: np.ndarray) -> tuple[int, str] | None:
-    """(node, problem) of the first bad row of a block of the neighborhood table: each row holds
-    ``length`` distinct neighbors of its node (keys ``u * n + v`` in the sorted ``edges``), then
-    only the pad id n; None when every row is right."""
-    slots = np.arange(table.shape[1])[None, :] < length[:, None]  # (rows, N) real slots
-    ordered = np.sort(table, axis=1)
-    rows, cols = np.nonzero(slots)
-    wanted = (rows + first) * n + table[rows, cols]
-    found = edges[np.minimum(np.searchsorted(edges, wanted), len(edges) - 1)] == wanted
-    for bad, problem in ((np.where(slots, table == n, table != n).any(axis=1),
-                          "must hold each node's sampled neighbors first, then the pad id"),
-                         (((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != n)).any(axis=1),
-                          "samples a neighbor twice in one row"),
-                         (np.isin(np.arange(len(table)), rows[~found]),
-                          "gives a node a neighbor it does not have")):
-        if bad.any():
-            return first + int(np.flatnonzero(bad)[0]), problem
     return None
 
 
