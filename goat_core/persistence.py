@@ -384,8 +384,9 @@ class RunReader:
         config = self.config(data)
         graph, specs = self.graph(config, tensors)
         hood = self.neighborhoods(graph, tensors["hood_table"].numpy(), tensors["hood_length"].numpy())
-        tracked, specs = self.tracked(graph, tensors, hood, config.params, len(config.history), specs)
-        unknown = [key for key in tensors if key not in specs and not key.startswith("attr_")]
+        tracked, tracked_parts = self.tracked(graph, tensors, hood, config.params, len(config.history))
+        unknown = [key for key in tensors if key not in specs and key not in tracked_parts
+                   and not key.startswith("attr_")]
         if unknown:
             raise self.bad(f"holds an unknown tensor {unknown[0]!r}")
         state = GoatState(graph, tensors["embedding"], hood, data["history"], config.backend,
@@ -550,18 +551,17 @@ class RunReader:
                     raise self.bad(f"the neighborhood table {problem} (node {graph.names[u]!r})")
         return Neighborhoods(torch.from_numpy(table), torch.from_numpy(length))
 
-    def tracked(self, graph: Graph, tensors: dict, hood: Neighborhoods, params: dict, epochs: int,
-                specs: dict[str, Spec]) -> tuple[tuple[AttentionHistory, ...], dict[str, Spec]]:
-        """The tracked pairs, if any: distinct pairs of nodes, their tensors as :func:`tracked_specs`
-        declares them, each side's attention with its padding summing to 1; and ``specs`` with theirs."""
+    def tracked(self, graph: Graph, tensors: dict, hood: Neighborhoods, params: dict, epochs: int
+                ) -> tuple[tuple[AttentionHistory, ...], dict[str, Spec]]:
+        """The tracked pairs, if any (distinct pairs of nodes, their tensors as :func:`tracked_specs`
+        declares them, each side's attention with its padding summing to 1), and those tensors' specs."""
         if "tracked_pairs" not in tensors:
-            return (), specs
+            return (), {}
         if params["variant"] == "global":
             raise self.bad("holds tracked attention, which a GoatGlobal run never has")
         n, names, ids = graph.num_nodes, graph.names, tensors["tracked_pairs"]
         rule = f"tracked_pairs must hold distinct pairs of two node ids in 0..{n - 1}"
-        specs = specs | {"tracked_pairs": Spec(torch.int64, (len(ids) if ids.dim() else 0, 2), 0, n - 1,
-                                               rule)}
+        specs = {"tracked_pairs": Spec(torch.int64, (len(ids) if ids.dim() else 0, 2), 0, n - 1, rule)}
         self.expect(tensors, specs)
         if not len(ids) or (ids[:, 0] == ids[:, 1]).any() or len(set(map(tuple, ids.tolist()))) != len(ids):
             raise self.bad(rule)
@@ -570,7 +570,7 @@ class RunReader:
                  batch.nbr_t[k][batch.mask_t[k] & (batch.nbr_t[k] != n)].numpy()) for k in range(len(ids))]
         specs |= tracked_specs(epochs + 1, [(f"{names[s]!r}, {names[t]!r}", len(real[k][0]), len(real[k][1]))
                                             for k, (s, t) in enumerate(ids.tolist())])
-        self.expect(tensors, specs)
+        self.expect(tensors, specs)  # tracked_pairs again: cheap
         if not torch.equal(tensors["tracked_epochs"], torch.arange(epochs + 1)):
             raise self.bad(f"tracked_epochs must be 0..{epochs} (before training, then every epoch trained)")
         out = []
