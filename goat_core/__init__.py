@@ -29,7 +29,7 @@ from .errors import (
 from .estimator import Goat, load_run, save_run
 from .paper import paper_config
 from .parameters import BACKENDS, PARAMETERS, VARIANTS
-from .state import GoatState
+from .persistence import GoatState
 from .training import Progress
 
 __all__ = [

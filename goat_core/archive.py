@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 from .errors import GraphFormatError
 from .estimator import Goat
 from .legacy_runs import WEIGHTS
-from .run_format import FILES, TENSOR_FILE
+from .persistence import FILES, TENSOR_FILE
 
 MAX_RUN_ARCHIVE_BYTES = 200 * 1024 * 1024  # uncompressed, all members together
 

@@ -33,7 +33,7 @@ from .errors import NotFittedError, ParameterError
 from .fitting import build_module, choose_epochs, extra_draw, inference_neighborhoods, train_fresh
 from .optim import resolve_optimizer
 from .parameters import PARAMETERS, check_params, parameter_docs
-from .state import GoatState
+from .persistence import GoatState
 from .training import score_pairs
 
 

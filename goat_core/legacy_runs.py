@@ -1,5 +1,5 @@
 """Runs saved before format 3 (formats 1 and 2: tensors in ``weights.pt`` by torch.save), read as a
-format-3 run so that every check of :mod:`.run_format` applies to them.
+format-3 run so that every check of :mod:`.persistence` applies to them.
 
 ``torch.load(weights_only=True)`` rebuilds their tensors and refuses any other object. Format 2's
 SHA-256 of config.json, nodes.json and every array are checked. Format 1 recorded none (the load's
@@ -22,7 +22,7 @@ FORMAT_1_NOTE = ("saved in run format 1, before checksums: checked for consisten
 
 def upgrade(reader: Any, config: dict) -> tuple[dict, dict[str, torch.Tensor], tuple[str, ...]]:
     """(config.json's data as format 3 holds it, the tensors, notes) of the format-1 or format-2 run
-    ``reader`` (a :class:`.run_format.RunReader`) reads, its checksums checked; every other check
+    ``reader`` (a :class:`.persistence.RunReader`) reads, its checksums checked; every other check
     is then format 3's."""
     reader.tensor_file = WEIGHTS
     version, sealed = config["format_version"], ("arrays", "files", "sha256")

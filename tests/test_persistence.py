@@ -248,6 +248,21 @@ TAMPERINGS = {  # name: (change, the words of the structural check that refuses 
     "a number past int64": (_set_param("dropout", 10**20), "params: dropout must be a number in [0.0, 1.0)"),
     "tracked pairs in a GoatGlobal run": (_set_param("variant", "global"),
                                           "tracked attention, which a GoatGlobal run never has"),
+    # each tensor's range, declared with its dtype and shape
+    "a negative edge id": (lambda c, n, t: t["src"].__setitem__(0, -5),
+                           "node ids in 0..76, and no self-loop, got -5"),
+    "a self-loop": (lambda c, n, t: t["dst"].__setitem__(0, int(t["src"][0])),
+                    "node ids in 0..76, and no self-loop"),
+    "a table id past the pad": (lambda c, n, t: t["hood_table"].__setitem__((0, 0), 84),
+                                "the neighborhood table holds ids outside 0..77 (77: padding), got 84"),
+    "a zero weight": (lambda c, n, t: t["weight"].__setitem__(3, 0.0),
+                      "edge weights must be positive, got 0"),
+    "an infinite weight": (lambda c, n, t: t["weight"].__setitem__(3, float("inf")),
+                           "the weight holds NaN or infinite values"),
+    "a NaN tracked score": (lambda c, n, t: t["tracked_0_scores"].__setitem__((1, 0), float("nan")),
+                            "the tracked_0_scores holds NaN or infinite values"),
+    "a negative attention": (lambda c, n, t: t["tracked_1_target_attention"].__setitem__((0, 0), -0.5),
+                             "tracked pair 1 ('Valjean', 'Javert'): target attention must be non-negative"),
 }
 
 
@@ -374,6 +389,42 @@ def test_a_missing_or_partial_run_is_one_line(saved, tmp_path):
     (run / "nodes.json").unlink()
     with pytest.raises(GraphFormatError, match="nodes.json is missing"):
         Goat.load(run)
+
+
+def test_a_run_directory_holding_another_file_is_refused_in_one_line(saved, tmp_path):
+    run = tampered(saved, tmp_path / "run", lambda c, n, t: None)
+    (run / "notes.txt").write_text("mine")
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    assert "holds other files ('notes.txt'): a run directory holds only config.json, nodes.json, " \
+        "model.safetensors" in _one_line(err.value, run)
+    old = tampered(FORMAT_2_RUN, tmp_path / "old", lambda c, n, t: None)
+    (old / "model.safetensors").write_bytes(b"not this run's")
+    with pytest.raises(GraphFormatError, match="holds other files \\('model.safetensors'\\)"):
+        Goat.load(old)
+
+
+def _twice(config, nodes, tensors):  # Marius samples his first neighbor again
+    tensors["hood_table"][55, 1] = tensors["hood_table"][55, 0]
+
+
+def _pad_first(config, nodes, tensors):
+    tensors["hood_table"][55, 0] = 77
+
+
+def test_the_neighborhood_table_is_checked_in_blocks_of_rows(saved, tmp_path, monkeypatch):
+    """Row 55 (Marius) in the seventh block of 8 rows: each block's node is found at its offset."""
+    from goat_core import persistence
+
+    monkeypatch.setattr(persistence, "ROWS_PER_CHECK", 8)
+    assert Goat.load(saved).graph_.num_nodes == 77
+    for k, (change, words) in enumerate(((_non_neighbor, "gives a node a neighbor it does not have"),
+                                         (_twice, "samples a neighbor twice in one row"),
+                                         (_pad_first, "sampled neighbors first, then the pad id"))):
+        run = tampered(saved, tmp_path / str(k), change, reseal=True)
+        with pytest.raises(GraphFormatError) as err:
+            Goat.load(run)
+        assert f"{words} (node 'Marius')" in _one_line(err.value, run)
 
 
 def test_runs_of_format_1_still_load_with_every_structural_check_and_a_note(saved, tmp_path):

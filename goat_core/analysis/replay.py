@@ -25,7 +25,7 @@ from ..fitting import build_module
 from ..model import Goat as GoatModule
 from ..model import GoatGlobal
 from ..optim import resolve_optimizer
-from ..state import GoatState
+from ..persistence import GoatState
 from ..training import Progress, run_training
 
 if TYPE_CHECKING:  # annotations only

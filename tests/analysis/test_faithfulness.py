@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from goat_core import Goat
+from goat_core import Goat, GoatState
 from goat_core.analysis.faithfulness import (
     faithfulness,
     faithfulness_over_training,
@@ -20,7 +20,6 @@ from goat_core.analysis.faithfulness import (
     summarize,
 )
 from goat_core.data.graph import from_networkx
-from goat_core.state import GoatState
 
 from ..conftest import FAST, planted_graph
 from ..test_cli import run_main
