@@ -374,13 +374,6 @@ class RunReader:
             except Exception:  # SafetensorError, or a dtype this torch lacks (a KeyError): one line
                 raise self.bad("is not a tensors file GOAT Explorer saved (damaged, or not safetensors)") \
                     from None
-        names = ("config.json", "nodes.json", self.tensor_file)
-        try:  # a file GOAT did not write there is no part of the run
-            others = _other_files(self.path, names)
-        except OSError as err:
-            others = f"cannot be listed ({err.strerror or type(err).__name__})"
-        if others:
-            raise self.fail(f"{others}: a run directory holds only {', '.join(names)}")
         config = self.config(data)
         graph, specs = self.graph(config, tensors)
         hood = self.neighborhoods(graph, tensors["hood_table"].numpy(), tensors["hood_length"].numpy())
