@@ -1,5 +1,5 @@
 """Graph formats read by maintained readers: GEXF, GraphML, GML, LEDA and node-link JSON through
-networkx; Pajek and LGL through igraph (its readers take a path: the bytes go through a temporary
+networkx; Pajek, LGL and NCOL through igraph (its readers take a path: the bytes go through a temporary
 file).
 
 XML is first parsed by defusedxml with DTDs forbidden: a graph file needs none, and a DTD is
@@ -182,16 +182,23 @@ def read_lgl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     return read_igraph(raw, file, options, "lgl")
 
 
-_IGRAPH_READERS = {"pajek": ("Read_Pajek", "Pajek"), "lgl": ("Read_Lgl", "LGL")}
+def read_ncol(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """NCOL (``name name [weight]`` a line, igraph's ``write_ncol``), by igraph's reader."""
+    return read_igraph(raw, file, options, "ncol")
+
+
+# format -> (igraph's reader, title, the field a bad weight is in: igraph names no line for it)
+_IGRAPH_READERS = {"pajek": ("Read_Pajek", "Pajek", 1), "lgl": ("Read_Lgl", "LGL", 1),
+                   "ncol": ("Read_Ncol", "NCOL", 2)}
 _IGRAPH_LINE = re.compile(r"line (\d+) \((.*?)\)")
 _IGRAPH_ERROR = re.compile(r"^Error at \S+: |\. -- .*$")  # where in igraph's C code, and its error kind
 
 
-def _bad_number_line(raw: bytes) -> int | None:
-    """The first line whose second field is not a number: igraph names no line for a bad weight."""
+def _bad_number_line(raw: bytes, at: int) -> int | None:
+    """The first line whose field ``at`` (the weight's) is not a number."""
     for number, line in enumerate(raw.decode("utf-8-sig", errors="replace").splitlines(), start=1):
         fields = line.split()
-        if len(fields) > 1 and not line.lstrip().startswith(("#", "*")) and not is_number(fields[1]):
+        if len(fields) > at and not line.lstrip().startswith(("#", "*")) and not is_number(fields[at]):
             return number
     return None
 
@@ -203,10 +210,10 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
 
     import igraph as ig
 
-    method, title = _IGRAPH_READERS[fmt]
+    method, title, weight_field = _IGRAPH_READERS[fmt]
     options.refuse_columns(title, file)
     decode(raw, file)  # empty, binary, not UTF-8: its one-line error
-    keywords = {"directed": options.directed} if fmt == "lgl" else {}
+    keywords = {"directed": options.directed} if fmt != "pajek" else {}
     with tempfile.TemporaryDirectory() as folder:
         path = f"{folder}/graph.{fmt}"
         with open(path, "wb") as out:
@@ -217,7 +224,7 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
             found = _IGRAPH_LINE.search(str(err))
             problem = found.group(2) if found else _IGRAPH_ERROR.sub("", first_line(err))
             line = int(found.group(1)) if found else \
-                _bad_number_line(raw) if "real number" in problem else None
+                _bad_number_line(raw, weight_field) if "real number" in problem else None
             raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
     if "name" not in g.vertex_attributes():
         g.vs["name"] = [str(i + 1) for i in range(g.vcount())]

@@ -63,6 +63,29 @@ def test_igraph_writers_are_read_to_the_graph_they_wrote(tmp_path, writer, fmt, 
     assert graph.weighted == weighted
 
 
+@pytest.mark.parametrize("named", [True, False])
+def test_igraph_write_ncol_read_by_igraph_s_ncol_reader(tmp_path, named):
+    from goat_core.data.formats import ReadOptions
+    from goat_core.data.nxformats import read_ncol
+
+    g = karate(named, named)
+    graph, report = read_ncol(written(tmp_path, g, "ncol"), "g.ncol", ReadOptions())
+    assert report.format == "ncol" and not graph.directed and graph.weighted == named
+    assert (graph.num_nodes, graph.num_edges) == (34, 78) and edges_of(graph) == expected(g)
+    directed, _ = read_ncol(b"a b 2\nb a 3\n", "d.ncol", ReadOptions(directed=True))
+    assert directed.directed and directed.num_edges == 2
+
+
+def test_a_bad_ncol_weight_names_its_line():
+    from goat_core import GraphFormatError
+    from goat_core.data.formats import ReadOptions
+    from goat_core.data.nxformats import read_ncol
+
+    with pytest.raises(GraphFormatError) as err:
+        read_ncol(b"a b 1\nb c heavy\n", "bad.ncol", ReadOptions())
+    assert str(err.value).startswith("bad.ncol:2: cannot parse NCOL") and "\n" not in str(err.value)
+
+
 def test_igraph_gml_with_its_creator_line_before_graph(tmp_path):
     raw = written(tmp_path, karate(True, False), "gml")
     assert raw.startswith(b'Creator "igraph') and b"graph\n[" in raw
