@@ -1,12 +1,6 @@
-"""Graph formats read by maintained readers: GEXF, GraphML, GML, LEDA and node-link JSON through
-networkx; Pajek, LGL and NCOL through igraph (its readers take a path: the bytes go through a temporary
-file).
-
-XML is first parsed by defusedxml with DTDs forbidden: a graph file needs none, and a DTD is
-what entity expansion (the "billion laughs" bomb) and external entities (XXE) need. Only bytes
-that pass are handed to networkx's readers. Every graph ends in :func:`.graph.from_networkx`;
-node attributes (karate's ``club``) are kept as ``Graph.node_attrs`` (text, "" when missing),
-edge attributes other than the weight are named as ignored.
+"""Formats read by maintained readers: GEXF, GraphML, GML, LEDA, graph6 and node-link JSON by
+networkx; Pajek, LGL and NCOL by igraph. XML passes defusedxml first (DTDs, and so entity bombs and
+XXE, refused). Node attributes are kept as ``Graph.node_attrs``; other edge attributes are named.
 """
 
 from __future__ import annotations
@@ -31,15 +25,25 @@ DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spe
 # --------------------------------------------------------------------------- XML
 
 
-def safe_xml_root(raw: bytes, file: str, what: str) -> Any:
-    """The root element, parsed by defusedxml with DTDs (and so entities) refused."""
-    from xml.etree.ElementTree import ParseError
+def safe_xml_root(raw: bytes, file: str, what: str, lines: dict[Any, int] | None = None) -> Any:
+    """The root element, parsed by defusedxml with DTDs (and so entities) refused; each element's
+    line goes in ``lines`` when it is given."""
+    from xml.etree.ElementTree import ParseError, TreeBuilder
 
     from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
-    from defusedxml.ElementTree import fromstring
+    from defusedxml.ElementTree import DefusedXMLParser
 
+    class LineParser(DefusedXMLParser):
+        def _start(self, tag: str, attrs: Any) -> Any:
+            element = super()._start(tag, attrs)
+            if lines is not None:
+                lines[element] = self.parser.CurrentLineNumber
+            return element
+
+    parser = LineParser(target=TreeBuilder(), forbid_dtd=True, forbid_entities=True, forbid_external=True)
     try:
-        return fromstring(raw, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+        parser.feed(raw)
+        return parser.close()
     except (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden):
         raise GraphFormatError(file, f"{what} with a DTD or entities (<!DOCTYPE …>/<!ENTITY …>) refused: "
                                      "graph files need none, and they are how XML bombs and "
@@ -80,11 +84,8 @@ _GEXF_VERSIONS = {"1.1": "1.1draft", "1.2": "1.2draft", "1.3": "1.3"}
 
 
 def gexf_in_networkx_namespace(raw: bytes, tag: str, declared: str | None, file: str) -> tuple[str, bytes]:
-    """(networkx's version name, the bytes under networkx's namespace for that version).
-
-    networkx finds elements by its own namespace string only; the same GEXF version written under
-    another spelling of it (or none) would read as "no <graph> element". The version comes from
-    the namespace, else from the root's ``version`` attribute (1.2 when it has none either)."""
+    """(networkx's version name, the bytes under its namespace): networkx finds elements by its own
+    namespace string only. The version is the namespace's, else the root's ``version`` (or 1.2)."""
     from networkx.readwrite.gexf import GEXF
 
     namespace = tag[1:].split("}", 1)[0] if tag.startswith("{") else ""
@@ -204,8 +205,8 @@ def _bad_number_line(raw: bytes, at: int) -> int | None:
 
 
 def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:
-    """A format igraph reads: its readers take a file on disk, so the bytes go through a
-    temporary one. Vertices without a name are named by their number in the file (1-based)."""
+    """A format igraph reads (from a temporary file: its readers take a path); unnamed vertices are
+    named by their 1-based number."""
     import tempfile
 
     import igraph as ig
@@ -235,16 +236,13 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
     return to_graph(nx_graph, file, options, fmt, names_attribute="name")
 
 
-MAX_JSON_DEPTH_ERRORS = (RecursionError, MemoryError)
-
-
 def parse_json(text: str, file: str) -> Any:
     """A JSON document; malformed JSON is a one-line error with its line."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise GraphFormatError(file, f"not valid JSON: {err.msg} (column {err.colno})", err.lineno) from None
-    except MAX_JSON_DEPTH_ERRORS:
+    except (RecursionError, MemoryError):
         raise GraphFormatError(file, "JSON nested too deeply") from None
 
 
