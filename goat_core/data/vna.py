@@ -14,12 +14,12 @@ import numpy as np
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, normalise, parse_weights, tie_direction
+from .gdf import undeclared_note
 from .nxformats import DRAWING_ATTRIBUTES
 
 _SECTION = re.compile(r"\s*\*\s*(node\s+data|node\s+properties|tie\s+data)\b", re.IGNORECASE)
 _TOKEN = re.compile(r'"([^"]*)"|[^\s"]+|"')
 WEIGHT_COLUMNS = ("strength", "weight")
-MAX_SHOWN = 5
 
 
 def looks_vna(head: str) -> bool:
@@ -124,10 +124,7 @@ def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header:
     node_attrs = {column: np.array([values.get(i, "") for i in range(len(names))], dtype=str)
                   for column, values in attributes.items()}
     graph = replace(graph, node_attrs=node_attrs)
-    undeclared = names[declared:]
-    if declared and undeclared:
-        shown = ", ".join(undeclared[:MAX_SHOWN]) + (" …" if len(undeclared) > MAX_SHOWN else "")
-        notes += (f"{len(undeclared):,} tie ends not declared in a node section, added as nodes: {shown}",)
+    notes += undeclared_note(names[declared:] if declared else [], "tie ends not declared in a node section")
     notes += read_notes
     rows = tuple(tuple(values[:2]) + ((values[weight_at],) if weight_at is not None else ())
                  for _, values in ties[:FIRST_ROWS])
