@@ -13,8 +13,8 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, decode, normalise, parse_weights, tie_direction
 from .gdf import undeclared_note
+from .graph import Graph, decode, normalise, parse_weights, tie_direction
 from .nxformats import DRAWING_ATTRIBUTES
 
 _SECTION = re.compile(r"\s*\*\s*(node\s+data|node\s+properties|tie\s+data)\b", re.IGNORECASE)
