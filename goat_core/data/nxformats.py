@@ -224,7 +224,8 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
         except (ig.InternalError, ValueError, OSError) as err:
             found = _IGRAPH_LINE.search(str(err))
             problem = found.group(2) if found else _IGRAPH_ERROR.sub("", first_line(err))
-            line = int(found.group(1)) if found else \
+            # igraph names the line after one that ends too soon, and none for a bad number
+            line = int(found.group(1)) - ("unexpected end of line" in problem) if found else \
                 _bad_number_line(raw, weight_field) if "real number" in problem else None
             raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
     if "name" not in g.vertex_attributes():

@@ -84,6 +84,8 @@ def test_a_bad_ncol_weight_names_its_line():
     with pytest.raises(GraphFormatError) as err:
         read_ncol(b"a b 1\nb c heavy\n", "bad.ncol", ReadOptions())
     assert str(err.value).startswith("bad.ncol:2: cannot parse NCOL") and "\n" not in str(err.value)
+    with pytest.raises(GraphFormatError, match="^bad.ncol:2: cannot parse NCOL"):
+        read_ncol(b"a b\nc\nd e\n", "bad.ncol", ReadOptions())
 
 
 def test_igraph_gml_with_its_creator_line_before_graph(tmp_path):
@@ -202,6 +204,7 @@ def test_an_lgl_file_is_not_taken_for_an_edge_list_under_a_comment():
     (b"*Vertices 3\n1 \"a\"\n2 \"b\"\n*Edges\n1 2\n1 x\n", "pajek", "g.net:6"),
     (b"# a\nb\n# c\nd e f\n", "lgl", "g.lgl:4"),
     (b"# a\nb 1\nc x\n", "lgl", "g.lgl:3"),
+    (b"*Vertices 2\n1 a\n2 b\n*Edges\n1\n", "pajek", "g.net:5"),  # igraph names the line after
 ])
 def test_igraph_read_errors_name_the_line(raw, fmt, words):
     from goat_core.data.formats import ReadOptions
