@@ -147,6 +147,8 @@ def read_graph6(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
 
 
 def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """GML by networkx, nodes keyed by id: named by their labels when unique, else by igraph's
+    ``name`` attribute when unique, else by their ids."""
     import networkx as nx
 
     options.refuse_columns("GML", file)
@@ -154,20 +156,12 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     if "multigraph" not in text[:4096]:  # repeated edges (Newman's files have some) are kept, then merged
         text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
     try:
-        g, names_from = nx.parse_gml(text, label="label"), "label"
-    except nx.NetworkXError as err:
-        if "label" not in str(err):
-            raise GraphFormatError(file, f"cannot parse GML: {first_line(err)}") from None
-        try:  # labels missing or repeated: the nodes keep their ids
-            g, names_from = nx.parse_gml(text, label="id"), ""
-        except Exception as again:
-            raise GraphFormatError(file, f"cannot parse GML: {first_line(again)}") from None
-    except Exception as err:
+        g = nx.parse_gml(text, label=None)
+    except Exception as err:  # networkx raises many types (NetworkXError, ValueError, ...)
         raise GraphFormatError(file, f"cannot parse GML: {first_line(err)}") from None
-    named = not names_from and unique_labels(g, "name")  # igraph writes names as "name", not "label"
-    graph, report = to_graph(g, file, options, "gml", names_attribute="name" if named else None)
-    names = "GML label" if names_from else "GML name" if named else "GML id (labels missing or repeated)"
-    return graph, replace(report, names_from=names)
+    by = next((key for key in ("label", "name") if unique_labels(g, key)), None)
+    graph, report = to_graph(g, file, options, "gml", names_attribute=by)
+    return graph, replace(report, names_from=f"GML {by}" if by else "GML id (labels missing or repeated)")
 
 
 _GML_GRAPH = re.compile(r"\bgraph\s*\[", re.IGNORECASE)
