@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -64,17 +65,20 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     local = tag.rsplit("}", 1)[-1].lower()
     if local != fmt:
         raise GraphFormatError(file, f"XML whose root is <{local}>, not <{fmt}>: expected {title}")
-    try:
-        if fmt == "graphml":
-            g = nx.parse_graphml(raw)
-        else:
-            version, raw = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
-            g = nx.read_gexf(io.BytesIO(raw), version=version)
-    except GraphFormatError:
-        raise
-    except Exception as err:  # networkx raises many types; all mean "bad file"
-        raise GraphFormatError(file, f"cannot parse {title}: {first_line(err)}") from None
+    if fmt == "graphml":
+        g = parsed(lambda: nx.parse_graphml(raw), file, title)
+    else:
+        version, gexf = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
+        g = parsed(lambda: nx.read_gexf(io.BytesIO(gexf), version=version), file, title)
     return to_graph(g, file, options, fmt, names_attribute="label")
+
+
+def parsed(parse: Callable[[], Any], file: str, title: str, line: int | None = None) -> Any:
+    """What a maintained parser returns; its exception (they raise many types) as one line."""
+    try:
+        return parse()
+    except Exception as err:
+        raise GraphFormatError(file, f"cannot parse {title}: {first_line(err)}", line) from None
 
 
 # GEXF's namespace as tools write it: networkx's own (www.gexf.net/1.2draft, gexf.net/1.3), the final
@@ -117,10 +121,8 @@ def read_leda(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
     import networkx as nx
 
     options.refuse_columns("LEDA", file)
-    try:
-        g = nx.parse_leda(decode(raw, file))
-    except Exception as err:  # networkx raises many types (NetworkXError, ValueError, IndexError)
-        raise GraphFormatError(file, f"cannot parse LEDA: {first_line(err)}") from None
+    text = decode(raw, file)
+    g = parsed(lambda: nx.parse_leda(text), file, "LEDA")
     edges = [data for *_, data in g.edges(data=True)]
     if edges and all(is_number(str(data.get("label", ""))) for data in edges):
         for data in edges:
@@ -138,11 +140,8 @@ def read_graph6(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
     if len(lines) != 1:
         raise GraphFormatError(file, f"{len(lines)} graphs in one graph6/sparse6 file: keep the one to read")
     sparse = lines[0].startswith((b">>sparse6<<", b":"))
-    try:
-        g = (nx.from_sparse6_bytes if sparse else nx.from_graph6_bytes)(lines[0])
-    except Exception as err:  # networkx raises NetworkXError, ValueError, IndexError
-        raise GraphFormatError(file, f"cannot parse {'sparse6' if sparse else 'graph6'}: {first_line(err)}",
-                               1) from None
+    parse = nx.from_sparse6_bytes if sparse else nx.from_graph6_bytes
+    g = parsed(lambda: parse(lines[0]), file, "sparse6" if sparse else "graph6", 1)
     return to_graph(nx.Graph(g), file, options, "graph6")  # sparse6 may repeat an edge: merged
 
 
@@ -155,10 +154,7 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     text = decode(raw, file)
     if "multigraph" not in text[:4096]:  # repeated edges (Newman's files have some) are kept, then merged
         text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
-    try:
-        g = nx.parse_gml(text, label=None)
-    except Exception as err:  # networkx raises many types (NetworkXError, ValueError, ...)
-        raise GraphFormatError(file, f"cannot parse GML: {first_line(err)}") from None
+    g = parsed(lambda: nx.parse_gml(text, label=None), file, "GML")
     by = next((key for key in ("label", "name") if unique_labels(g, key)), None)
     graph, report = to_graph(g, file, options, "gml", names_attribute=by)
     return graph, replace(report, names_from=f"GML {by}" if by else "GML id (labels missing or repeated)")
@@ -254,10 +250,7 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     key = "links" if "links" in data else "edges"
     if key not in data:
         raise GraphFormatError(file, "node-link JSON without \"links\" or \"edges\"")
-    try:
-        g = nx.node_link_graph(data, edges=key)
-    except Exception as err:
-        raise GraphFormatError(file, f"cannot read node-link JSON: {first_line(err)}") from None
+    g = parsed(lambda: nx.node_link_graph(data, edges=key), file, "node-link JSON")
     return to_graph(g, file, options, "node-link")
 
 
