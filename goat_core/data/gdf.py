@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, ReadOptions, ReadReport
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, normalise, parse_weights
 from .nxformats import DRAWING_ATTRIBUTES
 
@@ -81,12 +81,9 @@ def read_gdf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
 def _graph(declared: list[str], node_rows: list[list[str]], node_columns: list[_Column],
            edges: list[tuple[int, list[str]]], edge_columns: list[_Column], file: str,
            options: ReadOptions) -> tuple[Graph, ReadReport]:
-    lowered = [c.name.lower() for c in edge_columns]
-    wanted = (options.weight_attribute or "").lower()
-    weight_at = lowered.index(wanted, 2) if wanted in lowered[2:] else None
-    if options.weight is not None and wanted and weight_at is None:
-        named = ", ".join(repr(c.name) for c in edge_columns[2:]) or "none but the ends"
-        raise GraphFormatError(file, f"no edge column {options.weight_attribute!r}; edgedef> names {named}")
+    names = [c.name for c in edge_columns]
+    weight_at = weight_column(names, options, ("weight",), "edge", "edgedef>", file)
+    lowered = [name.lower() for name in names]
     directed_at = lowered.index("directed", 2) if "directed" in lowered[2:] else None
     index = {name: i for i, name in enumerate(declared)}
     ends = np.empty((2, len(edges)), dtype=np.int64)
@@ -131,6 +128,21 @@ def _graph(declared: list[str], node_rows: list[list[str]], node_columns: list[_
                         weight=f"column {weight_name!r}" if weight_name else None, ignored=ignored,
                         node_attributes=tuple(node_attrs), rows=rows, notes=notes)
     return replace(graph, node_attrs=node_attrs), report
+
+
+def weight_column(names: list[str], options: ReadOptions, defaults: tuple[str, ...], kind: str, section: str,
+                  file: str) -> int | None:
+    """The weight column after the two ends: the one ``weight`` names (any case), else the first of
+    ``defaults`` found; None for weight none or none found."""
+    if options.weight == NO_WEIGHT:
+        return None
+    lowered = [name.lower() for name in names]
+    wanted = (str(options.weight).lower(),) if options.weight is not None else defaults
+    at = next((lowered.index(name, 2) for name in wanted if name in lowered[2:]), None)
+    if at is None and options.weight is not None:
+        raise GraphFormatError(file, f"no {kind} column {options.weight!r}; {section} names "
+                                     f"{', '.join(map(repr, names[2:])) or 'only the two ends'}")
+    return at
 
 
 def undeclared_note(names: list[str], what: str) -> tuple[str, ...]:

@@ -12,8 +12,8 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .gdf import undeclared_note
+from .formats import FIRST_ROWS, ReadOptions, ReadReport
+from .gdf import undeclared_note, weight_column
 from .graph import Graph, decode, normalise, parse_weights, tie_direction
 from .nxformats import DRAWING_ATTRIBUTES
 
@@ -107,7 +107,7 @@ def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header:
            ties: list[tuple[int, list[str]]], node_ignored: tuple[str, ...], read_notes: tuple[str, ...],
            file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     declared = len(index)
-    weight_at = _weight_column(header, options, file)
+    weight_at = weight_column(header, options, WEIGHT_COLUMNS, "tie", "*Tie data", file)
     src = np.empty(len(ties), dtype=np.int64)
     dst = np.empty(len(ties), dtype=np.int64)
     for k, (number, values) in enumerate(ties):
@@ -135,18 +135,6 @@ def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header:
                         ignored=ignored,
                         node_attributes=tuple(node_attrs), rows=rows, notes=notes)
     return graph, report
-
-
-def _weight_column(header: list[str], options: ReadOptions, file: str) -> int | None:
-    if options.weight == NO_WEIGHT:
-        return None
-    lowered = [name.lower() for name in header]
-    wanted = (str(options.weight).lower(),) if options.weight is not None else WEIGHT_COLUMNS
-    at = next((lowered.index(name) for name in wanted if name in lowered[2:]), None)
-    if at is None and options.weight is not None:
-        raise GraphFormatError(file, f"no tie column {options.weight!r}; *Tie data names "
-                                     f"{', '.join(map(repr, header[2:])) or 'only from and to'}")
-    return at
 
 
 def _tokens(line: str, number: int, file: str) -> list[str]:
