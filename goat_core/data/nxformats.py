@@ -203,12 +203,12 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
 
     method, title, weight_field = _IGRAPH_READERS[fmt]
     options.refuse_columns(title, file)
-    decode(raw, file)  # empty, binary, not UTF-8: its one-line error
+    text = decode(raw, file)  # empty, binary, not UTF-8: its one-line error
     keywords = {"directed": options.directed} if fmt != "pajek" else {}
     with tempfile.TemporaryDirectory() as folder:
         path = f"{folder}/graph.{fmt}"
-        with open(path, "wb") as out:
-            out.write(raw)
+        with open(path, "w", encoding="utf-8", newline="") as out:
+            out.write(text)  # without a BOM, which igraph would take for part of the first name
         try:
             g = getattr(ig.Graph, method)(path, **keywords)
         except (ig.InternalError, ValueError, OSError) as err:

@@ -74,6 +74,8 @@ def test_igraph_write_ncol_read_by_igraph_s_ncol_reader(tmp_path, named):
     assert (graph.num_nodes, graph.num_edges) == (34, 78) and edges_of(graph) == expected(g)
     directed, _ = read_ncol(b"a b 2\nb a 3\n", "d.ncol", ReadOptions(directed=True))
     assert directed.directed and directed.num_edges == 2
+    excel, _ = read_ncol(b"\xef\xbb\xbfa b 1\r\nb c 2\r\n", "bom.ncol", ReadOptions())  # a BOM and CRLF
+    assert excel.names == ("a", "b", "c")
 
 
 def test_a_bad_ncol_weight_names_its_line():
