@@ -78,6 +78,13 @@ def test_igraph_write_ncol_read_by_igraph_s_ncol_reader(tmp_path, named):
     assert excel.names == ("a", "b", "c")
 
 
+def test_an_lgl_file_with_a_bom_is_read():
+    from goat_core.data.formats import ReadOptions
+
+    graph = read_graph_bytes(b"\xef\xbb\xbf# a\nb 2\n# b\nc 3\n", "bom.lgl", ReadOptions(format="lgl"))
+    assert graph.names == ("a", "b", "c") and edges_of(graph) == {frozenset("ab"): 2.0, frozenset("bc"): 3.0}
+
+
 def test_a_bad_ncol_weight_names_its_line():
     from goat_core import GraphFormatError
     from goat_core.data.formats import ReadOptions
