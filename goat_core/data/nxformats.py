@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, ReadOptions, ReadReport
-from .graph import Graph, decode, first_line, from_networkx, is_number, unique_labels
+from .graph import Graph, decode, first_line, from_networkx, is_number, node_order, unique_labels
 
 # Node attributes that say where or how a node is drawn, or repeat its id: not kept.
 DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spells", "size", "r", "g", "b",
@@ -220,6 +220,9 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
             raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
     if "name" not in g.vertex_attributes():
         g.vs["name"] = [str(i + 1) for i in range(g.vcount())]
+    if fmt == "ncol":  # nodes in the edge-list reader's order (integer names 0..n-1 stay put), not first-seen
+        index = {name: k for k, name in enumerate(g.vs["name"])}
+        g = g.permute_vertices([index[name] for name in node_order(g.vs["name"])])  # new k is old [k]
     nx_graph = g.to_networkx()
     for data in [d for _, d in nx_graph.nodes(data=True)] + [d for *_, d in nx_graph.edges(data=True)]:
         data.pop("_igraph_index", None)  # igraph's own numbering, added by to_networkx

@@ -69,9 +69,15 @@ def test_igraph_write_ncol_read_by_igraph_s_ncol_reader(tmp_path, named):
     from goat_core.data.nxformats import read_ncol
 
     g = karate(named, named)
-    graph, report = read_ncol(written(tmp_path, g, "ncol"), "g.ncol", ReadOptions())
+    raw = written(tmp_path, g, "ncol")
+    graph, report = read_ncol(raw, "g.ncol", ReadOptions())
     assert report.format == "ncol" and not graph.directed and graph.weighted == named
     assert (graph.num_nodes, graph.num_edges) == (34, 78) and edges_of(graph) == expected(g)
+    as_edge_list = read_graph_bytes(raw, "g.ncol")  # how NCOL was read before: the same nodes, in order
+    assert graph.names == as_edge_list.names
+    for mine, before in ((graph.src, as_edge_list.src), (graph.dst, as_edge_list.dst),
+                         (graph.weight, as_edge_list.weight)):
+        assert mine.tolist() == before.tolist()
     directed, _ = read_ncol(b"a b 2\nb a 3\n", "d.ncol", ReadOptions(directed=True))
     assert directed.directed and directed.num_edges == 2
     excel, _ = read_ncol(b"\xef\xbb\xbfa b 1\r\nb c 2\r\n", "bom.ncol", ReadOptions())  # a BOM and CRLF
