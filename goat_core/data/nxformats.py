@@ -208,7 +208,9 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
     with tempfile.TemporaryDirectory() as folder:
         path = f"{folder}/graph.{fmt}"
         with open(path, "w", encoding="utf-8", newline="") as out:
-            out.write(text)  # without a BOM, which igraph would take for part of the first name
+            # without a BOM (igraph would take it for part of the first name), ending in a newline
+            # (igraph counts the newline that ends a short line before naming it: one line to take off)
+            out.write(text if text.endswith("\n") else text + "\n")
         try:
             g = getattr(ig.Graph, method)(path, **keywords)
         except (ig.InternalError, ValueError, OSError) as err:

@@ -220,6 +220,8 @@ def test_an_lgl_file_is_not_taken_for_an_edge_list_under_a_comment():
     (b"# a\nb\n# c\nd e f\n", "lgl", "g.lgl:4"),
     (b"# a\nb 1\nc x\n", "lgl", "g.lgl:3"),
     (b"*Vertices 2\n1 a\n2 b\n*Edges\n1\n", "pajek", "g.net:5"),  # igraph names the line after
+    (b"*Vertices 2\n1 a\n2 b\n*Edges\n1", "pajek", "g.net:5"),  # ... unless the file ends there
+    (b"# a\nb\n# \n# c\nd\n", "lgl", "g.lgl:3"),
 ])
 def test_igraph_read_errors_name_the_line(raw, fmt, words):
     from goat_core.data.formats import ReadOptions
