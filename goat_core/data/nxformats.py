@@ -175,6 +175,11 @@ def read_lgl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
 
 def read_ncol(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """NCOL (``name name [weight]`` a line, igraph's ``write_ncol``), by igraph's reader."""
+    text = decode(raw, file)
+    comment = re.search(r"^[ \t]*#", text, re.MULTILINE)
+    if comment is not None:  # igraph would read "# a b" as an edge from a node named "#"
+        raise GraphFormatError(file, "a '#' line: NCOL has no comments; read the file as an edge list "
+                                     "(--format edgelist)", text.count("\n", 0, comment.start()) + 1)
     return read_igraph(raw, file, options, "ncol")
 
 

@@ -101,6 +101,10 @@ def test_a_bad_ncol_weight_names_its_line():
     assert str(err.value).startswith("bad.ncol:2: cannot parse NCOL") and "\n" not in str(err.value)
     with pytest.raises(GraphFormatError, match="^bad.ncol:2: cannot parse NCOL"):
         read_ncol(b"a b\nc\nd e\n", "bad.ncol", ReadOptions())
+    with pytest.raises(GraphFormatError, match="^bad.ncol:2: a '#' line: NCOL has no comments"):
+        read_ncol(b"a b\n # c d\n", "bad.ncol", ReadOptions())
+    with pytest.raises(GraphFormatError, match="^bad.ncol:1: a '#' line"):
+        read_ncol(b"\xef\xbb\xbf# written by hand\na b\n", "bad.ncol", ReadOptions())
 
 
 def test_igraph_gml_with_its_creator_line_before_graph(tmp_path):
