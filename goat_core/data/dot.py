@@ -1,13 +1,6 @@
-"""Graphviz DOT files (``.dot``, ``.gv``): what Graphviz, ``nx.nx_pydot.write_dot`` and many
-teaching notes write.
-
-Parsed by pydot's grammar (the parser networkx's own DOT reader uses), then walked here, into
-subgraphs and clusters too (networkx's ``from_pydot`` reads only the top level). pydot's parser
-takes ~30 s on a 10k-node file, so a file written one statement per line (as networkx and most
-tools write it: ``id [attrs];``, ``id -- id [attrs];``) is read by a line pattern instead, and
-anything else by pydot; tests check both give the same graph. Node ids are the
-names; ``weight`` is the edge weight (as networkx writes it); other attributes are kept as node
-attributes or named as ignored edge attributes, as for GEXF and GraphML.
+"""Graphviz DOT files (``.dot``, ``.gv``), parsed by pydot's grammar and walked into subgraphs too.
+pydot takes ~30 s on 10k nodes, so a file of one statement a line (as networkx and igraph write
+it) is read by a line pattern; tests check both give the same graph.
 """
 
 from __future__ import annotations
@@ -71,9 +64,8 @@ _NAME_KEY = re.compile(r'("(?:[^"\\]|\\.)*")|(?<=[\[,;\s])name(?=\s*=)')
 
 
 def read_flat(text: str) -> tuple[Any | None, int | None]:
-    """(a networkx multigraph, None) for a DOT file of one statement per line; (None, the
-    first line that is something else: a chain, a subgraph, a comment, two statements) otherwise,
-    left to pydot."""
+    """(a networkx multigraph, None) for a DOT file of one statement a line; else (None, the
+    first line that is not), left to pydot."""
     import networkx as nx
 
     lines = _statements(text)

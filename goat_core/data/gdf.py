@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, ReadOptions, ReadReport
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, normalise, parse_weights
 from .nxformats import DRAWING_ATTRIBUTES
 
@@ -36,45 +36,38 @@ class _Column:
 
 def read_gdf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     options.refuse_columns("GDF", file)
-    lines = decode(raw, file).splitlines()
     nodes: dict[str, int] = {}  # declared node -> its line
     node_rows: list[list[str]] = []
     edges: list[tuple[int, list[str]]] = []
     node_columns: list[_Column] | None = None
     edge_columns: list[_Column] | None = None
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(decode(raw, file).splitlines(), start=1):
+        section = _SECTION.match(line)
         if not line.strip():
             continue
-        section = _SECTION.match(line)
         if section is not None:
-            kind = section.group(1).lower()
             columns = _header(line[section.end():], number, file)
-            if kind == "nodedef":
-                if node_columns is not None or edge_columns is not None:
-                    raise GraphFormatError(file, "a second nodedef> line (or one after edgedef>): a GDF file "
-                                                 "holds one node section, then one edge section", number)
-                node_columns = columns
-                key = _name_position(node_columns)
-            else:
-                if edge_columns is not None:
-                    raise GraphFormatError(file, "a second edgedef> line: a GDF file holds one edge section",
-                                           number)
-                if len(columns) < 2:
-                    raise GraphFormatError(file, "edgedef> must name the two ends first (node1,node2), got "
-                                                 f"{len(columns)} column", number)
+            if section.group(1).lower() == "edgedef":
+                if edge_columns is not None or len(columns) < 2:
+                    raise GraphFormatError(file, "a second edgedef> line: a GDF file holds one edge section"
+                                           if edge_columns is not None else "edgedef> must name the two ends "
+                                           f"first (node1,node2), got {len(columns)} column", number)
                 edge_columns = columns
-            continue
-        if edge_columns is not None:
+            elif node_columns is not None or edge_columns is not None:
+                raise GraphFormatError(file, "a second nodedef> line (or one after edgedef>): a GDF file "
+                                             "holds one node section, then one edge section", number)
+            else:
+                node_columns, key = columns, _name_position(columns)
+        elif edge_columns is not None:
             edges.append((number, _values(line, edge_columns, 2, number, file)))
         elif node_columns is not None:
             values = _values(line, node_columns, 1, number, file)
-            name = _missing(values[key], node_columns[key])
-            if not name:
+            if not values[key]:
                 raise GraphFormatError(file, f"a node row without a {node_columns[key].name!r}", number)
-            if name in nodes:
-                raise GraphFormatError(file, f"node {name!r} declared twice (lines {nodes[name]} and "
+            first = nodes.setdefault(values[key], number)
+            if first != number:
+                raise GraphFormatError(file, f"node {values[key]!r} declared twice (lines {first} and "
                                              f"{number})", number)
-            nodes[name] = number
             node_rows.append(values)
         else:
             raise GraphFormatError(file, f"a row before any nodedef>/edgedef> line: {line.strip()[:60]!r}",
@@ -88,35 +81,25 @@ def read_gdf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
 def _graph(declared: list[str], node_rows: list[list[str]], node_columns: list[_Column],
            edges: list[tuple[int, list[str]]], edge_columns: list[_Column], file: str,
            options: ReadOptions) -> tuple[Graph, ReadReport]:
-    lowered = [c.name.lower() for c in edge_columns]
-    weight_name = options.weight_attribute
-    weight_at = next((i for i, name in enumerate(lowered) if i >= 2 and weight_name is not None
-                      and name == weight_name.lower()), None)
-    if weight_name is not None and options.weight is not None and weight_at is None:
-        named = ", ".join(repr(c.name) for c in edge_columns[2:]) or "none but the ends"
-        raise GraphFormatError(file, f"no edge column {weight_name!r}; edgedef> names {named}")
-    directed_at = next((i for i, name in enumerate(lowered) if i >= 2 and name == "directed"), None)
+    names = [c.name for c in edge_columns]
+    weight_at = weight_column(names, options, ("weight",), "edge", "edgedef>", file)
+    lowered = [name.lower() for name in names]
+    directed_at = lowered.index("directed", 2) if "directed" in lowered[2:] else None
     index = {name: i for i, name in enumerate(declared)}
-    src = np.empty(len(edges), dtype=np.int64)
-    dst = np.empty(len(edges), dtype=np.int64)
+    ends = np.empty((2, len(edges)), dtype=np.int64)
     arcs = np.zeros(len(edges), dtype=bool)
     for k, (number, values) in enumerate(edges):
-        u, v = _missing(values[0], edge_columns[0]), _missing(values[1], edge_columns[1])
-        if not u or not v:
+        if not values[0] or not values[1]:
             raise GraphFormatError(file, "an edge row without both ends", number)
-        src[k] = index.setdefault(u, len(index))
-        dst[k] = index.setdefault(v, len(index))
-        if directed_at is not None:
-            arcs[k] = _flag(_missing(values[directed_at], edge_columns[directed_at]), number, file)
-    weight, tokens = None, []
-    if weight_at is not None:
-        column = edge_columns[weight_at]
-        tokens = [_missing(values[weight_at], column) for _, values in edges]
-        if "" in tokens:
-            number = edges[tokens.index("")][0]
-            raise GraphFormatError(file, f"an edge without a {column.name!r} value (and no default in the "
-                                         "header)", number)
-        weight = parse_weights(tokens, [number for number, _ in edges], file)
+        ends[:, k] = index.setdefault(values[0], len(index)), index.setdefault(values[1], len(index))
+        arcs[k] = directed_at is not None and _flag(values[directed_at], number, file)
+    src, dst = ends
+    weight_name = edge_columns[weight_at].name if weight_at is not None else None
+    tokens = [values[weight_at] for _, values in edges] if weight_at is not None else []
+    if "" in tokens:
+        raise GraphFormatError(file, f"an edge without a {weight_name!r} value (and no default in the "
+                                     "header)", edges[tokens.index("")][0])
+    weight = parse_weights(tokens, [number for number, _ in edges], file) if weight_at is not None else None
     count = int(arcs.sum())
     directed = count > 0 or options.directed
     if directed:  # an undirected edge of a directed (or mixed) graph goes both ways
@@ -124,21 +107,16 @@ def _graph(declared: list[str], node_rows: list[list[str]], node_columns: list[_
         src, dst = np.concatenate([src, dst[both]]), np.concatenate([dst, src[both]])
         weight = np.concatenate([weight, weight[both]]) if weight is not None else None
     names = list(index)
-    graph = normalise(names, src, dst, weight, directed, weight is not None, file)
     key = _name_position(node_columns) if node_columns else 0
     kept = [i for i, c in enumerate(node_columns) if i != key and c.name.lower() not in DRAWING]
-    node_attrs = {}
-    for i in kept:  # "" for an edge end no node row declares
-        values = [_missing(row[i], node_columns[i]) for row in node_rows]
-        node_attrs[node_columns[i].name] = np.array(values + [""] * (len(names) - len(declared)), dtype=str)
-    graph = replace(graph, node_attrs=node_attrs)
-    notes: list[str] = []
-    undeclared = names[len(declared):]
-    if undeclared and node_columns:
-        shown = ", ".join(undeclared[:MAX_SHOWN]) + (" …" if len(undeclared) > MAX_SHOWN else "")
-        notes.append(f"{len(undeclared):,} edge ends not declared by a node row, added as nodes: {shown}")
+    pad = [""] * (len(names) - len(declared))  # for the edge ends no node row declares
+    node_attrs = {node_columns[i].name: np.array([row[i] for row in node_rows] + pad, dtype=str)
+                  for i in kept}
+    graph = normalise(names, src, dst, weight, directed, weight is not None, file)
+    notes = undeclared_note(names[len(declared):] if node_columns else [],
+                            "edge ends not declared by a node row")
     if 0 < count < len(edges):
-        notes.append(f"a mixed graph: {len(edges) - count:,} undirected edges read both ways")
+        notes += (f"a mixed graph: {len(edges) - count:,} undirected edges read both ways",)
     why = f"{count:,} of {len(edges):,} edges' directed column is true" if count else "as asked" if directed \
         else ""
     ignored = tuple(f"node column {c.name!r}" for c in node_columns if c.name.lower() in DRAWING)
@@ -147,9 +125,32 @@ def _graph(declared: list[str], node_rows: list[list[str]], node_columns: list[_
     rows = tuple((values[0], values[1]) + tuple(tokens[k:k + 1])
                  for k, (_, values) in enumerate(edges[:FIRST_ROWS]))
     report = ReadReport(format="gdf", edges=len(edges), directed=directed, directed_why=why,
-                        weight=f"column {edge_columns[weight_at].name!r}" if weight_at is not None else None,
-                        ignored=ignored, node_attributes=tuple(node_attrs), rows=rows, notes=tuple(notes))
-    return graph, report
+                        weight=f"column {weight_name!r}" if weight_name else None, ignored=ignored,
+                        node_attributes=tuple(node_attrs), rows=rows, notes=notes)
+    return replace(graph, node_attrs=node_attrs), report
+
+
+def weight_column(names: list[str], options: ReadOptions, defaults: tuple[str, ...], kind: str, section: str,
+                  file: str) -> int | None:
+    """The weight column after the two ends: the one ``weight`` names (any case), else the first of
+    ``defaults`` found; None for weight none or none found."""
+    if options.weight == NO_WEIGHT:
+        return None
+    lowered = [name.lower() for name in names]
+    wanted = (str(options.weight).lower(),) if options.weight is not None else defaults
+    at = next((lowered.index(name, 2) for name in wanted if name in lowered[2:]), None)
+    if at is None and options.weight is not None:
+        raise GraphFormatError(file, f"no {kind} column {options.weight!r}; {section} names "
+                                     f"{', '.join(map(repr, names[2:])) or 'only the two ends'}")
+    return at
+
+
+def undeclared_note(names: list[str], what: str) -> tuple[str, ...]:
+    """("3 <what>, added as nodes: a, b, c",) for the edge ends no node section declares; () if none."""
+    if not names:
+        return ()
+    return (f"{len(names):,} {what}, added as nodes: " + ", ".join(names[:MAX_SHOWN])
+            + (" …" if len(names) > MAX_SHOWN else ""),)
 
 
 def _header(text: str, number: int, file: str) -> list[_Column]:
@@ -177,17 +178,16 @@ def _name_position(columns: list[_Column]) -> int:
 
 
 def _values(line: str, columns: list[_Column], least: int, number: int, file: str) -> list[str]:
-    """A row's values, one per column ("" for missing trailing ones); more values than columns
-    (an unquoted comma?) is an error."""
+    """A row's values, one per column (its default for a missing, empty or null one); more values
+    than columns (an unquoted comma?) is an error."""
     values = _split(line, number, file)
     if len(values) > len(columns) or len(values) < least:
         raise GraphFormatError(file, f"{len(values)} values, the header declares {len(columns)} columns "
                                      f"({', '.join(c.name for c in columns[:8])}"
                                      f"{' …' if len(columns) > 8 else ''}): a value holding a comma must be "
                                      "quoted", number)
-    if len(values) < len(columns):
-        values += [""] * (len(columns) - len(values))
-    return values
+    values += [""] * (len(columns) - len(values))
+    return [_missing(value, column) for value, column in zip(values, columns, strict=True)]
 
 
 def _missing(value: str, column: _Column) -> str:

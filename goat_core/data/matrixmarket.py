@@ -35,7 +35,7 @@ def read_matrix_market(raw: bytes, file: str, options: ReadOptions) -> tuple[Gra
     layout, field, symmetry = _banner(lines[0], file)
     size_line, n = _size(lines, layout, file)
     try:
-        matrix = sp.coo_array(scipy.io.mmread(io.BytesIO(_without_late_comments(raw, lines, size_line)),
+        matrix = sp.coo_array(scipy.io.mmread(io.BytesIO(_for_scipy(raw, lines, size_line)),
                                               spmatrix=False))
     except (ValueError, OverflowError) as err:
         raise _located(err, lines, size_line, layout, field, n, file) from None
@@ -99,13 +99,14 @@ def _size(lines: list[str], layout: str, file: str) -> tuple[int, int]:
     return number, rows
 
 
-def _without_late_comments(raw: bytes, lines: list[str], size_line: int) -> bytes:
-    """The file with comment lines among the entries blanked (scipy refuses them; blank lines
-    keep the line numbers it reports)."""
-    if not any(line.lstrip().startswith("%") for line in lines[size_line:]):
-        return raw
-    return "\n".join("" if k > size_line and line.lstrip().startswith("%") else line
-                     for k, line in enumerate(lines, start=1)).encode()
+def _for_scipy(raw: bytes, lines: list[str], size_line: int) -> bytes:
+    """The bytes given to scipy: comment lines among the entries blanked (scipy refuses them; blank
+    lines keep the line numbers it reports), and a final newline (without one, scipy 1.17's reader
+    crashes the process on a last line ending in a blank, tab or CR)."""
+    if any(line.lstrip().startswith("%") for line in lines[size_line:]):
+        raw = "\n".join("" if k > size_line and line.lstrip().startswith("%") else line
+                        for k, line in enumerate(lines, start=1)).encode()
+    return raw if raw.endswith(b"\n") else raw + b"\n"
 
 
 def _located(err: Exception, lines: list[str], size_line: int, layout: str, field: str, n: int,

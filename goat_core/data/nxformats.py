@@ -1,12 +1,6 @@
-"""Graph formats read by maintained readers: GEXF, GraphML, GML, LEDA and node-link JSON through
-networkx; Pajek and LGL through igraph (its readers take a path: the bytes go through a temporary
-file).
-
-XML is first parsed by defusedxml with DTDs forbidden: a graph file needs none, and a DTD is
-what entity expansion (the "billion laughs" bomb) and external entities (XXE) need. Only bytes
-that pass are handed to networkx's readers. Every graph ends in :func:`.graph.from_networkx`;
-node attributes (karate's ``club``) are kept as ``Graph.node_attrs`` (text, "" when missing),
-edge attributes other than the weight are named as ignored.
+"""Formats read by maintained readers: GEXF, GraphML, GML, LEDA, graph6 and node-link JSON by
+networkx; Pajek, LGL and NCOL by igraph. XML passes defusedxml first (DTDs, and so entity bombs and
+XXE, refused). Node attributes are kept as ``Graph.node_attrs``; other edge attributes are named.
 """
 
 from __future__ import annotations
@@ -14,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -21,7 +16,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, ReadOptions, ReadReport
-from .graph import Graph, decode, first_line, from_networkx, is_number, unique_labels
+from .graph import Graph, decode, first_line, from_networkx, is_number, node_order, unique_labels
 
 # Node attributes that say where or how a node is drawn, or repeat its id: not kept.
 DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spells", "size", "r", "g", "b",
@@ -31,15 +26,25 @@ DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spe
 # --------------------------------------------------------------------------- XML
 
 
-def safe_xml_root(raw: bytes, file: str, what: str) -> Any:
-    """The root element, parsed by defusedxml with DTDs (and so entities) refused."""
-    from xml.etree.ElementTree import ParseError
+def safe_xml_root(raw: bytes, file: str, what: str, lines: dict[Any, int] | None = None) -> Any:
+    """The root element, parsed by defusedxml with DTDs (and so entities) refused; each element's
+    line goes in ``lines`` when it is given."""
+    from xml.etree.ElementTree import ParseError, TreeBuilder
 
     from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
-    from defusedxml.ElementTree import fromstring
+    from defusedxml.ElementTree import DefusedXMLParser
 
+    class LineParser(DefusedXMLParser):
+        def _start(self, tag: str, attrs: Any) -> Any:
+            element = super()._start(tag, attrs)
+            if lines is not None:
+                lines[element] = self.parser.CurrentLineNumber
+            return element
+
+    parser = LineParser(target=TreeBuilder(), forbid_dtd=True, forbid_entities=True, forbid_external=True)
     try:
-        return fromstring(raw, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+        parser.feed(raw)
+        return parser.close()
     except (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden):
         raise GraphFormatError(file, f"{what} with a DTD or entities (<!DOCTYPE …>/<!ENTITY …>) refused: "
                                      "graph files need none, and they are how XML bombs and "
@@ -60,17 +65,20 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     local = tag.rsplit("}", 1)[-1].lower()
     if local != fmt:
         raise GraphFormatError(file, f"XML whose root is <{local}>, not <{fmt}>: expected {title}")
-    try:
-        if fmt == "graphml":
-            g = nx.parse_graphml(raw)
-        else:
-            version, raw = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
-            g = nx.read_gexf(io.BytesIO(raw), version=version)
-    except GraphFormatError:
-        raise
-    except Exception as err:  # networkx raises many types; all mean "bad file"
-        raise GraphFormatError(file, f"cannot parse {title}: {first_line(err)}") from None
+    if fmt == "graphml":
+        g = parsed(lambda: nx.parse_graphml(raw), file, title)
+    else:
+        version, gexf = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
+        g = parsed(lambda: nx.read_gexf(io.BytesIO(gexf), version=version), file, title)
     return to_graph(g, file, options, fmt, names_attribute="label")
+
+
+def parsed(parse: Callable[[], Any], file: str, title: str, line: int | None = None) -> Any:
+    """What a maintained parser returns; its exception (they raise many types) as one line."""
+    try:
+        return parse()
+    except Exception as err:
+        raise GraphFormatError(file, f"cannot parse {title}: {first_line(err)}", line) from None
 
 
 # GEXF's namespace as tools write it: networkx's own (www.gexf.net/1.2draft, gexf.net/1.3), the final
@@ -80,11 +88,8 @@ _GEXF_VERSIONS = {"1.1": "1.1draft", "1.2": "1.2draft", "1.3": "1.3"}
 
 
 def gexf_in_networkx_namespace(raw: bytes, tag: str, declared: str | None, file: str) -> tuple[str, bytes]:
-    """(networkx's version name, the bytes under networkx's namespace for that version).
-
-    networkx finds elements by its own namespace string only; the same GEXF version written under
-    another spelling of it (or none) would read as "no <graph> element". The version comes from
-    the namespace, else from the root's ``version`` attribute (1.2 when it has none either)."""
+    """(networkx's version name, the bytes under its namespace): networkx finds elements by its own
+    namespace string only. The version is the namespace's, else the root's ``version`` (or 1.2)."""
     from networkx.readwrite.gexf import GEXF
 
     namespace = tag[1:].split("}", 1)[0] if tag.startswith("{") else ""
@@ -116,10 +121,8 @@ def read_leda(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
     import networkx as nx
 
     options.refuse_columns("LEDA", file)
-    try:
-        g = nx.parse_leda(decode(raw, file))
-    except Exception as err:  # networkx raises many types (NetworkXError, ValueError, IndexError)
-        raise GraphFormatError(file, f"cannot parse LEDA: {first_line(err)}") from None
+    text = decode(raw, file)
+    g = parsed(lambda: nx.parse_leda(text), file, "LEDA")
     edges = [data for *_, data in g.edges(data=True)]
     if edges and all(is_number(str(data.get("label", ""))) for data in edges):
         for data in edges:
@@ -137,36 +140,24 @@ def read_graph6(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
     if len(lines) != 1:
         raise GraphFormatError(file, f"{len(lines)} graphs in one graph6/sparse6 file: keep the one to read")
     sparse = lines[0].startswith((b">>sparse6<<", b":"))
-    try:
-        g = (nx.from_sparse6_bytes if sparse else nx.from_graph6_bytes)(lines[0])
-    except Exception as err:  # networkx raises NetworkXError, ValueError, IndexError
-        raise GraphFormatError(file, f"cannot parse {'sparse6' if sparse else 'graph6'}: {first_line(err)}",
-                               1) from None
+    parse = nx.from_sparse6_bytes if sparse else nx.from_graph6_bytes
+    g = parsed(lambda: parse(lines[0]), file, "sparse6" if sparse else "graph6", 1)
     return to_graph(nx.Graph(g), file, options, "graph6")  # sparse6 may repeat an edge: merged
 
 
 def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """GML by networkx, nodes keyed by id: named by their labels when unique, else by igraph's
+    ``name`` attribute when unique, else by their ids."""
     import networkx as nx
 
     options.refuse_columns("GML", file)
     text = decode(raw, file)
     if "multigraph" not in text[:4096]:  # repeated edges (Newman's files have some) are kept, then merged
         text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
-    try:
-        g, names_from = nx.parse_gml(text, label="label"), "label"
-    except nx.NetworkXError as err:
-        if "label" not in str(err):
-            raise GraphFormatError(file, f"cannot parse GML: {first_line(err)}") from None
-        try:  # labels missing or repeated: the nodes keep their ids
-            g, names_from = nx.parse_gml(text, label="id"), ""
-        except Exception as again:
-            raise GraphFormatError(file, f"cannot parse GML: {first_line(again)}") from None
-    except Exception as err:
-        raise GraphFormatError(file, f"cannot parse GML: {first_line(err)}") from None
-    named = not names_from and unique_labels(g, "name")  # igraph writes names as "name", not "label"
-    graph, report = to_graph(g, file, options, "gml", names_attribute="name" if named else None)
-    names = "GML label" if names_from else "GML name" if named else "GML id (labels missing or repeated)"
-    return graph, replace(report, names_from=names)
+    g = parsed(lambda: nx.parse_gml(text, label=None), file, "GML")
+    by = next((key for key in ("label", "name") if unique_labels(g, key)), None)
+    graph, report = to_graph(g, file, options, "gml", names_attribute=by)
+    return graph, replace(report, names_from=f"GML {by}" if by else "GML id (labels missing or repeated)")
 
 
 _GML_GRAPH = re.compile(r"\bgraph\s*\[", re.IGNORECASE)
@@ -182,53 +173,68 @@ def read_lgl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     return read_igraph(raw, file, options, "lgl")
 
 
-_IGRAPH_READERS = {"pajek": ("Read_Pajek", "Pajek"), "lgl": ("Read_Lgl", "LGL")}
+def read_ncol(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """NCOL (``name name [weight]`` a line, igraph's ``write_ncol``), by igraph's reader."""
+    text = decode(raw, file)
+    comment = re.search(r"^[ \t]*#", text, re.MULTILINE)
+    if comment is not None:  # igraph would read "# a b" as an edge from a node named "#"
+        raise GraphFormatError(file, "a '#' line: NCOL has no comments; read the file as an edge list "
+                                     "(--format edgelist)", text.count("\n", 0, comment.start()) + 1)
+    return read_igraph(raw, file, options, "ncol")
+
+
+# format -> (igraph's reader, title, the field a bad weight is in: igraph names no line for it)
+_IGRAPH_READERS = {"pajek": ("Read_Pajek", "Pajek", 1), "lgl": ("Read_Lgl", "LGL", 1),
+                   "ncol": ("Read_Ncol", "NCOL", 2)}
 _IGRAPH_LINE = re.compile(r"line (\d+) \((.*?)\)")
 _IGRAPH_ERROR = re.compile(r"^Error at \S+: |\. -- .*$")  # where in igraph's C code, and its error kind
 
 
-def _bad_number_line(raw: bytes) -> int | None:
-    """The first line whose second field is not a number: igraph names no line for a bad weight."""
+def _bad_number_line(raw: bytes, at: int) -> int | None:
+    """The first line whose field ``at`` (the weight's) is not a number."""
     for number, line in enumerate(raw.decode("utf-8-sig", errors="replace").splitlines(), start=1):
         fields = line.split()
-        if len(fields) > 1 and not line.lstrip().startswith(("#", "*")) and not is_number(fields[1]):
+        if len(fields) > at and not line.lstrip().startswith(("#", "*")) and not is_number(fields[at]):
             return number
     return None
 
 
 def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:
-    """A format igraph reads: its readers take a file on disk, so the bytes go through a
-    temporary one. Vertices without a name are named by their number in the file (1-based)."""
+    """A format igraph reads (from a temporary file: its readers take a path); unnamed vertices are
+    named by their 1-based number."""
     import tempfile
 
     import igraph as ig
 
-    method, title = _IGRAPH_READERS[fmt]
+    method, title, weight_field = _IGRAPH_READERS[fmt]
     options.refuse_columns(title, file)
-    decode(raw, file)  # empty, binary, not UTF-8: its one-line error
-    keywords = {"directed": options.directed} if fmt == "lgl" else {}
+    text = decode(raw, file)  # empty, binary, not UTF-8: its one-line error
+    keywords = {"directed": options.directed} if fmt != "pajek" else {}
     with tempfile.TemporaryDirectory() as folder:
         path = f"{folder}/graph.{fmt}"
-        with open(path, "wb") as out:
-            out.write(raw)
+        with open(path, "w", encoding="utf-8", newline="") as out:
+            # without a BOM (igraph would take it for part of the first name), ending in a newline
+            # (igraph counts the newline that ends a short line before naming it: one line to take off)
+            out.write(text if text.endswith("\n") else text + "\n")
         try:
             g = getattr(ig.Graph, method)(path, **keywords)
         except (ig.InternalError, ValueError, OSError) as err:
             found = _IGRAPH_LINE.search(str(err))
             problem = found.group(2) if found else _IGRAPH_ERROR.sub("", first_line(err))
-            line = int(found.group(1)) if found else \
-                _bad_number_line(raw) if "real number" in problem else None
+            # igraph names the line after one that ends too soon, and none for a bad number
+            line = int(found.group(1)) - ("unexpected end of line" in problem) if found else \
+                _bad_number_line(raw, weight_field) if "real number" in problem else None
             raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
     if "name" not in g.vertex_attributes():
         g.vs["name"] = [str(i + 1) for i in range(g.vcount())]
+    if fmt == "ncol":  # nodes in the edge-list reader's order (integer names 0..n-1 stay put), not first-seen
+        index = {name: k for k, name in enumerate(g.vs["name"])}
+        g = g.permute_vertices([index[name] for name in node_order(g.vs["name"])])  # new k is old [k]
     nx_graph = g.to_networkx()
     for data in [d for _, d in nx_graph.nodes(data=True)] + [d for *_, d in nx_graph.edges(data=True)]:
         data.pop("_igraph_index", None)  # igraph's own numbering, added by to_networkx
         data.pop("id", None)  # Pajek's vertex number: the name is its label
     return to_graph(nx_graph, file, options, fmt, names_attribute="name")
-
-
-MAX_JSON_DEPTH_ERRORS = (RecursionError, MemoryError)
 
 
 def parse_json(text: str, file: str) -> Any:
@@ -237,7 +243,7 @@ def parse_json(text: str, file: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as err:
         raise GraphFormatError(file, f"not valid JSON: {err.msg} (column {err.colno})", err.lineno) from None
-    except MAX_JSON_DEPTH_ERRORS:
+    except (RecursionError, MemoryError):
         raise GraphFormatError(file, "JSON nested too deeply") from None
 
 
@@ -254,10 +260,7 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     key = "links" if "links" in data else "edges"
     if key not in data:
         raise GraphFormatError(file, "node-link JSON without \"links\" or \"edges\"")
-    try:
-        g = nx.node_link_graph(data, edges=key)
-    except Exception as err:
-        raise GraphFormatError(file, f"cannot read node-link JSON: {first_line(err)}") from None
+    g = parsed(lambda: nx.node_link_graph(data, edges=key), file, "node-link JSON")
     return to_graph(g, file, options, "node-link")
 
 

@@ -1,10 +1,5 @@
-"""SIF files (Cytoscape's simple interaction format): a source node, an interaction type, then one
-or more target nodes per line; a line of one name is a node without edges. What is read is in
-docs/formats.md.
-
-When the file holds a tab, tabs are the only separator and names may hold spaces; otherwise any
-run of blanks separates (Cytoscape's rule). Found from the content only when it cannot be an
-edge table (:func:`looks_sif`); ``format="sif"`` reads any file so.
+"""SIF files (Cytoscape's simple interaction format): ``source type target…`` a line, or one name (a
+node without edges). The rules, and when content is taken for SIF, are in docs/formats.md.
 """
 
 from __future__ import annotations
@@ -35,14 +30,8 @@ def _fields(line: str, tabs: bool) -> list[str] | None:
 
 
 def looks_sif(lines: list[str]) -> bool:
-    """SIF beyond doubt (``lines``: the file's first lines, the last one whole). Every line is one
-    name, or three fields or more whose second (the interaction type) is never a number; the
-    types are few (at most 20, each used on at least two lines on average, on ten once there are
-    100 lines: a third column of names or weights has many values) and never a node; and the file
-    is not an edge table in disguise: no header naming a source or target, no column of numbers
-    after names (``a b 2`` is a weighted edge), not every line four fields or more of one width
-    (a table of attributes). A line of four fields or more (several targets) in lines of varied
-    widths lifts the two-lines-a-type rule."""
+    """SIF beyond doubt, from the file's first lines: one name or ``source type target…`` a line,
+    the types few, never numbers nor nodes, and no sign of an edge table (docs/formats.md)."""
     tabs = any("\t" in line for line in lines)
     rows: list[list[str]] = []
     lone: set[str] = set()

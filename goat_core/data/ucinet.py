@@ -1,9 +1,6 @@
 """UCINET DL files (``.dl``; Gephi exports them): ``fullmatrix``, ``edgelist1`` and ``nodelist1``,
-labelled or not. What is read and refused, and the direction rule, are in docs/formats.md.
-
-Parsed here rather than by igraph's ``Graph.Read_DL`` (igraph 1.0): it refuses the files Gephi
-writes (``n =`` on a line after ``dl``), ``format =`` on the ``dl`` line and a numbered
-``nodelist1``, and names no line for a node outside 1..n.
+labelled or not (docs/formats.md). Parsed here: igraph's ``Read_DL`` (1.0) refuses Gephi's files
+(``n =`` on a line after ``dl``) and names no line for a node outside 1..n.
 """
 
 from __future__ import annotations
@@ -66,37 +63,34 @@ def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[
     """(the header's tokens, the data's lines as words): the data starts after ``data:``."""
     header: list[Token] = []
     for number, line in enumerate(lines, start=1):
-        for match in _HEAD_TOKEN.finditer(line):
-            text = match.group(0)
-            if text == '"':
-                raise GraphFormatError(file, "a label opened with \" is not closed: "
-                                             f"{line[match.start():][:40]!r}", number)
+        for match in _tokens(_HEAD_TOKEN, line, number, file):
             quoted = match.group(1) is not None
+            text = match.group(1) if quoted else match.group(0)
             if not quoted and text == ":" and header and header[-1][1].lower() == "data" \
                     and not header[-1][2]:
                 header.pop()
                 rest = [(number, line[match.end():])] + list(enumerate(lines[number:], start=number + 1))
-                return header, data_lines(rest, file)
-            header.append((number, match.group(1) if quoted else text, quoted))
+                return header, [(n, words) for n, text in rest if (words := _words(text, n, file))]
+            header.append((number, text, quoted))
     raise GraphFormatError(file, "a DL file without a 'data:' line", len(lines))
 
 
-def data_lines(lines: list[tuple[int, str]], file: str) -> list[tuple[int, list[str]]]:
-    """Each line's words (separated by blanks or commas; a double-quoted one may hold either)."""
-    out = []
-    for number, line in lines:
-        if '"' not in line:
-            words = line.replace(",", " ").split()
-        else:
-            words = []
-            for match in _DATA_TOKEN.finditer(line):
-                if match.group(0) == '"':
-                    raise GraphFormatError(file, "a label opened with \" is not closed: "
-                                                 f"{line[match.start():][:40]!r}", number)
-                words.append(match.group(1) if match.group(1) is not None else match.group(0))
-        if words:
-            out.append((number, words))
-    return out
+def _tokens(pattern: re.Pattern, line: str, number: int, file: str) -> list[re.Match]:
+    """The pattern's matches in the line; an unclosed quote (a lone ``"``) is an error."""
+    matches = list(pattern.finditer(line))
+    bad = next((m for m in matches if m.group(0) == '"'), None)
+    if bad is not None:
+        raise GraphFormatError(file, f"a label opened with \" is not closed: {line[bad.start():][:40]!r}",
+                               number)
+    return matches
+
+
+def _words(line: str, number: int, file: str) -> list[str]:
+    """A data line's words (separated by blanks or commas; a double-quoted one may hold either)."""
+    if '"' not in line:
+        return line.replace(",", " ").split()
+    matches = _tokens(_DATA_TOKEN, line, number, file)
+    return [m.group(1) if m.group(1) is not None else m.group(0) for m in matches]
 
 
 def _settings(tokens: list[Token], file: str) -> tuple[int, str, list[str] | None, bool]:

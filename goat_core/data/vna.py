@@ -12,14 +12,14 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
+from .formats import FIRST_ROWS, ReadOptions, ReadReport
+from .gdf import undeclared_note, weight_column
 from .graph import Graph, decode, normalise, parse_weights, tie_direction
 from .nxformats import DRAWING_ATTRIBUTES
 
 _SECTION = re.compile(r"\s*\*\s*(node\s+data|node\s+properties|tie\s+data)\b", re.IGNORECASE)
 _TOKEN = re.compile(r'"([^"]*)"|[^\s"]+|"')
 WEIGHT_COLUMNS = ("strength", "weight")
-MAX_SHOWN = 5
 
 
 def looks_vna(head: str) -> bool:
@@ -107,7 +107,7 @@ def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header:
            ties: list[tuple[int, list[str]]], node_ignored: tuple[str, ...], read_notes: tuple[str, ...],
            file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     declared = len(index)
-    weight_at = _weight_column(header, options, file)
+    weight_at = weight_column(header, options, WEIGHT_COLUMNS, "tie", "*Tie data", file)
     src = np.empty(len(ties), dtype=np.int64)
     dst = np.empty(len(ties), dtype=np.int64)
     for k, (number, values) in enumerate(ties):
@@ -124,10 +124,7 @@ def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header:
     node_attrs = {column: np.array([values.get(i, "") for i in range(len(names))], dtype=str)
                   for column, values in attributes.items()}
     graph = replace(graph, node_attrs=node_attrs)
-    undeclared = names[declared:]
-    if declared and undeclared:
-        shown = ", ".join(undeclared[:MAX_SHOWN]) + (" …" if len(undeclared) > MAX_SHOWN else "")
-        notes += (f"{len(undeclared):,} tie ends not declared in a node section, added as nodes: {shown}",)
+    notes += undeclared_note(names[declared:] if declared else [], "tie ends not declared in a node section")
     notes += read_notes
     rows = tuple(tuple(values[:2]) + ((values[weight_at],) if weight_at is not None else ())
                  for _, values in ties[:FIRST_ROWS])
@@ -138,18 +135,6 @@ def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header:
                         ignored=ignored,
                         node_attributes=tuple(node_attrs), rows=rows, notes=notes)
     return graph, report
-
-
-def _weight_column(header: list[str], options: ReadOptions, file: str) -> int | None:
-    if options.weight == NO_WEIGHT:
-        return None
-    lowered = [name.lower() for name in header]
-    wanted = (str(options.weight).lower(),) if options.weight is not None else WEIGHT_COLUMNS
-    at = next((lowered.index(name) for name in wanted if name in lowered[2:]), None)
-    if at is None and options.weight is not None:
-        raise GraphFormatError(file, f"no tie column {options.weight!r}; *Tie data names "
-                                     f"{', '.join(map(repr, header[2:])) or 'only from and to'}")
-    return at
 
 
 def _tokens(line: str, number: int, file: str) -> list[str]:

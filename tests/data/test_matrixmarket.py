@@ -88,6 +88,16 @@ def test_directed_asked_for_a_symmetric_matrix_gives_both_directions(tmp_path):
     assert graph.directed and set(edges_of(graph)) == {("1", "2"), ("2", "1"), ("2", "3"), ("3", "2")}
 
 
+@pytest.mark.parametrize("end", [b" ", b"\t", b"\r"])
+def test_a_last_line_ending_in_a_blank_without_a_newline(end):
+    """scipy 1.17's reader crashes the process on such a file (a segfault, no exception)."""
+    raw = b"%%MatrixMarket matrix coordinate integer symmetric\n3 3 2\n2 1 5\n3 2 1" + end
+    graph = read_graph_bytes(raw, "edited.mtx")
+    assert edges_of(graph) == {("1", "2"): 5.0, ("2", "3"): 1.0}
+    truncated = read_error(b"%%MatrixMarket matrix coordinate integer symmetric\n3 3 3\n2 1 5 ", "cut.mtx")
+    assert truncated.startswith("cut.mtx:2:") and "declares 3 entries, the file holds 1" in truncated
+
+
 def test_found_by_its_banner_under_any_name_and_inside_gzip(tmp_path):
     raw = mtx(tmp_path, sp.coo_matrix(nx.to_numpy_array(nx.karate_club_graph())))
     path = tmp_path / "karate.txt.gz"

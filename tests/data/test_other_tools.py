@@ -63,6 +63,50 @@ def test_igraph_writers_are_read_to_the_graph_they_wrote(tmp_path, writer, fmt, 
     assert graph.weighted == weighted
 
 
+@pytest.mark.parametrize("named", [True, False])
+def test_igraph_write_ncol_read_by_igraph_s_ncol_reader(tmp_path, named):
+    from goat_core.data.formats import ReadOptions
+    from goat_core.data.nxformats import read_ncol
+
+    g = karate(named, named)
+    raw = written(tmp_path, g, "ncol")
+    graph, report = read_ncol(raw, "g.ncol", ReadOptions())
+    assert report.format == "ncol" and not graph.directed and graph.weighted == named
+    assert (graph.num_nodes, graph.num_edges) == (34, 78) and edges_of(graph) == expected(g)
+    as_edge_list = read_graph_bytes(raw, "g.ncol")  # how NCOL was read before: the same nodes, in order
+    assert graph.names == as_edge_list.names
+    for mine, before in ((graph.src, as_edge_list.src), (graph.dst, as_edge_list.dst),
+                         (graph.weight, as_edge_list.weight)):
+        assert mine.tolist() == before.tolist()
+    directed, _ = read_ncol(b"a b 2\nb a 3\n", "d.ncol", ReadOptions(directed=True))
+    assert directed.directed and directed.num_edges == 2
+    excel, _ = read_ncol(b"\xef\xbb\xbfa b 1\r\nb c 2\r\n", "bom.ncol", ReadOptions())  # a BOM and CRLF
+    assert excel.names == ("a", "b", "c")
+
+
+def test_an_lgl_file_with_a_bom_is_read():
+    from goat_core.data.formats import ReadOptions
+
+    graph = read_graph_bytes(b"\xef\xbb\xbf# a\nb 2\n# b\nc 3\n", "bom.lgl", ReadOptions(format="lgl"))
+    assert graph.names == ("a", "b", "c") and edges_of(graph) == {frozenset("ab"): 2.0, frozenset("bc"): 3.0}
+
+
+def test_a_bad_ncol_weight_names_its_line():
+    from goat_core import GraphFormatError
+    from goat_core.data.formats import ReadOptions
+    from goat_core.data.nxformats import read_ncol
+
+    with pytest.raises(GraphFormatError) as err:
+        read_ncol(b"a b 1\nb c heavy\n", "bad.ncol", ReadOptions())
+    assert str(err.value).startswith("bad.ncol:2: cannot parse NCOL") and "\n" not in str(err.value)
+    with pytest.raises(GraphFormatError, match="^bad.ncol:2: cannot parse NCOL"):
+        read_ncol(b"a b\nc\nd e\n", "bad.ncol", ReadOptions())
+    with pytest.raises(GraphFormatError, match="^bad.ncol:2: a '#' line: NCOL has no comments"):
+        read_ncol(b"a b\n # c d\n", "bad.ncol", ReadOptions())
+    with pytest.raises(GraphFormatError, match="^bad.ncol:1: a '#' line"):
+        read_ncol(b"\xef\xbb\xbf# written by hand\na b\n", "bad.ncol", ReadOptions())
+
+
 def test_igraph_gml_with_its_creator_line_before_graph(tmp_path):
     raw = written(tmp_path, karate(True, False), "gml")
     assert raw.startswith(b'Creator "igraph') and b"graph\n[" in raw
@@ -179,6 +223,9 @@ def test_an_lgl_file_is_not_taken_for_an_edge_list_under_a_comment():
     (b"*Vertices 3\n1 \"a\"\n2 \"b\"\n*Edges\n1 2\n1 x\n", "pajek", "g.net:6"),
     (b"# a\nb\n# c\nd e f\n", "lgl", "g.lgl:4"),
     (b"# a\nb 1\nc x\n", "lgl", "g.lgl:3"),
+    (b"*Vertices 2\n1 a\n2 b\n*Edges\n1\n", "pajek", "g.net:5"),  # igraph names the line after
+    (b"*Vertices 2\n1 a\n2 b\n*Edges\n1", "pajek", "g.net:5"),  # ... unless the file ends there
+    (b"# a\nb\n# \n# c\nd\n", "lgl", "g.lgl:3"),
 ])
 def test_igraph_read_errors_name_the_line(raw, fmt, words):
     from goat_core.data.formats import ReadOptions
