@@ -31,7 +31,7 @@ from .frames import frame_columns, looks_json_lines, read_json, read_parquet
 from .gdf import looks_gdf, read_gdf
 from .graph import Graph, NodeLabels
 from .matrixmarket import looks_matrix_market, read_matrix_market
-from .nxformats import read_gml, read_graph6, read_leda, read_lgl, read_pajek, read_xml
+from .nxformats import read_gml, read_graph6, read_leda, read_lgl, read_ncol, read_pajek, read_xml
 from .sif import looks_sif, read_sif
 from .ucinet import looks_dl, read_dl
 from .vna import looks_vna, read_vna
@@ -60,6 +60,7 @@ READERS: dict[str, Reader] = {
     "json-table": read_json,
     "parquet": read_parquet,
     "lgl": read_lgl,
+    "ncol": read_ncol,
     "leda": read_leda,
     "graph6": read_graph6,
 }
