@@ -1,10 +1,6 @@
-"""``python -m goat_core``: info, train, attention, faithfulness, linkpred, audit, compare, cluster,
-tune.
-
-Bad input (any :class:`~.errors.GoatError`) exits with status 2 and one line on stderr,
-``error: FILE:LINE: problem``; ``--debug`` shows its traceback instead. Anything else is a bug
-and ends with its traceback. The training options are made from :data:`.parameters.PARAMETERS`.
-"""
+"""``python -m goat_core``: info, train, convert, attention, faithfulness, linkpred, audit, compare, cluster,
+tune. A :class:`~.errors.GoatError` exits with status 2 and one line, ``error: FILE:LINE: problem``
+(``--debug``: its traceback); anything else is a bug and keeps its traceback."""
 
 from __future__ import annotations
 

@@ -1,15 +1,7 @@
-"""Data-parallel GOAT training with ``torch.distributed`` (DDP), launched by ``torchrun``.
-
-    python -m torch.distributed.run --standalone --nproc_per_node 2 \\
-        -m goat_core.distributed email --train-ratio 0.55 --epochs 5 --json
-
-Every process loads the same graph, makes the same split and draws the same neighborhoods,
-pairs and batches from the same seed; process r trains on every world-th pair of each batch
-and ``DistributedDataParallel`` averages the gradients (gloo on CPU, nccl on CUDA), so one
-step sees the whole batch as in a single process, and the models stay identical. Dropout
-masks are drawn per process. Rank 0 evaluates (leak-free link prediction) and prints.
-Run without torchrun, it trains in one process with the same code path (world size 1).
-"""
+"""Data-parallel GOAT training (DDP), launched by ``torchrun``
+(``python -m torch.distributed.run --standalone --nproc_per_node 2 -m goat_core.distributed email --json``):
+every process draws the same pairs and batches from the seed and trains on every world-th pair of a batch;
+DDP averages the gradients, so the models stay identical. Rank 0 evaluates and prints."""
 
 from __future__ import annotations
 

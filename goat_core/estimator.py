@@ -1,12 +1,5 @@
-"""``Goat``: the scikit-learn-style front of the library.
-
-    >>> from goat_core import Goat, load_graph
-    >>> goat = Goat(dim=64, epochs=5, seed=0).fit(load_graph("lesmis"))
-    >>> goat.attention("Marius", "Thenardier").probability  # doctest: +SKIP
-
-``__init__`` only stores parameters; ``fit`` validates them (in :data:`PARAMETERS`), trains,
-and leaves learned attributes ending in ``_``.
-"""
+"""``Goat``: the scikit-learn-style front of the library. ``__init__`` only stores parameters; ``fit``
+validates them (:data:`PARAMETERS`), trains, and leaves learned attributes ending in ``_``."""
 
 from __future__ import annotations
 

@@ -1,25 +1,6 @@
-"""Optimisers for the embedding table: dense Adam, and lazy (row-sparse) Adam.
-
-Dense Adam reads and writes every row of the (n+1, d) table at every step, although a batch
-touches only the rows of its pairs' neighborhoods. **Lazy Adam** (``LazyAdam``), the usual
-choice for large embedding tables, takes a sparse gradient (the touched rows and their
-values: ``nn.Embedding(sparse=True)`` and the kernels' sparse backward produce one) and reads
-and updates those rows only: their two moments, their step count and their weights. Rows a
-batch does not touch keep their weights *and* their moments (dense Adam would decay the
-moments and keep moving the row by its momentum).
-
-Bias correction, per row: each row counts the steps that touched it (``state["step"]``,
-(n+1,) int32) and corrects its moments by 1 - β^t with its own t. A row's moments are then
-exactly what dense Adam would hold for a parameter that saw only that row's gradients, so a
-row touched for the first time at step 1000 moves by lr·g/|g| as at step 1 (with one global
-count it would move by about (1-β1)/sqrt(1-β2) ≈ 3.2 times that). Where every row is touched
-at every step, lazy Adam is dense Adam, step for step (``tests/test_optim.py``).
-
-**Dense Adam** on CPU tables is ``TableAdam``: torch.optim.Adam's update in one compiled pass
-on the two worker threads. With the fused trainer it also takes the table's gradient where the
-per-pair loops left it (two segments' buffers, ``fused.SegmentGradient``) and merges it row by row
-as it updates, instead of a separate pass that builds the dense gradient first.
-"""
+"""Optimisers for the embedding table: dense Adam (``TableAdam`` on CPU: torch's update in one compiled
+pass, merging the fused loops' gradient buffers as it goes) and lazy (row-sparse) Adam, whose rows keep
+their moments while untouched and correct them by their own step counts."""
 
 from __future__ import annotations
 

@@ -1,16 +1,6 @@
-"""Compile the fused backend's loops ahead of use: ``python -m goat_core.precompile [--umap]``.
-
-The fused loops (:mod:`.fused`, numba) are compiled on their first call and cached on disk
-(``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the module); on a fresh install that first
-call takes a while (BENCHMARKS.md measures it). Each step here runs a tiny real computation
-through one family of loops, so every signature training and scoring use is compiled and written
-to the cache; a later process only loads them. The app runs this in a child process when its server starts
-(``ui/warmup.py``), off the server's interpreter, and prints nothing itself: this module
-prints one line per step, ``k/n name``, which the app reads as its progress.
-
-``--umap`` adds UMAP's own numba code (umap-learn keeps its cache beside the package or in
-``NUMBA_CACHE_DIR``): its import then loads instead of compiling.
-"""
+"""Compile the fused loops into numba's disk cache ahead of use: ``python -m goat_core.precompile [--umap]``.
+Each step runs a tiny real computation through one family of loops and prints ``k/n name``, which the app's
+start (``ui/warmup.py``, a child process) reads as progress; ``--umap`` adds UMAP's numba code."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The training loop and batched inference, as plain functions over a model.
-
-Speed comes from never computing on padding we can avoid: pairs are grouped into batches of
-similar neighborhood sizes and each batch is trimmed to its own widest neighborhood, so
-the (B, Ls, Lt) alignment is close to the real |N_s| x |N_t| work.
-"""
+"""The training loop and batched inference, as plain functions over a model; batches group pairs of similar
+neighborhood sizes, each trimmed to its widest, so little work goes to padding."""
 
 from __future__ import annotations
 

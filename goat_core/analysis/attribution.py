@@ -1,8 +1,5 @@
-"""Where a pair's score and attention come from: the maths behind the attention views.
-
-Views draw what these functions compute; they take a pair's arrays (as in
-:class:`~.estimator.PairAttention`), never a model.
-"""
+"""Where a pair's score and attention come from: the maths behind the attention views, from a pair's
+arrays (:class:`~.estimator.PairAttention`), never a model."""
 
 from __future__ import annotations
 

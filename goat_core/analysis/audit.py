@@ -1,14 +1,6 @@
-"""The leak audit: the same model scored leak-free and as the paper did, leak by leak.
-
-The authors' evaluation differs from ours (``linkpred``) in four ways (:data:`LEAKS`), each of
-which lets the score see something a deployed model would not. :func:`audit` trains once per seed
-and scores the same model under the leak-free protocol, under all four leaks at once (the paper's
-protocol), under each leak alone, and the untrained model (epoch 0) both ways. Only
-``epoch_on_test`` needs more than scoring: the final training runs on past the validation's epoch,
-scoring the test pairs after every epoch, until ``patience`` epochs improve neither test choice.
-How each leak is made and what its ``exposure`` measures: the leak audit table in docs/evaluation.md. AUC is
-scikit-learn's over the pairs (the authors' paired comparison estimates the same probability).
-"""
+"""The leak audit: one model per seed scored leak-free, under the paper's four leaks (:data:`LEAKS`) at once
+and one at a time, and untrained; ``epoch_on_test`` trains on past the validation's epoch. How each leak is
+made and what its ``exposure`` measures: docs/evaluation.md."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""Runs side by side: several models scored on the same held-out pairs, edge by edge.
-
-Raw scores are not comparable between runs (GOAT's r_s·r_t and GoatGlobal's E_s·E_t live on
-different scales), so each run's scores become **rank percentiles** among the test pairs (the
-held-out edges and as many non-edges, together): 1.0 is the pair the run ranks highest, ties
-share their average rank. A held-out edge is **won** by the run that ranks it higher; equal
-percentiles are a tie. AUC is the mean, over held-out edges, of how many non-edges a run ranks
-below each: a run that wins most edges against another usually has the higher AUC, but not
-always (wins count edges, not by how much). docs/library.md runs one comparison.
-"""
+"""Runs side by side on the same held-out pairs: each run's scores as rank percentiles among the test pairs
+(raw scores of GOAT and GoatGlobal live on different scales); an edge is won by the run ranking it higher,
+equal percentiles tie. Wins count edges, AUC counts by how much; docs/library.md runs one comparison."""
 
 from __future__ import annotations
 

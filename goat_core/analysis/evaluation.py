@@ -1,9 +1,5 @@
-"""Leak-free evaluation: link prediction (AUC/AP) and node clustering (NMI/AMI).
-
-scikit-learn is imported inside the functions: its import is slow (BENCHMARKS.md, "A class
-starts in seconds"), and ``import goat_core`` (so every CLI call, ``info`` included) would
-otherwise pay for it.
-"""
+"""Leak-free evaluation: link prediction (AUC/AP) and node clustering (NMI/AMI). scikit-learn is imported
+inside the functions: its slow import would otherwise be paid by ``import goat_core``."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""Does attention explain the score? Each neighbor's attention weight against its leave-one-out effect.
-
-Every neighbor v of a pair (s, t) is muted in turn, as the mute feature does; its **effect** is
-score − score with v muted, its **weight** its attention (both sides summed for a shared neighbor),
-and Spearman's ρ and Kendall's τ between weights and effects say whether attention ranks the
-neighbors as their effects do (1 = the same order). Degenerate cases (a side's only neighbor, fewer
-than two effects, constant weights or effects) give ``None`` with a ``note``, never NaN; zero pads
-are no neighbors. All muted variants of a pair are one batch (:func:`.tracking.pair_forward`).
-"""
+"""Does attention explain the score? Each neighbor's attention weight against its leave-one-out effect
+(score − score with it muted), by Spearman's ρ and Kendall's τ; degenerate cases give ``None`` with a
+``note``, never NaN. All muted variants of a pair are one batch (:func:`.tracking.pair_forward`)."""
 
 from __future__ import annotations
 

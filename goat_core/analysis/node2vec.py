@@ -1,16 +1,6 @@
-"""DeepWalk and node2vec: the random-walk embeddings the GOAT paper compares with, scored as it
-scores them, by the dot product of two nodes' embeddings.
-
-Walks on the training graph come from pecanpy (a compiled node2vec walker, Liu & Koch 2021),
-the skip-gram from gensim's Word2Vec. node2vec (Grover & Leskovec 2016) biases each step by its
-return parameter p and in-out parameter q; DeepWalk (Perozzi et al. 2014) is the case p = q = 1,
-uniform first-order walks. Defaults are both papers': d = 128, 10 walks of length 80 per node,
-window 10, one skip-gram epoch. Direction and weights are ignored, as by the heuristics.
-
-Seeded and deterministic: the walks run on one numba thread whose generator (and numpy's global
-one, which pecanpy shuffles the start nodes with; restored afterwards) is seeded under a lock,
-and Word2Vec trains on one worker from the same seed.
-"""
+"""DeepWalk and node2vec, the random-walk baselines of the GOAT paper, scored by the dot product of two
+embeddings: pecanpy walks (DeepWalk is p = q = 1), gensim skip-gram, both papers' defaults. Seeded: the
+walks run on one numba thread seeded under a lock, Word2Vec on one worker from the same seed."""
 
 from __future__ import annotations
 

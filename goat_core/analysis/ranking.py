@@ -1,18 +1,7 @@
-"""Ranking metrics for link prediction: each held-out edge ranked against negatives of its own.
-
-Each held-out edge (a, b) gets ``per_positive`` negatives (K, default 100) that share a node with
-it, (a, w) or (w, b), each a verified non-edge of the full graph: ``random`` draws them uniformly
-(OGB's corrupted-end negatives); ``hard`` takes those scoring highest on resource allocation
-Σ_{z ∈ N(u) ∩ N(w)} 1/D(z) on the training graph, ties at random (HeaRT, Li et al., NeurIPS 2023).
-A positive's rank is 1 + (negatives scored above) + ½ (negatives scored equal), OGB's convention:
-a model scoring every pair alike ranks each positive in the middle, not first. MRR is the mean of
-1/rank, Hits@K the share of ranks ≤ K; a positive with fewer than K candidates is ranked against
-those it has (``negatives_scored``).
-
-GOAT's pairs are scored by :func:`goat_pair_scores` through the compiled path's Gram mode on CPU
-(``backends/gram.py``): equal to ``Goat.decision_function`` up to float rounding
-(``tests/analysis/test_ranking.py``).
-"""
+"""Ranking metrics for link prediction (docs/evaluation.md): each held-out edge ranked against K negatives
+sharing a node with it, ``random`` (OGB's corrupted ends) or ``hard`` (highest resource allocation, HeaRT);
+rank = 1 + above + ½ equal (OGB's convention); MRR and Hits@K. GOAT's pairs are scored through the
+compiled path's Gram mode on CPU, equal to ``Goat.decision_function`` up to rounding."""
 
 from __future__ import annotations
 

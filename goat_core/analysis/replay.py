@@ -1,14 +1,6 @@
-"""A Goat's training run again from its seed, with a look at the model before and after every epoch.
-
-``Goat.fit`` keeps only the final model. Some questions need the model along the way: which epoch
-the test pairs would have chosen (the leak audit, :mod:`.audit`), or how faithful attention is
-after each epoch (:mod:`.faithfulness`). :func:`train_watching` trains the final stage exactly as
-``fit`` does once the number of epochs is known (the same seed, module, neighborhood draws, pairs,
-batches and dropout masks), so the model after epoch k is the one ``fit`` would return for k
-epochs: an epoch's state does not depend on how many epochs follow (the generator is drawn from
-epoch by epoch). ``watch`` only reads the model; scoring it changes nothing training computes, as
-the validation scores after every epoch of early stopping change nothing.
-"""
+"""A Goat's training run again from its seed, with a look at the model after every epoch (the leak audit's
+epoch choice, faithfulness over training): the model after epoch k is the one ``fit`` returns for k epochs,
+and ``watch`` only reads it."""
 
 from __future__ import annotations
 

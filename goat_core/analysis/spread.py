@@ -1,19 +1,8 @@
-"""Context spread: how far apart a node's context representations are, for every node.
-
-GOAT gives a node u one representation r_u^(v) per gossip partner v (its neighbors, under the
-model's fixed neighborhood draw), from at most ``max_contexts`` partners (a seeded sample).
-
-- ``spread[u]`` = the mean cosine distance over the pairs of u's contexts, in [0, 2]; 0 with fewer
-  than 2 partners. For every node at once: with unit vectors x_i, Σ_{i≠j} x_i·x_j = |Σ_i x_i|² - m.
-- ``personas[u]`` = how many clusters the contexts form: spherical k-means for k = 2 ..
-  ``max_personas`` from a deterministic farthest-point start, keeping the best silhouette among
-  the clusterings whose clusters hold ``MIN_PERSONA`` contexts each and lie ``SEPARATION`` apart
-  on average; 1 below ``MIN_CONTEXTS`` contexts or ``SILHOUETTE``. Both rules matter: a partner
-  left out of u's message makes a "persona" of one, and the silhouette is blind to scale.
-  Nodes with the same number of contexts are clustered as one batch: no Python loop over nodes.
-
-GoatGlobal has one representation per node (E_u): its spread is 0 everywhere.
-"""
+"""Context spread: each node's mean cosine distance between its context representations r_u^(v), one per
+gossip partner (0 with fewer than 2; 0 everywhere for GoatGlobal), and how many persona clusters they form:
+spherical k-means with the best silhouette among clusterings of ``MIN_PERSONA`` contexts a cluster lying
+``SEPARATION`` apart (a partner left out of u's message makes a "persona" of one; the silhouette is blind
+to scale)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,6 @@
-"""A pair's attention under the fixed inference draw: counterfactuals and its course over training.
-
-:func:`pair_forward` is the one computation behind ``Goat.attention`` (with neighbors muted, or
-with uniform attention in place of the learned one) and behind the tracked history
-(``Goat.fit(graph, track_pairs=[...])``): :class:`AttentionTracker` records each tracked pair's
-attention, on both sides, and its score after every epoch, and :class:`AttentionHistory` is
-what it leaves, one per pair, saved with the run.
-
-Muting a neighbor leaves it out of the max and the softmax of every side whose message holds it
-(as the mask leaves out padding): its attention is 0 and the other neighbors share what it had.
-Uniform attention is the mean of the same (unmuted, real) neighbors' embeddings: what the pair
-would score without attention.
-"""
+"""A pair's attention under the fixed inference draw: :func:`pair_forward` is the one computation behind
+``Goat.attention`` (muted neighbors are left out of the max and softmax; uniform attention is the mean of the
+real neighbors' embeddings) and behind :class:`AttentionTracker`, which records tracked pairs every epoch."""
 
 from __future__ import annotations
 

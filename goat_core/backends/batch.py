@@ -1,11 +1,6 @@
-"""A batch of pairs as every compute path takes it: both sides' neighbor slots and masks.
-
-Padding is decided here, once: :func:`make_batch` lays out the slots (``padding="mask"``: pads
-and a left-out partner are masked out of the max and the softmax; ``padding="zero"``, the
-paper's: every side N slots wide, pads are zero vectors that take part), and the paths read it
-back through :func:`slot_ids` (masked slots hold the pad id n, the zero row of the table),
-:func:`widths`, :func:`zero_padded` and :func:`real_slots`.
-"""
+"""A batch of pairs as every compute path takes it: padding decided once, by :func:`make_batch` (``mask``:
+pads out of the max and softmax; ``zero``, the paper's: N slots a side, pads are zero vectors that take
+part), read back by :func:`slot_ids`, :func:`widths`, :func:`zero_padded` and :func:`real_slots`."""
 
 from __future__ import annotations
 

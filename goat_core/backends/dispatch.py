@@ -1,39 +1,5 @@
-"""The one place that decides how a GOAT score is computed.
-
-The score is defined once, in ``model.Goat`` (``model.GoatGlobal`` for the ablation): the
-reference a student reads. Two more paths compute the same function with less work, up to float
-rounding (tests/backends/ and tests/analysis/test_ranking.py: each path and mode against the
-module, in float64 where it can):
-
-path      | mode             | when (and the code)
---------- | ---------------- | ----------------------------------------------------------------------
-module    |                  | ``backend="module"``; ``"auto"`` for GoatGlobal, and for mean-pool off
-          |                  | CPU; every answer about one pair (``analysis.tracking.pair_forward``:
-          |                  | attention, mutes, uniform attention, the tracked history).
-          |                  | ``model.Goat`` / ``model.GoatGlobal`` through autograd.
-compiled  | per pair         | ``backend="fused"``; ``"auto"`` on CPU for max and mean pooling.
-(CPU)     |                  | :mod:`.fused` ``pair_loop`` (numba): a pair's logit, and in training
-          |                  | its loss term and gradient in the same pass (:func:`goat_loss`).
-          | Gram             | scoring at least ``GRAM_MIN_PAIRS`` pairs of a max-pooling model of at
-          |                  | most ``GRAM_MAX_NODES`` nodes on the compiled path (:func:`uses_gram`):
-          |                  | ``decision_function``, validation, the audit, ranking (which asks for
-          |                  | the compiled path on CPU whatever path trained the model).
-          |                  | :mod:`.gram`: blocks of G = E Eᵀ, no d-dimensional work. It stays for
-          |                  | ranking 100 negatives per held-out edge (BENCHMARKS.md, Evaluation).
-torch     |                  | ``backend="torch"``; ``"auto"`` for max pooling on CUDA; the first
-          |                  | Train on a fresh install (it compiles nothing). :mod:`.torch_chunks`:
-          |                  | chunks trimmed to their widths, one autograd Function, a sparse backward.
-
-The Equations page recomputes one pair's score in float64 numpy (``analysis.equations``) to
-check the model's own: a check, not a path. The module and the torch chunks write the loss as
-``F.binary_cross_entropy_with_logits``; the compiled loop writes the same weighted logistic loss
-per pair in numba (``fused.pair_loop``, whose σ is ``fused._sigmoid``), because a compiled loop
-cannot call torch; the logistic functions everyone else calls are in :mod:`.logistic`, and
-tests/backends/test_logistic.py holds the two writings equal. Padding is laid out once, in
-:mod:`.batch` (``make_batch``, ``slot_ids``, ``zero_padded``); each path then keeps masked slots
-out in its own arithmetic: a -inf mask in the module, a -inf bias in the torch chunks, the
-loops' widths and pad checks, the Gram mode's real neighbors and closed-form zero pads.
-"""
+"""The one place that decides how a GOAT score is computed: the module (the reference), the compiled
+CPU loop (with its Gram mode) or the torch chunks; docs/architecture.md, "Compute paths", says when."""
 
 from __future__ import annotations
 

@@ -1,31 +1,6 @@
-"""GOAT's score fused into one compiled loop per pair (CPU, numba): the compiled CPU path.
-:func:`pair_loop` computes both poolings of ``model.Goat``, max (the paper) and the authors'
-tanh + mean pooling (whose gradient reaches every entry of the alignment: two sgemms per pair),
-for scoring (logits) and for a training step (logits, loss terms and the gradient, one pass).
-
-The same function as ``model.Goat`` and :mod:`.torch_chunks`, computed pair by pair so that
-nothing is ever materialised for a whole batch:
-
-* **a pair's forward**: gather its neighbors into two small cache-resident buffers S (Ls, d)
-  and T (Lt, d), applying dropout as it goes; A = S Tᵀ by a small register-blocked kernel
-  (:func:`_align`; faster than BLAS at these sizes); row/column max and argmax, softmax,
-  r = pᵀS, logit;
-* **in training, its backward at once** (:class:`FusedPairLoss`): the loss of a step is a sum
-  of per-pair terms, so each pair's loss term and gradient are computed while its rows are in
-  cache; the gradient of a max goes to its argmax only, each row's gradient is added straight
-  into the table's gradient, and the autograd backward only hands it over;
-* **the next pair's rows prefetched into L2** while a pair computes (not into L1, which a
-  pair's ~72 KB of rows would overflow);
-* **dropout masks from a counter-based hash** (splitmix64 of batch key, pair, row, word) cut
-  into the 16-bit uniforms of :mod:`.masks`' scheme: no random numbers in memory;
-* **two segments of a batch on two threads** (``nogil``); segment k adds into its own
-  gradient buffer and the buffers are summed in segment order, so the numbers do not depend
-  on the number of threads. Dense Adam (``optim.TableAdam``) sums them row by row while it
-  updates (:func:`adam_merged_rows`), one pass over the table instead of two.
-
-``tests/backends/test_fused.py`` compares logits and gradients with the plain modules in float64
-(masks drawn from :func:`dropout_masks`, the same hash).
-"""
+"""The compiled CPU path (numba): :func:`pair_loop` computes ``model.Goat``'s max or tanh + mean pooling
+pair by pair, and in training each pair's loss term and gradient in the same pass, while its rows are in
+cache (docs/architecture.md, "Compute paths"); then the Adam row kernels and the autograd Functions."""
 
 from __future__ import annotations
 

@@ -1,24 +1,5 @@
-"""The compiled CPU path's Gram mode: many pairs of a small max-pooling GOAT scored from the
-Gram matrix G = E Eᵀ (:mod:`.dispatch` chooses it, :func:`.dispatch.uses_gram`).
-
-Without dropout, A = S Tᵀ is a block of G and r_s·r_t = p_sᵀ A p_t, so once G exists a pair
-needs no d-dimensional work: only the |N_s|·|N_t| entries of G between its real neighbors.
-The per-pair loop (:mod:`.fused`) gathers the pair's rows and computes A for every pair; here
-(BENCHMARKS.md, Evaluation: the ranking of Email's held-out edges, measured by
-``bench/ranking.py --gram-mode``):
-
-* **zero pads in closed form**: a pad's alignments are 0, so a real row's max also sees 0 when
-  the other side has pads, a pad row's max is 0, and each pad takes exp(0 - max) of softmax
-  mass; the pads add nothing to p_sᵀ A p_t;
-* **pairs that share their first side share its columns**: column r of the anchor's block,
-  G[anchor's neighbors, r], is gathered once per anchor (and its max kept), so that ranking's
-  negatives, written with the node they share with their positive first and grouped by it,
-  pool and sum over contiguous columns in cache;
-* **exp as vectorisable arithmetic** (:func:`_exp_shifted`): np.exp is a libm call per value.
-
-Pairs are independent and written to their own slot, so the numbers never depend on the order
-they are computed in; one thread, as the rest of scoring.
-"""
+"""The compiled CPU path's Gram mode: many pairs of a small max-pooling GOAT scored from blocks of
+G = E Eᵀ, with no d-dimensional work per pair (:func:`.dispatch.uses_gram` chooses it)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""Any figure as an SVG or PNG file that says how it was made.
-
-The run's configuration travels with the picture twice: as a caption line under the title (so
-it survives a screenshot or a printout) and as machine-readable metadata, JSON in the SVG's
-``<metadata>`` element and in a PNG ``tEXt`` chunk (so a file found later names its run).
-
-Static images come from Plotly's exporter, kaleido (>= 1), which drives a Chrome or
-Chromium it finds on the machine; without one, :func:`figure_bytes` raises
-:class:`ExportError` with a one-line message and :func:`renderer_problem` says so up front.
-"""
+"""Any figure as an SVG or PNG that says how it was made: the run's configuration as a caption line (it
+survives a screenshot) and as JSON metadata (SVG ``<metadata>``, PNG ``tEXt``). Images come from kaleido,
+which needs a Chrome or Chromium; without one :class:`ExportError` says so in one line."""
 
 from __future__ import annotations
 

@@ -1,18 +1,7 @@
-"""Node names on a network figure, placed so that no two overlap (readable from the back of a room).
-
-A greedy placement: the candidates come in priority order (the pair first, then its shared
-neighbors, then the hubs); each takes the first of eight spots around its node whose text box
-overlaps no label placed before it and no candidate's node; a name with no free spot is left out.
-Boxes are estimated in pixels from the font size (``CHAR_WIDTH`` em a character, a conservative
-width for Plotly's sans-serif), the figure's height and an assumed plot width (``PLOT_WIDTH``).
-The network views keep equal axis scales, so a wider plot than assumed only spreads the names
-further apart. A name must also lie inside the frame the figure shows: the data's extent with a
-margin of ``pad`` (a share of its span) on each side, which :func:`frame_axes` sets as the axes'
-ranges (a name past the plot's edge would be cut off).
-
-The placed names are one text trace whose ``meta["node_labels"]`` keeps every candidate, so that
-:func:`replace` can place them again for another font size and figure height (projector mode).
-"""
+"""Node names on a network figure, placed greedily so that no two overlap: in priority order, each name
+takes the first of eight spots around its node that overlaps no placed label, no node and no frame edge
+(boxes estimated in pixels from the font size), else it is left out. The trace's ``meta["node_labels"]``
+keeps every candidate, so :func:`replace` can place them again at another size (projector mode)."""
 
 from __future__ import annotations
 

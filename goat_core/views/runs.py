@@ -1,8 +1,5 @@
-"""Runs side by side: the wins/losses matrix and the per-edge duel of two runs; context spread.
-
-Edge points carry ``customdata = [source id, target id, source name, target name]``: a click on
-one tells the app which pair it was.
-"""
+"""Runs side by side: the wins/losses matrix, the per-edge duel of two runs (edge points carry
+``[source id, target id, source name, target name]``), context spread."""
 
 from __future__ import annotations
 
