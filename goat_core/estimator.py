@@ -103,27 +103,19 @@ class Goat:
     def fit(self, graph: Graph, callback: Callable | None = None,
             validation: tuple[np.ndarray, np.ndarray] | None = None,
             track_pairs: Sequence[tuple[int | str, int | str]] | None = None) -> Goat:
-        """Train on every edge of ``graph``.
-
-        ``callback(progress)`` is called after every step; returning False (or raising
-        :class:`TrainingCancelled`) stops training. ``validation`` = (pos_pairs, neg_pairs)
-        arrays adds a validation AUC to each epoch's progress and history row.
-        ``track_pairs`` = [(s, t), ...] (names or indices) records each pair's attention, both
-        sides, and its score before training (epoch 0) and after every epoch, under the fixed
-        inference draw: :meth:`attention_history` returns it, and it is saved with the run.
-        Tracking changes nothing that training computes (``BENCHMARKS.md``: its cost).
-        """
+        """Train on every edge of ``graph``. ``callback(progress)`` runs after every step (False or
+        :class:`TrainingCancelled` stops); ``validation`` = (pos_pairs, neg_pairs) adds a validation AUC per
+        epoch; ``track_pairs`` = [(s, t), ...] records each pair's attention and score every epoch, saved
+        with the run (:meth:`attention_history`), changing nothing that training computes."""
         return self.fit_shard(graph, callback=callback, validation=validation, track_pairs=track_pairs)
 
     def fit_shard(self, graph: Graph, rank: int = 0, world: int = 1, wrap: Callable | None = None,
                   device: torch.device | None = None, callback: Callable | None = None,
                   validation: tuple[np.ndarray, np.ndarray] | None = None,
                   track_pairs: Sequence[tuple[int | str, int | str]] | None = None) -> Goat:
-        """``fit`` as process ``rank`` of ``world`` data-parallel processes (see
-        :mod:`.distributed`): every process draws the same neighborhoods, pairs and batches from
-        the seed and trains on every world-th pair of each batch; ``wrap`` wraps the step module
-        (e.g. in ``DistributedDataParallel``, which averages the shards' gradients); ``device``
-        overrides the resolved one (one GPU per process). ``world == 1`` is ``fit``."""
+        """``fit`` as process ``rank`` of ``world`` data-parallel processes (:mod:`.distributed`); ``wrap``
+        wraps the step module (``DistributedDataParallel``), ``device`` overrides the resolved one. ``world
+        == 1`` is ``fit``."""
         self._validate_params()
         if graph.num_edges < 1:
             raise ParameterError(f"{graph.source}: the graph has no edges to train on")
@@ -272,16 +264,10 @@ class Goat:
     @torch.no_grad()
     def attention(self, source: int | str, target: int | str, mute: Sequence[int | str] | None = None,
                   uniform: bool = False) -> PairAttention:
-        """The mutual attention of one pair, adjacent or not, under the fixed inference draw.
-
-        ``mute`` (names or indices) are counterfactuals: each muted node is left out of the max
-        and the softmax of every side whose sampled message holds it (a shared neighbor on both
-        sides), so the others share its attention and the score changes; it stays in the arrays
-        with attention 0. Muting a node in neither message, or every neighbor of a side, is a
-        ParameterError. ``uniform=True`` replaces the learned attention with uniform attention
-        over the same (unmuted) neighbors, i.e. r = the mean of their embeddings: what the pair
-        would score without attention.
-        """
+        """The mutual attention of one pair, adjacent or not, under the fixed inference draw. ``mute``
+        (names or indices) leaves each node out of the max and softmax of every side holding it (attention
+        0, the others share it; a node in neither message, or a side's every neighbor, is a ParameterError);
+        ``uniform=True`` uses the mean of the same neighbors' embeddings: the score without attention."""
         self._check_fitted()
         s, t = self._node(source), self._node(target)
         if s == t:
@@ -364,11 +350,9 @@ class Goat:
 
     @classmethod
     def load(cls, path: str | Path, device: str = "auto") -> Goat:
-        """A fitted ``Goat`` from a run directory, checked in full first (:func:`.persistence.read_run`);
-        bad or partial runs raise GraphFormatError naming the file and the problem, a device this
-        machine lacks a ParameterError (checked before the run is read). Its ``run_info_`` is the
-        ``extra`` metadata saved with it, ``load_notes_`` what the user should know (an older
-        run format)."""
+        """A fitted ``Goat`` from a run directory, checked in full first (:func:`.persistence.read_run`): a
+        bad run raises GraphFormatError naming the file and problem. ``run_info_`` is the saved ``extra``,
+        ``load_notes_`` what the user should know (an older format)."""
         resolve_device(device)  # the device's fault is never reported as the run's
         defaults = {name: spec.default for name, spec in PARAMETERS.items()}
         contents = persistence.read_run(path, defaults, lambda saved: check_params(saved, skip=("device",)))

@@ -30,11 +30,10 @@ def resolve_optimizer(optimizer: str, num_nodes: int) -> str:
 
 def make_optimizer(name: str, params: Iterable[torch.nn.Parameter], lr: float,
                    run: Callable[[list], list] | None = None, compiled: bool = True) -> torch.optim.Optimizer:
-    """The optimiser ``name`` ("adam" or "lazy-adam", resolved) over ``params``; ``run`` runs
-    the CPU row updates (a list of callables) on threads (``kernels.runner``). Dense Adam is
-    ``TableAdam`` where every parameter is a CPU table, else torch's. ``compiled=False`` keeps to
-    torch code (torch's Adam; lazy Adam's torch rows): nothing for numba to compile, which is
-    what the torch backend trains with (a fresh install's first training, BENCHMARKS.md)."""
+    """The optimiser ``name`` ("adam" or "lazy-adam") over ``params``; ``run`` runs the CPU row updates on
+    threads. Dense Adam is ``TableAdam`` where every parameter is a CPU table, else torch's;
+    ``compiled=False`` keeps to torch code, nothing to compile (the torch path's first training on a fresh
+    install)."""
     params = list(params)
     if name == "lazy-adam":
         return LazyAdam(params, lr=lr, run=run, compiled=compiled)
@@ -67,14 +66,9 @@ def sparse_table_gradient(model: torch.nn.Module, sparse: bool) -> Iterator[None
 
 
 class LazyAdam(torch.optim.Optimizer):
-    """Adam on the touched rows only, with per-row bias correction (see the module docstring).
-
-    Sparse gradients (COO, indices on dim 0) update their rows; a dense gradient counts every
-    row as touched (so a table trained with dense gradients gets dense Adam). ``run`` (a
-    callable that runs a list of callables, e.g. ``kernels.runner``) splits a CPU step's rows
-    between threads: rows are distinct, so the halves never meet, and the numbers are those of
-    one thread. ``compiled=False`` updates CPU rows with torch's gathers and scatters instead of
-    the compiled pass (the same numbers up to float rounding; nothing to compile)."""
+    """Adam on the touched rows only, with per-row bias correction: a sparse (COO) gradient updates its
+    rows, a dense one every row. ``run`` splits a CPU step's distinct rows between threads (the numbers of
+    one thread); ``compiled=False`` uses torch's gathers and scatters instead of the compiled pass."""
 
     def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
@@ -172,12 +166,9 @@ def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tens
 
 
 class TableAdam(torch.optim.Optimizer):
-    """Dense Adam (torch.optim.Adam's update and numbers up to float rounding: every row, every
-    step) on contiguous 2-D CPU tables, in one compiled pass split between the threads of
-    ``run``. A parameter's gradient is its ``.grad`` or, where ``sink`` (this optimiser's
-    ``fused.SegmentGradient``, which the fused loss fills) holds one for it, the fused loops' two
-    buffers, merged row by row during the update: one pass over the table instead of two
-    (``bench/optimizer_step.py``)."""
+    """Dense Adam (torch.optim.Adam's numbers up to rounding) on contiguous 2-D CPU tables in one compiled
+    pass on ``run``'s threads; a gradient is ``.grad`` or, where ``sink`` holds one, the fused loops' two
+    buffers, merged row by row during the update (``bench/optimizer_step.py``)."""
 
     def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,

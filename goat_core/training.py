@@ -93,20 +93,11 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
                  wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None,
                  patience: int | None = None, stage: str = "train", optimizer: str = "adam",
                  stop: Callable[[int], bool | None] | None = None) -> list[dict]:
-    """Train ``model`` in place on ``graph``'s edges; returns one history row per epoch.
-
-    ``backend`` is the compute path (see ``Goat(backend=...)``): "fused" or "torch" train
-    max-pooling GOAT through :mod:`.backends.dispatch` (same function, less work), "module" through the
-    modules' own forward. Data-parallel use (see :mod:`.distributed`): ``shard=(rank, world)``
-    makes this process train on every world-th pair of each batch (all processes draw the
-    same neighborhoods, pairs and batches from the same seed), and ``wrap`` wraps the step
-    module, e.g. in ``DistributedDataParallel``, which averages the gradients of the shards.
-    With ``validation`` and ``patience``, training stops by :class:`EarlyStopping`'s rule on the
-    validation AUC; ``stop(epoch)`` returning True after an epoch also ends it there (the replay's
-    watch); ``stage`` labels the progress reports.
-    ``optimizer`` is "adam" (dense) or "lazy-adam" (:mod:`.optim`: the table's gradient is then
-    sparse in every backend and in DDP, and only the touched rows are updated).
-    """
+    """Train ``model`` in place on ``graph``'s edges on the ``backend``'s path; returns one history row per
+    epoch. ``shard=(rank, world)`` trains on every world-th pair of a batch and ``wrap`` wraps the step
+    module (:mod:`.distributed`); ``validation`` with ``patience`` stops by :class:`EarlyStopping`'s rule,
+    and ``stop(epoch)`` returning True also ends it (the replay's watch); ``stage`` labels the progress.
+    ``optimizer="lazy-adam"`` makes the table's gradient sparse on every path (:mod:`.optim`)."""
     adj = Adjacency.from_graph(graph)
     noise = noise_distribution(adj)
     src, dst = torch.from_numpy(graph.src), torch.from_numpy(graph.dst)
@@ -225,13 +216,8 @@ def _notify(callback, progress: Progress) -> None:
 def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: bool,
                 device: torch.device, backend: str = "module", gram: GramCache | None = None,
                 batch_size: int = 4096, padding: str = "mask") -> np.ndarray:
-    """Logits r_s·r_t (or E_s·E_t for GoatGlobal) of many pairs, in size-sorted batches.
-
-    When :func:`.backends.dispatch.uses_gram` says so (max-pooling GOAT on the compiled path,
-    small graphs, many pairs), pairs score in the compiled path's Gram mode from E Eᵀ held in
-    ``gram`` (the caller's cache: computed once per set of weights), otherwise through the
-    backend without dropout; both give the module's logits up to float rounding.
-    """
+    """Logits r_s·r_t (E_s·E_t for GoatGlobal) of many pairs in size-sorted batches, without dropout: in the
+    Gram mode from the caller's ``gram`` cache where :func:`.backends.dispatch.uses_gram` says so."""
     model.eval()
     ids = torch.as_tensor(np.ascontiguousarray(pairs, dtype=np.int64).reshape(-1, 2))  # (P, 2)
     out = torch.empty(ids.shape[0])

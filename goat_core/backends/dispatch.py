@@ -45,14 +45,9 @@ def resolve_device(device: str) -> torch.device:
 
 
 def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
-    """The compute path ``fit`` takes: ``backend`` with "auto" resolved, checked against the
-    variant and the device.
-
-    On CPU the compiled per-pair loop computes both poolings, the fastest path of each
-    (``bench/variants.py``; BENCHMARKS.md, Training speed). On CUDA the torch chunks compute
-    max pooling and mean-pool takes the module. GoatGlobal is one dot product per pair: the
-    module is its fastest path.
-    """
+    """The compute path ``fit`` takes: ``backend`` with "auto" resolved, checked against the variant and
+    device. The fastest of each (BENCHMARKS.md, Training speed): the compiled loop on CPU, the torch chunks
+    for max pooling on CUDA, the module for mean-pool on CUDA and for GoatGlobal."""
     if backend == "auto":
         if variant == "global" or (variant == "mean-pool" and device.type != "cpu"):
             return "module"
@@ -79,14 +74,9 @@ def answering_backend(backend: str, variant: str, device: torch.device) -> str:
 
 
 class PairScorer(nn.Module):
-    """What a training step differentiates: logits (B,) of a batch of pairs.
-
-    ``backend`` "fused" or "torch" runs :func:`goat_logits` (the same function with less
-    work: "fused" computes both poolings of ``Goat``, "torch" max pooling); "module" the
-    wrapped model's own forward. A module so that ``DistributedDataParallel`` can wrap it.
-    With ``sink`` (``optim.TableAdam``'s, one process) the fused loss hands the table's gradient
-    to that optimiser in the loops' buffers instead of as ``.grad``.
-    """
+    """What a training step differentiates: logits (B,) of a batch, by :func:`goat_logits` ("fused",
+    "torch") or the wrapped model's forward ("module"); a module so that DDP can wrap it. With ``sink``
+    (``optim.TableAdam``'s) the fused loss leaves the gradient in the loops' buffers for that optimiser."""
 
     def __init__(self, model: nn.Module, backend: str = "module",
                  options: KernelOptions = DEFAULT_OPTIONS,
@@ -130,11 +120,8 @@ class PairScorer(nn.Module):
 
 
 class GramCache:
-    """G = E Eᵀ for one embedding table, recomputed when the table changes; owned by whoever
-    scores (a fitted ``Goat``, one training's validation), never shared by the process.
-
-    Thread-safe: app sessions may score with the same fitted model at the same time.
-    """
+    """G = E Eᵀ for one embedding table, recomputed when it changes; owned by whoever scores, never shared
+    by the process. Thread-safe: app sessions may score with one fitted model at once."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -172,17 +159,10 @@ def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, 
                 masks: tuple[torch.Tensor, torch.Tensor, float] | None = None, *, backend: str = "torch",
                 options: KernelOptions = DEFAULT_OPTIONS, pooling: str = "max",
                 sparse: bool = False) -> torch.Tensor:
-    """Logits (B,) of ``model.Goat`` (max pooling) for a batch; ``weight`` (n+1, d), row n = pad.
-
-    ``backend``: ``"fused"`` (the compiled CPU loop of :mod:`.fused`) or ``"torch"``
-    (:mod:`.torch_chunks`; any device). ``dropout`` > 0 draws fresh per-pair masks from ``generator``
-    (training). ``masks`` = (keep_s (B, Ls, d), keep_t (B, Lt, d), keep probability) applies
-    given 0/1 masks instead (S = E[nbr_s]·keep_s / keep, as ``masks.dropout`` does; torch
-    backend only). ``pooling="mean"`` (tanh + mean pooling, the authors' code) is computed by
-    the fused backend only. The torch backend's logits are differentiable in ``weight`` only; with
-    ``sparse`` its gradient is a sparse tensor of the touched rows (lazy Adam, :mod:`.optim`), else
-    the dense table. The fused backend's are not: its gradient comes with the loss (:func:`goat_loss`).
-    """
+    """Logits (B,) of ``model.Goat`` for a batch; ``weight`` (n+1, d), row n = pad. ``backend`` "fused"
+    (CPU, either pooling; its gradient comes with the loss, :func:`goat_loss`) or "torch" (max pooling, any
+    device; differentiable in ``weight``, sparsely with ``sparse``). ``dropout`` > 0 draws per-pair masks
+    from ``generator``; ``masks`` = (keep_s, keep_t, keep) applies given 0/1 masks instead (torch only)."""
     if backend == "fused":
         if weight.device.type != "cpu" or masks is not None:
             raise ValueError("the fused backend runs on CPU and draws its own dropout masks")

@@ -131,12 +131,8 @@ def _times(out, x, y):
 
 @nb.njit(inline="always")
 def _align(S, T, ls, lt):
-    """A = S[:ls] T[:lt]ᵀ, (ls, lt), in the arrays' precision: four rows of S against two of T
-    at a time, so that each load of a row's values serves several dot products.
-
-    These products are small (a few to N rows of d values) and were the loops' largest part;
-    at their sizes this is faster than OpenBLAS's sgemm (most on the smallest), whose packing
-    and blocking are made for large matrices (``bench/alignment.py`` measures both)."""
+    """A = S[:ls] T[:lt]ᵀ (ls, lt) in the arrays' precision, four rows of S against two of T at a time: at
+    these small sizes faster than OpenBLAS's sgemm, made for large matrices (``bench/alignment.py``)."""
     A = np.zeros((ls, lt), S.dtype)  # the blocks' accumulators start from these zeros, typed as S
     i = 0
     while i + 4 <= ls:
@@ -360,14 +356,12 @@ def _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
 def pair_loop(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi, mean, logits, labels,
               pair_weights, scale, losses, out, fresh):
-    """Pairs lo..hi-1, one at a time: each pair's logit x into ``logits[b]`` (max pooling, or with
-    ``mean`` the authors' tanh + mean pooling). Training (``losses`` as long as the batch) also
-    writes its term of the weighted logistic loss, losses[b] = w·(max(x, 0) − x·y + log(1 +
-    e^−|x|)), and straight away adds its gradient, scale·w·(σ(x) − y) · d x / d weight, into
-    ``out`` (rows v with ``fresh[v]`` 1 are zeroed on first touch, a reused buffer, then marked 2),
-    while the pair's rows are in cache: a second pass would read every row of S and T again, a
-    second round of cache misses at scale (``bench/one_pass.py``). Scoring passes empty
-    ``labels``, ``pair_weights``, ``losses``, ``out`` and ``fresh``, and draws no masks."""
+    """Pairs lo..hi-1, one at a time: each logit x into ``logits[b]`` (max pooling, or ``mean``: tanh +
+    mean). Training (``losses`` as long as the batch) also writes the pair's weighted logistic loss term and
+    adds its gradient, scale·w·(σ(x) − y)·dx/dweight, into ``out`` while its rows are in cache (a second
+    pass would miss the cache again, ``bench/one_pass.py``); rows with ``fresh[v]`` 1 are zeroed on first
+    touch, then marked 2. Scoring passes empty ``labels``, ``pair_weights``, ``losses``, ``out``, ``fresh``
+    and draws no masks."""
     train = losses.shape[0] > 0
     d = weight.shape[1]
     S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
@@ -483,14 +477,9 @@ def _scatter(out, fresh, ids, width, pad, dX, keep):
 
 @nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def lazy_adam_rows(p, exp_avg, exp_avg_sq, step, rows, g, lr, beta1, beta2, eps):
-    """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass: per row its step count and
-    bias corrections (in double, as torch.optim.Adam), then the moments and the row in the
-    table's precision, in torch.optim.Adam's order.
-
-    Each row is four loops with one store each: LLVM vectorises none of a loop that stores into
-    two of numba's arrays (they may alias), and all four of these (AVX2: 8 floats at a time).
-    ``error_model="numpy"``: no ZeroDivisionError branch in the division, which would also stop it.
-    """
+    """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass, in torch.optim.Adam's order, each row's
+    bias corrections from its own step count. Four loops of one store each, so that LLVM vectorises them;
+    ``error_model="numpy"`` drops the division's ZeroDivisionError branch, which would stop that too."""
     c = np.empty(5, p.dtype)  # constants in the table's precision
     c[0], c[1], c[2] = 1.0 - beta1, beta2, 1.0 - beta2
     c[3] = eps
@@ -552,14 +541,10 @@ def _copy_plus_zero(y, x):
 
 @nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def adam_merged_rows(p, exp_avg, exp_avg_sq, b0, fresh0, b1, fresh1, lo, hi, scale, c):
-    """Dense Adam on rows lo..hi-1 of ``p``, each row's gradient merged on the way from the two
-    segments' buffers as :func:`merge_two` merges it, times ``scale``.
-    ``c`` = (-step size, sqrt of the second bias correction, 1 - β1, β2, 1 - β2, eps), the
-    step's constants in the table's precision; the moments and the row in torch.optim.Adam's order
-    (:func:`lazy_adam_rows`).
-
-    Building the dense gradient first is a pass over the table of its own: a read and a write of
-    every row that this pass saves (``bench/optimizer_step.py``)."""
+    """Dense Adam on rows lo..hi-1 of ``p``, each row's gradient merged from the two segments' buffers on
+    the way (as :func:`merge_two`), times ``scale``: one pass over the table instead of two
+    (``bench/optimizer_step.py``). ``c`` = (-step size, √(second bias correction), 1 - β1, β2, 1 - β2,
+    eps)."""
     step_size, bias2_sqrt, one_b1, b2, one_b2, eps = c[0], c[1], c[2], c[3], c[4], c[5]
     g, denom = np.empty(p.shape[1], p.dtype), np.empty(p.shape[1], p.dtype)
     for v in range(lo, hi):
@@ -671,17 +656,11 @@ def _buffer(k: int, shape, dtype) -> np.ndarray:
 
 
 def _reused(name: str, shape: tuple[int, int], dtype, capacity: int | None = None) -> np.ndarray:
-    """The first ``shape[0]`` rows of this thread's buffer ``name``: a ``capacity``-row buffer
-    (default ``shape[0]``) reused once nothing else holds it, else a new one. Its rows hold
-    whatever the last user left; the callers write every row they hand over.
-
-    A fresh table-sized ``np.zeros`` every step cost its page faults, a large share of a
-    2M-edge epoch (``bench/step_profile.py``). ``torch.from_numpy`` keeps a reference to the array (a view
-    to its buffer) for as long as any tensor uses that memory (a parameter's ``.grad``,
-    autograd's buffers), so a reference count of ours alone means the last gradient made from
-    it is gone. While one is kept (gradients accumulated over two backward passes) a new buffer
-    is made.
-    """
+    """The first ``shape[0]`` rows of this thread's ``capacity``-row buffer ``name``, reused once nothing
+    else holds it (a fresh table-sized ``np.zeros`` per step cost its page faults,
+    ``bench/step_profile.py``). ``torch.from_numpy`` keeps a reference while a tensor uses the memory, so
+    our references alone mean no gradient made from it is alive. Its rows hold what the last user left:
+    callers write every row."""
     rows, width = shape
     capacity = max(capacity or rows, rows)
     buffers = _local.__dict__.setdefault("zeroed", {})
@@ -735,11 +714,9 @@ def _dense_rows(bufs: list, fresh: list[np.ndarray], run: Callable[[list], list]
 
 
 class SegmentGradient:
-    """A table's gradient left where the fused per-pair loops made it: two segments' buffers
-    (V, d) and their touched flags (2 where a segment touched a row), summed in segment order
-    row by row by whoever reads them (:func:`merge_two`'s sums). The fused loss ``hold``s it in
-    its forward and ``release``s it in its backward with the loss's gradient as a scale;
-    ``optim.TableAdam`` takes it in its step, which leaves it empty."""
+    """A table's gradient left in the fused loops' two segment buffers with their touched flags, summed in
+    segment order by whoever reads it: the fused loss ``hold``s it in its forward and ``release``s it in its
+    backward; ``optim.TableAdam``'s step ``take``s it."""
 
     def __init__(self) -> None:
         self._held: tuple | None = None
@@ -826,13 +803,10 @@ def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray],
 def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                  len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list],
                  pooling: str = "max", zero_pads: bool = False) -> torch.Tensor:
-    """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1 and
-    widths len (B,) (1 + index of the last real slot). ``keep`` < 1 applies dropout masks drawn
-    from ``key``; ``run`` runs a list of callables (on threads or in order); ``pooling`` is
-    "max" (the paper) or "mean" (tanh + mean pooling, the authors' code). With ``zero_pads``
-    the pad slots are not left out: they are zero vectors (row n) that take part in the
-    pooling and the softmax, the paper's zero padding. No gradient: training's gradient comes
-    with its loss, in the same pass (:func:`fused_loss`)."""
+    """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1, widths len
+    (B,). ``keep`` < 1 applies dropout masks drawn from ``key``; ``run`` runs a list of callables;
+    ``pooling`` "max" or "mean"; with ``zero_pads`` the pads are zero vectors that take part (the paper's
+    padding). No gradient: training's comes with its loss (:func:`fused_loss`)."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     w = weight.detach().numpy()
     ids_s_np, ids_t_np = ids_s.contiguous().numpy(), ids_t.contiguous().numpy()
@@ -857,11 +831,9 @@ def fused_loss(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, l
                len_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, keep: float, key: int,
                run: Callable[[list], list], pooling: str = "max", zero_pads: bool = False,
                sparse: bool = False, sink: SegmentGradient | None = None) -> torch.Tensor:
-    """The weighted mean logistic loss of the logits :func:`fused_logits` gives for the same
-    arguments (and ``key``: the same dropout masks), against ``labels`` (B,) with weights
-    ``pair_weights`` (B,), its gradient computed in the same pass (:class:`FusedPairLoss`).
-    With ``sink`` (a :class:`SegmentGradient`) the backward leaves ``weight.grad`` alone and
-    the gradient in the segments' buffers, where the sink's optimiser reads it."""
+    """The weighted mean logistic loss of :func:`fused_logits`'s logits (the same ``key``, the same masks)
+    against ``labels`` with ``pair_weights``, its gradient computed in the same pass; with ``sink`` the
+    gradient stays in the segments' buffers for the sink's optimiser instead of ``weight.grad``."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     return FusedPairLoss.apply(weight, ids_s.contiguous(), ids_t.contiguous(), len_s.contiguous(),
                                len_t.contiguous(), labels.contiguous(), pair_weights.contiguous(),

@@ -85,14 +85,10 @@ def _same_side(own, count, anchor, anchor_count):
 
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
 def gram_pair_scores(gram, table, length, pairs, exclude_partner, slots, out):
-    """``out[b]`` = max-pooling GOAT's logit of ``pairs[b]`` from the Gram matrix ``gram``
-    (n+1, n+1) and the neighborhoods ``table`` (n, N) / ``length`` (n,). ``slots``: N under zero
-    padding (every side N slots, pads zero vectors that take part), 0 under mask padding.
-
-    Consecutive pairs whose first side has the same real neighbors (an anchor) share the columns
-    of its block of G: column r, G[anchor_i, r] for every anchor neighbor i, is gathered once per
-    anchor and kept contiguous, so that a pair's max pooling and p_sᵀ A p_t run over contiguous
-    columns (the block A of a pair is the columns of its second side's neighbors)."""
+    """``out[b]`` = max-pooling GOAT's logit of ``pairs[b]`` from ``gram`` (n+1, n+1) and the neighborhoods
+    ``table`` (n, N) / ``length`` (n,); ``slots`` N under zero padding, 0 under mask padding. Consecutive
+    pairs with the same first side (an anchor) share its block's columns, gathered once and kept
+    contiguous."""
     n = table.shape[0]
     width = max(1, np.max(length)) + 1 if n else 1
     own = np.empty(width, np.int64)

@@ -42,15 +42,9 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
                    highlight: Mapping[int, str] | None = None, max_edges: int = MAX_NETWORK_EDGES,
                    seed: int = 0, height: int = 600, title: str | None = None,
                    labels: Sequence[int] | None = None) -> go.Figure:
-    """The whole graph: node size by degree, colour by group code (or a continuous value).
-
-    ``pos`` (n, 2) coordinates; ``src``/``dst`` edge endpoints; ``highlight`` maps node ids
-    to a role ("source", "target", "pending", "search") drawn as a coloured ring with its
-    name. Above ``max_edges`` edges a seeded sample is drawn (the title says so). Above
-    ``WEBGL_POINTS`` nodes everything is drawn with WebGL. ``labels``: node ids to name in
-    priority order (e.g. ``analysis.picking.key_nodes``), placed without overlap (:mod:`.labels`; names
-    that do not fit are left out); the highlighted nodes' rings then carry no name of their own.
-    """
+    """The whole graph: size by degree, colour by group code or value; ``highlight`` rings nodes by role.
+    Above ``max_edges`` a seeded sample of edges (the title says so), above ``WEBGL_POINTS`` nodes WebGL.
+    ``labels``: node ids to name in priority order, placed without overlap (:mod:`.labels`)."""
     pos = np.asarray(pos, dtype=float)
     src, dst = np.asarray(src), np.asarray(dst)
     n = len(names)
@@ -103,14 +97,9 @@ def degree_histogram(degrees: ArrayLike, log_y: bool = False) -> go.Figure:
 def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: ArrayLike, *,
                groups: ArrayLike | None = None, group_names: Sequence[str] = (), directed: bool = False,
                highlight: Mapping[int, str] | None = None, height: int = 560) -> str:
-    """A self-contained pyvis (vis-network) page with physics, for ``st.iframe``.
-
-    Works offline: vis-network is inlined (``cdn_resources="in_line"``) and pyvis' remote
-    Bootstrap links, which it adds to every page, are removed. Tooltips are HTML-escaped (the
-    page runs in an iframe that can reach the app's origin, and pyvis writes tooltips with
-    ``innerHTML``); labels are not, because vis-network draws them as text, and the page's JSON
-    (Jinja's ``tojson``) already writes < > & ' as escapes that cannot close its script.
-    """
+    """A self-contained pyvis page for ``st.iframe``, offline (vis-network inlined, pyvis' remote links
+    removed). Tooltips are HTML-escaped (pyvis writes them with ``innerHTML`` in an iframe of the app's
+    origin); labels are drawn as text, and ``tojson`` already escapes them inside the script."""
     from pyvis.network import Network
 
     net = Network(height=f"{height}px", width="100%", directed=directed, cdn_resources="in_line",
@@ -164,17 +153,9 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
                source_names: Sequence[str], target_names: Sequence[str], source_attention: ArrayLike,
                target_attention: ArrayLike, *, source_id: int = -1, target_id: int = -2,
                height: int = 520, placed_names: bool = False) -> go.Figure:
-    """Both neighborhoods around the pair: s on the left, t on the right, shared in between.
-
-    A neighbor's size and colour show its attention (the larger of its two weights when it
-    is shared); the width of the line to s (or t) shows s's (t's) attention to it.
-
-    ``customdata`` is ``[id, name, partner]``, the partner a click on a neighbor proposes: s
-    for its neighbors (shared ones included), t for the neighbors of t only; s and t carry each
-    other. Every neighbor is named beside it; with ``placed_names`` (projector mode) the names are
-    placed without overlap instead, s and t first, then the shared neighbors and the others by
-    attention, and those that do not fit are left out.
-    """
+    """Both neighborhoods around the pair: s left, t right, shared between; size, colour and line width show
+    attention. ``customdata`` ``[id, name, partner]`` names the partner a click proposes. With
+    ``placed_names`` (projector mode) names are placed without overlap, by priority."""
     sid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(source_ids).tolist(), source_names,
                                                     np.asarray(source_attention).tolist(), strict=True)}
     tid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(target_ids).tolist(), target_names,
