@@ -10,11 +10,8 @@ class GoatError(Exception):
 
 
 class GraphFormatError(GoatError, ValueError):
-    """Bad input: carries the file, the line (when one applies) and the problem.
-
-    ``str(err)`` is one line, ``FILE:LINE: problem`` (or ``FILE: problem``), ready for a
-    terminal or a UI message.
-    """
+    """Bad input: the file, the line (when one applies) and the problem; ``str(err)`` is one line,
+    ``FILE:LINE: problem``."""
 
     def __init__(self, file: str, problem: str, line: int | None = None):
         self.file = str(file)

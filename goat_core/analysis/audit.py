@@ -64,12 +64,9 @@ def unchecked_negatives(positives: np.ndarray, num_nodes: int, rng: np.random.Ge
 
 
 def reversed_test_edges(split: EdgeSplit, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """The test positives of a per-direction split that trains on ``split.train``'s edges: every
-    held-out edge both ways, then the reversed training edges whose other direction alone trained.
-    Returns (positives, how many of them are trained edges reversed).
-
-    No second training is needed: a per-direction split training each direction with probability
-    q = 1 - sqrt(1 - R) keeps an edge with probability R, so our split at R is one such split."""
+    """(positives, how many are reversed training edges) of a per-direction split training on
+    ``split.train``'s edges: held-out edges both ways, then training edges whose reverse alone trained. Our
+    split at R is one such split (each direction kept with q = 1 - √(1 - R)): no second training."""
     q = 1.0 - math.sqrt(1.0 - split.train_ratio)  # each direction trains with probability q
     both = q / (2.0 - q)  # P(both directions train | at least one does)
     src, dst = split.train.src, split.train.dst

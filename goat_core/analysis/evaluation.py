@@ -36,11 +36,8 @@ def held_out_pairs(split: EdgeSplit) -> tuple[np.ndarray, np.ndarray]:
 
 
 def evaluate_link_prediction(goat: Goat, split: EdgeSplit, curves: bool = False) -> dict:
-    """Score held-out edges vs verified non-edges with a Goat fitted on ``split.train``.
-
-    Reports the model's own score (context-sensitive r_s·r_t for GOAT) and, alongside, the
-    same model's global-embedding score E_s·E_t.
-    """
+    """Held-out edges against verified non-edges, scored by a Goat fitted on ``split.train``: its own score
+    (r_s·r_t for GOAT) and, beside it, the global embeddings' E_s·E_t."""
     pairs, labels = held_out_pairs(split)
     scores = goat.decision_function(pairs)
     result = link_scores(labels, scores)

@@ -29,13 +29,9 @@ _IGRAPH_RNG = threading.Lock()  # igraph's random generator is process-wide: one
 
 
 def layout(graph: Graph, seed: int = 0) -> np.ndarray:
-    """(n, 2) coordinates in [-1, 1]; the same seed gives the same picture.
-
-    Small connected graphs: Kamada-Kawai started from a seeded spring layout (evenly spread).
-    Others: igraph's Fruchterman-Reingold with its grid approximation, chosen by measurement
-    (``bench/layouts.py``; BENCHMARKS.md, the app at scale): orders of magnitude faster than
-    networkx's spring layout at 20k nodes, with the same edge-length quality.
-    """
+    """(n, 2) coordinates in [-1, 1], the same for the same seed: Kamada-Kawai from a seeded spring layout
+    for small connected graphs, else igraph's grid Fruchterman-Reingold (``bench/layouts.py``: far faster at
+    20k nodes, the same edge-length quality)."""
     import networkx as nx
 
     if graph.num_nodes <= 200:

@@ -27,10 +27,8 @@ class Verdict:
 @dataclass(frozen=True)
 class TopNeighborQuestion:
     """"Which of ``node``'s neighbors gets its most attention while it gossips with ``partner``?"
-
-    ``options`` are the neighbors in ``node``'s sampled message (ids, in name order: the order
-    gives nothing away); ``weights`` their attention, aligned with ``options``.
-    """
+    ``options``: the neighbors in its message (ids, in name order, which gives nothing away); ``weights``
+    their attention."""
 
     node: str
     partner: str

@@ -64,10 +64,8 @@ class RankingNegatives:
         return np.concatenate([self.positives, self.negatives[self.valid]]).astype(np.int64)
 
     def scoring_order(self) -> tuple[np.ndarray, np.ndarray]:
-        """(pairs, order): ``pairs()[order]``, each negative written shared node first, (a, w) or
-        (b, w) (the same pair for a symmetric score), sorted by that first node, the anchor.
-        :func:`goat_pair_scores` then gathers an anchor's columns of the Gram matrix once for
-        all the pairs it anchors. Scores ``s`` of these pairs are :meth:`pairs`' as
+        """(pairs, order): ``pairs()[order]``, each negative written anchor (shared node) first and sorted
+        by it, so :func:`goat_pair_scores` gathers an anchor's Gram columns once; scores ``s`` map back by
         ``out[order] = s``."""
         pairs = self.pairs()
         p = len(self.positives)
@@ -120,11 +118,9 @@ def resource_allocation_rows(train: Graph, nodes: np.ndarray) -> np.ndarray:
 
 def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int = DEFAULT_PER_POSITIVE,
                       seed: int | None = None, batch_cells: int = 4_000_000) -> RankingNegatives:
-    """``per_positive`` negatives for each held-out edge of ``split`` (see the module's docstring).
-
-    Candidates of (a, b) are (a, w) and (w, b) for every node w other than a and b whose pair is no
-    edge of the full graph (``split.train`` plus the held-out edges; direction ignored). Seeded by
-    ``seed`` (default the split's), apart from every other draw of the split."""
+    """``per_positive`` negatives per held-out edge (a, b): (a, w) or (w, b), w neither a nor b, no edge of
+    the full graph (direction ignored); seeded by ``seed`` (default the split's), apart from the split's
+    draws."""
     if kind not in RANKING_NEGATIVES:
         raise ParameterError(f"ranking negatives must be one of {', '.join(RANKING_NEGATIVES)}, got {kind!r}")
     if isinstance(per_positive, bool) or not isinstance(per_positive, (int, np.integer)) or per_positive < 1:

@@ -14,12 +14,8 @@ from ..data.sampling import EdgeSplit, split_edges
 
 
 def recover_split(full: Graph, train: Graph, seed: int) -> EdgeSplit | None:
-    """The EdgeSplit that turned ``full`` into ``train``, if ``split_edges(full, r, seed)`` made it.
-
-    A saved run keeps only its training graph; when that graph is ``full`` minus a seeded
-    hold-out (as the app trains), this finds the held-out edges and non-edges again, so a
-    reloaded run still has its link-prediction test set. None when it cannot be matched.
-    """
+    """The EdgeSplit that turned ``full`` into ``train`` when ``split_edges(full, r, seed)`` made it (as the
+    app trains), so a reloaded run finds its test set again; None when it cannot be matched."""
     if full.names != train.names or full.directed != train.directed:
         return None
     if not 0 < train.num_edges < full.num_edges:

@@ -50,12 +50,8 @@ def pair_batch(model: Goat, src: torch.Tensor, dst: torch.Tensor, hood: Neighbor
 def pair_forward(model: Goat, batch: PairBatch, real_s: torch.Tensor, real_t: torch.Tensor,
                  muted_s: torch.Tensor | None = None, muted_t: torch.Tensor | None = None,
                  uniform: bool = False) -> PairForward:
-    """The model's answer for ``batch`` (no dropout, no gradient; the module's training mode is
-    restored), with ``muted_*`` slots left out of the max and the softmax.
-
-    Every row must keep at least one unmuted real neighbor on each side (the caller checks:
-    a side with nothing to attend to has no softmax).
-    """
+    """The model's answer for ``batch`` (no dropout or gradient, training mode restored), ``muted_*`` slots
+    out of the max and softmax; the caller keeps an unmuted real neighbor on each side."""
     muted_s = torch.zeros_like(real_s) if muted_s is None else muted_s & real_s
     muted_t = torch.zeros_like(real_t) if muted_t is None else muted_t & real_t
     was_training = model.training
@@ -161,13 +157,9 @@ def tracked_pair_ids(graph: Graph, track_pairs: Sequence | None, variant: str) -
 
 
 class AttentionTracker:
-    """Records the attention of fixed pairs (node ids) under ``hood`` whenever :meth:`record`
-    is called: at epoch 0 and at every epoch end (:meth:`wrap` a ``fit`` callback).
-
-    The pairs' slots are built once (the draw is fixed); each record is one forward pass of
-    every tracked pair together, without dropout and without touching any random generator,
-    so tracking never changes what training computes.
-    """
+    """Records fixed pairs' attention under ``hood`` at epoch 0 and every epoch end (:meth:`wrap` a ``fit``
+    callback): one forward of every tracked pair, no dropout, no generator touched, so tracking never
+    changes training."""
 
     def __init__(self, model: Goat, pairs: np.ndarray, hood: Neighborhoods, names: Sequence[str],
                  exclude_partner: bool, padding: str, device: torch.device):

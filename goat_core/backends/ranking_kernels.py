@@ -24,11 +24,9 @@ def _is_edge(indptr, indices, u, v):
 
 @nb.njit(nogil=True, cache=True)
 def first_allowed_draws(code, pos, indptr, indices, n, k, negatives, valid, short):
-    """For each positive (a, b) = ``pos[r]``: walk its draws ``code[r]`` (< n: the pair (a, code),
-    else (code - n, b)) in order and keep the first ``k`` distinct ones whose other end is
-    neither a nor b and whose pair is no edge of the CSR adjacency (``indptr``, ``indices``,
-    rows sorted), into ``negatives[r]`` / ``valid[r]``. A row that finds fewer is left untouched
-    and ``short[r]`` set."""
+    """For each positive (a, b) = ``pos[r]``, the first ``k`` distinct draws ``code[r]`` (< n: (a, code),
+    else (code - n, b)) that touch neither a nor b and are no edge of the CSR adjacency, into
+    ``negatives[r]`` / ``valid[r]``; a row that finds fewer is untouched and ``short[r]`` set."""
     seen = np.full(2 * n, -1, np.int64)
     for r in range(code.shape[0]):
         a, b = pos[r, 0], pos[r, 1]

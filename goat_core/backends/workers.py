@@ -15,12 +15,9 @@ import torch
 
 @dataclass(frozen=True)
 class KernelOptions:
-    """How the fast paths split their work (the numbers, never the results, depend on them).
-
-    ``workers``: Python threads running chunks (torch) or segments (fused) on CPU (see
-    :func:`_pool_size`); 1 runs them in order on the calling thread. ``chunk_rows_cpu`` /
-    ``chunk_rows_other``: rows of X = [S; T] per torch chunk, L2-sized on CPU, large on GPUs.
-    """
+    """How the fast paths split their work (never changing the results): ``workers``, Python threads for
+    chunks or segments on CPU (1: in order on the caller); ``chunk_rows_cpu``/``chunk_rows_other``, rows of
+    X = [S; T] per torch chunk (L2-sized on CPU, large on GPUs)."""
 
     workers: int = 2
     chunk_rows_cpu: int = 4096
@@ -53,12 +50,9 @@ def _init_worker() -> None:
 
 
 def run_tasks(tasks: list[Callable[[], Any]], device: torch.device, workers: int) -> list:
-    """Run chunk tasks on Python threads (CPU) or in order.
-
-    Torch ops release the GIL, so chunks run on separate cores without OpenMP's barriers:
-    a thread that the OS deschedules (other processes on the cores) delays only its own chunk.
-    The pool keeps no state between calls, so one per process is safe to share.
-    """
+    """Run chunk tasks on Python threads (CPU) or in order: torch ops release the GIL, so a descheduled
+    thread delays only its own chunk (no OpenMP barrier). The pool keeps no state, so one per process is
+    shared."""
     global _pool
     size = _pool_size(device, workers)
     if size <= 1 or len(tasks) < 2:

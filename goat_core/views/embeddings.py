@@ -72,11 +72,8 @@ def embedding_scatter(coords: ArrayLike, names: Sequence[str], *, groups: ArrayL
 def persona_scatter(coords: ArrayLike, partner_ids: ArrayLike, names: Sequence[str], *, node: str,
                     groups: ArrayLike | None = None, group_names: Sequence[str] = (),
                     highlight: Mapping[int, str] | None = None, height: int = 560) -> go.Figure:
-    """All context-sensitive representations of one node (one per partner), projected.
-
-    Point k is r_node while gossiping with partner ``partner_ids[k]`` (``names`` are all
-    node names); it is coloured by the partner's group and hovers the partner's name.
-    """
+    """One node's context representations projected: point k is r_node while gossiping with
+    ``partner_ids[k]``, coloured by the partner's group, hovering its name."""
     coords = np.asarray(coords, dtype=float)
     partner_ids = np.asarray(partner_ids, dtype=np.int64)
     fig = go.Figure()

@@ -78,11 +78,8 @@ def pixel_scale(extent: Sequence[float], plot_height: float, plot_width: float =
 
 def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: float,
           required: int = 0, frame: Box | None = None) -> list[str | None]:
-    """The spot of each candidate (pixels, priority order), or None where every spot is taken.
-
-    A name may not cover another name, nor another candidate's node, nor leave ``frame`` (the
-    plot); the first ``required`` names (the pair) may cover other nodes when nothing else is
-    free, never another name."""
+    """Each candidate's spot (pixels, priority order), or None: no name covers another name, a candidate's
+    node or the ``frame``'s edge; the first ``required`` may cover nodes when nothing else is free."""
     placed: list[Box] = []
     nodes = [node_box(float(x), float(y), float(r)) for (x, y), r in zip(xy, radii, strict=True)]
     spots: list[str | None] = []
@@ -104,12 +101,9 @@ def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: fl
 def label_trace(pos: ArrayLike, names: Sequence[str], nodes: Sequence[int], marker_sizes: ArrayLike,
                 height: int, margin: tuple[int, int] = (40, 10), size: int = LABEL_SIZE,
                 required: int = 2, pad: float = DATA_PAD, webgl: bool = False) -> go.Scatter | go.Scattergl:
-    """A text trace naming ``nodes`` (ids into ``pos``/``names``, priority order) where they fit.
-
-    ``marker_sizes`` are the nodes' marker diameters (px) for every node of ``pos``; ``height`` and
-    ``margin`` (top, bottom) the figure's, from which the plot's pixel scale follows; the first
-    ``required`` nodes (the pair) are named even over other nodes (:func:`place`); ``pad``: the
-    margin around the data that the figure shows (:func:`frame_axes`), where names may go."""
+    """A text trace naming ``nodes`` (ids, priority order) where they fit, from the nodes' ``marker_sizes``
+    (px), the figure's ``height`` and ``margin`` and the frame's ``pad``; the first ``required`` (the pair)
+    may cover other nodes (:func:`place`)."""
     pos = np.asarray(pos, dtype=float)
     marker_sizes = np.asarray(marker_sizes, dtype=float)
     nodes = [int(v) for v in dict.fromkeys(int(v) for v in nodes)]

@@ -182,12 +182,8 @@ PROJECTOR_EDGE_COLOR = "rgba(40, 40, 40, 0.55)"  # edges darker than EDGE_COLOR 
 
 
 def for_projector(fig: go.Figure, growth: float = PROJECTOR_GROWTH) -> go.Figure:
-    """A copy of ``fig`` readable on a projector: larger fonts, markers, lines and figure,
-    black text on a white ground (high contrast whatever the app's theme), darker edges.
-
-    Traces keep their order, points and ``customdata``: a click on a projected chart names
-    the same node as on the normal one.
-    """
+    """A copy of ``fig`` readable on a projector (larger fonts and markers, black on white, darker edges);
+    traces keep their order and ``customdata``, so a click names the same node."""
     out = go.Figure(fig)
     layout = out.layout
     out.update_layout(
