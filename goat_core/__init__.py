@@ -26,50 +26,19 @@ from .errors import (
     TrainingDiverged,
     UnknownNodeError,
 )
-from .estimator import Goat, load_run, save_run
+from .estimator import Goat
 from .paper import paper_config
 from .parameters import BACKENDS, PARAMETERS, VARIANTS
 from .state import GoatState
 from .training import Progress
 
 __all__ = [
-    "AttentionHistory",
-    "BACKENDS",
-    "BUNDLED",
-    "EdgeSplit",
-    "FORMATS",
-    "Goat",
-    "GoatState",
-    "GoatError",
-    "Graph",
-    "GraphFormatError",
-    "NodeIndex",
-    "NodeLabels",
-    "NotFittedError",
-    "PARAMETERS",
-    "PairAttention",
-    "ParameterError",
-    "Progress",
-    "ReadOptions",
-    "ReadReport",
-    "TrainingCancelled",
-    "TrainingDiverged",
-    "UnknownNodeError",
-    "PADDINGS",
-    "VARIANTS",
-    "evaluate_clustering",
-    "evaluate_link_prediction",
-    "label_attributes",
-    "labels_from_attribute",
-    "load_graph",
-    "load_run",
-    "paper_config",
-    "parse_edge_list",
-    "parse_labels",
-    "read_graph_bytes",
-    "read_graph_file",
-    "read_labels",
-    "save_run",
-    "split_edges",
+    "AttentionHistory", "BACKENDS", "BUNDLED", "EdgeSplit", "FORMATS", "Goat", "GoatState", "GoatError",
+    "Graph", "GraphFormatError", "NodeIndex", "NodeLabels", "NotFittedError", "PARAMETERS",
+    "PairAttention", "ParameterError", "Progress", "ReadOptions", "ReadReport", "TrainingCancelled",
+    "TrainingDiverged", "UnknownNodeError", "PADDINGS", "VARIANTS", "evaluate_clustering",
+    "evaluate_link_prediction", "label_attributes", "labels_from_attribute", "load_graph",
+    "paper_config", "parse_edge_list", "parse_labels", "read_graph_bytes", "read_graph_file",
+    "read_labels", "split_edges",
 ]
 __version__ = "0.1.0"

@@ -53,14 +53,14 @@ def main(argv: list[str] | None = None) -> int:
         dist.init_process_group("nccl" if goat.resolved_device().type == "cuda" else "gloo")
     try:
         graph = load_graph(args.graph, directed=args.directed)
-        split = split_edges(graph, args.train_ratio, args.seed)
+        split = split_edges(graph, args.train_ratio, goat.seed)
         start = time.perf_counter()
         fit_data_parallel(goat, split.train, rank, world)
         elapsed = time.perf_counter() - start
         if rank == 0:
             result = evaluate_link_prediction(goat, split)
             result.update({"world_size": world, "backend": dist.get_backend() if world > 1 else None,
-                           "train_ratio": args.train_ratio, "seed": args.seed, "elapsed": elapsed,
+                           "train_ratio": args.train_ratio, "seed": goat.seed, "elapsed": elapsed,
                            "final_loss": goat.history_[-1]["loss"] if goat.history_ else None,
                            "embedding_norm": float(np.linalg.norm(goat.embedding_)),
                            "params": goat.get_params()})

@@ -114,8 +114,8 @@ class Goat:
                   validation: tuple[np.ndarray, np.ndarray] | None = None,
                   track_pairs: Sequence[tuple[int | str, int | str]] | None = None) -> Goat:
         """``fit`` as process ``rank`` of ``world`` data-parallel processes (:mod:`.distributed`); ``wrap``
-        wraps the step module (``DistributedDataParallel``), ``device`` overrides the resolved one. ``world
-        == 1`` is ``fit``."""
+        wraps the step module (``DistributedDataParallel``), ``device`` overrides the resolved one; one
+        process is ``fit``."""
         self._validate_params()
         if graph.num_edges < 1:
             raise ParameterError(f"{graph.source}: the graph has no edges to train on")
@@ -365,13 +365,3 @@ class Goat:
 
 Goat.__doc__ = (Goat.__doc__ or "").replace("{parameters}", parameter_docs())  # from PARAMETERS
 
-
-def save_run(goat: Goat, path: str | Path, extra: dict | None = None) -> Path:
-    """Write a fitted Goat to ``path`` (created if needed); ``extra`` is JSON metadata kept with
-    the run (e.g. how a link-prediction split was made), back as ``run_info_`` after loading."""
-    return goat.save(path, extra)
-
-
-def load_run(path: str | Path, device: str = "auto") -> Goat:
-    """Rebuild a fitted Goat from a run directory (``Goat.load``)."""
-    return Goat.load(path, device=device)
