@@ -157,10 +157,9 @@ class Goat:
 
     @classmethod
     def from_state(cls, params: dict, state: GoatState, device: str = "auto") -> Goat:
-        """A fitted ``Goat`` with ``params`` (validated) and the learned ``state``, on ``device``.
-
-        Used by persistence (``Goat.load``) and by experiments that rescore a model with other
-        neighborhoods (``dataclasses.replace(goat.state(), neighborhoods=...)``)."""
+        """A fitted ``Goat`` with ``params`` (validated) and the learned ``state`` on ``device``
+        (``Goat.load``; rescoring with other neighborhoods: ``dataclasses.replace(goat.state(),
+        neighborhoods=...)``)."""
         check_params(dict(params, device=device))  # unknown names too: before they reach __init__
         goat = cls(**dict(params, device=device))
         n, dim = state.graph.num_nodes, goat.dim
@@ -210,10 +209,9 @@ class Goat:
         return self.graph_.index_of(node)  # a name (an int is the name it spells), or a NodeIndex
 
     def _pairs(self, pairs: ArrayLike) -> np.ndarray:
-        """``pairs`` as a (k, 2) int64 array of node positions, checked: the one place the
-        array-taking answers (scores, probabilities) read their pairs. Positions, not names (an
-        array of names is refused: ``graph_.index_of`` turns a name into its position); a
-        position outside 0..n-1 (a negative one would silently count from the end) is refused."""
+        """``pairs`` as a checked (k, 2) int64 array of node positions, the one place the array answers read
+        pairs: names are refused (``graph_.index_of`` gives positions), and so are positions outside
+        0..n-1."""
         n = self.graph_.num_nodes
         array = np.asarray(pairs)
         if array.size == 0:

@@ -68,10 +68,8 @@ def train_fresh(params: Mapping[str, Any], graph: Graph, epochs: int,
 
 
 def choose_epochs(params: Mapping[str, Any], graph: Graph, **run: Any) -> dict:
-    """Early stopping: train on (1 - validation_fraction) of ``graph``'s edges, score the
-    carved-out edges against as many non-edges of ``graph`` after every epoch, and stop after
-    ``patience`` epochs without a better AUC. The best epoch is the number of epochs the
-    final model trains on every edge."""
+    """Early stopping: train on (1 - validation_fraction) of the edges and stop after ``patience`` epochs
+    without a better AUC on the carve-out; the best epoch is how long the final model trains."""
     try:
         carve = split_edges(graph, 1.0 - params["validation_fraction"], params["seed"])
     except ParameterError as err:

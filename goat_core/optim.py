@@ -30,10 +30,9 @@ def resolve_optimizer(optimizer: str, num_nodes: int) -> str:
 
 def make_optimizer(name: str, params: Iterable[torch.nn.Parameter], lr: float,
                    run: Callable[[list], list] | None = None, compiled: bool = True) -> torch.optim.Optimizer:
-    """The optimiser ``name`` ("adam" or "lazy-adam") over ``params``; ``run`` runs the CPU row updates on
-    threads. Dense Adam is ``TableAdam`` where every parameter is a CPU table, else torch's;
-    ``compiled=False`` keeps to torch code, nothing to compile (the torch path's first training on a fresh
-    install)."""
+    """The optimiser ``name`` ("adam" or "lazy-adam") over ``params``, CPU row updates run by ``run``: dense
+    Adam is ``TableAdam`` where every parameter is a CPU table, else torch's; ``compiled=False`` compiles
+    nothing."""
     params = list(params)
     if name == "lazy-adam":
         return LazyAdam(params, lr=lr, run=run, compiled=compiled)
@@ -139,10 +138,9 @@ def _row_ranges(n: int) -> list[tuple[int, int]]:
 def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tensor, lr: float,
                  beta1: float, beta2: float, eps: float, run: Callable[[list], list] | None = None,
                  compiled: bool = True) -> None:
-    """Adam on ``rows`` of ``p`` with gradient rows ``g``, in torch.optim.Adam's order of
-    operations (so that a step over every row gives its numbers). On CPU (unless not
-    ``compiled``) one compiled pass over the touched rows (torch's gathers and scatters cost many
-    times dense fused Adam, bench/optimizer_step.py), its two halves on two threads where ``run`` has them."""
+    """Adam on ``rows`` of ``p`` with gradient rows ``g`` in torch.optim.Adam's order; on CPU (when
+    ``compiled``) one compiled pass, its halves on ``run``'s two threads (torch's gathers and scatters cost
+    many times more, bench/optimizer_step.py)."""
     if compiled and p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
         from .backends.fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
 

@@ -27,10 +27,8 @@ def run_name(variant: str, padding: str) -> str:
 
 def variant_params(base: Mapping, variants: Iterable[str] = ("goat", "global", "mean-pool"),
                    paddings: Iterable[str] = ("zero",)) -> dict[str, dict]:
-    """Run name -> parameters: ``base`` (seed included) with each variant at each padding.
-
-    GoatGlobal appears once, with ``base``'s padding: its score ignores neighborhoods.
-    """
+    """Run name -> parameters: ``base`` with each variant at each padding (GoatGlobal once: no
+    neighborhoods)."""
     variants, paddings = list(dict.fromkeys(variants)), list(dict.fromkeys(paddings))
     if not variants or not paddings:
         raise ParameterError("compare needs at least one variant and one padding")
@@ -51,10 +49,8 @@ def rank_percentiles(scores: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Several runs on the same test pairs: rows are runs, columns are pairs.
-
-    ``pairs`` are the held-out edges first (``labels`` 1), then the non-edges (``labels`` 0).
-    """
+    """Several runs on the same test pairs (held-out edges first, ``labels`` 1, then non-edges): rows are
+    runs, columns pairs."""
 
     names: tuple[str, ...]  # (runs,)
     pairs: np.ndarray  # (k, 2) node ids

@@ -62,10 +62,8 @@ MAX_CLASSES = 1000
 
 
 def clustering_problem(labels: NodeLabels) -> str | None:
-    """Why clustering scores against ``labels`` would mean nothing (fewer than two classes among
-    the labelled nodes: NMI = AMI = 1 for any clustering; fewer than two labelled nodes per class
-    on average) or take too long (more than :data:`MAX_CLASSES` classes); None when they can be
-    computed. Cheap: callers check before training."""
+    """Why clustering scores against ``labels`` would mean nothing (fewer than two classes, or than two
+    labelled nodes a class on average) or take too long (over :data:`MAX_CLASSES`); None when fine."""
     known = labels.codes >= 0
     labelled = int(known.sum())
     k = len(np.unique(labels.codes[known]))

@@ -101,10 +101,8 @@ def overview(graph: Graph, max_nodes: int, keep: Sequence[int] = ()) -> Overview
 
 
 def ego_subgraph(graph: Graph, center: int, limit: int = 300) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``center`` and up to ``limit - 1`` of its neighbors (highest degree first).
-
-    Returns (node ids, src, dst) with src/dst indexing into the returned node ids.
-    """
+    """(node ids, src, dst) of ``center`` and up to ``limit - 1`` of its highest-degree neighbors; src and
+    dst index into the node ids."""
     deg = graph.degrees()
     nbrs = neighbors(graph, center)
     nbrs = nbrs[np.argsort(-deg[nbrs], kind="stable")][: max(limit - 1, 0)]

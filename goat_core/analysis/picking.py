@@ -63,10 +63,8 @@ def key_nodes(graph: Graph, focus: Sequence[int], hubs: int = 10, shared: int = 
 
 
 def find_nodes(graph: Graph, query: str, limit: int = 20) -> list[int]:
-    """Nodes whose name matches ``query``, best first: the exact name, then names equal to it
-    ignoring case, then names starting with it, then names containing it (``limit`` at most).
-    Integer-id graphs are searched by id this way, since their names are the ids. The query is
-    read in Unicode NFC, as names are (``graph.nfc``)."""
+    """Up to ``limit`` nodes matching ``query`` (in NFC), best first: the exact name, then equal ignoring
+    case, starting with it, containing it (integer-id graphs: by id)."""
     query = nfc(query.strip())
     if not query:
         return []

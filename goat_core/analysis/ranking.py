@@ -143,10 +143,9 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
 
 def _draw_random(pos: np.ndarray, full, n: int, k: int, rng: np.random.Generator, negatives: np.ndarray,
                  valid: np.ndarray) -> np.ndarray:
-    """Random negatives by rejection: 2K + 16 candidates per positive drawn uniformly from the 2n
-    slots (a, w) and (w, b), the first K distinct allowed ones kept (a compiled loop,
-    :func:`.ranking_kernels.first_allowed_draws`). Returns the positives still short of K (a
-    small or dense graph), for the exhaustive choice."""
+    """Random negatives by rejection: 2K + 16 uniform draws per positive, the first K distinct allowed ones
+    kept (:func:`.ranking_kernels.first_allowed_draws`); returns the positives still short, chosen
+    exhaustively."""
     from ..backends.ranking_kernels import first_allowed_draws  # numba: compiled (or loaded) on first use
 
     code = rng.integers(0, 2 * n, size=(len(pos), 2 * k + 16))  # < n: (a, code); else (code - n, b)
@@ -187,10 +186,9 @@ def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, 
 
 
 def goat_pair_scores(goat: Goat, pairs: ArrayLike) -> np.ndarray:
-    """``goat.decision_function(pairs)``, on CPU by the compiled path whatever path trained the
-    model: for max-pooling GOAT with one inference draw, its Gram mode over the model's own Gram
-    matrix (:func:`.dispatch.uses_gram`), which pools a shared first node's columns once for all
-    its pairs (pass them grouped: :meth:`RankingNegatives.scoring_order`)."""
+    """``goat.decision_function(pairs)`` by the compiled path on CPU whatever trained the model: the Gram
+    mode for max pooling with one draw, pooling a shared first node's columns once (pass pairs grouped:
+    :meth:`RankingNegatives.scoring_order`)."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     if goat.variant == "global" or goat.inference_draws > 1:
         return np.asarray(goat.decision_function(pairs), dtype=np.float32)

@@ -40,10 +40,9 @@ class Watched:
 
 def train_watching(goat: Goat, graph: Graph, epochs: int, watch: Watch,
                    callback: Callable[[Progress], bool | None] | None = None) -> Watched:
-    """Train ``goat``'s module on every edge of ``graph`` for up to ``epochs`` epochs from its seed
-    (``fit``'s final stage), calling ``watch(model, draw, epoch)`` at epoch 0 (just initialised) and
-    after every epoch; ``watch`` returning True ends training there. ``draw`` is the fixed inference
-    draw the fitted model would answer with. ``callback`` sees the progress as ``fit``'s does."""
+    """Train ``goat``'s module on ``graph`` for up to ``epochs`` from its seed (``fit``'s final stage),
+    calling ``watch(model, draw, epoch)`` at epoch 0 and after each (True ends training); ``draw`` is the
+    fixed inference draw."""
     device = goat.resolved_device()
     backend = resolve_backend(goat.backend, goat.variant, device)
     generator = torch.Generator().manual_seed(goat.seed)

@@ -73,7 +73,6 @@ def pair_forward(model: Goat, batch: PairBatch, real_s: torch.Tensor, real_t: to
     return PairForward(batch, real_s, real_t, muted_s, muted_t, p_s, p_t, A, r_s, r_t, logits, uniform_logits)
 
 
-
 @torch.no_grad()
 def pair_attention(model: Goat, graph: Graph, hood: Neighborhoods, s: int, t: int, muted: Sequence[int],
                    uniform: bool, exclude_partner: bool, padding: str, device: torch.device) -> PairAttention:
@@ -121,11 +120,8 @@ def check_mutes(names: Sequence[str], s: int, t: int, muted: Sequence[int], batc
                                  "least one of its neighbors unmuted")
 
 
-# The most pairs ``fit(track_pairs=...)`` records. Each tracked pair costs a forward pass per epoch
-# and its attention for every epoch. On Les Misérables (fast preset: 40 short epochs, where the
-# tracker's share is largest) the tracker's share grows with the pairs and stays within tracking's
-# 10 % budget up to this cap (bench/track_pairs.py --scaling; BENCHMARKS.md, "Tracked pairs: the cost
-# and the cap").
+# The most pairs ``fit(track_pairs=...)`` records: each costs a forward pass per epoch, and up to this cap
+# the tracker stays within its 10 % budget (bench/track_pairs.py --scaling; BENCHMARKS.md, "Tracked pairs").
 MAX_TRACKED_PAIRS = 64
 
 

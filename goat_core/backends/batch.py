@@ -53,10 +53,8 @@ def _side(nodes, partners, hood: Neighborhoods, exclude_partner: bool, padding: 
 
 def make_batch(src: torch.Tensor, dst: torch.Tensor, hood: Neighborhoods, exclude_partner: bool,
                padding: str = "mask") -> PairBatch:
-    """Both sides' neighborhoods of pairs (src, dst). A slot whose mask is False is left out of
-    the max and the softmax (``padding="mask"``: pads and a left-out partner); a slot whose mask
-    is True but holds the pad id is a zero vector that takes part (``padding="zero"``, the
-    paper's zero padding: every side N slots wide). The kernels read the padding from this."""
+    """Both sides' neighborhoods of pairs (src, dst): a slot masked False is out of the max and softmax
+    (``mask`` padding); one True holding the pad id is a zero vector that takes part (``zero`` padding)."""
     nbr_s, mask_s = _side(src, dst, hood, exclude_partner, padding)
     nbr_t, mask_t = _side(dst, src, hood, exclude_partner, padding)
     return PairBatch(src, dst, nbr_s, nbr_t, mask_s, mask_t)

@@ -63,10 +63,8 @@ def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
 
 
 def answering_backend(backend: str, variant: str, device: torch.device) -> str:
-    """The compute path a fitted model answers with on ``device``: its own ``backend`` when it
-    runs there, else the one "auto" takes (every path computes the same numbers up to rounding).
-    A run trained with ``backend="fused"`` (CPU only) thus answers on a GPU machine instead of
-    being refused there for a choice that only concerned its training."""
+    """The compute path a fitted model answers with on ``device``: its own ``backend`` where it runs, else
+    "auto"'s (the same numbers up to rounding), so a ``fused`` run still answers on a GPU machine."""
     try:
         return resolve_backend(backend, variant, device)
     except ParameterError:
@@ -187,10 +185,9 @@ def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, ma
               generator: torch.Generator | None = None, *, options: KernelOptions = DEFAULT_OPTIONS,
               pooling: str = "max", sparse: bool = False,
               sink: SegmentGradient | None = None) -> torch.Tensor:
-    """A training step's loss on CPU in one pass of the fused loop (:func:`.fused.fused_loss`):
-    ``logistic_loss(goat_logits(..., backend="fused"), labels, pair_weights)`` with the same
-    dropout masks (one draw from ``generator``), each
-    pair's gradient computed while its rows are in cache instead of in a second pass."""
+    """A training step's loss on CPU in one pass of the fused loop: ``logistic_loss(goat_logits(...,
+    backend="fused"), labels, pair_weights)`` with the same masks, each pair's gradient computed while its
+    rows are in cache."""
     if weight.device.type != "cpu":
         raise ValueError("the one-pass loss is the fused backend's: it runs on CPU")
     from . import fused  # numba: compiled (or loaded from its cache) on first use

@@ -519,10 +519,8 @@ def _adam_move(w, m, denom, step_size):
 
 @nb.njit(nogil=True, cache=True)
 def merge_two(out, fresh0, other, fresh1, lo, hi):
-    """Rows lo..hi-1 of the dense gradient of the two segments, in one pass over the table:
-    out[v] = (out[v] where segment 0 touched v, else 0) + (other[v] where segment 1 did), summed
-    from zero in segment order. One read and write of each row, where zeroing segment 0's
-    untouched rows and then adding segment 1's read the table twice."""
+    """Rows lo..hi-1 of the two segments' dense gradient in one pass: out[v] = (out[v] if segment 0 touched
+    v, else 0) + (other[v] if segment 1 did), summed from zero in segment order."""
     for v in range(lo, hi):
         if fresh1[v] == 2:
             if fresh0[v] == 2:
@@ -678,10 +676,8 @@ def halves(n: int) -> tuple[tuple[int, int], tuple[int, int]]:
 
 def _table_gradient(w: np.ndarray, segs: list[tuple[int, int]], segment: Callable[..., Callable[[], None]],
                     run: Callable[[list], list], sparse: bool) -> torch.Tensor:
-    """The table's gradient: the loops ``segment(lo, hi, buffer, fresh)`` of every segment run
-    (on threads), each adding into its own buffer; summed in segment order, so the same numbers
-    on any number of threads. Dense (V, d), or with ``sparse`` a sparse tensor of the touched
-    rows."""
+    """The table's gradient from every segment's loops (on threads), each adding into its own buffer, summed
+    in segment order (the same numbers on any number of threads); dense, or ``sparse`` over touched rows."""
     # Every segment's buffer is reused and zeroes a row on its first touch (fresh 1 -> 2). A
     # dense gradient is segment 0's buffer with the rows it never touched zeroed after the loops
     # (not the whole table before them: at 100k+ nodes a batch touches most rows) and the other
@@ -740,10 +736,8 @@ class SegmentGradient:
 
 
 class FusedPairLoss(torch.autograd.Function):
-    """A training step's loss in one pass (:func:`pair_loop`): the weighted mean logistic
-    loss of a batch's logits, as ``F.binary_cross_entropy_with_logits(logits, labels,
-    weight=pair_weights)`` gives it, with the table's gradient computed in the same pass and
-    handed over by the backward (times the loss's own gradient, 1 in training)."""
+    """A training step's weighted mean logistic loss (as ``F.binary_cross_entropy_with_logits``) in one pass
+    of :func:`pair_loop`, the table's gradient made in the same pass and handed over by the backward."""
 
     @staticmethod
     def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,

@@ -101,10 +101,8 @@ def with_caption(fig: go.Figure, text: str) -> go.Figure:
 
 
 def figure_bytes(fig: go.Figure, fmt: str, config: Mapping, *, scale: float = 2.0) -> bytes:
-    """``fig`` as an SVG or PNG file with ``config`` in its caption and its metadata.
-
-    ``scale`` multiplies a PNG's pixels (2: sharp on a projector); an SVG is vector anyway.
-    """
+    """``fig`` as an SVG or PNG with ``config`` in its caption and metadata; ``scale`` multiplies a PNG's
+    pixels (2: sharp on a projector)."""
     if fmt not in FORMATS:
         raise ExportError(f"figure format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     shown = with_caption(fig, caption(config))
@@ -128,10 +126,7 @@ def _plain(label: str | None) -> str:
 
 
 def svg_with_metadata(svg: bytes, config_text: str, *, title: str = "") -> bytes:
-    """``svg`` with ``<title>``, ``<desc>`` and ``<metadata>`` first inside its root element.
-
-    Both texts are XML-escaped: node names such as ``<script>`` stay text.
-    """
+    """``svg`` with ``<title>``, ``<desc>`` and ``<metadata>`` first in its root, XML-escaped."""
     text = svg.decode("utf-8")
     root = re.search(r"<svg\b[^>]*>", text)
     if root is None:
