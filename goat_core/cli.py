@@ -53,9 +53,8 @@ INVERTED_FLAGS = {"exclude_partner": ("--include-partner", "keep the partner ins
 
 
 def add_training_options(parser: argparse.ArgumentParser, leave_out: tuple[str, ...] = ()) -> None:
-    """One option per :data:`PARAMETERS` entry (``batch_size`` → ``--batch-size``): a parameter
-    added there is a CLI option with no edit here. Options left out take the preset's value
-    (see :func:`goat_from_args`); ``leave_out`` are parameters the command sets its own way."""
+    """One option per :data:`PARAMETERS` entry (``batch_size`` → ``--batch-size``), left unset for the
+    preset to fill (:func:`goat_from_args`); ``leave_out``: parameters the command sets its own way."""
     group = parser.add_argument_group("training options (defaults: the --preset's values)")
     group.add_argument("--preset", choices=CLI_PRESETS, default="validated", help=(
         "validated (default) = Goat()'s defaults: the configuration validated on Email, epochs chosen "
@@ -97,9 +96,8 @@ def load(args: argparse.Namespace) -> Graph:
 
 
 def goat_from_args(args: argparse.Namespace) -> Goat:
-    """``Goat`` with the options given, the rest from the preset: ``validated`` is the parameters'
-    defaults, ``paper`` Table 2 for the graph's dataset (the common settings for other graphs).
-    Every parameter and the device are checked here, before any work (a split, a training)."""
+    """``Goat`` with the options given, the rest from the preset (``validated``: the defaults; ``paper``:
+    Table 2 for the graph's dataset), every parameter and the device checked before any work."""
     params = {name: spec.default for name, spec in PARAMETERS.items()}
     if getattr(args, "preset", "validated") == "paper":
         params.update({k: v for k, v in presets.paper(_graph_name(args.graph)).items() if k != "holdout"})
@@ -247,8 +245,8 @@ def cmd_attention(args: argparse.Namespace) -> None:
 
 def add_faithfulness(result: dict, goat: Goat, args: argparse.Namespace) -> None:
     """``--faithfulness``: each neighbor's weight against its leave-one-out effect (the model's own
-    attention: mutes and uniform attention are not applied); ``--over-training``: its correlations
-    after every epoch, by replaying the training."""
+    attention, no mutes); ``--over-training``: its correlations after every epoch, replaying the
+    training."""
     from .analysis.faithfulness import faithfulness, faithfulness_over_training
 
     result["faithfulness"] = faithfulness(goat, args.source, args.target).to_dict()

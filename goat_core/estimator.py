@@ -113,9 +113,8 @@ class Goat:
                   device: torch.device | None = None, callback: Callable | None = None,
                   validation: tuple[np.ndarray, np.ndarray] | None = None,
                   track_pairs: Sequence[tuple[int | str, int | str]] | None = None) -> Goat:
-        """``fit`` as process ``rank`` of ``world`` data-parallel processes (:mod:`.distributed`); ``wrap``
-        wraps the step module (``DistributedDataParallel``), ``device`` overrides the resolved one; one
-        process is ``fit``."""
+        """``fit`` as process ``rank`` of ``world`` data-parallel ones (:mod:`.distributed`); ``wrap`` wraps
+        the step module (DDP), ``device`` overrides the resolved one."""
         self._validate_params()
         if graph.num_edges < 1:
             raise ParameterError(f"{graph.source}: the graph has no edges to train on")
@@ -157,9 +156,8 @@ class Goat:
 
     @classmethod
     def from_state(cls, params: dict, state: GoatState, device: str = "auto") -> Goat:
-        """A fitted ``Goat`` with ``params`` (validated) and the learned ``state`` on ``device``
-        (``Goat.load``; rescoring with other neighborhoods: ``dataclasses.replace(goat.state(),
-        neighborhoods=...)``)."""
+        """A fitted ``Goat`` with ``params`` (validated) and the learned ``state`` on ``device``; rescore
+        with other neighborhoods through ``dataclasses.replace(goat.state(), neighborhoods=...)``."""
         check_params(dict(params, device=device))  # unknown names too: before they reach __init__
         goat = cls(**dict(params, device=device))
         n, dim = state.graph.num_nodes, goat.dim
@@ -209,9 +207,8 @@ class Goat:
         return self.graph_.index_of(node)  # a name (an int is the name it spells), or a NodeIndex
 
     def _pairs(self, pairs: ArrayLike) -> np.ndarray:
-        """``pairs`` as a checked (k, 2) int64 array of node positions, the one place the array answers read
-        pairs: names are refused (``graph_.index_of`` gives positions), and so are positions outside
-        0..n-1."""
+        """``pairs`` as a checked (k, 2) int64 array of node positions (the one place array answers read
+        pairs): names and positions outside 0..n-1 are refused (``graph_.index_of`` gives positions)."""
         n = self.graph_.num_nodes
         array = np.asarray(pairs)
         if array.size == 0:
@@ -281,9 +278,8 @@ class Goat:
                               self.exclude_partner, self.padding, self.device_)
 
     def attention_history(self, source: int | str, target: int | str) -> AttentionHistory | None:
-        """The attention of a pair tracked during training (``fit(..., track_pairs=...)``), after
-        every epoch (row 0: before training); a pair tracked as (target, source) is returned
-        seen from ``source``. None when the pair was not tracked."""
+        """A pair's attention tracked during training, after every epoch (row 0: before training), seen from
+        ``source`` even when tracked as (target, source); None when not tracked."""
         self._check_fitted()
         s, t = self._node(source), self._node(target)
         for history in self.tracked_:
@@ -348,9 +344,9 @@ class Goat:
 
     @classmethod
     def load(cls, path: str | Path, device: str = "auto") -> Goat:
-        """A fitted ``Goat`` from a run directory, checked in full first (:func:`.persistence.read_run`): a
-        bad run raises GraphFormatError naming the file and problem. ``run_info_`` is the saved ``extra``,
-        ``load_notes_`` what the user should know (an older format)."""
+        """A fitted ``Goat`` from a run directory checked in full (:func:`.persistence.read_run`;
+        GraphFormatError naming the file); ``run_info_`` is its ``extra``, ``load_notes_`` notes for the
+        user (an older format)."""
         resolve_device(device)  # the device's fault is never reported as the run's
         defaults = {name: spec.default for name, spec in PARAMETERS.items()}
         contents = persistence.read_run(path, defaults, lambda saved: check_params(saved, skip=("device",)))

@@ -30,9 +30,8 @@ def resolve_optimizer(optimizer: str, num_nodes: int) -> str:
 
 def make_optimizer(name: str, params: Iterable[torch.nn.Parameter], lr: float,
                    run: Callable[[list], list] | None = None, compiled: bool = True) -> torch.optim.Optimizer:
-    """The optimiser ``name`` ("adam" or "lazy-adam") over ``params``, CPU row updates run by ``run``: dense
-    Adam is ``TableAdam`` where every parameter is a CPU table, else torch's; ``compiled=False`` compiles
-    nothing."""
+    """The optimiser ``name`` ("adam" or "lazy-adam") over ``params``: ``TableAdam`` where every parameter
+    is a CPU table, else torch's Adam; ``run`` runs CPU row updates; ``compiled=False`` compiles nothing."""
     params = list(params)
     if name == "lazy-adam":
         return LazyAdam(params, lr=lr, run=run, compiled=compiled)
@@ -52,9 +51,9 @@ def _cpu_table(p: torch.Tensor) -> bool:
 
 @contextmanager
 def sparse_table_gradient(model: torch.nn.Module, sparse: bool) -> Iterator[None]:
-    """``model.embedding`` gives a sparse gradient (the touched rows) inside the block: the
-    module backend through ``nn.Embedding(sparse=True)``, the kernels by reading the same flag,
-    ``DistributedDataParallel`` (built inside the block) by expecting a sparse gradient."""
+    """``model.embedding`` gives a sparse gradient (the touched rows) inside the block:
+    ``nn.Embedding(sparse= True)``, the kernels reading the same flag, and DDP (built inside it) expecting
+    one."""
     embedding = model.embedding
     assert isinstance(embedding, torch.nn.Embedding)
     before, embedding.sparse = embedding.sparse, sparse
@@ -127,9 +126,8 @@ THREADS_FROM_ROWS = 4096
 
 
 def _row_ranges(n: int) -> list[tuple[int, int]]:
-    """The ranges a CPU step over ``n`` rows runs as: the two halves from THREADS_FROM_ROWS rows
-    on, one task per thread; else all of them at once. The rows' updates are independent, so the
-    numbers are the same either way."""
+    """The ranges a CPU step over ``n`` rows runs as: two halves (one per thread) from THREADS_FROM_ROWS
+    rows, else one; the rows are independent, so the numbers are the same."""
     from .backends.fused import halves
 
     return list(halves(n)) if n >= THREADS_FROM_ROWS else [(0, n)]

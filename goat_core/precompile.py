@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -31,19 +32,9 @@ def _fit(graph: Graph | None = None, **params) -> Goat:
     return Goat(**{**base, **params}).fit(_graph() if graph is None else graph)
 
 
-def _training() -> None:
-    """The one-pass training loop (max pooling) and dense Adam's merged update."""
-    _fit()
-
-
-def _lazy_adam() -> None:
-    """Lazy Adam: the touched rows' gradient and their compiled update."""
-    _fit(optimizer="lazy-adam")
-
-
 def _scoring() -> None:
-    """Scores without the Gram matrix (few pairs, or a large graph), both poolings: the loop the
-    training compiled, in its scoring signature's types."""
+    """Scores without the Gram matrix (few pairs, or a large graph), both poolings: the training's loop in
+    its scoring signature's types."""
     pairs = np.array([[0, 1], [2, 3], [4, 6]])
     for variant in ("goat", "mean-pool"):
         _fit(variant=variant).decision_function(pairs)
@@ -65,17 +56,16 @@ def _umap() -> None:
     warm_up()
 
 
-STEPS: dict[str, Callable[[], None]] = {
-    "training loop": _training,
-    "lazy Adam": _lazy_adam,
+STEPS: dict[str, Callable[[], object]] = {
+    "training loop": _fit,  # the one-pass training loop (max pooling) and dense Adam's merged update
+    "lazy Adam": partial(_fit, optimizer="lazy-adam"),  # the touched rows' gradient and their update
     "scoring loops": _scoring,
     "ranking loops": _ranking,
 }
 
 
 def compile_all(umap: bool = False, report: Callable[[int, int, str], None] | None = None) -> None:
-    """Run every step (and UMAP's with ``umap``); ``report(done, total, name)`` before each step
-    and once at the end (done == total)."""
+    """Run every step (and UMAP's with ``umap``); ``report(done, total, name)`` before each and at the end."""
     steps = dict(STEPS, **({"UMAP": _umap} if umap else {}))
     for k, (name, step) in enumerate(steps.items()):
         if report is not None:

@@ -76,9 +76,8 @@ def epoch_pairs(graph_src: torch.Tensor, graph_dst: torch.Tensor, weight: torch.
 
 
 def small_machine_threads() -> int | None:
-    """The intra-op thread count entry points (CLI, app, benchmarks) set once: 1 on at most 2 cores, where
-    OpenMP barriers beside a busy server cost up to 10x; None (torch's default) elsewhere. The library
-    itself never sets it."""
+    """The intra-op thread count entry points set once: 1 on at most 2 cores (OpenMP barriers beside a busy
+    server cost up to 10x), else None (torch's default). The library never sets it."""
     return 1 if (os.cpu_count() or 1) <= DEFAULT_OPTIONS.workers else None
 
 

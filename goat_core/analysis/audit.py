@@ -97,17 +97,15 @@ def _held_out_share(graph: Graph, split: EdgeSplit, table: torch.Tensor, exclude
 
 def audit(graph: Graph, train_ratio: float, params: dict | None = None,
           callback: Callable[[Progress], bool | None] | None = None) -> dict:
-    """Train GOAT (``params``: ``Goat``'s parameters, seed included; default ``Goat()``'s) once on a
-    leak-free split of ``graph`` at ``train_ratio`` and score it under each protocol. The dict is
-    what ``python -m goat_core audit --json`` prints."""
+    """Train GOAT (``params``: ``Goat``'s, seed included) once on a leak-free split of ``graph`` and score
+    it under each protocol: what ``python -m goat_core audit --json`` prints."""
     return audit_models(graph, train_ratio, params, callback).report
 
 
 @dataclass(frozen=True)
 class Audited:
-    """The audit's report with its split and models: ``chosen`` (the leak-free model, what
-    ``linkpred`` trains), ``untrained`` (epoch 0), ``test`` and ``paper`` (the epochs the test
-    pairs chose)."""
+    """The audit's report with its split and models: ``chosen`` (leak-free, as ``linkpred`` trains),
+    ``untrained`` (epoch 0), ``test`` and ``paper`` (the epochs the test pairs chose)."""
 
     report: dict
     split: EdgeSplit

@@ -29,9 +29,8 @@ _IGRAPH_RNG = threading.Lock()  # igraph's random generator is process-wide: one
 
 
 def layout(graph: Graph, seed: int = 0) -> np.ndarray:
-    """(n, 2) coordinates in [-1, 1], the same for the same seed: Kamada-Kawai from a seeded spring layout
-    for small connected graphs, else igraph's grid Fruchterman-Reingold (``bench/layouts.py``: far faster at
-    20k nodes, the same edge-length quality)."""
+    """(n, 2) coordinates in [-1, 1], seeded: Kamada-Kawai from a spring layout for small connected graphs,
+    else igraph's grid Fruchterman-Reingold (``bench/layouts.py``: far faster at 20k nodes, as good)."""
     import networkx as nx
 
     if graph.num_nodes <= 200:

@@ -113,9 +113,8 @@ def walks_per_node(num_nodes: int, walk_length: int = 80, budget: int = 1_000_00
 
 def evaluate_walk_methods(split: EdgeSplit, configs: Mapping[str, Mapping] | None = None, seed: int = 0,
                           curves: bool = False, ranking: Sequence[RankingNegatives] = ()) -> dict[str, dict]:
-    """AUC and AP of each walk embedding (name -> ``walk_embedding`` keywords; default ``PRESETS``) trained
-    on ``split.train`` and scored on GOAT's test pairs; ``curves`` adds ROC/PR points, ``ranking`` MRR and
-    Hits@K."""
+    """AUC and AP of each walk embedding (name -> ``walk_embedding`` keywords) on GOAT's test pairs of
+    ``split``; ``curves`` adds ROC/PR points, ``ranking`` MRR and Hits@K."""
     pairs, labels = held_out_pairs(split)
     out = {}
     for name, config in (PRESETS if configs is None else configs).items():

@@ -27,8 +27,7 @@ class Verdict:
 @dataclass(frozen=True)
 class TopNeighborQuestion:
     """"Which of ``node``'s neighbors gets its most attention while it gossips with ``partner``?"
-    ``options``: the neighbors in its message (ids, in name order, which gives nothing away); ``weights``
-    their attention."""
+    ``options`` in name order (no hint), ``weights`` their attention."""
 
     node: str
     partner: str

@@ -64,9 +64,8 @@ class RankingNegatives:
         return np.concatenate([self.positives, self.negatives[self.valid]]).astype(np.int64)
 
     def scoring_order(self) -> tuple[np.ndarray, np.ndarray]:
-        """(pairs, order): ``pairs()[order]``, each negative written anchor (shared node) first and sorted
-        by it, so :func:`goat_pair_scores` gathers an anchor's Gram columns once; scores ``s`` map back by
-        ``out[order] = s``."""
+        """(pairs, order): ``pairs()[order]``, negatives written anchor (shared node) first and sorted by
+        it, for :func:`goat_pair_scores`; scores ``s`` map back by ``out[order] = s``."""
         pairs = self.pairs()
         p = len(self.positives)
         owner = np.broadcast_to(np.arange(p)[:, None], self.valid.shape)[self.valid]
@@ -119,8 +118,7 @@ def resource_allocation_rows(train: Graph, nodes: np.ndarray) -> np.ndarray:
 def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int = DEFAULT_PER_POSITIVE,
                       seed: int | None = None, batch_cells: int = 4_000_000) -> RankingNegatives:
     """``per_positive`` negatives per held-out edge (a, b): (a, w) or (w, b), w neither a nor b, no edge of
-    the full graph (direction ignored); seeded by ``seed`` (default the split's), apart from the split's
-    draws."""
+    the full graph; seeded by ``seed`` (default the split's), apart from the split's draws."""
     if kind not in RANKING_NEGATIVES:
         raise ParameterError(f"ranking negatives must be one of {', '.join(RANKING_NEGATIVES)}, got {kind!r}")
     if isinstance(per_positive, bool) or not isinstance(per_positive, (int, np.integer)) or per_positive < 1:
@@ -143,9 +141,8 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
 
 def _draw_random(pos: np.ndarray, full, n: int, k: int, rng: np.random.Generator, negatives: np.ndarray,
                  valid: np.ndarray) -> np.ndarray:
-    """Random negatives by rejection: 2K + 16 uniform draws per positive, the first K distinct allowed ones
-    kept (:func:`.ranking_kernels.first_allowed_draws`); returns the positives still short, chosen
-    exhaustively."""
+    """Random negatives by rejection: 2K + 16 uniform draws per positive, the first K distinct allowed kept
+    (:func:`.ranking_kernels.first_allowed_draws`); returns the positives still short of K."""
     from ..backends.ranking_kernels import first_allowed_draws  # numba: compiled (or loaded) on first use
 
     code = rng.integers(0, 2 * n, size=(len(pos), 2 * k + 16))  # < n: (a, code); else (code - n, b)
@@ -187,8 +184,7 @@ def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, 
 
 def goat_pair_scores(goat: Goat, pairs: ArrayLike) -> np.ndarray:
     """``goat.decision_function(pairs)`` by the compiled path on CPU whatever trained the model: the Gram
-    mode for max pooling with one draw, pooling a shared first node's columns once (pass pairs grouped:
-    :meth:`RankingNegatives.scoring_order`)."""
+    mode for max pooling and one draw (pass pairs grouped: :meth:`RankingNegatives.scoring_order`)."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     if goat.variant == "global" or goat.inference_draws > 1:
         return np.asarray(goat.decision_function(pairs), dtype=np.float32)

@@ -76,9 +76,8 @@ def pair_forward(model: Goat, batch: PairBatch, real_s: torch.Tensor, real_t: to
 @torch.no_grad()
 def pair_attention(model: Goat, graph: Graph, hood: Neighborhoods, s: int, t: int, muted: Sequence[int],
                    uniform: bool, exclude_partner: bool, padding: str, device: torch.device) -> PairAttention:
-    """``Goat.attention``: the pair (s, t) (node indices) under the fixed draw ``hood``, with the
-    nodes ``muted`` left out (checked against the pair's messages: a ParameterError for a node in
-    neither, or for every neighbor of a side), or with uniform attention."""
+    """``Goat.attention``: the pair (s, t) under the fixed draw ``hood``, the ``muted`` nodes left out
+    (:func:`check_mutes`), or with uniform attention."""
     src, dst = torch.tensor([s], device=device), torch.tensor([t], device=device)
     batch, real_s, real_t = pair_batch(model, src, dst, hood.to(device), exclude_partner, padding)
     names = graph.names
@@ -153,9 +152,8 @@ def tracked_pair_ids(graph: Graph, track_pairs: Sequence | None, variant: str) -
 
 
 class AttentionTracker:
-    """Records fixed pairs' attention under ``hood`` at epoch 0 and every epoch end (:meth:`wrap` a ``fit``
-    callback): one forward of every tracked pair, no dropout, no generator touched, so tracking never
-    changes training."""
+    """Records fixed pairs' attention under ``hood`` at epoch 0 and every epoch end (:meth:`wrap` a
+    callback): one forward of every pair, no dropout, no generator touched, so training is unchanged."""
 
     def __init__(self, model: Goat, pairs: np.ndarray, hood: Neighborhoods, names: Sequence[str],
                  exclude_partner: bool, padding: str, device: torch.device):

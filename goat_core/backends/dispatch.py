@@ -143,9 +143,8 @@ class GramCache:
 
 
 def uses_gram(model: nn.Module, backend: str, pairs: int, gram: GramCache | None) -> bool:
-    """Whether scoring ``pairs`` pairs (no dropout) takes the compiled path's Gram mode
-    (:mod:`.gram`) with the cache ``gram``: max-pooling GOAT in float32 on the compiled path
-    (hence CPU), enough pairs, and a table small enough for G."""
+    """Whether scoring ``pairs`` pairs (no dropout) takes the Gram mode (:mod:`.gram`) with the cache
+    ``gram``: max-pooling GOAT in float32 on the compiled path, enough pairs, a table small enough for G."""
     if gram is None or backend != "fused" or not isinstance(model, Goat) or model.attention.pooling != "max":
         return False
     weight = model.embedding.weight
@@ -185,9 +184,8 @@ def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, ma
               generator: torch.Generator | None = None, *, options: KernelOptions = DEFAULT_OPTIONS,
               pooling: str = "max", sparse: bool = False,
               sink: SegmentGradient | None = None) -> torch.Tensor:
-    """A training step's loss on CPU in one pass of the fused loop: ``logistic_loss(goat_logits(...,
-    backend="fused"), labels, pair_weights)`` with the same masks, each pair's gradient computed while its
-    rows are in cache."""
+    """A training step's loss on CPU in one pass of the fused loop: ``logistic_loss`` of ``goat_logits(...,
+    backend="fused")`` with the same masks, each pair's gradient made while its rows are in cache."""
     if weight.device.type != "cpu":
         raise ValueError("the one-pass loss is the fused backend's: it runs on CPU")
     from . import fused  # numba: compiled (or loaded from its cache) on first use
@@ -199,9 +197,8 @@ def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, ma
 
 
 def _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator, options: KernelOptions):
-    """What the fused loops take for a batch: ids with the masked slots set to the pad id n,
-    widths, the dropout key (one draw from ``generator``), the runner, and whether pads are
-    zero vectors that take part."""
+    """What the fused loops take for a batch: ids with masked slots set to the pad id n, widths, the dropout
+    key (one draw from ``generator``), the runner, and whether pads are zero vectors that take part."""
     pad = weight.shape[0] - 1
     ids_s = slot_ids(nbr_s, mask_s, pad)  # (B, Ls) masked slots hold the pad id
     ids_t = slot_ids(nbr_t, mask_t, pad)  # (B, Lt)

@@ -73,9 +73,8 @@ def _prefetch_row(typingctx, table, row):
 
 @nb.njit(inline="always")
 def _prefetch_rows(table, ids, width, pad):
-    """Prefetch the table rows of ``ids[:width]`` (pads apart). The per-pair loops are bound by
-    memory latency: rows of a large table are random reads, so the next pair's rows are asked
-    for while this pair computes (BENCHMARKS.md, Scaling)."""
+    """Prefetch the table rows of ``ids[:width]`` (pads apart): the loops wait on memory, so the next pair's
+    random rows are asked for while this pair computes (BENCHMARKS.md, Scaling)."""
     for r in range(width):
         node = ids[r]
         if node != pad and node >= 0:
@@ -539,10 +538,9 @@ def _copy_plus_zero(y, x):
 
 @nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def adam_merged_rows(p, exp_avg, exp_avg_sq, b0, fresh0, b1, fresh1, lo, hi, scale, c):
-    """Dense Adam on rows lo..hi-1 of ``p``, each row's gradient merged from the two segments' buffers on
-    the way (as :func:`merge_two`), times ``scale``: one pass over the table instead of two
-    (``bench/optimizer_step.py``). ``c`` = (-step size, √(second bias correction), 1 - β1, β2, 1 - β2,
-    eps)."""
+    """Dense Adam on rows lo..hi-1 of ``p``, each row's gradient merged from the segments' buffers on the
+    way (:func:`merge_two`), times ``scale``; ``c`` = (-step, √bias2, 1-β1, β2, 1-β2, eps)
+    (bench/optimizer_step.py)."""
     step_size, bias2_sqrt, one_b1, b2, one_b2, eps = c[0], c[1], c[2], c[3], c[4], c[5]
     g, denom = np.empty(p.shape[1], p.dtype), np.empty(p.shape[1], p.dtype)
     for v in range(lo, hi):

@@ -50,9 +50,8 @@ def _init_worker() -> None:
 
 
 def run_tasks(tasks: list[Callable[[], Any]], device: torch.device, workers: int) -> list:
-    """Run chunk tasks on Python threads (CPU) or in order: torch ops release the GIL, so a descheduled
-    thread delays only its own chunk (no OpenMP barrier). The pool keeps no state, so one per process is
-    shared."""
+    """Run chunk tasks on Python threads (CPU) or in order: torch releases the GIL, so a descheduled thread
+    delays only its chunk (no OpenMP barrier). The pool is stateless: one per process, shared."""
     global _pool
     size = _pool_size(device, workers)
     if size <= 1 or len(tasks) < 2:
