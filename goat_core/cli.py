@@ -44,10 +44,6 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"error: {self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def _graph_name(spec: str) -> str:
-    return spec if spec in BUNDLED else Path(spec).stem.lower()
-
-
 INVERTED_FLAGS = {"exclude_partner": ("--include-partner", "keep the partner inside each other's "
                                                          "neighborhood (default: left out)")}
 
@@ -99,8 +95,9 @@ def goat_from_args(args: argparse.Namespace) -> Goat:
     """``Goat`` with the options given, the rest from the preset (``validated``: the defaults; ``paper``:
     Table 2 for the graph's dataset), every parameter and the device checked before any work."""
     params = {name: spec.default for name, spec in PARAMETERS.items()}
-    if getattr(args, "preset", "validated") == "paper":
-        params.update({k: v for k, v in presets.paper(_graph_name(args.graph)).items() if k != "holdout"})
+    if getattr(args, "preset", "validated") == "paper":  # Table 2 of a bundled graph, or of a file's stem
+        dataset = args.graph if args.graph in BUNDLED else Path(args.graph).stem.lower()
+        params.update({k: v for k, v in presets.paper(dataset).items() if k != "holdout"})
     params.update({name: getattr(args, name) for name in PARAMETERS if getattr(args, name, None) is not None})
     goat = Goat(**params)
     goat.resolved_device()  # ParameterError for a bad value or a device this machine lacks
@@ -280,15 +277,11 @@ def cmd_faithfulness(args: argparse.Namespace) -> None:
             print(f"{name}: undefined for every one of the {d['pairs']} pairs")
 
 
-def check_ranking(args: argparse.Namespace) -> None:
+def cmd_linkpred(args: argparse.Namespace) -> None:
+    check_train_ratio(args.train_ratio, allow_one=False)
     if args.ranking_per_positive < 0:
         raise CliError("--ranking-per-positive must be 0 (no ranking) or a positive number of negatives, got "
                        f"{args.ranking_per_positive}")
-
-
-def cmd_linkpred(args: argparse.Namespace) -> None:
-    check_train_ratio(args.train_ratio, allow_one=False)
-    check_ranking(args)
     goat = goat_from_args(args)  # the seed without --seed is the parameter's default, never None
     graph = load(args)
     split = split_edges(graph, args.train_ratio, goat.seed)

@@ -63,10 +63,6 @@ def text_box(x: float, y: float, radius: float, text: str, size: float, spot: st
     return Box(left, bottom, left + width, bottom + height)
 
 
-def node_box(x: float, y: float, radius: float) -> Box:
-    return Box(x - radius, y - radius, x + radius, y + radius)
-
-
 def pixel_scale(extent: Sequence[float], plot_height: float, plot_width: float = PLOT_WIDTH,
                 pad: float = DATA_PAD) -> float:
     """Pixels per data unit of a figure with equal axis scales showing ``extent`` (x0, x1, y0, y1)
@@ -81,7 +77,7 @@ def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: fl
     """Each candidate's spot (pixels, priority order), or None: no name covers another name, a candidate's
     node or the ``frame``'s edge; the first ``required`` may cover nodes when nothing else is free."""
     placed: list[Box] = []
-    nodes = [node_box(float(x), float(y), float(r)) for (x, y), r in zip(xy, radii, strict=True)]
+    nodes = [Box(x - r, y - r, x + r, y + r) for (x, y), r in zip(xy.tolist(), radii, strict=True)]
     spots: list[str | None] = []
     for k, ((x, y), r, text) in enumerate(zip(xy, radii, texts, strict=True)):
         others = [b for j, b in enumerate(nodes) if j != k]

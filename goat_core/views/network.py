@@ -124,9 +124,10 @@ def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: Ar
     net.barnes_hut(gravity=-3000, spring_length=120)
     net.options.edges.smooth.enabled = False  # straight edges: lighter and easier to read
     page = net.generate_html()
-    return _strip_remote(page).replace("</body>", _REFIT + "</body>", 1)
+    return _REMOTE.sub("", page).replace("</body>", _REFIT + "</body>", 1)
 
 
+# Tags that would fetch from the network (pyvis' Bootstrap CSS/JS): dropped, the page works offline.
 _REMOTE = re.compile(r"<(link|script)\b[^>]*https?://[^>]*>(\s*</script>)?", re.IGNORECASE)
 
 
@@ -142,11 +143,6 @@ _REFIT = """<script>
 })();
 </script>
 """
-
-
-def _strip_remote(page: str) -> str:
-    """Drop tags that would fetch from the network (pyvis' Bootstrap CSS/JS)."""
-    return _REMOTE.sub("", page)
 
 
 def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: ArrayLike,
