@@ -51,9 +51,8 @@ def _cpu_table(p: torch.Tensor) -> bool:
 
 @contextmanager
 def sparse_table_gradient(model: torch.nn.Module, sparse: bool) -> Iterator[None]:
-    """``model.embedding`` gives a sparse gradient (the touched rows) inside the block:
-    ``nn.Embedding(sparse= True)``, the kernels reading the same flag, and DDP (built inside it) expecting
-    one."""
+    """``model.embedding`` gives a sparse gradient (touched rows) inside the block: ``nn.Embedding(sparse=
+    True)``, the kernels reading the flag, and DDP (built inside) expecting one."""
     embedding = model.embedding
     assert isinstance(embedding, torch.nn.Embedding)
     before, embedding.sparse = embedding.sparse, sparse
@@ -64,9 +63,8 @@ def sparse_table_gradient(model: torch.nn.Module, sparse: bool) -> Iterator[None
 
 
 class LazyAdam(torch.optim.Optimizer):
-    """Adam on the touched rows only, with per-row bias correction: a sparse (COO) gradient updates its
-    rows, a dense one every row. ``run`` splits a CPU step's distinct rows between threads (the numbers of
-    one thread); ``compiled=False`` uses torch's gathers and scatters instead of the compiled pass."""
+    """Adam on the touched rows only, per-row bias correction: a sparse (COO) gradient updates its rows, a
+    dense one all; ``run`` splits CPU rows between threads; ``compiled=False``: torch's gathers instead."""
 
     def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
@@ -136,9 +134,8 @@ def _row_ranges(n: int) -> list[tuple[int, int]]:
 def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tensor, lr: float,
                  beta1: float, beta2: float, eps: float, run: Callable[[list], list] | None = None,
                  compiled: bool = True) -> None:
-    """Adam on ``rows`` of ``p`` with gradient rows ``g`` in torch.optim.Adam's order; on CPU (when
-    ``compiled``) one compiled pass, its halves on ``run``'s two threads (torch's gathers and scatters cost
-    many times more, bench/optimizer_step.py)."""
+    """Adam on ``rows`` of ``p`` with gradient rows ``g`` in torch.optim.Adam's order: on CPU one compiled
+    pass, halves on ``run``'s threads (torch's gathers cost many times more, bench/optimizer_step.py)."""
     if compiled and p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
         from .backends.fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
 
@@ -162,9 +159,8 @@ def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tens
 
 
 class TableAdam(torch.optim.Optimizer):
-    """Dense Adam (torch.optim.Adam's numbers up to rounding) on contiguous 2-D CPU tables in one compiled
-    pass on ``run``'s threads; a gradient is ``.grad`` or, where ``sink`` holds one, the fused loops' two
-    buffers, merged row by row during the update (``bench/optimizer_step.py``)."""
+    """Dense Adam (torch's numbers up to rounding) on contiguous CPU tables, one compiled pass on ``run``'s
+    threads, from ``.grad`` or the fused loops' buffers ``sink`` holds, merged as it updates."""
 
     def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,

@@ -165,9 +165,8 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
 
 @dataclass
 class EarlyStopping:
-    """Early stopping's rule, written once for ``fit``, the leak audit and the replay: the best
-    epoch is the first with the highest score (NaN counts as lowest), and choosing stops once
-    ``patience`` epochs in a row have not beaten it."""
+    """Early stopping's rule, written once for ``fit``, the audit and the replay: the best epoch is the
+    first with the highest score (NaN lowest); it stops after ``patience`` epochs without beating it."""
 
     patience: int
     epoch: int = 0  # the best epoch so far; 0 before any

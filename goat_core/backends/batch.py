@@ -77,9 +77,8 @@ def widths(mask: torch.Tensor) -> torch.Tensor:
 
 
 def zero_padded(mask_s: torch.Tensor, mask_t: torch.Tensor) -> bool:
-    """True when no slot is left out (``training.make_batch`` with ``padding="zero"``): any pad
-    id then stands for a zero vector that takes part. With ``padding="mask"`` a batch without a
-    masked slot holds no pad id, so the answer changes nothing there."""
+    """True when no slot is left out (``padding="zero"``): any pad id is then a zero vector that takes part;
+    under ``"mask"`` a batch without a masked slot holds no pad id, so it changes nothing."""
     return bool(mask_s.all()) and bool(mask_t.all())
 
 

@@ -45,9 +45,8 @@ def resolve_device(device: str) -> torch.device:
 
 
 def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
-    """The compute path ``fit`` takes: ``backend`` with "auto" resolved, checked against the variant and
-    device. The fastest of each (BENCHMARKS.md, Training speed): the compiled loop on CPU, the torch chunks
-    for max pooling on CUDA, the module for mean-pool on CUDA and for GoatGlobal."""
+    """The compute path ``fit`` takes, "auto" resolved and checked against variant and device: the fastest
+    of each (BENCHMARKS.md): compiled on CPU; on CUDA torch for max pooling, the module for the others."""
     if backend == "auto":
         if variant == "global" or (variant == "mean-pool" and device.type != "cpu"):
             return "module"
@@ -72,9 +71,8 @@ def answering_backend(backend: str, variant: str, device: torch.device) -> str:
 
 
 class PairScorer(nn.Module):
-    """What a training step differentiates: logits (B,) of a batch, by :func:`goat_logits` ("fused",
-    "torch") or the wrapped model's forward ("module"); a module so that DDP can wrap it. With ``sink``
-    (``optim.TableAdam``'s) the fused loss leaves the gradient in the loops' buffers for that optimiser."""
+    """What a training step differentiates: a batch's logits by :func:`goat_logits` or the model's forward
+    ("module"), as a module DDP can wrap; with ``sink`` the fused loss leaves TableAdam its gradient."""
 
     def __init__(self, model: nn.Module, backend: str = "module",
                  options: KernelOptions = DEFAULT_OPTIONS,
@@ -97,9 +95,8 @@ class PairScorer(nn.Module):
     def forward(self, src: torch.Tensor, dst: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor,
                 mask_s: torch.Tensor, mask_t: torch.Tensor, generator: torch.Generator | None = None,
                 targets: tuple[torch.Tensor, torch.Tensor] | None = None) -> torch.Tensor:
-        """Logits (B,); with ``targets`` = (labels (B,), pair weights (B,)) the training loss,
-        their weighted mean logistic loss (the fused backend computes it and its gradient in
-        one pass over the pairs)."""
+        """Logits (B,); with ``targets`` = (labels, pair weights) their weighted mean logistic loss (the
+        fused path computes it and its gradient in one pass)."""
         dropout = float(self.model.dropout) if self.training else 0.0
         if self.backend == "fused" and targets is not None:
             return goat_loss(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t, *targets, dropout,
@@ -127,9 +124,8 @@ class GramCache:
         self._gram: torch.Tensor | None = None
 
     def table(self, weight: torch.Tensor) -> torch.Tensor:
-        """(n+1, n+1) G. Valid while the weights equal those G was computed from: an exact
-        O(n·d) comparison, because the version counter is not enough (a fused Adam step does
-        not bump it)."""
+        """(n+1, n+1) G, valid while the weights equal those it came from: an exact O(n·d) comparison, since
+        a fused Adam step does not bump the version counter."""
         with self._lock:
             cached, gram = self._weight, self._gram
             if (cached is not None and gram is not None and cached.shape == weight.shape

@@ -538,9 +538,8 @@ def _copy_plus_zero(y, x):
 
 @nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def adam_merged_rows(p, exp_avg, exp_avg_sq, b0, fresh0, b1, fresh1, lo, hi, scale, c):
-    """Dense Adam on rows lo..hi-1 of ``p``, each row's gradient merged from the segments' buffers on the
-    way (:func:`merge_two`), times ``scale``; ``c`` = (-step, √bias2, 1-β1, β2, 1-β2, eps)
-    (bench/optimizer_step.py)."""
+    """Dense Adam on rows lo..hi-1 of ``p``, each gradient row merged from the segment buffers on the way
+    (:func:`merge_two`), times ``scale``; ``c`` = (-step, √bias2, 1-β1, β2, 1-β2, eps)."""
     step_size, bias2_sqrt, one_b1, b2, one_b2, eps = c[0], c[1], c[2], c[3], c[4], c[5]
     g, denom = np.empty(p.shape[1], p.dtype), np.empty(p.shape[1], p.dtype)
     for v in range(lo, hi):
@@ -568,9 +567,8 @@ def _merged_row(g, v, b0, fresh0, b1, fresh1, scale):
 
 @nb.njit(nogil=True, cache=True)
 def sum_touched_two(values, rows, lo, hi, b0, fresh0, b1, fresh1):
-    """values[i] = (b0[v] where segment 0 touched v) + (b1[v] where segment 1 did), v = rows[i],
-    for i in lo..hi-1, summed from zero in segment order (the dense gradient's rows, bit for bit),
-    each row written once."""
+    """values[i] = (b0[v] if segment 0 touched v) + (b1[v] if segment 1 did), v = rows[i], i in lo..hi-1:
+    summed from zero in segment order, the dense gradient's rows bit for bit."""
     for i in range(lo, hi):
         v = rows[i]
         if fresh0[v] == 2:
@@ -621,9 +619,8 @@ _blas_lock = threading.Lock()
 
 @contextmanager
 def _one_blas_thread():
-    """One OpenBLAS thread while our threads call it: its own threads only synchronise on these
-    small products (measured: slower on one of our threads, and no faster on two). Counted, so
-    that trainings running side by side restore the setting only when the last one leaves."""
+    """One OpenBLAS thread while ours call it (its threads only synchronise on these small products);
+    counted, so trainings side by side restore the setting when the last one leaves."""
     with _blas_lock:
         if _blas["libraries"] is None:
             _blas["libraries"] = ThreadpoolController().select(user_api="blas").lib_controllers
@@ -708,9 +705,8 @@ def _dense_rows(bufs: list, fresh: list[np.ndarray], run: Callable[[list], list]
 
 
 class SegmentGradient:
-    """A table's gradient left in the fused loops' two segment buffers with their touched flags, summed in
-    segment order by whoever reads it: the fused loss ``hold``s it in its forward and ``release``s it in its
-    backward; ``optim.TableAdam``'s step ``take``s it."""
+    """A table's gradient left in the fused loops' segment buffers and touched flags: the fused loss
+    ``hold``s it forward, ``release``s it backward, and ``optim.TableAdam``'s step ``take``s it."""
 
     def __init__(self) -> None:
         self._held: tuple | None = None
@@ -795,10 +791,9 @@ def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray],
 def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                  len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list],
                  pooling: str = "max", zero_pads: bool = False) -> torch.Tensor:
-    """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1, widths len
-    (B,). ``keep`` < 1 applies dropout masks drawn from ``key``; ``run`` runs a list of callables;
-    ``pooling`` "max" or "mean"; with ``zero_pads`` the pads are zero vectors that take part (the paper's
-    padding). No gradient: training's comes with its loss (:func:`fused_loss`)."""
+    """Logits (B,) for ids (B, L), masked slots holding the pad id n, widths len (B,); ``keep`` < 1 draws
+    masks from ``key``; ``zero_pads``: pads are zero vectors that take part. No gradient
+    (:func:`fused_loss`)."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     w = weight.detach().numpy()
     ids_s_np, ids_t_np = ids_s.contiguous().numpy(), ids_t.contiguous().numpy()
@@ -823,9 +818,8 @@ def fused_loss(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, l
                len_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, keep: float, key: int,
                run: Callable[[list], list], pooling: str = "max", zero_pads: bool = False,
                sparse: bool = False, sink: SegmentGradient | None = None) -> torch.Tensor:
-    """The weighted mean logistic loss of :func:`fused_logits`'s logits (the same ``key``, the same masks)
-    against ``labels`` with ``pair_weights``, its gradient computed in the same pass; with ``sink`` the
-    gradient stays in the segments' buffers for the sink's optimiser instead of ``weight.grad``."""
+    """The weighted mean logistic loss of :func:`fused_logits`'s logits (same ``key``, same masks), gradient
+    made in the same pass; with ``sink`` it stays in the segment buffers for the sink's optimiser."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     return FusedPairLoss.apply(weight, ids_s.contiguous(), ids_t.contiguous(), len_s.contiguous(),
                                len_t.contiguous(), labels.contiguous(), pair_weights.contiguous(),

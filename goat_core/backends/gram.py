@@ -15,9 +15,8 @@ _FAST = {"nsz", "arcp", "contract", "reassoc"}  # not nnan/ninf: maxima start at
 
 @nb.njit(inline="always")
 def _real_neighbors(table, length, node, partner, exclude_partner, out):
-    """The neighbors of ``node`` that take part as real vectors, written to ``out``; their count.
-    ``batch._side``'s rule: the partner left out when ``exclude_partner``; a node left with no
-    neighbor speaks for itself."""
+    """The neighbors of ``node`` taking part as real vectors, written to ``out``; their count (``batch``'s
+    rule: the partner left out with ``exclude_partner``; a node with no neighbor speaks for itself)."""
     count = 0
     for k in range(length[node]):
         v = table[node, k]
@@ -85,10 +84,8 @@ def _same_side(own, count, anchor, anchor_count):
 
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
 def gram_pair_scores(gram, table, length, pairs, exclude_partner, slots, out):
-    """``out[b]`` = max-pooling GOAT's logit of ``pairs[b]`` from ``gram`` (n+1, n+1) and the neighborhoods
-    ``table`` (n, N) / ``length`` (n,); ``slots`` N under zero padding, 0 under mask padding. Consecutive
-    pairs with the same first side (an anchor) share its block's columns, gathered once and kept
-    contiguous."""
+    """``out[b]`` = max-pooling GOAT's logit of ``pairs[b]`` from ``gram`` and the neighborhoods ``table`` /
+    ``length`` (``slots`` N: zero padding); consecutive pairs sharing a first side reuse its columns."""
     n = table.shape[0]
     width = max(1, np.max(length)) + 1 if n else 1
     own = np.empty(width, np.int64)

@@ -24,9 +24,8 @@ def _is_edge(indptr, indices, u, v):
 
 @nb.njit(nogil=True, cache=True)
 def first_allowed_draws(code, pos, indptr, indices, n, k, negatives, valid, short):
-    """For each positive (a, b) = ``pos[r]``, the first ``k`` distinct draws ``code[r]`` (< n: (a, code),
-    else (code - n, b)) that touch neither a nor b and are no edge of the CSR adjacency, into
-    ``negatives[r]`` / ``valid[r]``; a row that finds fewer is untouched and ``short[r]`` set."""
+    """Per positive (a, b) = ``pos[r]``, the first ``k`` distinct draws ``code[r]`` ((a, code) below n, else
+    (code - n, b)) touching neither end and no edge, into ``negatives[r]``; ``short[r]`` if fewer."""
     seen = np.full(2 * n, -1, np.int64)
     for r in range(code.shape[0]):
         a, b = pos[r, 0], pos[r, 1]

@@ -190,9 +190,8 @@ class PairScores(torch.autograd.Function):
 
 
 def _gradient_rows(chunks: list[_Chunk], sparse: bool) -> torch.Tensor | None:
-    """Dense gradient: every chunk adds into the table's rows (None). Sparse: the distinct
-    touched rows (sorted), each chunk adding into their ranks in the order of the dense
-    gradient's adds, so that the values are its rows bit for bit (on CPU)."""
+    """Dense: chunks add into the table's rows (None). Sparse: the sorted touched rows, chunks adding into
+    their ranks in the dense adds' order, so the values are its rows bit for bit (on CPU)."""
     if not sparse:
         for c in chunks:
             c.into = c.ids

@@ -15,9 +15,8 @@ import torch
 
 @dataclass(frozen=True)
 class KernelOptions:
-    """How the fast paths split their work (never changing the results): ``workers``, Python threads for
-    chunks or segments on CPU (1: in order on the caller); ``chunk_rows_cpu``/``chunk_rows_other``, rows of
-    X = [S; T] per torch chunk (L2-sized on CPU, large on GPUs)."""
+    """How the fast paths split their work, never the results: ``workers`` threads on CPU (1: in order), and
+    rows of X = [S; T] per torch chunk (``chunk_rows_cpu``: L2-sized; ``chunk_rows_other``: large)."""
 
     workers: int = 2
     chunk_rows_cpu: int = 4096

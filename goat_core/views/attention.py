@@ -35,10 +35,9 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
                    partner: str = "", color: str = SOURCE_COLOR, top: int | None = None,
                    padding: float = 0.0, ids: ArrayLike | None = None, muted: Sequence[str] = (),
                    baseline: ArrayLike | None = None, baseline_padding: float = 0.0) -> go.Figure:
-    """``node``'s attention over its neighbors while gossiping with ``partner``, sorted; shared neighbors
-    starred, zero padding's mass one grey "(padding)" bar last. With ``ids`` each bar carries ``customdata =
-    [id, name]``; ``muted`` neighbors are grey, and ``baseline`` (the model's own attention) is outlined
-    over the counterfactual in its order, so bars keep their place."""
+    """``node``'s attention over its neighbors while gossiping with ``partner``, sorted: shared neighbors
+    starred, zero pads one grey bar; ``ids`` as customdata, ``muted`` grey, ``baseline`` outlined in
+    place."""
     weights = np.asarray(weights, dtype=float)
     reference = weights if baseline is None else np.asarray(baseline, dtype=float)
     order = np.argsort(-reference, kind="stable")
@@ -79,9 +78,8 @@ def attention_replay(epochs: ArrayLike, source_names: Sequence[str], source_weig
                      target_names: Sequence[str], target_weights: ArrayLike, probability: ArrayLike, *,
                      source: str = "s", target: str = "t", shared: Sequence[str] = (),
                      current: int | None = None, top: int = 15, frame_ms: int = 300) -> go.Figure:
-    """Both sides' attention (``source_weights`` (E, Ls), ``target_weights`` (E, Lt)) as one animation frame
-    per epoch with a Play button, ``current`` drawn; each side's ``top`` neighbors on a fixed axis, so bars
-    grow and shrink in place."""
+    """Both sides' attention per epoch (``source_weights`` (E, Ls), ``target_weights`` (E, Lt)) as animation
+    frames with a Play button; each side's ``top`` neighbors on a fixed axis, bars growing in place."""
     rows: list = np.asarray(epochs).tolist()
     prob = np.asarray(probability, dtype=float)
     shown = current if current is not None else len(rows) - 1
@@ -131,9 +129,8 @@ def attention_replay(epochs: ArrayLike, source_names: Sequence[str], source_weig
 def entropy_curve(epochs: ArrayLike, source_entropy: ArrayLike, target_entropy: ArrayLike, *,
                   probability: ArrayLike | None = None, uniform_probability: ArrayLike | None = None,
                   source: str = "s", target: str = "t", current: int | None = None) -> go.Figure:
-    """Each side's normalised attention entropy per epoch (1 = uniform, 0 = all on one
-    neighbor), with the pair's edge probability (and uniform attention's) on the same 0-1 axis;
-    a vertical line marks the ``current`` epoch (an epoch number)."""
+    """Each side's normalised attention entropy per epoch (1 uniform, 0 on one neighbor) with the pair's
+    edge probability (and uniform attention's) on the same axis; a line marks the ``current`` epoch."""
     x = np.asarray(epochs).tolist()
     lines = [(f"entropy of {_e(source)}'s attention", source_entropy, dict(color=SOURCE_COLOR)),
              (f"entropy of {_e(target)}'s attention", target_entropy, dict(color=TARGET_COLOR))]
@@ -156,9 +153,8 @@ def alignment_heatmap(alignment: ArrayLike, source_names: Sequence[str], target_
                       source_attention: ArrayLike, target_attention: ArrayLike, *, source: str = "s",
                       target: str = "t", shared: Sequence[str] = (),
                       max_side: int = MAX_MATRIX_SIDE) -> go.Figure:
-    """The alignment A = S Tᵀ (the paper's Fig. 2), rows s's neighbors and columns t's by attention, each
-    row's max outlined blue and each column's orange; the ``max_side`` most attended per side shown, maxima
-    taken over the full matrix first."""
+    """The alignment A = S Tᵀ (the paper's Fig. 2), neighbors by attention, row maxima outlined blue and
+    column maxima orange (taken over the full matrix); the ``max_side`` most attended per side shown."""
     A = np.asarray(alignment, dtype=float)
     row_max, col_max = max_pool_cells(A)
     rows = np.argsort(-np.asarray(source_attention), kind="stable")[:max_side]

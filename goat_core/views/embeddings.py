@@ -42,9 +42,8 @@ def embedding_scatter(coords: ArrayLike, names: Sequence[str], *, groups: ArrayL
                       value_title: str = "degree", highlight: Mapping[int, str] | None = None,
                       title: str = "", height: int = 600, max_points: int = MAX_SCATTER_POINTS,
                       seed: int = 0) -> go.Figure:
-    """2-D projection of node embeddings; colour by group code or a continuous value. Above
-    ``max_points`` nodes a seeded sample is drawn (the highlighted ones always; the title says
-    so); points keep their node ids in ``customdata``."""
+    """2-D projection of node embeddings coloured by group or value; above ``max_points`` a seeded sample
+    (highlighted nodes kept; the title says so); node ids in ``customdata``."""
     coords = np.asarray(coords, dtype=float)
     ids = scatter_sample(len(names), max_points, seed, list(highlight or ()))
     x, y = np.full(len(names), np.nan), np.full(len(names), np.nan)

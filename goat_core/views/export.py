@@ -33,9 +33,8 @@ class ExportError(GoatError, RuntimeError):
 
 
 def renderer_problem() -> str | None:
-    """Why figures cannot be exported on this machine, or None when they can (as far as a
-    cheap check tells: kaleido importable and a Chrome or Chromium executable really there,
-    including the one ``BROWSER_PATH`` names, which kaleido would take without looking)."""
+    """Why figures cannot be exported here, or None (a cheap check: kaleido importable and a Chrome or
+    Chromium executable really there, ``BROWSER_PATH``'s included, which kaleido takes unchecked)."""
     try:
         import kaleido  # noqa: F401
         from choreographer.browsers.chromium import Chromium

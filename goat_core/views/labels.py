@@ -97,9 +97,8 @@ def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: fl
 def label_trace(pos: ArrayLike, names: Sequence[str], nodes: Sequence[int], marker_sizes: ArrayLike,
                 height: int, margin: tuple[int, int] = (40, 10), size: int = LABEL_SIZE,
                 required: int = 2, pad: float = DATA_PAD, webgl: bool = False) -> go.Scatter | go.Scattergl:
-    """A text trace naming ``nodes`` (ids, priority order) where they fit, from the nodes' ``marker_sizes``
-    (px), the figure's ``height`` and ``margin`` and the frame's ``pad``; the first ``required`` (the pair)
-    may cover other nodes (:func:`place`)."""
+    """A text trace naming ``nodes`` (ids, priority order) where they fit, given ``marker_sizes`` (px), the
+    figure's ``height``, ``margin`` and ``pad``; the first ``required`` may cover nodes (:func:`place`)."""
     pos = np.asarray(pos, dtype=float)
     marker_sizes = np.asarray(marker_sizes, dtype=float)
     nodes = [int(v) for v in dict.fromkeys(int(v) for v in nodes)]

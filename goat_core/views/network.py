@@ -42,9 +42,8 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
                    highlight: Mapping[int, str] | None = None, max_edges: int = MAX_NETWORK_EDGES,
                    seed: int = 0, height: int = 600, title: str | None = None,
                    labels: Sequence[int] | None = None) -> go.Figure:
-    """The whole graph: size by degree, colour by group code or value; ``highlight`` rings nodes by role.
-    Above ``max_edges`` a seeded sample of edges (the title says so), above ``WEBGL_POINTS`` nodes WebGL.
-    ``labels``: node ids to name in priority order, placed without overlap (:mod:`.labels`)."""
+    """The whole graph: size by degree, colour by group or value, ``highlight`` rings by role, ``labels``
+    named without overlap; above ``max_edges`` a seeded edge sample, above ``WEBGL_POINTS`` nodes WebGL."""
     pos = np.asarray(pos, dtype=float)
     src, dst = np.asarray(src), np.asarray(dst)
     n = len(names)
@@ -97,9 +96,8 @@ def degree_histogram(degrees: ArrayLike, log_y: bool = False) -> go.Figure:
 def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: ArrayLike, *,
                groups: ArrayLike | None = None, group_names: Sequence[str] = (), directed: bool = False,
                highlight: Mapping[int, str] | None = None, height: int = 560) -> str:
-    """A self-contained pyvis page for ``st.iframe``, offline (vis-network inlined, pyvis' remote links
-    removed). Tooltips are HTML-escaped (pyvis writes them with ``innerHTML`` in an iframe of the app's
-    origin); labels are drawn as text, and ``tojson`` already escapes them inside the script."""
+    """A self-contained, offline pyvis page for ``st.iframe``. Tooltips are HTML-escaped (pyvis writes them
+    with ``innerHTML``); labels are drawn as text, and ``tojson`` already escapes them in the script."""
     from pyvis.network import Network
 
     net = Network(height=f"{height}px", width="100%", directed=directed, cdn_resources="in_line",
@@ -149,9 +147,8 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
                source_names: Sequence[str], target_names: Sequence[str], source_attention: ArrayLike,
                target_attention: ArrayLike, *, source_id: int = -1, target_id: int = -2,
                height: int = 520, placed_names: bool = False) -> go.Figure:
-    """Both neighborhoods around the pair: s left, t right, shared between; size, colour and line width show
-    attention. ``customdata`` ``[id, name, partner]`` names the partner a click proposes. With
-    ``placed_names`` (projector mode) names are placed without overlap, by priority."""
+    """Both neighborhoods around the pair (s left, t right, shared between), attention as size, colour and
+    line width; ``customdata`` ``[id, name, partner]``; ``placed_names``: names placed without overlap."""
     sid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(source_ids).tolist(), source_names,
                                                     np.asarray(source_attention).tolist(), strict=True)}
     tid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(target_ids).tolist(), target_names,
