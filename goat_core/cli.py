@@ -242,8 +242,7 @@ def cmd_attention(args: argparse.Namespace) -> None:
 
 def add_faithfulness(result: dict, goat: Goat, args: argparse.Namespace) -> None:
     """``--faithfulness``: each neighbor's weight against its leave-one-out effect (the model's own
-    attention, no mutes); ``--over-training``: its correlations after every epoch, replaying the
-    training."""
+    attention); ``--over-training``: its correlations after every epoch, replaying the training."""
     from .analysis.faithfulness import faithfulness, faithfulness_over_training
 
     result["faithfulness"] = faithfulness(goat, args.source, args.target).to_dict()

@@ -114,9 +114,9 @@ class AttentionHistory(PairSides):
             self.source_attention, self.target_padding, self.source_padding, self.score, self.uniform_score)
 
     def rows(self, top: int = 0) -> list[dict]:
-        """One row per epoch: ``{"epoch", "source_attention", "target_attention", "probability"}``,
-        each side as ``[{"node", "weight"}, ...]`` sorted by weight (the rows of
-        ``PairAttention.to_dict()``), the ``top`` first only when ``top`` > 0."""
+        """One row per epoch, ``{"epoch", "source_attention", "target_attention", "probability"}``, each
+        side as ``PairAttention.to_dict()``'s sorted ``[{"node", "weight"}, ...]`` (the ``top`` first when >
+        0)."""
         return [{"epoch": int(epoch),
                  "source_attention": weight_rows(self.source_names, self.source_attention[k], top),
                  "target_attention": weight_rows(self.target_names, self.target_attention[k], top),

@@ -189,9 +189,8 @@ def faithfulness_sample(goat: Goat, pairs: np.ndarray | None = None, count: int 
 
 
 def faithfulness_over_training(goat: Goat, pairs: list[tuple[int | str, int | str]]) -> dict:
-    """The correlations of ``pairs`` after every epoch (0 = initialised), by replaying the fitted
-    model's training from its seed (:func:`.replay.train_watching`: the same model at every epoch;
-    ``same_model`` checks the last one against ``goat``). Costs one training."""
+    """The correlations of ``pairs`` after every epoch (0: initialised), replaying the training from its
+    seed (one training; ``same_model`` checks the last epoch's model against ``goat``)."""
     _check(goat)
     ids = [(goat.graph_.index_of(s), goat.graph_.index_of(t)) for s, t in pairs]
     rows: list[list[dict]] = [[] for _ in ids]

@@ -72,9 +72,8 @@ def seeded_igraph(seed: int) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Overview:
-    """The part of a graph a whole-graph view draws: ``nodes`` (graph ids; all of them up to
-    the limit, else the highest-degree ones plus any the caller must show) and the edges among
-    them as ``src``/``dst`` indexing into ``nodes``."""
+    """What a whole-graph view draws: ``nodes`` (every one up to the limit, else the highest-degree plus
+    those the caller must show) and their edges, ``src``/``dst`` indexing into ``nodes``."""
 
     nodes: np.ndarray
     src: np.ndarray

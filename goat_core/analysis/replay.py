@@ -41,8 +41,8 @@ class Watched:
 def train_watching(goat: Goat, graph: Graph, epochs: int, watch: Watch,
                    callback: Callable[[Progress], bool | None] | None = None) -> Watched:
     """Train ``goat``'s module on ``graph`` for up to ``epochs`` from its seed (``fit``'s final stage),
-    calling ``watch(model, draw, epoch)`` at epoch 0 and after each (True ends it); ``draw``: the inference
-    draw."""
+    calling ``watch(model, inference draw, epoch)`` at epoch 0 and after each; True from it ends
+    training."""
     device = goat.resolved_device()
     backend = resolve_backend(goat.backend, goat.variant, device)
     generator = torch.Generator().manual_seed(goat.seed)

@@ -44,9 +44,8 @@ class RunMatch:
 
 
 def match_run(run_graph: Graph, seed: int, candidates: Sequence[tuple[Graph, str]], own_key: str) -> RunMatch:
-    """Attach a loaded run (trained on ``run_graph`` with ``seed``) to the first candidate graph
-    it was trained on: the same graph, or the graph minus a seeded hold-out (whose test edges
-    are then found again). A run that matches none stands on its own graph under ``own_key``."""
+    """Attach a loaded run (``run_graph``, ``seed``) to the first candidate it was trained on: the graph, or
+    the graph minus a seeded hold-out (test edges found again); else its own graph under ``own_key``."""
     run_fp = run_graph.fingerprint()  # hashes every array: once, not per candidate
     for full, key in candidates:
         if full.fingerprint() == run_fp:

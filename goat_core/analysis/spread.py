@@ -75,9 +75,8 @@ def mean_cosine_distance(owners: np.ndarray, vectors: np.ndarray, num_nodes: int
 
 
 def silhouettes(distances: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
-    """(G,) mean silhouette of G clusterings of m points each, from (G, m, m) distances and
-    (G, m) labels in 0..k-1; a point alone in its cluster scores 0 (as scikit-learn's), and a
-    clustering with fewer than 2 non-empty clusters scores -1 (never kept)."""
+    """(G,) mean silhouettes of G clusterings from (G, m, m) distances and (G, m) labels in 0..k-1: a lone
+    point scores 0 (as scikit-learn's), fewer than 2 non-empty clusters -1 (never kept)."""
     onehot = np.eye(k)[labels]  # (G, m, k)
     counts = onehot.sum(axis=1)  # (G, k)
     to = distances @ onehot  # (G, m, k): summed distance of each point to each cluster
@@ -145,9 +144,8 @@ def persona_count(vectors: np.ndarray, max_personas: int = MAX_PERSONAS,
 
 def grouped_personas(reps: np.ndarray, contexts: np.ndarray,
                      max_personas: int = MAX_PERSONAS) -> tuple[np.ndarray, np.ndarray]:
-    """Persona clusters of every node from its contexts (``reps`` grouped by node, in node order,
-    ``contexts[u]`` of them): nodes with the same number of contexts are clustered together,
-    as one batch of (G, m, d) arrays."""
+    """Persona clusters of every node from ``reps`` (grouped by node, ``contexts[u]`` each), nodes with the
+    same number of contexts clustered together as one (G, m, d) batch."""
     n = len(contexts)
     personas, best = np.ones(n, dtype=np.int64), np.full(n, np.nan)
     starts = np.concatenate([[0], np.cumsum(contexts)])[:-1]

@@ -792,8 +792,8 @@ def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor,
                  len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list],
                  pooling: str = "max", zero_pads: bool = False) -> torch.Tensor:
     """Logits (B,) for ids (B, L), masked slots holding the pad id n, widths len (B,); ``keep`` < 1 draws
-    masks from ``key``; ``zero_pads``: pads are zero vectors that take part. No gradient
-    (:func:`fused_loss`)."""
+    masks from ``key``; ``zero_pads``: pads are zero vectors that take part. Gradient:
+    :func:`fused_loss`."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     w = weight.detach().numpy()
     ids_s_np, ids_t_np = ids_s.contiguous().numpy(), ids_t.contiguous().numpy()
