@@ -33,20 +33,17 @@ from .training import score_pairs
 class Goat:
     """GOAT: Gossip and Attend (Kefato & Girdzijauskas, ICWSM 2020).
 
-    Parameters, as declared in :data:`.parameters.PARAMETERS` (defaults: a configuration
-    validated on Email, RESULTS.md section 1; ``goat_core.presets.paper(dataset)`` is Table 2
-    literally):
+    Parameters, as declared in :data:`.parameters.PARAMETERS` (defaults: a configuration validated on Email,
+    RESULTS.md section 1; ``goat_core.presets.paper(dataset)`` is Table 2 literally):
 
 {parameters}
 
-    Learned attributes: ``graph_`` (the training graph), ``model_`` (the nn.Module),
-    ``embedding_`` (global embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw:
-    attention, representations and the first of ``inference_draws`` draws scores average over),
-    ``history_`` (one row per epoch: loss, elapsed, val_auc), ``device_``, ``backend_`` (the
-    compute path: "fused", "torch" or "module"), ``optimizer_`` (the table's update: "adam" or
-    "lazy-adam"), ``early_stopping_`` (with validation_fraction > 0: the chosen ``best_epoch``,
-    the carve-out's ``val_auc`` per epoch tried, its size; None otherwise), ``tracked_`` (an
-    :class:`AttentionHistory` per pair of ``fit(..., track_pairs=...)``; see
+    Learned attributes: ``graph_`` (the training graph), ``model_`` (the nn.Module), ``embedding_`` (global
+    embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw: attention, representations and the
+    first of ``inference_draws`` draws scores average over), ``history_`` (per epoch: loss, elapsed, val_auc),
+    ``device_``, ``backend_`` ("fused", "torch" or "module"), ``optimizer_`` ("adam" or "lazy-adam"),
+    ``early_stopping_`` (with validation_fraction > 0: the chosen ``best_epoch``, the carve-out's ``val_auc``
+    per epoch tried, its size; else None), ``tracked_`` (an :class:`AttentionHistory` per tracked pair, see
     :meth:`attention_history`). How ``fit`` trains is in :mod:`.fitting`.
     """
 
@@ -92,9 +89,6 @@ class Goat:
     def _validate_params(self) -> None:
         check_params(self.get_params())
 
-    def _resolve_device(self) -> torch.device:
-        return resolve_device(self.device)
-
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"Goat({args})"
@@ -118,7 +112,7 @@ class Goat:
         self._validate_params()
         if graph.num_edges < 1:
             raise ParameterError(f"{graph.source}: the graph has no edges to train on")
-        device = device if device is not None else self._resolve_device()
+        device = device if device is not None else resolve_device(self.device)
         backend = resolve_backend(self.backend, self.variant, device)
         pairs = tracked_pair_ids(graph, track_pairs, self.variant)  # checked before any training
         run: dict[str, Any] = dict(device=device, backend=backend, callback=callback, shard=(rank, world),
@@ -138,7 +132,7 @@ class Goat:
         """The device ``fit`` trains on (``device="auto"`` resolved), after checking every
         parameter; a clear error for a missing GPU."""
         self._validate_params()
-        return self._resolve_device()
+        return resolve_device(self.device)
 
     def inference_neighborhoods(self, graph: Graph) -> Neighborhoods:
         """The fixed draw answers use, from ``graph`` (seeded apart from training, so answers are
@@ -164,7 +158,7 @@ class Goat:
         if tuple(state.embedding.shape) != (n + 1, dim):
             raise ParameterError(f"embedding has shape {tuple(state.embedding.shape)}, expected "
                                  f"{(n + 1, dim)} for {n} nodes and dim {dim}")
-        resolved = goat._resolve_device()
+        resolved = resolve_device(goat.device)
         model = build_module(goat.get_params(), n, None)
         with torch.no_grad():
             model.embedding.weight.copy_(state.embedding)

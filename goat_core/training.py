@@ -91,11 +91,10 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
                  wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None,
                  patience: int | None = None, stage: str = "train", optimizer: str = "adam",
                  stop: Callable[[int], bool | None] | None = None) -> list[dict]:
-    """Train ``model`` in place on ``graph``'s edges on the ``backend``'s path; returns one history row per
-    epoch. ``shard=(rank, world)`` trains on every world-th pair of a batch and ``wrap`` wraps the step
-    module (:mod:`.distributed`); ``validation`` with ``patience`` stops by :class:`EarlyStopping`'s rule,
-    and ``stop(epoch)`` returning True also ends it (the replay's watch); ``stage`` labels the progress.
-    ``optimizer="lazy-adam"`` makes the table's gradient sparse on every path (:mod:`.optim`)."""
+    """Train ``model`` in place on ``graph``'s edges on the ``backend``'s path; one history row per epoch.
+    ``shard=(rank, world)`` trains on every world-th pair of a batch, ``wrap`` wraps the step module (DDP);
+    ``validation`` with ``patience`` stops by :class:`EarlyStopping`'s rule, ``stop(epoch)`` returning True
+    too (the replay's watch); ``optimizer="lazy-adam"``: a sparse table gradient on every path."""
     adj = Adjacency.from_graph(graph)
     noise = noise_distribution(adj)
     src, dst = torch.from_numpy(graph.src), torch.from_numpy(graph.dst)

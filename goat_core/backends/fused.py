@@ -355,12 +355,11 @@ def _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
 def pair_loop(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi, mean, logits, labels,
               pair_weights, scale, losses, out, fresh):
-    """Pairs lo..hi-1, one at a time: each logit x into ``logits[b]`` (max pooling, or ``mean``: tanh +
-    mean). Training (``losses`` as long as the batch) also writes the pair's weighted logistic loss term and
-    adds its gradient, scale·w·(σ(x) − y)·dx/dweight, into ``out`` while its rows are in cache (a second
-    pass would miss the cache again, ``bench/one_pass.py``); rows with ``fresh[v]`` 1 are zeroed on first
-    touch, then marked 2. Scoring passes empty ``labels``, ``pair_weights``, ``losses``, ``out``, ``fresh``
-    and draws no masks."""
+    """Pairs lo..hi-1, one at a time: each logit x into ``logits[b]`` (max, or ``mean``: tanh + mean
+    pooling). Training (``losses`` as long as the batch) also writes its weighted logistic loss term and
+    adds its gradient, scale·w·(σ(x) − y)·dx/dweight, into ``out`` while its rows are in cache
+    (``bench/one_pass.py``); rows with ``fresh[v]`` 1 are zeroed on first touch, then marked 2. Scoring
+    passes empty arrays and draws no masks."""
     train = losses.shape[0] > 0
     d = weight.shape[1]
     S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
@@ -649,11 +648,10 @@ def _buffer(k: int, shape, dtype) -> np.ndarray:
 
 
 def _reused(name: str, shape: tuple[int, int], dtype, capacity: int | None = None) -> np.ndarray:
-    """The first ``shape[0]`` rows of this thread's ``capacity``-row buffer ``name``, reused once nothing
-    else holds it (a fresh table-sized ``np.zeros`` per step cost its page faults,
-    ``bench/step_profile.py``). ``torch.from_numpy`` keeps a reference while a tensor uses the memory, so
-    our references alone mean no gradient made from it is alive. Its rows hold what the last user left:
-    callers write every row."""
+    """The first ``shape[0]`` rows of this thread's ``capacity``-row buffer ``name`` (fresh zeros every step
+    cost page faults, ``bench/step_profile.py``), reused once only our references hold it:
+    ``torch.from_numpy`` keeps one while a gradient uses it. Its rows hold what the last user left: callers
+    write every row."""
     rows, width = shape
     capacity = max(capacity or rows, rows)
     buffers = _local.__dict__.setdefault("zeroed", {})
