@@ -1,7 +1,5 @@
-"""GOAT Explorer's library: graphs in, GOAT trained, attention and evaluation out.
-
-No UI code lives here (no Streamlit import): the app and the CLI both stand on this package.
-"""
+"""GOAT Explorer's library: graphs in, GOAT trained, attention and evaluation out; no Streamlit import (the
+app and the CLI both stand on this package)."""
 
 from .analysis.attention import AttentionHistory, PairAttention
 from .analysis.evaluation import evaluate_clustering, evaluate_link_prediction

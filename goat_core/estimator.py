@@ -97,10 +97,9 @@ class Goat:
     def fit(self, graph: Graph, callback: Callable | None = None,
             validation: tuple[np.ndarray, np.ndarray] | None = None,
             track_pairs: Sequence[tuple[int | str, int | str]] | None = None) -> Goat:
-        """Train on every edge of ``graph``. ``callback(progress)`` runs after every step (False or
-        :class:`TrainingCancelled` stops); ``validation`` = (pos_pairs, neg_pairs) adds a validation AUC per
-        epoch; ``track_pairs`` = [(s, t), ...] records each pair's attention and score every epoch, saved
-        with the run (:meth:`attention_history`), changing nothing that training computes."""
+        """Train on every edge of ``graph``; ``callback(progress)`` after every step (False or
+        :class:`TrainingCancelled` stops), ``validation`` = (pos_pairs, neg_pairs) for a per-epoch AUC,
+        ``track_pairs`` = [(s, t), ...] recorded every epoch and saved (:meth:`attention_history`)."""
         return self.fit_shard(graph, callback=callback, validation=validation, track_pairs=track_pairs)
 
     def fit_shard(self, graph: Graph, rank: int = 0, world: int = 1, wrap: Callable | None = None,
@@ -253,10 +252,9 @@ class Goat:
     @torch.no_grad()
     def attention(self, source: int | str, target: int | str, mute: Sequence[int | str] | None = None,
                   uniform: bool = False) -> PairAttention:
-        """The mutual attention of one pair, adjacent or not, under the fixed inference draw. ``mute``
-        (names or indices) leaves each node out of the max and softmax of every side holding it (attention
-        0, the others share it; a node in neither message, or a side's every neighbor, is a ParameterError);
-        ``uniform=True`` uses the mean of the same neighbors' embeddings: the score without attention."""
+        """The mutual attention of one pair under the fixed inference draw; ``mute`` (names or indices)
+        leaves nodes out of the max and softmax of each side holding them (else a ParameterError);
+        ``uniform=True``: the mean of the same neighbors, no attention."""
         self._check_fitted()
         s, t = self._node(source), self._node(target)
         if s == t:

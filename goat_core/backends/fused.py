@@ -475,9 +475,9 @@ def _scatter(out, fresh, ids, width, pad, dX, keep):
 
 @nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def lazy_adam_rows(p, exp_avg, exp_avg_sq, step, rows, g, lr, beta1, beta2, eps):
-    """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass, in torch.optim.Adam's order, each row's
-    bias corrections from its own step count. Four loops of one store each, so that LLVM vectorises them;
-    ``error_model="numpy"`` drops the division's ZeroDivisionError branch, which would stop that too."""
+    """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass, in torch's order, per-row bias
+    corrections: four one-store loops that LLVM vectorises (``error_model="numpy"``: no branch to stop
+    it)."""
     c = np.empty(5, p.dtype)  # constants in the table's precision
     c[0], c[1], c[2] = 1.0 - beta1, beta2, 1.0 - beta2
     c[3] = eps

@@ -1,7 +1,5 @@
-"""Ranking's random negatives drawn by rejection in a compiled loop (numba):
-:func:`first_allowed_draws` keeps the same draws, by the same rule, as the vectorised code it
-replaced (the first K distinct allowed candidates in draw order), but stops at the K-th and
-checks an edge by binary search in the CSR row instead of a search in every edge key."""
+"""Ranking's random negatives drawn by rejection in a compiled loop (numba): the first K distinct allowed
+draws, stopping at the K-th, an edge checked by binary search in its CSR row."""
 
 from __future__ import annotations
 

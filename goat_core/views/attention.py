@@ -1,6 +1,5 @@
-"""A gossip pair's attention: bars (with muted neighbors and the model's attention beside a
-counterfactual), its course over training, the alignment heatmap with its max-pooled cells,
-drivers, top partners and the context shift of one node between two partners."""
+"""A gossip pair's attention: bars (muted neighbors, the model's own beside a counterfactual), its course
+over training, the alignment heatmap, drivers, top partners and one node's shift between two partners."""
 
 from __future__ import annotations
 
