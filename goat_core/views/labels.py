@@ -48,18 +48,10 @@ def text_box(x: float, y: float, radius: float, text: str, size: float, spot: st
     width, height = len(text) * CHAR_WIDTH * size + 2 * GAP, LINE_HEIGHT * size + 2 * GAP
     vertical, horizontal = spot.split(" ")
     off = radius + GAP
-    if horizontal == "center":
-        left = x - width / 2
-    elif horizontal == "right":
-        left = x + (off if vertical == "middle" else 0.5 * off)
-    else:
-        left = x - width - (off if vertical == "middle" else 0.5 * off)
-    if vertical == "middle":
-        bottom = y - height / 2
-    elif vertical == "top":
-        bottom = y + (off if horizontal == "center" else 0.5 * off)
-    else:
-        bottom = y - height - (off if horizontal == "center" else 0.5 * off)
+    aside = off if vertical == "middle" else 0.5 * off  # a corner spot sits nearer on each axis
+    above = off if horizontal == "center" else 0.5 * off
+    left = {"center": x - width / 2, "right": x + aside, "left": x - width - aside}[horizontal]
+    bottom = {"middle": y - height / 2, "top": y + above, "bottom": y - height - above}[vertical]
     return Box(left, bottom, left + width, bottom + height)
 
 
