@@ -13,19 +13,16 @@ import torch
 from ..backends.dispatch import resolve_backend
 from ..data.graph import Graph
 from ..data.sampling import Neighborhoods
-from ..fitting import build_module
+from ..fitting import Watch, train_fresh
 from ..model import Goat as GoatModule
 from ..model import GoatGlobal
-from ..optim import resolve_optimizer
 from ..state import GoatState
-from ..training import Progress, run_training
+from ..training import Progress
 
 if TYPE_CHECKING:  # annotations only
     from ..estimator import Goat
 
-# watch(model, inference draw, epoch) -> True to stop after this epoch
 Model = GoatModule | GoatGlobal
-Watch = Callable[[Model, Neighborhoods, int], bool | None]
 
 
 @dataclass(frozen=True)
@@ -40,23 +37,12 @@ class Watched:
 
 def train_watching(goat: Goat, graph: Graph, epochs: int, watch: Watch,
                    callback: Callable[[Progress], bool | None] | None = None) -> Watched:
-    """Train ``goat``'s module on ``graph`` for up to ``epochs`` from its seed (``fit``'s final stage),
-    calling ``watch(model, inference draw, epoch)`` at epoch 0 and after each; True from it ends
-    training."""
+    """Train ``goat``'s module on ``graph`` for up to ``epochs`` from its seed, as ``fit``'s final stage
+    does (:func:`.fitting.train_fresh`), with ``watch`` looking at every epoch."""
     device = goat.resolved_device()
     backend = resolve_backend(goat.backend, goat.variant, device)
-    generator = torch.Generator().manual_seed(goat.seed)
-    model = build_module(goat.get_params(), graph.num_nodes, generator).to(device)  # fit's own module
-    hood = goat.inference_neighborhoods(graph)
-    if watch(model, hood, 0) or epochs == 0:
-        return Watched(0, [], backend, device)
-
-    history = run_training(model, graph, epochs=epochs, batch_size=goat.batch_size, lr=goat.lr,
-                           negatives=goat.negatives, neighborhood=goat.neighborhood,
-                           exclude_partner=goat.exclude_partner, generator=generator, padding=goat.padding,
-                           device=device, backend=backend, callback=callback, shard=(0, 1), wrap=None,
-                           optimizer=resolve_optimizer(goat.optimizer, graph.num_nodes),
-                           stop=lambda epoch: watch(model, hood, epoch))
+    _, _, history, _ = train_fresh(goat.get_params(), graph, epochs, watch=watch, device=device,
+                                   backend=backend, callback=callback, shard=(0, 1), wrap=None)
     return Watched(len(history), history, backend, device)
 
 
