@@ -10,8 +10,7 @@ class GoatError(Exception):
 
 
 class GraphFormatError(GoatError, ValueError):
-    """Bad input: the file, the line (when one applies) and the problem; ``str(err)`` is one line,
-    ``FILE:LINE: problem``."""
+    """Bad input: the file, the line (if any) and the problem, as one line ``FILE:LINE: problem``."""
 
     def __init__(self, file: str, problem: str, line: int | None = None):
         self.file = str(file)

@@ -336,9 +336,8 @@ class Goat:
 
     @classmethod
     def load(cls, path: str | Path, device: str = "auto") -> Goat:
-        """A fitted ``Goat`` from a run directory checked in full (:func:`.persistence.read_run`;
-        GraphFormatError naming the file); ``run_info_``: its ``extra``; ``load_notes_``: notes (an older
-        format)."""
+        """A fitted ``Goat`` from a run directory checked in full (:func:`.persistence.read_run`: errors
+        name the file); ``run_info_``: its ``extra``; ``load_notes_``: notes (an older format)."""
         resolve_device(device)  # the device's fault is never reported as the run's
         defaults = {name: spec.default for name, spec in PARAMETERS.items()}
         contents = persistence.read_run(path, defaults, lambda saved: check_params(saved, skip=("device",)))

@@ -115,8 +115,7 @@ class AttentionHistory(PairSides):
 
     def rows(self, top: int = 0) -> list[dict]:
         """One row per epoch, ``{"epoch", "source_attention", "target_attention", "probability"}``, each
-        side as ``PairAttention.to_dict()``'s sorted ``[{"node", "weight"}, ...]`` (the ``top`` first when >
-        0)."""
+        side as ``PairAttention.to_dict()``'s sorted rows (the ``top`` first when ``top`` > 0)."""
         return [{"epoch": int(epoch),
                  "source_attention": weight_rows(self.source_names, self.source_attention[k], top),
                  "target_attention": weight_rows(self.target_names, self.target_attention[k], top),

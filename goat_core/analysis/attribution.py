@@ -20,8 +20,7 @@ def score_contributions(alignment: np.ndarray, source_attention: np.ndarray,
 
 def neighbor_drivers(source_names: Sequence[str], target_names: Sequence[str], source_contrib: np.ndarray,
                      target_contrib: np.ndarray) -> list[tuple[str, float]]:
-    """Each neighbor's share of the score, averaged over the two sides (sums to the score),
-    largest magnitude first."""
+    """Each neighbor's share of the score averaged over the sides (sums to the score), largest first."""
     total: dict[str, float] = {}
     for names, contrib in ((source_names, source_contrib), (target_names, target_contrib)):
         for name, c in zip(names, contrib, strict=True):

@@ -65,8 +65,7 @@ def unchecked_negatives(positives: np.ndarray, num_nodes: int, rng: np.random.Ge
 
 def reversed_test_edges(split: EdgeSplit, rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """(positives, how many are reversed training edges) of a per-direction split training on
-    ``split.train``: our split at R is one (each direction kept with q = 1 - √(1 - R)), so no second
-    training."""
+    ``split.train``; ours at R is one (each direction kept with q = 1 - √(1 - R)): no second training."""
     q = 1.0 - math.sqrt(1.0 - split.train_ratio)  # each direction trains with probability q
     both = q / (2.0 - q)  # P(both directions train | at least one does)
     src, dst = split.train.src, split.train.dst

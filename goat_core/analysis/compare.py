@@ -27,8 +27,7 @@ def run_name(variant: str, padding: str) -> str:
 
 def variant_params(base: Mapping, variants: Iterable[str] = ("goat", "global", "mean-pool"),
                    paddings: Iterable[str] = ("zero",)) -> dict[str, dict]:
-    """Run name -> parameters: ``base`` with each variant at each padding (GoatGlobal once: no
-    neighborhoods)."""
+    """Run name -> parameters: ``base`` with each variant at each padding (GoatGlobal once)."""
     variants, paddings = list(dict.fromkeys(variants)), list(dict.fromkeys(paddings))
     if not variants or not paddings:
         raise ParameterError("compare needs at least one variant and one padding")
@@ -49,8 +48,7 @@ def rank_percentiles(scores: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Several runs on the same test pairs (held-out edges first, ``labels`` 1, then non-edges): rows are
-    runs, columns pairs."""
+    """Runs (rows) on the same test pairs (columns): held-out edges (``labels`` 1), then non-edges."""
 
     names: tuple[str, ...]  # (runs,)
     pairs: np.ndarray  # (k, 2) node ids

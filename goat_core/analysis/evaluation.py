@@ -29,8 +29,7 @@ def link_curves(labels: np.ndarray, scores: np.ndarray) -> tuple:
 
 
 def held_out_pairs(split: EdgeSplit) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs every method is scored on (held-out edges, then the verified non-edges) and
-    their labels (1, then 0)."""
+    """The pairs every method is scored on, held-out edges then verified non-edges, and labels 1 then 0."""
     pairs = np.concatenate([split.test_pos, split.test_neg])
     return pairs, np.concatenate([np.ones(len(split.test_pos)), np.zeros(len(split.test_neg))])
 

@@ -107,8 +107,7 @@ def pair_effects(model: GoatModule, hood: Neighborhoods, s: int, t: int, exclude
 
 
 def explain(found: Faithfulness) -> str:
-    """One sentence a student can read: does this pair's attention rank its neighbors as their
-    effects on the score do?"""
+    """One sentence a student can read: does the pair's attention rank its neighbors as their effects do?"""
     if found.spearman is None:
         return f"No verdict for this pair: {found.note}."
     rho = found.spearman

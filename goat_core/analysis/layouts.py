@@ -1,6 +1,5 @@
-"""What a network view draws: coordinates for a graph's nodes (seeded: the same seed gives the
-same picture), and the part of a large graph a view can hold (the hubs, or one node's ego
-network)."""
+"""What a network view draws: seeded coordinates for a graph's nodes, and the part of a large graph a view
+can hold (the hubs, or one node's ego network)."""
 
 from __future__ import annotations
 

@@ -48,8 +48,7 @@ def neighbors(graph: Graph, node: int) -> np.ndarray:
 
 def key_nodes(graph: Graph, focus: Sequence[int], hubs: int = 10, shared: int = 12) -> list[int]:
     """The nodes a room should name, in order: ``focus`` (the pair, or the case study's three), the
-    neighbors ``focus[0]`` shares with the others (at most ``shared``), then the ``hubs`` highest-degree
-    nodes."""
+    neighbors ``focus[0]`` shares with the others (at most ``shared``), the ``hubs`` highest-degree."""
     focus = [int(v) for v in focus]
     deg = graph.degrees()
     common: list[int] = []

@@ -1,8 +1,7 @@
 """Context spread: each node's mean cosine distance between its context representations r_u^(v), one per
-gossip partner (0 with fewer than 2; 0 everywhere for GoatGlobal), and how many persona clusters they form:
-spherical k-means with the best silhouette among clusterings of ``MIN_PERSONA`` contexts a cluster lying
-``SEPARATION`` apart (a partner left out of u's message makes a "persona" of one; the silhouette is blind
-to scale)."""
+partner (0 below 2; 0 for GoatGlobal), and its persona clusters: spherical k-means, the best silhouette
+among clusterings of ``MIN_PERSONA`` contexts a cluster, ``SEPARATION`` apart (a partner left out of u's
+message makes a lone "persona"; the silhouette is blind to scale)."""
 
 from __future__ import annotations
 

@@ -327,8 +327,7 @@ def _mean_forward(S, T, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t, p_s, p_t, r_s, 
 @nb.njit(inline="always")
 def _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s, ids_t, ls, lt,
                    pad, s2, g, p_s, p_t, r_s, r_t, out, fresh):
-    """Adds g · d(logit / s2)/d weight of one pair (mean pooling) into ``out``; H is
-    overwritten by dA."""
+    """Adds g · d(logit / s2)/d weight of one pair (mean pooling) into ``out``; H is overwritten by dA."""
     for k in range(dr_s.shape[0]):
         dr_s[k] = r_t[k] * g
         dr_t[k] = r_s[k] * g
@@ -475,9 +474,8 @@ def _scatter(out, fresh, ids, width, pad, dX, keep):
 
 @nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def lazy_adam_rows(p, exp_avg, exp_avg_sq, step, rows, g, lr, beta1, beta2, eps):
-    """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass, in torch's order, per-row bias
-    corrections: four one-store loops that LLVM vectorises (``error_model="numpy"``: no branch to stop
-    it)."""
+    """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass, torch's order, per-row bias corrections:
+    four one-store loops LLVM vectorises (``error_model="numpy"``: no division branch to stop it)."""
     c = np.empty(5, p.dtype)  # constants in the table's precision
     c[0], c[1], c[2] = 1.0 - beta1, beta2, 1.0 - beta2
     c[3] = eps
@@ -648,10 +646,9 @@ def _buffer(k: int, shape, dtype) -> np.ndarray:
 
 
 def _reused(name: str, shape: tuple[int, int], dtype, capacity: int | None = None) -> np.ndarray:
-    """The first ``shape[0]`` rows of this thread's ``capacity``-row buffer ``name`` (fresh zeros every step
-    cost page faults, ``bench/step_profile.py``), reused once only our references hold it:
-    ``torch.from_numpy`` keeps one while a gradient uses it. Its rows hold what the last user left: callers
-    write every row."""
+    """The first ``shape[0]`` rows of this thread's ``capacity``-row buffer ``name`` (fresh zeros each step
+    cost page faults, bench/step_profile.py), reused once only our references hold it (``torch.from_numpy``
+    keeps one while a gradient lives). Its rows hold what the last user left: callers write every row."""
     rows, width = shape
     capacity = max(capacity or rows, rows)
     buffers = _local.__dict__.setdefault("zeroed", {})
@@ -790,8 +787,7 @@ def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor,
                  len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list],
                  pooling: str = "max", zero_pads: bool = False) -> torch.Tensor:
     """Logits (B,) for ids (B, L), masked slots holding the pad id n, widths len (B,); ``keep`` < 1 draws
-    masks from ``key``; ``zero_pads``: pads are zero vectors that take part. Gradient:
-    :func:`fused_loss`."""
+    masks from ``key``; ``zero_pads``: pads are zero vectors taking part. Training: :func:`fused_loss`."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     w = weight.detach().numpy()
     ids_s_np, ids_t_np = ids_s.contiguous().numpy(), ids_t.contiguous().numpy()

@@ -34,9 +34,8 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
                    partner: str = "", color: str = SOURCE_COLOR, top: int | None = None,
                    padding: float = 0.0, ids: ArrayLike | None = None, muted: Sequence[str] = (),
                    baseline: ArrayLike | None = None, baseline_padding: float = 0.0) -> go.Figure:
-    """``node``'s attention over its neighbors while gossiping with ``partner``, sorted: shared neighbors
-    starred, zero pads one grey bar; ``ids`` as customdata, ``muted`` grey, ``baseline`` outlined in
-    place."""
+    """``node``'s attention over its neighbors with ``partner``, sorted: shared neighbors starred, zero pads
+    one grey bar; ``ids`` as customdata, ``muted`` grey, ``baseline`` outlined so bars keep their place."""
     weights = np.asarray(weights, dtype=float)
     reference = weights if baseline is None else np.asarray(baseline, dtype=float)
     order = np.argsort(-reference, kind="stable")
