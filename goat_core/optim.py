@@ -166,23 +166,18 @@ class TableAdam(torch.optim.Optimizer):
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  run: Callable[[list], list] | None = None):
         super().__init__(params, _adam_defaults("TableAdam", lr, betas, eps))
-        for group in self.param_groups:
-            for p in group["params"]:
-                if not _cpu_table(p):
-                    raise ValueError(f"TableAdam updates contiguous 2-D float tables on CPU, got a "
-                                     f"{tuple(p.shape)} {p.dtype} tensor on {p.device}; use torch.optim.Adam")
+        for _, p in _parameters(self):
+            if not _cpu_table(p):
+                raise ValueError(f"TableAdam updates contiguous 2-D float tables on CPU, got a "
+                                 f"{tuple(p.shape)} {p.dtype} tensor on {p.device}; use torch.optim.Adam")
         self.run = run
-        from .backends.fused import (  # numba's module: imported where training needs it, as step does
-            SegmentGradient,
-        )
+        from .backends.fused import SegmentGradient  # numba's module: imported where training needs it
 
         self.sink = SegmentGradient()
 
     @torch.no_grad()
     def step(self, closure: Callable[[], float] | None = None) -> float | None:  # type: ignore[override]
-        from .backends.fused import (  # numba: compiled (or loaded from its cache) on first use
-            adam_merged_rows,
-        )
+        from .backends.fused import adam_merged_rows  # numba: compiled (or loaded) on first use
 
         loss = closure() if closure is not None else None
         for group, p in _parameters(self):
