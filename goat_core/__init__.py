@@ -1,7 +1,5 @@
-"""GOAT Explorer's library: graphs in, GOAT trained, attention and evaluation out.
-
-No UI code lives here (no Streamlit import): the app and the CLI both stand on this package.
-"""
+"""GOAT Explorer's library: graphs in, GOAT trained, attention and evaluation out; no Streamlit import (the
+app and the CLI both stand on this package)."""
 
 from .analysis.attention import AttentionHistory, PairAttention
 from .analysis.evaluation import evaluate_clustering, evaluate_link_prediction
@@ -26,50 +24,19 @@ from .errors import (
     TrainingDiverged,
     UnknownNodeError,
 )
-from .estimator import Goat, load_run, save_run
+from .estimator import Goat
 from .paper import paper_config
 from .parameters import BACKENDS, PARAMETERS, VARIANTS
 from .persistence import GoatState
 from .training import Progress
 
 __all__ = [
-    "AttentionHistory",
-    "BACKENDS",
-    "BUNDLED",
-    "EdgeSplit",
-    "FORMATS",
-    "Goat",
-    "GoatState",
-    "GoatError",
-    "Graph",
-    "GraphFormatError",
-    "NodeIndex",
-    "NodeLabels",
-    "NotFittedError",
-    "PARAMETERS",
-    "PairAttention",
-    "ParameterError",
-    "Progress",
-    "ReadOptions",
-    "ReadReport",
-    "TrainingCancelled",
-    "TrainingDiverged",
-    "UnknownNodeError",
-    "PADDINGS",
-    "VARIANTS",
-    "evaluate_clustering",
-    "evaluate_link_prediction",
-    "label_attributes",
-    "labels_from_attribute",
-    "load_graph",
-    "load_run",
-    "paper_config",
-    "parse_edge_list",
-    "parse_labels",
-    "read_graph_bytes",
-    "read_graph_file",
-    "read_labels",
-    "save_run",
-    "split_edges",
+    "AttentionHistory", "BACKENDS", "BUNDLED", "EdgeSplit", "FORMATS", "Goat", "GoatState", "GoatError",
+    "Graph", "GraphFormatError", "NodeIndex", "NodeLabels", "NotFittedError", "PARAMETERS",
+    "PairAttention", "ParameterError", "Progress", "ReadOptions", "ReadReport", "TrainingCancelled",
+    "TrainingDiverged", "UnknownNodeError", "PADDINGS", "VARIANTS", "evaluate_clustering",
+    "evaluate_link_prediction", "label_attributes", "labels_from_attribute", "load_graph",
+    "paper_config", "parse_edge_list", "parse_labels", "read_graph_bytes", "read_graph_file",
+    "read_labels", "split_edges",
 ]
 __version__ = "0.1.0"

@@ -1,10 +1,6 @@
-"""``python -m goat_core``: info, train, attention, faithfulness, linkpred, audit, compare, cluster,
-tune.
-
-Bad input (any :class:`~.errors.GoatError`) exits with status 2 and one line on stderr,
-``error: FILE:LINE: problem``; ``--debug`` shows its traceback instead. Anything else is a bug
-and ends with its traceback. The training options are made from :data:`.parameters.PARAMETERS`.
-"""
+"""``python -m goat_core``: info, train, convert, attention, faithfulness, linkpred, audit, compare, cluster,
+tune. A :class:`~.errors.GoatError` exits with status 2 and one line, ``error: FILE:LINE: problem``
+(``--debug``: its traceback); anything else is a bug and keeps its traceback."""
 
 from __future__ import annotations
 
@@ -14,6 +10,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn, TextIO
 
@@ -47,18 +44,13 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"error: {self.prog}: {message} (see {self.prog} --help)\n")
 
 
-def _graph_name(spec: str) -> str:
-    return spec if spec in BUNDLED else Path(spec).stem.lower()
-
-
 INVERTED_FLAGS = {"exclude_partner": ("--include-partner", "keep the partner inside each other's "
                                                          "neighborhood (default: left out)")}
 
 
 def add_training_options(parser: argparse.ArgumentParser, leave_out: tuple[str, ...] = ()) -> None:
-    """One option per :data:`PARAMETERS` entry (``batch_size`` → ``--batch-size``): a parameter
-    added there is a CLI option with no edit here. Options left out take the preset's value
-    (see :func:`goat_from_args`); ``leave_out`` are parameters the command sets its own way."""
+    """One option per :data:`PARAMETERS` entry (``batch_size`` → ``--batch-size``), left unset for the
+    preset to fill (:func:`goat_from_args`); ``leave_out``: parameters the command sets its own way."""
     group = parser.add_argument_group("training options (defaults: the --preset's values)")
     group.add_argument("--preset", choices=CLI_PRESETS, default="validated", help=(
         "validated (default) = Goat()'s defaults: the configuration validated on Email, epochs chosen "
@@ -100,12 +92,12 @@ def load(args: argparse.Namespace) -> Graph:
 
 
 def goat_from_args(args: argparse.Namespace) -> Goat:
-    """``Goat`` with the options given, the rest from the preset: ``validated`` is the parameters'
-    defaults, ``paper`` Table 2 for the graph's dataset (the common settings for other graphs).
-    Every parameter and the device are checked here, before any work (a split, a training)."""
+    """``Goat`` with the options given, the rest from the preset (``validated``: the defaults; ``paper``:
+    Table 2 for the graph's dataset), every parameter and the device checked before any work."""
     params = {name: spec.default for name, spec in PARAMETERS.items()}
-    if getattr(args, "preset", "validated") == "paper":
-        params.update({k: v for k, v in presets.paper(_graph_name(args.graph)).items() if k != "holdout"})
+    if getattr(args, "preset", "validated") == "paper":  # Table 2 of a bundled graph, or of a file's stem
+        dataset = args.graph if args.graph in BUNDLED else Path(args.graph).stem.lower()
+        params.update({k: v for k, v in presets.paper(dataset).items() if k != "holdout"})
     params.update({name: getattr(args, name) for name in PARAMETERS if getattr(args, name, None) is not None})
     goat = Goat(**params)
     goat.resolved_device()  # ParameterError for a bad value or a device this machine lacks
@@ -250,8 +242,7 @@ def cmd_attention(args: argparse.Namespace) -> None:
 
 def add_faithfulness(result: dict, goat: Goat, args: argparse.Namespace) -> None:
     """``--faithfulness``: each neighbor's weight against its leave-one-out effect (the model's own
-    attention: mutes and uniform attention are not applied); ``--over-training``: its correlations
-    after every epoch, by replaying the training."""
+    attention); ``--over-training``: its correlations after every epoch, replaying the training."""
     from .analysis.faithfulness import faithfulness, faithfulness_over_training
 
     result["faithfulness"] = faithfulness(goat, args.source, args.target).to_dict()
@@ -285,15 +276,11 @@ def cmd_faithfulness(args: argparse.Namespace) -> None:
             print(f"{name}: undefined for every one of the {d['pairs']} pairs")
 
 
-def check_ranking(args: argparse.Namespace) -> None:
+def cmd_linkpred(args: argparse.Namespace) -> None:
+    check_train_ratio(args.train_ratio, allow_one=False)
     if args.ranking_per_positive < 0:
         raise CliError("--ranking-per-positive must be 0 (no ranking) or a positive number of negatives, got "
                        f"{args.ranking_per_positive}")
-
-
-def cmd_linkpred(args: argparse.Namespace) -> None:
-    check_train_ratio(args.train_ratio, allow_one=False)
-    check_ranking(args)
     goat = goat_from_args(args)  # the seed without --seed is the parameter's default, never None
     graph = load(args)
     split = split_edges(graph, args.train_ratio, goat.seed)
@@ -416,13 +403,32 @@ def _print_trial(study, trial) -> None:
     print(f"trial {trial.number}: {value} {trial.params}", file=sys.stderr, flush=True)
 
 
-def add_tune_parser(sub: argparse._SubParsersAction) -> None:
+def add_command(sub: argparse._SubParsersAction, name: str, run: Callable[[argparse.Namespace], None],
+                help: str, *operands: str, train_ratio: str | float | None = None) -> argparse.ArgumentParser:
+    """A subcommand that runs ``run``: its operands, ``--train-ratio`` ("required", or its default) and
+    ``--json``; the caller adds the options of its own."""
+    p = sub.add_parser(name, help=help)
+    for operand in operands:
+        p.add_argument(operand)
+    if train_ratio is not None:
+        given = {"required": True} if train_ratio == "required" else {"default": train_ratio}
+        p.add_argument("--train-ratio", type=float, help="fraction of edges to train on", **given)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=run)
+    return p
+
+
+def add_graph_options(parser: argparse.ArgumentParser, leave_out: tuple[str, ...] = ()) -> None:
+    """The options of a command that trains on GRAPH: training, then reading the file."""
+    add_training_options(parser, leave_out)
+    add_read_options(parser)
+
+
+def add_tune_command(sub: argparse._SubParsersAction) -> None:
     from .tune import SAMPLERS
 
-    p = sub.add_parser("tune", help="search GOAT's parameters on a validation split of the training edges "
-                                    "(Optuna), then score the best on the test edges")
-    p.add_argument("graph")
-    p.add_argument("--train-ratio", type=float, required=True, help="fraction of edges to train on")
+    p = add_command(sub, "tune", cmd_tune, "search GOAT's parameters on a validation split of the training "
+                    "edges (Optuna), then score the best on the test edges", "graph", train_ratio="required")
     p.add_argument("--trials", type=int, default=20, help="trials this run adds to the study (default 20)")
     p.add_argument("--timeout", type=float, help="stop starting trials after this many seconds")
     p.add_argument("--sampler", choices=SAMPLERS, default="random",
@@ -436,10 +442,7 @@ def add_tune_parser(sub: argparse._SubParsersAction) -> None:
                                    "the same name again resumes it")
     p.add_argument("--out", type=Path, help="also save the best model, retrained, as a run directory")
     p.add_argument("--overwrite", action="store_true", help="replace the GOAT run already in --out")
-    add_training_options(p)
-    add_read_options(p)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_tune)
+    add_graph_options(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -450,39 +453,29 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true",
                         help="show the traceback of input errors too (bugs always show theirs)")
     sub = parser.add_subparsers(dest="command", required=True)
+    device_help = "where to compute: 'auto', 'cpu', 'cuda' or 'cuda:N'"
 
-    p = sub.add_parser("info", help="describe a graph and how its file was read")
-    p.add_argument("graph")
+    p = add_command(sub, "info", cmd_info, "describe a graph and how its file was read", "graph")
     p.add_argument("--directed", action="store_true", help="keep edge directions (default: as the file "
                                                            "declares; edge lists are undirected)")
     add_read_options(p)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_info)
 
-    p = sub.add_parser("train", help="train GOAT on every edge and save the run")
-    p.add_argument("graph")
+    p = add_command(sub, "train", cmd_train, "train GOAT on every edge and save the run", "graph")
     p.add_argument("--out", required=True, help="run directory to write: new, empty, or a run to replace "
                                                    "with --overwrite (never a directory holding other files)")
     p.add_argument("--overwrite", action="store_true", help="replace the GOAT run already in --out")
     p.add_argument("--track-pair", nargs=2, action="append", metavar=("S", "T"), dest="track_pairs",
                    help="record this pair's attention (both sides) and probability after every epoch, "
                         "saved with the run (repeatable)")
-    add_training_options(p)
-    add_read_options(p)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_train)
+    add_graph_options(p)
 
-    p = sub.add_parser("convert", help="save a run of an older format (weights.pt) in today's (safetensors)")
-    p.add_argument("run_dir")
+    p = add_command(sub, "convert", cmd_convert, "save a run of an older format (weights.pt) in today's "
+                    "(safetensors)", "run_dir")
     p.add_argument("--out", required=True, help="the run directory to write (new, empty, or a run)")
     p.add_argument("--overwrite", action="store_true", help="replace the run in --out")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_convert)
 
-    p = sub.add_parser("attention", help="mutual attention of one pair from a saved run")
-    p.add_argument("run_dir", type=Path)
-    p.add_argument("source")
-    p.add_argument("target")
+    p = add_command(sub, "attention", cmd_attention, "mutual attention of one pair from a saved run",
+                    "run_dir", "source", "target")
     p.add_argument("--top", type=int, default=0, help="keep only the top K neighbors per side (0: all)")
     p.add_argument("--mute", action="append", metavar="NAME",
                    help="leave this neighbor out of the attention of each side holding it, a "
@@ -494,65 +487,44 @@ def build_parser() -> argparse.ArgumentParser:
                         "(muting it) and their rank correlations (Spearman, Kendall)")
     p.add_argument("--over-training", action="store_true",
                    help="with --faithfulness: its correlations after every epoch (replays the training)")
-    p.add_argument("--device", default="cpu", help="where to compute: 'auto', 'cpu', 'cuda' or 'cuda:N'")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_attention)
+    p.add_argument("--device", default="cpu", help=device_help)
 
-    p = sub.add_parser("faithfulness", help="does attention explain the score, over a sample of pairs")
-    p.add_argument("run_dir", type=Path)
+    p = add_command(sub, "faithfulness", cmd_faithfulness, "does attention explain the score, over a sample "
+                    "of pairs", "run_dir")
     p.add_argument("--pairs", type=int, default=100, help="how many pairs to sample (default 100)")
     p.add_argument("--non-edges", action="store_true", help="sample non-edges instead of edges")
     p.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
-    p.add_argument("--device", default="cpu", help="where to compute: 'auto', 'cpu', 'cuda' or 'cuda:N'")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_faithfulness)
+    p.add_argument("--device", default="cpu", help=device_help)
 
-    p = sub.add_parser("linkpred", help="leak-free link prediction: AUC and AP on held-out edges")
-    p.add_argument("graph")
-    p.add_argument("--train-ratio", type=float, required=True, help="fraction of edges to train on")
+    p = add_command(sub, "linkpred", cmd_linkpred, "leak-free link prediction: AUC and AP on held-out edges",
+                    "graph", train_ratio="required")
     p.add_argument("--ranking-per-positive", type=int, default=DEFAULT_PER_POSITIVE, metavar="K",
                    help=f"rank each held-out edge against K negatives sharing a node with it: MRR and "
                         f"Hits@10/50/100 (default {DEFAULT_PER_POSITIVE}; 0: no ranking)")
     p.add_argument("--ranking-negatives", choices=RANKING_NEGATIVES, default="random",
                    help="random (default): drawn uniformly among the non-edges sharing a node with the edge; "
                         "hard: those scoring highest on resource allocation (HeaRT)")
-    add_training_options(p)
-    add_read_options(p)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_linkpred)
+    add_graph_options(p)
 
-    p = sub.add_parser("audit", help="the leak audit: one model scored leak-free, as the paper did, and "
-                                     "leak by leak")
-    p.add_argument("graph")
-    p.add_argument("--train-ratio", type=float, required=True, help="fraction of edges to train on")
-    add_training_options(p)
-    add_read_options(p)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_audit)
+    p = add_command(sub, "audit", cmd_audit, "the leak audit: one model scored leak-free, as the paper did, "
+                    "and leak by leak", "graph", train_ratio="required")
+    add_graph_options(p)
 
-    p = sub.add_parser("compare", help="variants trained on the same split: AUC/AP and per-edge wins")
-    p.add_argument("graph")
-    p.add_argument("--train-ratio", type=float, required=True, help="fraction of edges to train on")
+    p = add_command(sub, "compare", cmd_compare, "variants trained on the same split: AUC/AP and per-edge "
+                    "wins", "graph", train_ratio="required")
     p.add_argument("--variants", nargs="+", choices=VARIANTS, default=list(VARIANTS),
                    help="the variants to train (default: all)")
     p.add_argument("--padding", nargs="+", choices=PADDINGS, default=[PARAMETERS["padding"].default],
                    dest="paddings",
                    help="the paddings to train each variant with (GoatGlobal pads nothing: once)")
-    add_training_options(p, leave_out=("variant", "padding"))
-    add_read_options(p)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_compare)
+    add_graph_options(p, leave_out=("variant", "padding"))
 
-    p = sub.add_parser("cluster", help="k-means on node embeddings vs labels: NMI and AMI")
-    p.add_argument("graph")
+    p = add_command(sub, "cluster", cmd_cluster, "k-means on node embeddings vs labels: NMI and AMI", "graph",
+                    train_ratio=1.0)
     p.add_argument("--labels", help="'node label' file (email: its departments by default)")
-    p.add_argument("--train-ratio", type=float, default=1.0, help="fraction of edges to train on")
-    add_training_options(p)
-    add_read_options(p)
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_cluster)
+    add_graph_options(p)
 
-    add_tune_parser(sub)
+    add_tune_command(sub)
     return parser
 
 

@@ -1,15 +1,7 @@
-"""Data-parallel GOAT training with ``torch.distributed`` (DDP), launched by ``torchrun``.
-
-    python -m torch.distributed.run --standalone --nproc_per_node 2 \\
-        -m goat_core.distributed email --train-ratio 0.55 --epochs 5 --json
-
-Every process loads the same graph, makes the same split and draws the same neighborhoods,
-pairs and batches from the same seed; process r trains on every world-th pair of each batch
-and ``DistributedDataParallel`` averages the gradients (gloo on CPU, nccl on CUDA), so one
-step sees the whole batch as in a single process, and the models stay identical. Dropout
-masks are drawn per process. Rank 0 evaluates (leak-free link prediction) and prints.
-Run without torchrun, it trains in one process with the same code path (world size 1).
-"""
+"""Data-parallel GOAT training (DDP), launched by ``torchrun``
+(``python -m torch.distributed.run --standalone --nproc_per_node 2 -m goat_core.distributed email --json``):
+every process draws the same pairs and batches from the seed and trains on every world-th pair of a batch;
+DDP averages the gradients, so the models stay identical. Rank 0 evaluates and prints."""
 
 from __future__ import annotations
 
@@ -61,14 +53,14 @@ def main(argv: list[str] | None = None) -> int:
         dist.init_process_group("nccl" if goat.resolved_device().type == "cuda" else "gloo")
     try:
         graph = load_graph(args.graph, directed=args.directed)
-        split = split_edges(graph, args.train_ratio, args.seed)
+        split = split_edges(graph, args.train_ratio, goat.seed)
         start = time.perf_counter()
         fit_data_parallel(goat, split.train, rank, world)
         elapsed = time.perf_counter() - start
         if rank == 0:
             result = evaluate_link_prediction(goat, split)
             result.update({"world_size": world, "backend": dist.get_backend() if world > 1 else None,
-                           "train_ratio": args.train_ratio, "seed": args.seed, "elapsed": elapsed,
+                           "train_ratio": args.train_ratio, "seed": goat.seed, "elapsed": elapsed,
                            "final_loss": goat.history_[-1]["loss"] if goat.history_ else None,
                            "embedding_norm": float(np.linalg.norm(goat.embedding_)),
                            "params": goat.get_params()})

@@ -1,12 +1,6 @@
-"""GOAT Explorer's own error types.
-
-Every problem a user can cause (a bad file, a bad parameter, an unknown node, a malformed run)
-raises a :class:`GoatError`. Front ends (the CLI, the app's pages) catch ``GoatError`` and show
-its one-line message; anything else is a bug and is shown with its traceback.
-
-Each type also derives from the built-in it refines (``ValueError``, ``KeyError``, ...), so
-code written against the built-ins keeps working.
-"""
+"""GOAT Explorer's own errors: every problem a user can cause raises a :class:`GoatError`, which front ends
+show as one line (anything else is a bug, with its traceback). Each also derives from the built-in it
+refines (``ValueError``, ``KeyError``, ...)."""
 
 from __future__ import annotations
 
@@ -16,11 +10,7 @@ class GoatError(Exception):
 
 
 class GraphFormatError(GoatError, ValueError):
-    """Bad input: carries the file, the line (when one applies) and the problem.
-
-    ``str(err)`` is one line, ``FILE:LINE: problem`` (or ``FILE: problem``), ready for a
-    terminal or a UI message.
-    """
+    """Bad input: the file, the line (if any) and the problem, as one line ``FILE:LINE: problem``."""
 
     def __init__(self, file: str, problem: str, line: int | None = None):
         self.file = str(file)

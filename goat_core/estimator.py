@@ -1,12 +1,5 @@
-"""``Goat``: the scikit-learn-style front of the library.
-
-    >>> from goat_core import Goat, load_graph
-    >>> goat = Goat(dim=64, epochs=5, seed=0).fit(load_graph("lesmis"))
-    >>> goat.attention("Marius", "Thenardier").probability  # doctest: +SKIP
-
-``__init__`` only stores parameters; ``fit`` validates them (in :data:`PARAMETERS`), trains,
-and leaves learned attributes ending in ``_``.
-"""
+"""``Goat``: the scikit-learn-style front of the library. ``__init__`` only stores parameters; ``fit``
+validates them (:data:`PARAMETERS`), trains, and leaves learned attributes ending in ``_``."""
 
 from __future__ import annotations
 
@@ -40,20 +33,17 @@ from .training import score_pairs
 class Goat:
     """GOAT: Gossip and Attend (Kefato & Girdzijauskas, ICWSM 2020).
 
-    Parameters, as declared in :data:`.parameters.PARAMETERS` (defaults: a configuration
-    validated on Email, RESULTS.md section 1; ``goat_core.presets.paper(dataset)`` is Table 2
-    literally):
+    Parameters, as declared in :data:`.parameters.PARAMETERS` (defaults: a configuration validated on Email,
+    RESULTS.md section 1; ``goat_core.presets.paper(dataset)`` is Table 2 literally):
 
 {parameters}
 
-    Learned attributes: ``graph_`` (the training graph), ``model_`` (the nn.Module),
-    ``embedding_`` (global embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw:
-    attention, representations and the first of ``inference_draws`` draws scores average over),
-    ``history_`` (one row per epoch: loss, elapsed, val_auc), ``device_``, ``backend_`` (the
-    compute path: "fused", "torch" or "module"), ``optimizer_`` (the table's update: "adam" or
-    "lazy-adam"), ``early_stopping_`` (with validation_fraction > 0: the chosen ``best_epoch``,
-    the carve-out's ``val_auc`` per epoch tried, its size; None otherwise), ``tracked_`` (an
-    :class:`AttentionHistory` per pair of ``fit(..., track_pairs=...)``; see
+    Learned attributes: ``graph_`` (the training graph), ``model_`` (the nn.Module), ``embedding_`` (global
+    embeddings, (n, d)), ``neighborhoods_`` (the fixed inference draw: attention, representations and the
+    first of ``inference_draws`` draws scores average over), ``history_`` (per epoch: loss, elapsed, val_auc),
+    ``device_``, ``backend_`` ("fused", "torch" or "module"), ``optimizer_`` ("adam" or "lazy-adam"),
+    ``early_stopping_`` (with validation_fraction > 0: the chosen ``best_epoch``, the carve-out's ``val_auc``
+    per epoch tried, its size; else None), ``tracked_`` (an :class:`AttentionHistory` per tracked pair, see
     :meth:`attention_history`). How ``fit`` trains is in :mod:`.fitting`.
     """
 
@@ -99,9 +89,6 @@ class Goat:
     def _validate_params(self) -> None:
         check_params(self.get_params())
 
-    def _resolve_device(self) -> torch.device:
-        return resolve_device(self.device)
-
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"Goat({args})"
@@ -110,31 +97,21 @@ class Goat:
     def fit(self, graph: Graph, callback: Callable | None = None,
             validation: tuple[np.ndarray, np.ndarray] | None = None,
             track_pairs: Sequence[tuple[int | str, int | str]] | None = None) -> Goat:
-        """Train on every edge of ``graph``.
-
-        ``callback(progress)`` is called after every step; returning False (or raising
-        :class:`TrainingCancelled`) stops training. ``validation`` = (pos_pairs, neg_pairs)
-        arrays adds a validation AUC to each epoch's progress and history row.
-        ``track_pairs`` = [(s, t), ...] (names or indices) records each pair's attention, both
-        sides, and its score before training (epoch 0) and after every epoch, under the fixed
-        inference draw: :meth:`attention_history` returns it, and it is saved with the run.
-        Tracking changes nothing that training computes (``BENCHMARKS.md``: its cost).
-        """
+        """Train on every edge of ``graph``; ``callback(progress)`` after every step (False or
+        :class:`TrainingCancelled` stops), ``validation`` = (pos_pairs, neg_pairs) for a per-epoch AUC,
+        ``track_pairs`` = [(s, t), ...] recorded every epoch and saved (:meth:`attention_history`)."""
         return self.fit_shard(graph, callback=callback, validation=validation, track_pairs=track_pairs)
 
     def fit_shard(self, graph: Graph, rank: int = 0, world: int = 1, wrap: Callable | None = None,
                   device: torch.device | None = None, callback: Callable | None = None,
                   validation: tuple[np.ndarray, np.ndarray] | None = None,
                   track_pairs: Sequence[tuple[int | str, int | str]] | None = None) -> Goat:
-        """``fit`` as process ``rank`` of ``world`` data-parallel processes (see
-        :mod:`.distributed`): every process draws the same neighborhoods, pairs and batches from
-        the seed and trains on every world-th pair of each batch; ``wrap`` wraps the step module
-        (e.g. in ``DistributedDataParallel``, which averages the shards' gradients); ``device``
-        overrides the resolved one (one GPU per process). ``world == 1`` is ``fit``."""
+        """``fit`` as process ``rank`` of ``world`` data-parallel ones (:mod:`.distributed`); ``wrap`` wraps
+        the step module (DDP), ``device`` overrides the resolved one."""
         self._validate_params()
         if graph.num_edges < 1:
             raise ParameterError(f"{graph.source}: the graph has no edges to train on")
-        device = device if device is not None else self._resolve_device()
+        device = device if device is not None else resolve_device(self.device)
         backend = resolve_backend(self.backend, self.variant, device)
         pairs = tracked_pair_ids(graph, track_pairs, self.variant)  # checked before any training
         run: dict[str, Any] = dict(device=device, backend=backend, callback=callback, shard=(rank, world),
@@ -154,7 +131,7 @@ class Goat:
         """The device ``fit`` trains on (``device="auto"`` resolved), after checking every
         parameter; a clear error for a missing GPU."""
         self._validate_params()
-        return self._resolve_device()
+        return resolve_device(self.device)
 
     def inference_neighborhoods(self, graph: Graph) -> Neighborhoods:
         """The fixed draw answers use, from ``graph`` (seeded apart from training, so answers are
@@ -172,17 +149,15 @@ class Goat:
 
     @classmethod
     def from_state(cls, params: dict, state: GoatState, device: str = "auto") -> Goat:
-        """A fitted ``Goat`` with ``params`` (validated) and the learned ``state``, on ``device``.
-
-        Used by persistence (``Goat.load``) and by experiments that rescore a model with other
-        neighborhoods (``dataclasses.replace(goat.state(), neighborhoods=...)``)."""
+        """A fitted ``Goat`` with ``params`` (validated) and the learned ``state`` on ``device``; rescore
+        with other neighborhoods through ``dataclasses.replace(goat.state(), neighborhoods=...)``."""
         check_params(dict(params, device=device))  # unknown names too: before they reach __init__
         goat = cls(**dict(params, device=device))
         n, dim = state.graph.num_nodes, goat.dim
         if tuple(state.embedding.shape) != (n + 1, dim):
             raise ParameterError(f"embedding has shape {tuple(state.embedding.shape)}, expected "
                                  f"{(n + 1, dim)} for {n} nodes and dim {dim}")
-        resolved = goat._resolve_device()
+        resolved = resolve_device(goat.device)
         model = build_module(goat.get_params(), n, None)
         with torch.no_grad():
             model.embedding.weight.copy_(state.embedding)
@@ -225,10 +200,8 @@ class Goat:
         return self.graph_.index_of(node)  # a name (an int is the name it spells), or a NodeIndex
 
     def _pairs(self, pairs: ArrayLike) -> np.ndarray:
-        """``pairs`` as a (k, 2) int64 array of node positions, checked: the one place the
-        array-taking answers (scores, probabilities) read their pairs. Positions, not names (an
-        array of names is refused: ``graph_.index_of`` turns a name into its position); a
-        position outside 0..n-1 (a negative one would silently count from the end) is refused."""
+        """``pairs`` as a checked (k, 2) int64 array of node positions (the one place array answers read
+        pairs): names and positions outside 0..n-1 are refused (``graph_.index_of`` gives positions)."""
         n = self.graph_.num_nodes
         array = np.asarray(pairs)
         if array.size == 0:
@@ -279,16 +252,9 @@ class Goat:
     @torch.no_grad()
     def attention(self, source: int | str, target: int | str, mute: Sequence[int | str] | None = None,
                   uniform: bool = False) -> PairAttention:
-        """The mutual attention of one pair, adjacent or not, under the fixed inference draw.
-
-        ``mute`` (names or indices) are counterfactuals: each muted node is left out of the max
-        and the softmax of every side whose sampled message holds it (a shared neighbor on both
-        sides), so the others share its attention and the score changes; it stays in the arrays
-        with attention 0. Muting a node in neither message, or every neighbor of a side, is a
-        ParameterError. ``uniform=True`` replaces the learned attention with uniform attention
-        over the same (unmuted) neighbors, i.e. r = the mean of their embeddings: what the pair
-        would score without attention.
-        """
+        """The mutual attention of one pair under the fixed inference draw; ``mute`` (names or indices)
+        leaves nodes out of the max and softmax of each side holding them (else a ParameterError);
+        ``uniform=True``: the mean of the same neighbors, no attention."""
         self._check_fitted()
         s, t = self._node(source), self._node(target)
         if s == t:
@@ -304,9 +270,8 @@ class Goat:
                               self.exclude_partner, self.padding, self.device_)
 
     def attention_history(self, source: int | str, target: int | str) -> AttentionHistory | None:
-        """The attention of a pair tracked during training (``fit(..., track_pairs=...)``), after
-        every epoch (row 0: before training); a pair tracked as (target, source) is returned
-        seen from ``source``. None when the pair was not tracked."""
+        """A pair's attention tracked during training, after every epoch (row 0: before training), seen from
+        ``source`` even when tracked as (target, source); None when not tracked."""
         self._check_fitted()
         s, t = self._node(source), self._node(target)
         for history in self.tracked_:
@@ -371,11 +336,8 @@ class Goat:
 
     @classmethod
     def load(cls, path: str | Path, device: str = "auto") -> Goat:
-        """A fitted ``Goat`` from a run directory, checked in full first (:func:`.persistence.read_run`);
-        bad or partial runs raise GraphFormatError naming the file and the problem, a device this
-        machine lacks a ParameterError (checked before the run is read). Its ``run_info_`` is the
-        ``extra`` metadata saved with it, ``load_notes_`` what the user should know (an older
-        run format)."""
+        """A fitted ``Goat`` from a run directory checked in full (:func:`.persistence.read_run`: errors
+        name the file); ``run_info_``: its ``extra``; ``load_notes_``: notes (an older format)."""
         resolve_device(device)  # the device's fault is never reported as the run's
         defaults = {name: spec.default for name, spec in PARAMETERS.items()}
         contents = persistence.read_run(path, defaults, lambda saved: check_params(saved, skip=("device",)))
@@ -388,13 +350,3 @@ class Goat:
 
 Goat.__doc__ = (Goat.__doc__ or "").replace("{parameters}", parameter_docs())  # from PARAMETERS
 
-
-def save_run(goat: Goat, path: str | Path, extra: dict | None = None) -> Path:
-    """Write a fitted Goat to ``path`` (created if needed); ``extra`` is JSON metadata kept with
-    the run (e.g. how a link-prediction split was made), back as ``run_info_`` after loading."""
-    return goat.save(path, extra)
-
-
-def load_run(path: str | Path, device: str = "auto") -> Goat:
-    """Rebuild a fitted Goat from a run directory (``Goat.load``)."""
-    return Goat.load(path, device=device)

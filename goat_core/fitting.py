@@ -4,7 +4,7 @@ stopping's choice of the number of epochs. The loop itself is :func:`.training.r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -17,6 +17,9 @@ from .errors import ParameterError
 from .model import Goat, GoatGlobal
 from .optim import resolve_optimizer
 from .training import best_epoch, run_training
+
+# watch(model, inference draw, epoch) -> True to stop after this epoch (the replay's look at every epoch)
+Watch = Callable[[Goat | GoatGlobal, Neighborhoods, int], bool | None]
 
 
 def build_module(params: Mapping[str, Any], num_nodes: int,
@@ -44,14 +47,19 @@ def extra_draw(seed: int, graph: Graph, size: int, k: int) -> Neighborhoods:
 
 def train_fresh(params: Mapping[str, Any], graph: Graph, epochs: int,
                 validation: tuple[np.ndarray, np.ndarray] | None = None, patience: int | None = None,
-                stage: str = "train", track: np.ndarray | None = None,
+                stage: str = "train", track: np.ndarray | None = None, watch: Watch | None = None,
                 **run: Any) -> tuple[Goat | GoatGlobal, Neighborhoods, list[dict], AttentionTracker | None]:
-    """A fresh module trained on ``graph`` from the seed: (model, inference draw, history,
-    the tracker of the pairs ``track`` or None). ``run``: device, backend, callback, shard, wrap."""
+    """A fresh module trained on ``graph`` from the seed: (model, inference draw, history, the tracker of
+    the pairs ``track`` or None). ``watch(model, draw, epoch)`` looks at epoch 0 and after every epoch (True
+    ends training: the replay). ``run``: device, backend, callback, shard, wrap."""
     generator = torch.Generator().manual_seed(params["seed"])
     model = build_module(params, graph.num_nodes, generator).to(run["device"])
     hood = inference_neighborhoods(params, graph)
     tracker = None
+    if watch is not None:
+        if watch(model, hood, 0) or epochs == 0:
+            return model, hood, [], tracker
+        run = dict(run, stop=lambda epoch: watch(model, hood, epoch))
     if track is not None and len(track) and isinstance(model, Goat):  # records at every epoch end
         tracker = AttentionTracker(model, track, hood, graph.names, params["exclude_partner"],
                                    params["padding"], run["device"])
@@ -68,10 +76,8 @@ def train_fresh(params: Mapping[str, Any], graph: Graph, epochs: int,
 
 
 def choose_epochs(params: Mapping[str, Any], graph: Graph, **run: Any) -> dict:
-    """Early stopping: train on (1 - validation_fraction) of ``graph``'s edges, score the
-    carved-out edges against as many non-edges of ``graph`` after every epoch, and stop after
-    ``patience`` epochs without a better AUC. The best epoch is the number of epochs the
-    final model trains on every edge."""
+    """Early stopping: train on (1 - validation_fraction) of the edges and stop after ``patience`` epochs
+    without a better AUC on the carve-out; the best epoch is how long the final model trains."""
     try:
         carve = split_edges(graph, 1.0 - params["validation_fraction"], params["seed"])
     except ParameterError as err:

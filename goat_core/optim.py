@@ -1,25 +1,6 @@
-"""Optimisers for the embedding table: dense Adam, and lazy (row-sparse) Adam.
-
-Dense Adam reads and writes every row of the (n+1, d) table at every step, although a batch
-touches only the rows of its pairs' neighborhoods. **Lazy Adam** (``LazyAdam``), the usual
-choice for large embedding tables, takes a sparse gradient (the touched rows and their
-values: ``nn.Embedding(sparse=True)`` and the kernels' sparse backward produce one) and reads
-and updates those rows only: their two moments, their step count and their weights. Rows a
-batch does not touch keep their weights *and* their moments (dense Adam would decay the
-moments and keep moving the row by its momentum).
-
-Bias correction, per row: each row counts the steps that touched it (``state["step"]``,
-(n+1,) int32) and corrects its moments by 1 - β^t with its own t. A row's moments are then
-exactly what dense Adam would hold for a parameter that saw only that row's gradients, so a
-row touched for the first time at step 1000 moves by lr·g/|g| as at step 1 (with one global
-count it would move by about (1-β1)/sqrt(1-β2) ≈ 3.2 times that). Where every row is touched
-at every step, lazy Adam is dense Adam, step for step (``tests/test_optim.py``).
-
-**Dense Adam** on CPU tables is ``TableAdam``: torch.optim.Adam's update in one compiled pass
-on the two worker threads. With the fused trainer it also takes the table's gradient where the
-per-pair loops left it (two segments' buffers, ``fused.SegmentGradient``) and merges it row by row
-as it updates, instead of a separate pass that builds the dense gradient first.
-"""
+"""Optimisers for the embedding table: dense Adam (``TableAdam`` on CPU: torch's update in one compiled
+pass, merging the fused loops' gradient buffers as it goes) and lazy (row-sparse) Adam, whose rows keep
+their moments while untouched and correct them by their own step counts."""
 
 from __future__ import annotations
 
@@ -49,11 +30,8 @@ def resolve_optimizer(optimizer: str, num_nodes: int) -> str:
 
 def make_optimizer(name: str, params: Iterable[torch.nn.Parameter], lr: float,
                    run: Callable[[list], list] | None = None, compiled: bool = True) -> torch.optim.Optimizer:
-    """The optimiser ``name`` ("adam" or "lazy-adam", resolved) over ``params``; ``run`` runs
-    the CPU row updates (a list of callables) on threads (``kernels.runner``). Dense Adam is
-    ``TableAdam`` where every parameter is a CPU table, else torch's. ``compiled=False`` keeps to
-    torch code (torch's Adam; lazy Adam's torch rows): nothing for numba to compile, which is
-    what the torch backend trains with (a fresh install's first training, BENCHMARKS.md)."""
+    """The optimiser ``name`` ("adam" or "lazy-adam") over ``params``: ``TableAdam`` where every parameter
+    is a CPU table, else torch's Adam; ``run`` runs CPU row updates; ``compiled=False`` compiles nothing."""
     params = list(params)
     if name == "lazy-adam":
         return LazyAdam(params, lr=lr, run=run, compiled=compiled)
@@ -73,9 +51,8 @@ def _cpu_table(p: torch.Tensor) -> bool:
 
 @contextmanager
 def sparse_table_gradient(model: torch.nn.Module, sparse: bool) -> Iterator[None]:
-    """``model.embedding`` gives a sparse gradient (the touched rows) inside the block: the
-    module backend through ``nn.Embedding(sparse=True)``, the kernels by reading the same flag,
-    ``DistributedDataParallel`` (built inside the block) by expecting a sparse gradient."""
+    """``model.embedding`` gives a sparse gradient (touched rows) inside the block: ``nn.Embedding(sparse=
+    True)``, the kernels reading the flag, and DDP (built inside) expecting one."""
     embedding = model.embedding
     assert isinstance(embedding, torch.nn.Embedding)
     before, embedding.sparse = embedding.sparse, sparse
@@ -86,14 +63,8 @@ def sparse_table_gradient(model: torch.nn.Module, sparse: bool) -> Iterator[None
 
 
 class LazyAdam(torch.optim.Optimizer):
-    """Adam on the touched rows only, with per-row bias correction (see the module docstring).
-
-    Sparse gradients (COO, indices on dim 0) update their rows; a dense gradient counts every
-    row as touched (so a table trained with dense gradients gets dense Adam). ``run`` (a
-    callable that runs a list of callables, e.g. ``kernels.runner``) splits a CPU step's rows
-    between threads: rows are distinct, so the halves never meet, and the numbers are those of
-    one thread. ``compiled=False`` updates CPU rows with torch's gathers and scatters instead of
-    the compiled pass (the same numbers up to float rounding; nothing to compile)."""
+    """Adam on the touched rows only, per-row bias correction: a sparse (COO) gradient updates its rows, a
+    dense one all; ``run`` splits CPU rows between threads; ``compiled=False``: torch's gathers instead."""
 
     def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
@@ -153,9 +124,8 @@ THREADS_FROM_ROWS = 4096
 
 
 def _row_ranges(n: int) -> list[tuple[int, int]]:
-    """The ranges a CPU step over ``n`` rows runs as: the two halves from THREADS_FROM_ROWS rows
-    on, one task per thread; else all of them at once. The rows' updates are independent, so the
-    numbers are the same either way."""
+    """The ranges a CPU step over ``n`` rows runs as: two halves (one per thread) from THREADS_FROM_ROWS
+    rows, else one; the rows are independent, so the numbers are the same."""
     from .backends.fused import halves
 
     return list(halves(n)) if n >= THREADS_FROM_ROWS else [(0, n)]
@@ -164,10 +134,8 @@ def _row_ranges(n: int) -> list[tuple[int, int]]:
 def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tensor, lr: float,
                  beta1: float, beta2: float, eps: float, run: Callable[[list], list] | None = None,
                  compiled: bool = True) -> None:
-    """Adam on ``rows`` of ``p`` with gradient rows ``g``, in torch.optim.Adam's order of
-    operations (so that a step over every row gives its numbers). On CPU (unless not
-    ``compiled``) one compiled pass over the touched rows (torch's gathers and scatters cost many
-    times dense fused Adam, bench/optimizer_step.py), its two halves on two threads where ``run`` has them."""
+    """Adam on ``rows`` of ``p`` with gradient rows ``g`` in torch.optim.Adam's order: on CPU one compiled
+    pass, halves on ``run``'s threads (torch's gathers cost many times more, bench/optimizer_step.py)."""
     if compiled and p.device.type == "cpu" and p.dim() == 2 and p.is_contiguous() and g.dtype == p.dtype:
         from .backends.fused import lazy_adam_rows  # numba: compiled (or loaded from its cache) on first use
 
@@ -191,34 +159,25 @@ def _update_rows(p: torch.Tensor, state: dict, rows: torch.Tensor, g: torch.Tens
 
 
 class TableAdam(torch.optim.Optimizer):
-    """Dense Adam (torch.optim.Adam's update and numbers up to float rounding: every row, every
-    step) on contiguous 2-D CPU tables, in one compiled pass split between the threads of
-    ``run``. A parameter's gradient is its ``.grad`` or, where ``sink`` (this optimiser's
-    ``fused.SegmentGradient``, which the fused loss fills) holds one for it, the fused loops' two
-    buffers, merged row by row during the update: one pass over the table instead of two
-    (``bench/optimizer_step.py``)."""
+    """Dense Adam (torch's numbers up to rounding) on contiguous CPU tables, one compiled pass on ``run``'s
+    threads, from ``.grad`` or the fused loops' buffers ``sink`` holds, merged as it updates."""
 
     def __init__(self, params: Iterable[torch.nn.Parameter], lr: float = 1e-3,
                  betas: tuple[float, float] = (0.9, 0.999), eps: float = 1e-8,
                  run: Callable[[list], list] | None = None):
         super().__init__(params, _adam_defaults("TableAdam", lr, betas, eps))
-        for group in self.param_groups:
-            for p in group["params"]:
-                if not _cpu_table(p):
-                    raise ValueError(f"TableAdam updates contiguous 2-D float tables on CPU, got a "
-                                     f"{tuple(p.shape)} {p.dtype} tensor on {p.device}; use torch.optim.Adam")
+        for _, p in _parameters(self):
+            if not _cpu_table(p):
+                raise ValueError(f"TableAdam updates contiguous 2-D float tables on CPU, got a "
+                                 f"{tuple(p.shape)} {p.dtype} tensor on {p.device}; use torch.optim.Adam")
         self.run = run
-        from .backends.fused import (  # numba's module: imported where training needs it, as step does
-            SegmentGradient,
-        )
+        from .backends.fused import SegmentGradient  # numba's module: imported where training needs it
 
         self.sink = SegmentGradient()
 
     @torch.no_grad()
     def step(self, closure: Callable[[], float] | None = None) -> float | None:  # type: ignore[override]
-        from .backends.fused import (  # numba: compiled (or loaded from its cache) on first use
-            adam_merged_rows,
-        )
+        from .backends.fused import adam_merged_rows  # numba: compiled (or loaded) on first use
 
         loss = closure() if closure is not None else None
         for group, p in _parameters(self):

@@ -1,8 +1,5 @@
-"""The paper's constants, in one place (Kefato & Girdzijauskas, "Gossip and Attend", ICWSM 2020).
-
-Table 2 (hyper-parameters per dataset) and the Les Misérables case-study ids. Every other
-module, the app and the reproduction read them from here.
-"""
+"""The paper's constants (Kefato & Girdzijauskas, "Gossip and Attend", ICWSM 2020): Table 2's
+hyper-parameters and the Les Misérables case-study ids, read from here by everything else."""
 
 from __future__ import annotations
 

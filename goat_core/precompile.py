@@ -1,16 +1,6 @@
-"""Compile the fused backend's loops ahead of use: ``python -m goat_core.precompile [--umap]``.
-
-The fused loops (:mod:`.fused`, numba) are compiled on their first call and cached on disk
-(``NUMBA_CACHE_DIR``, else ``__pycache__`` beside the module); on a fresh install that first
-call takes a while (BENCHMARKS.md measures it). Each step here runs a tiny real computation
-through one family of loops, so every signature training and scoring use is compiled and written
-to the cache; a later process only loads them. The app runs this in a child process when its server starts
-(``ui/warmup.py``), off the server's interpreter, and prints nothing itself: this module
-prints one line per step, ``k/n name``, which the app reads as its progress.
-
-``--umap`` adds UMAP's own numba code (umap-learn keeps its cache beside the package or in
-``NUMBA_CACHE_DIR``): its import then loads instead of compiling.
-"""
+"""Compile the fused loops into numba's disk cache ahead of use: ``python -m goat_core.precompile [--umap]``.
+Each step runs a tiny real computation through one family of loops and prints ``k/n name``, which the app's
+start (``ui/warmup.py``, a child process) reads as progress; ``--umap`` adds UMAP's numba code."""
 
 from __future__ import annotations
 
@@ -20,6 +10,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -41,19 +32,9 @@ def _fit(graph: Graph | None = None, **params) -> Goat:
     return Goat(**{**base, **params}).fit(_graph() if graph is None else graph)
 
 
-def _training() -> None:
-    """The one-pass training loop (max pooling) and dense Adam's merged update."""
-    _fit()
-
-
-def _lazy_adam() -> None:
-    """Lazy Adam: the touched rows' gradient and their compiled update."""
-    _fit(optimizer="lazy-adam")
-
-
 def _scoring() -> None:
-    """Scores without the Gram matrix (few pairs, or a large graph), both poolings: the loop the
-    training compiled, in its scoring signature's types."""
+    """Scores without the Gram matrix (few pairs, or a large graph), both poolings: the training's loop in
+    its scoring signature's types."""
     pairs = np.array([[0, 1], [2, 3], [4, 6]])
     for variant in ("goat", "mean-pool"):
         _fit(variant=variant).decision_function(pairs)
@@ -75,17 +56,16 @@ def _umap() -> None:
     warm_up()
 
 
-STEPS: dict[str, Callable[[], None]] = {
-    "training loop": _training,
-    "lazy Adam": _lazy_adam,
+STEPS: dict[str, Callable[[], object]] = {
+    "training loop": _fit,  # the one-pass training loop (max pooling) and dense Adam's merged update
+    "lazy Adam": partial(_fit, optimizer="lazy-adam"),  # the touched rows' gradient and their update
     "scoring loops": _scoring,
     "ranking loops": _ranking,
 }
 
 
 def compile_all(umap: bool = False, report: Callable[[int, int, str], None] | None = None) -> None:
-    """Run every step (and UMAP's with ``umap``); ``report(done, total, name)`` before each step
-    and once at the end (done == total)."""
+    """Run every step (and UMAP's with ``umap``); ``report(done, total, name)`` before each and at the end."""
     steps = dict(STEPS, **({"UMAP": _umap} if umap else {}))
     for k, (name, step) in enumerate(steps.items()):
         if report is not None:

@@ -1,12 +1,6 @@
-"""Training configurations the app offers as presets, in one place.
-
-``fast`` is the app's default, chosen for a stable attention view in seconds (the Train page
-explains the numbers); ``validated`` is ``Goat()``'s defaults (the configuration validated on
-Email, epochs chosen by early stopping); ``paper`` is Table 2 (:mod:`.paper`) literally; the
-classroom case study trains with ``fast`` on Les Misérables. Each returns the training form's
-values: ``Goat`` parameters plus ``holdout``, the share of edges hidden from training for
-validation.
-"""
+"""The app's training presets: ``fast`` (the default: a stable attention view in seconds), ``validated``
+(``Goat()``'s defaults) and ``paper`` (Table 2), each as the training form's values (``Goat`` parameters
+plus ``holdout``, the share of edges hidden for validation)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The training loop and batched inference, as plain functions over a model.
-
-Speed comes from never computing on padding we can avoid: pairs are grouped into batches of
-similar neighborhood sizes and each batch is trimmed to its own widest neighborhood, so
-the (B, Ls, Lt) alignment is close to the real |N_s| x |N_t| work.
-"""
+"""The training loop and batched inference, as plain functions over a model; batches group pairs of similar
+neighborhood sizes, each trimmed to its widest, so little work goes to padding."""
 
 from __future__ import annotations
 
@@ -80,10 +76,8 @@ def epoch_pairs(graph_src: torch.Tensor, graph_dst: torch.Tensor, weight: torch.
 
 
 def small_machine_threads() -> int | None:
-    """The intra-op thread count entry points (CLI, app, benchmarks) set once at start: 1 on a
-    machine with at most 2 cores, where the kernels spread their work over Python threads and
-    OpenMP barriers next to a busy Streamlit server cost up to 10x; None (torch's default)
-    elsewhere. The library itself never changes the process's thread count."""
+    """The intra-op thread count entry points set once: 1 on at most 2 cores (OpenMP barriers beside a busy
+    server cost up to 10x), else None (torch's default). The library never sets it."""
     return 1 if (os.cpu_count() or 1) <= DEFAULT_OPTIONS.workers else None
 
 
@@ -97,20 +91,10 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
                  wrap: Callable[[torch.nn.Module], torch.nn.Module] | None = None,
                  patience: int | None = None, stage: str = "train", optimizer: str = "adam",
                  stop: Callable[[int], bool | None] | None = None) -> list[dict]:
-    """Train ``model`` in place on ``graph``'s edges; returns one history row per epoch.
-
-    ``backend`` is the compute path (see ``Goat(backend=...)``): "fused" or "torch" train
-    max-pooling GOAT through :mod:`.backends.dispatch` (same function, less work), "module" through the
-    modules' own forward. Data-parallel use (see :mod:`.distributed`): ``shard=(rank, world)``
-    makes this process train on every world-th pair of each batch (all processes draw the
-    same neighborhoods, pairs and batches from the same seed), and ``wrap`` wraps the step
-    module, e.g. in ``DistributedDataParallel``, which averages the gradients of the shards.
-    With ``validation`` and ``patience``, training stops by :class:`EarlyStopping`'s rule on the
-    validation AUC; ``stop(epoch)`` returning True after an epoch also ends it there (the replay's
-    watch); ``stage`` labels the progress reports.
-    ``optimizer`` is "adam" (dense) or "lazy-adam" (:mod:`.optim`: the table's gradient is then
-    sparse in every backend and in DDP, and only the touched rows are updated).
-    """
+    """Train ``model`` in place on ``graph``'s edges on the ``backend``'s path; one history row per epoch.
+    ``shard=(rank, world)`` trains on every world-th pair of a batch, ``wrap`` wraps the step module (DDP);
+    ``validation`` with ``patience`` stops by :class:`EarlyStopping`'s rule, ``stop(epoch)`` returning True
+    too (the replay's watch); ``optimizer="lazy-adam"``: a sparse table gradient on every path."""
     adj = Adjacency.from_graph(graph)
     noise = noise_distribution(adj)
     src, dst = torch.from_numpy(graph.src), torch.from_numpy(graph.dst)
@@ -180,9 +164,8 @@ def run_training(model: Goat | GoatGlobal, graph: Graph, *, epochs: int, batch_s
 
 @dataclass
 class EarlyStopping:
-    """Early stopping's rule, written once for ``fit``, the leak audit and the replay: the best
-    epoch is the first with the highest score (NaN counts as lowest), and choosing stops once
-    ``patience`` epochs in a row have not beaten it."""
+    """Early stopping's rule, written once for ``fit``, the audit and the replay: the best epoch is the
+    first with the highest score (NaN lowest); it stops after ``patience`` epochs without beating it."""
 
     patience: int
     epoch: int = 0  # the best epoch so far; 0 before any
@@ -229,13 +212,8 @@ def _notify(callback, progress: Progress) -> None:
 def score_pairs(model: Goat | GoatGlobal, pairs: np.ndarray, hood: Neighborhoods, exclude_partner: bool,
                 device: torch.device, backend: str = "module", gram: GramCache | None = None,
                 batch_size: int = 4096, padding: str = "mask") -> np.ndarray:
-    """Logits r_s·r_t (or E_s·E_t for GoatGlobal) of many pairs, in size-sorted batches.
-
-    When :func:`.backends.dispatch.uses_gram` says so (max-pooling GOAT on the compiled path,
-    small graphs, many pairs), pairs score in the compiled path's Gram mode from E Eᵀ held in
-    ``gram`` (the caller's cache: computed once per set of weights), otherwise through the
-    backend without dropout; both give the module's logits up to float rounding.
-    """
+    """Logits r_s·r_t (E_s·E_t for GoatGlobal) of many pairs in size-sorted batches, without dropout: in the
+    Gram mode from the caller's ``gram`` cache where :func:`.backends.dispatch.uses_gram` says so."""
     model.eval()
     ids = torch.as_tensor(np.ascontiguousarray(pairs, dtype=np.int64).reshape(-1, 2))  # (P, 2)
     out = torch.empty(ids.shape[0])

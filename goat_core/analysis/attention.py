@@ -42,12 +42,8 @@ def weight_rows(names: list[str], weights: np.ndarray, top: int = 0) -> list[dic
 
 @dataclass(frozen=True)
 class PairAttention(PairSides):
-    """Everything GOAT computes for one gossip pair (s, t); arrays cover real neighbors only.
-
-    ``muted`` names the neighbors left out of the max and the softmax (``Goat.attention(...,
-    mute=[...])``): they stay in the arrays with attention 0. ``uniform`` is True when the
-    attention is the uniform one over the same (unmuted) neighbors, not the learned one.
-    """
+    """Everything GOAT computes for one gossip pair (s, t), over real neighbors: ``muted`` ones stay with
+    attention 0; ``uniform`` is True for uniform attention over the same neighbors."""
 
     alignment: np.ndarray  # (Ls, Lt) A = S Tᵀ (tanh'd for mean-pool)
     source_attention: np.ndarray  # (Ls,) sums to 1 - source_padding
@@ -81,13 +77,8 @@ class PairAttention(PairSides):
 
 @dataclass(frozen=True)
 class AttentionHistory(PairSides):
-    """One tracked pair's attention (both sides) and score after every epoch.
-
-    All rows use the fixed inference draw the final model answers with, so the last row is
-    ``Goat.attention(source, target)`` of the fitted model; row 0 (epoch 0) is the untrained
-    model, just initialised: attention close to uniform. Arrays cover the real neighbors of
-    that draw (pads left out, as in :class:`PairAttention`).
-    """
+    """One tracked pair's attention (both sides) and score after every epoch, under the fixed inference
+    draw: row 0 is the untrained model, the last ``Goat.attention(source, target)``; real neighbors only."""
 
     epochs: np.ndarray  # (E,) 0 (before training), 1, 2, ...
     source_attention: np.ndarray  # (E, Ls) each row sums to 1 - source_padding
@@ -123,9 +114,8 @@ class AttentionHistory(PairSides):
             self.source_attention, self.target_padding, self.source_padding, self.score, self.uniform_score)
 
     def rows(self, top: int = 0) -> list[dict]:
-        """One row per epoch: ``{"epoch", "source_attention", "target_attention", "probability"}``,
-        each side as ``[{"node", "weight"}, ...]`` sorted by weight (the rows of
-        ``PairAttention.to_dict()``), the ``top`` first only when ``top`` > 0."""
+        """One row per epoch, ``{"epoch", "source_attention", "target_attention", "probability"}``, each
+        side as ``PairAttention.to_dict()``'s sorted rows (the ``top`` first when ``top`` > 0)."""
         return [{"epoch": int(epoch),
                  "source_attention": weight_rows(self.source_names, self.source_attention[k], top),
                  "target_attention": weight_rows(self.target_names, self.target_attention[k], top),

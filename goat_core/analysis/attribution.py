@@ -1,8 +1,5 @@
-"""Where a pair's score and attention come from: the maths behind the attention views.
-
-Views draw what these functions compute; they take a pair's arrays (as in
-:class:`~.estimator.PairAttention`), never a model.
-"""
+"""Where a pair's score and attention come from: the maths behind the attention views, from a pair's
+arrays (:class:`~.estimator.PairAttention`), never a model."""
 
 from __future__ import annotations
 
@@ -14,12 +11,8 @@ import numpy as np
 
 def score_contributions(alignment: np.ndarray, source_attention: np.ndarray,
                         target_attention: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Split the pair's score r_s·r_t over s's neighbors and over t's neighbors.
-
-    With A = S Tᵀ (max-pooling GOAT), r_s·r_t = Σ_ij p_s[i] p_t[j] A[i, j], so neighbor i of s
-    contributes p_s[i] (A p_t)[i] and neighbor j of t contributes p_t[j] (Aᵀ p_s)[j]; each
-    vector sums to the score. (For the mean-pool variant A is tanh'd: an approximation.)
-    """
+    """The score r_s·r_t = Σ_ij p_s[i] p_t[j] A[i, j] split over s's neighbors (p_s[i] (A p_t)[i]) and over
+    t's (p_t[j] (Aᵀ p_s)[j]); each sums to the score (an approximation for mean-pool's tanh'd A)."""
     A = np.asarray(alignment, dtype=float)
     p_s, p_t = np.asarray(source_attention, dtype=float), np.asarray(target_attention, dtype=float)
     return p_s * (A @ p_t), p_t * (A.T @ p_s)
@@ -27,8 +20,7 @@ def score_contributions(alignment: np.ndarray, source_attention: np.ndarray,
 
 def neighbor_drivers(source_names: Sequence[str], target_names: Sequence[str], source_contrib: np.ndarray,
                      target_contrib: np.ndarray) -> list[tuple[str, float]]:
-    """Each neighbor's share of the score, averaged over the two sides (sums to the score),
-    largest magnitude first."""
+    """Each neighbor's share of the score averaged over the sides (sums to the score), largest first."""
     total: dict[str, float] = {}
     for names, contrib in ((source_names, source_contrib), (target_names, target_contrib)):
         for name, c in zip(names, contrib, strict=True):
@@ -37,11 +29,7 @@ def neighbor_drivers(source_names: Sequence[str], target_names: Sequence[str], s
 
 
 def max_pool_cells(alignment: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(row argmax for each row, column argmax for each column) of the alignment matrix.
-
-    Row i's maximum is a_s[i] (the source neighbor's unnormalised attention, Eq. 3 of the
-    paper); column j's maximum is a_t[j] (Eq. 4).
-    """
+    """(row argmax, column argmax) of the alignment: a_s[i] and a_t[j], Eqs. 3 and 4 of the paper."""
     alignment = np.asarray(alignment, dtype=float)
     return alignment.argmax(axis=1), alignment.argmax(axis=0)
 
@@ -76,12 +64,8 @@ def shared_mass(source_names: Sequence[str], source_attention: np.ndarray, targe
 
 
 def attention_entropy(weights: np.ndarray) -> np.ndarray:
-    """Normalised entropy H(p) / log L of attention over L neighbors, per row of ``weights``
-    ((..., L)): 1 = uniform, 0 = all on one neighbor (0 when L = 1).
-
-    Each row is renormalised over its neighbors first, so zero padding's pads, which take mass
-    but carry no neighbor, do not count.
-    """
+    """Normalised entropy H(p) / log L per row of ``weights`` (..., L): 1 uniform, 0 on one neighbor (0 when
+    L = 1); rows renormalised first, so zero padding's pads do not count."""
     w = np.asarray(weights, dtype=np.float64)
     total = w.sum(axis=-1, keepdims=True)
     p = w / np.where(total > 0, total, 1.0)

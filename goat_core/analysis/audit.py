@@ -1,14 +1,6 @@
-"""The leak audit: the same model scored leak-free and as the paper did, leak by leak.
-
-The authors' evaluation differs from ours (``linkpred``) in four ways (:data:`LEAKS`), each of
-which lets the score see something a deployed model would not. :func:`audit` trains once per seed
-and scores the same model under the leak-free protocol, under all four leaks at once (the paper's
-protocol), under each leak alone, and the untrained model (epoch 0) both ways. Only
-``epoch_on_test`` needs more than scoring: the final training runs on past the validation's epoch,
-scoring the test pairs after every epoch, until ``patience`` epochs improve neither test choice.
-How each leak is made and what its ``exposure`` measures: the leak audit table in docs/evaluation.md. AUC is
-scikit-learn's over the pairs (the authors' paired comparison estimates the same probability).
-"""
+"""The leak audit: one model per seed scored leak-free, under the paper's four leaks (:data:`LEAKS`) at once
+and one at a time, and untrained; ``epoch_on_test`` trains on past the validation's epoch. How each leak is
+made and what its ``exposure`` measures: docs/evaluation.md."""
 
 from __future__ import annotations
 
@@ -72,12 +64,8 @@ def unchecked_negatives(positives: np.ndarray, num_nodes: int, rng: np.random.Ge
 
 
 def reversed_test_edges(split: EdgeSplit, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """The test positives of a per-direction split that trains on ``split.train``'s edges: every
-    held-out edge both ways, then the reversed training edges whose other direction alone trained.
-    Returns (positives, how many of them are trained edges reversed).
-
-    No second training is needed: a per-direction split training each direction with probability
-    q = 1 - sqrt(1 - R) keeps an edge with probability R, so our split at R is one such split."""
+    """(positives, how many are reversed training edges) of a per-direction split training on
+    ``split.train``; ours at R is one (each direction kept with q = 1 - √(1 - R)): no second training."""
     q = 1.0 - math.sqrt(1.0 - split.train_ratio)  # each direction trains with probability q
     both = q / (2.0 - q)  # P(both directions train | at least one does)
     src, dst = split.train.src, split.train.dst
@@ -108,17 +96,15 @@ def _held_out_share(graph: Graph, split: EdgeSplit, table: torch.Tensor, exclude
 
 def audit(graph: Graph, train_ratio: float, params: dict | None = None,
           callback: Callable[[Progress], bool | None] | None = None) -> dict:
-    """Train GOAT (``params``: ``Goat``'s parameters, seed included; default ``Goat()``'s) once on a
-    leak-free split of ``graph`` at ``train_ratio`` and score it under each protocol. The dict is
-    what ``python -m goat_core audit --json`` prints."""
+    """Train GOAT (``params``: ``Goat``'s, seed included) once on a leak-free split of ``graph`` and score
+    it under each protocol: what ``python -m goat_core audit --json`` prints."""
     return audit_models(graph, train_ratio, params, callback).report
 
 
 @dataclass(frozen=True)
 class Audited:
-    """The audit's report with its split and models: ``chosen`` (the leak-free model, what
-    ``linkpred`` trains), ``untrained`` (epoch 0), ``test`` and ``paper`` (the epochs the test
-    pairs chose)."""
+    """The audit's report with its split and models: ``chosen`` (leak-free, as ``linkpred`` trains),
+    ``untrained`` (epoch 0), ``test`` and ``paper`` (the epochs the test pairs chose)."""
 
     report: dict
     split: EdgeSplit

@@ -9,11 +9,8 @@ from .layouts import seeded_igraph
 
 
 def communities(graph: Graph, seed: int = 0) -> NodeLabels:
-    """Leiden communities (modularity), largest first, as labels "community 0", "community 1", ...
-
-    igraph's Leiden in C, two iterations, chosen by measurement on Barabási–Albert uploads
-    (BENCHMARKS.md, the app at scale): far faster than networkx's Louvain and igraph's multilevel
-    Louvain at 100k-1M edges, with a modularity as high or higher."""
+    """Leiden communities (modularity, igraph, two iterations), largest first, as labels "community 0", ...:
+    far faster than Louvain at 100k-1M edges, as high a modularity (BENCHMARKS.md, the app at scale)."""
     import igraph
 
     src, dst = graph.undirected_pairs()

@@ -1,13 +1,6 @@
-"""Runs side by side: several models scored on the same held-out pairs, edge by edge.
-
-Raw scores are not comparable between runs (GOAT's r_s·r_t and GoatGlobal's E_s·E_t live on
-different scales), so each run's scores become **rank percentiles** among the test pairs (the
-held-out edges and as many non-edges, together): 1.0 is the pair the run ranks highest, ties
-share their average rank. A held-out edge is **won** by the run that ranks it higher; equal
-percentiles are a tie. AUC is the mean, over held-out edges, of how many non-edges a run ranks
-below each: a run that wins most edges against another usually has the higher AUC, but not
-always (wins count edges, not by how much). docs/library.md runs one comparison.
-"""
+"""Runs side by side on the same held-out pairs: each run's scores as rank percentiles among the test pairs
+(raw scores of GOAT and GoatGlobal live on different scales); an edge is won by the run ranking it higher,
+equal percentiles tie. Wins count edges, AUC counts by how much; docs/library.md runs one comparison."""
 
 from __future__ import annotations
 
@@ -34,10 +27,7 @@ def run_name(variant: str, padding: str) -> str:
 
 def variant_params(base: Mapping, variants: Iterable[str] = ("goat", "global", "mean-pool"),
                    paddings: Iterable[str] = ("zero",)) -> dict[str, dict]:
-    """Run name -> parameters: ``base`` (seed included) with each variant at each padding.
-
-    GoatGlobal appears once, with ``base``'s padding: its score ignores neighborhoods.
-    """
+    """Run name -> parameters: ``base`` with each variant at each padding (GoatGlobal once)."""
     variants, paddings = list(dict.fromkeys(variants)), list(dict.fromkeys(paddings))
     if not variants or not paddings:
         raise ParameterError("compare needs at least one variant and one padding")
@@ -58,10 +48,7 @@ def rank_percentiles(scores: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Comparison:
-    """Several runs on the same test pairs: rows are runs, columns are pairs.
-
-    ``pairs`` are the held-out edges first (``labels`` 1), then the non-edges (``labels`` 0).
-    """
+    """Runs (rows) on the same test pairs (columns): held-out edges (``labels`` 1), then non-edges."""
 
     names: tuple[str, ...]  # (runs,)
     pairs: np.ndarray  # (k, 2) node ids

@@ -69,11 +69,8 @@ def context_shift(goat: Goat, node: int | str, partner_a: int | str, partner_b: 
 
 
 def contrasting_partner(goat: Goat, node: int, partner: int, limit: int = 50) -> int | None:
-    """The neighbor of ``node`` (other than ``partner``) under which its attention differs most
-    from its attention with ``partner``: a good second partner for a context-shift view.
-
-    Looks at the ``limit`` highest-degree neighbors; None when ``node`` has no other neighbor.
-    """
+    """The neighbor of ``node`` (not ``partner``; among the ``limit`` highest-degree) under which its
+    attention differs most from that with ``partner``, for the context-shift view; None if none."""
     graph = goat.graph_
     deg = graph.degrees()
     others = [int(v) for v in neighbors(graph, node) if v != partner]

@@ -1,18 +1,6 @@
-"""The paper's equations on one pair, step by step, with the pair's real numbers.
-
-For a pair (s, t): S and T are the global embeddings of the two sampled neighborhoods, the
-alignment is A = S Tᵀ, row-wise max pooling gives s's attention logits and column-wise max
-pooling t's (the authors' code: tanh of A, then row and column means), the softmaxes turn them
-into attention weights, r_s = p_sᵀ S and r_t = p_tᵀ T are the context representations, and the
-pair's score is r_s · r_t. :func:`pair_equations` recomputes every step in float64 from the
-model's embeddings, independently of the training kernels, and checks that it lands on the
-model's own score: what a student reads is what the model computes.
-
-Under ``padding="zero"`` each side also has zero slots: a zero row of A whose maximum is 0,
-a 0 in every column's maximum when the other side has pads, and softmax mass of its own. They
-are counted (``pads_s``, ``pads_t``, from the slots ``backends.batch`` lays out for the model), not
-drawn as rows; σ is ``backends.logistic.sigmoid``.
-"""
+"""The paper's equations on one pair, step by step: A = S Tᵀ, row and column pooling, the softmaxes,
+r_s, r_t and the score, recomputed in float64 from the model's embeddings, independently of the training
+paths, and checked against the model's own score (zero pads counted per side, not drawn as rows)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Leak-free evaluation: link prediction (AUC/AP) and node clustering (NMI/AMI).
-
-scikit-learn is imported inside the functions: its import is slow (BENCHMARKS.md, "A class
-starts in seconds"), and ``import goat_core`` (so every CLI call, ``info`` included) would
-otherwise pay for it.
-"""
+"""Leak-free evaluation: link prediction (AUC/AP) and node clustering (NMI/AMI). scikit-learn is imported
+inside the functions: its slow import would otherwise be paid by ``import goat_core``."""
 
 from __future__ import annotations
 
@@ -33,18 +29,14 @@ def link_curves(labels: np.ndarray, scores: np.ndarray) -> tuple:
 
 
 def held_out_pairs(split: EdgeSplit) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs every method is scored on (held-out edges, then the verified non-edges) and
-    their labels (1, then 0)."""
+    """The pairs every method is scored on, held-out edges then verified non-edges, and labels 1 then 0."""
     pairs = np.concatenate([split.test_pos, split.test_neg])
     return pairs, np.concatenate([np.ones(len(split.test_pos)), np.zeros(len(split.test_neg))])
 
 
 def evaluate_link_prediction(goat: Goat, split: EdgeSplit, curves: bool = False) -> dict:
-    """Score held-out edges vs verified non-edges with a Goat fitted on ``split.train``.
-
-    Reports the model's own score (context-sensitive r_s·r_t for GOAT) and, alongside, the
-    same model's global-embedding score E_s·E_t.
-    """
+    """Held-out edges against verified non-edges, scored by a Goat fitted on ``split.train``: its own score
+    (r_s·r_t for GOAT) and, beside it, the global embeddings' E_s·E_t."""
     pairs, labels = held_out_pairs(split)
     scores = goat.decision_function(pairs)
     result = link_scores(labels, scores)
@@ -69,10 +61,8 @@ MAX_CLASSES = 1000
 
 
 def clustering_problem(labels: NodeLabels) -> str | None:
-    """Why clustering scores against ``labels`` would mean nothing (fewer than two classes among
-    the labelled nodes: NMI = AMI = 1 for any clustering; fewer than two labelled nodes per class
-    on average) or take too long (more than :data:`MAX_CLASSES` classes); None when they can be
-    computed. Cheap: callers check before training."""
+    """Why clustering scores against ``labels`` would mean nothing (fewer than two classes, or than two
+    labelled nodes a class on average) or take too long (over :data:`MAX_CLASSES`); None when fine."""
     known = labels.codes >= 0
     labelled = int(known.sum())
     k = len(np.unique(labels.codes[known]))

@@ -1,12 +1,6 @@
-"""Does attention explain the score? Each neighbor's attention weight against its leave-one-out effect.
-
-Every neighbor v of a pair (s, t) is muted in turn, as the mute feature does; its **effect** is
-score − score with v muted, its **weight** its attention (both sides summed for a shared neighbor),
-and Spearman's ρ and Kendall's τ between weights and effects say whether attention ranks the
-neighbors as their effects do (1 = the same order). Degenerate cases (a side's only neighbor, fewer
-than two effects, constant weights or effects) give ``None`` with a ``note``, never NaN; zero pads
-are no neighbors. All muted variants of a pair are one batch (:func:`.tracking.pair_forward`).
-"""
+"""Does attention explain the score? Each neighbor's attention weight against its leave-one-out effect
+(score − score with it muted), by Spearman's ρ and Kendall's τ; degenerate cases give ``None`` with a
+``note``, never NaN. All muted variants of a pair are one batch (:func:`.tracking.pair_forward`)."""
 
 from __future__ import annotations
 
@@ -113,8 +107,7 @@ def pair_effects(model: GoatModule, hood: Neighborhoods, s: int, t: int, exclude
 
 
 def explain(found: Faithfulness) -> str:
-    """One sentence a student can read: does this pair's attention rank its neighbors as their
-    effects on the score do?"""
+    """One sentence a student can read: does the pair's attention rank its neighbors as their effects do?"""
     if found.spearman is None:
         return f"No verdict for this pair: {found.note}."
     rho = found.spearman
@@ -195,9 +188,8 @@ def faithfulness_sample(goat: Goat, pairs: np.ndarray | None = None, count: int 
 
 
 def faithfulness_over_training(goat: Goat, pairs: list[tuple[int | str, int | str]]) -> dict:
-    """The correlations of ``pairs`` after every epoch (0 = initialised), by replaying the fitted
-    model's training from its seed (:func:`.replay.train_watching`: the same model at every epoch;
-    ``same_model`` checks the last one against ``goat``). Costs one training."""
+    """The correlations of ``pairs`` after every epoch (0: initialised), replaying the training from its
+    seed (one training; ``same_model`` checks the last epoch's model against ``goat``)."""
     _check(goat)
     ids = [(goat.graph_.index_of(s), goat.graph_.index_of(t)) for s, t in pairs]
     rows: list[list[dict]] = [[] for _ in ids]

@@ -1,6 +1,5 @@
-"""What a network view draws: coordinates for a graph's nodes (seeded: the same seed gives the
-same picture), and the part of a large graph a view can hold (the hubs, or one node's ego
-network)."""
+"""What a network view draws: seeded coordinates for a graph's nodes, and the part of a large graph a view
+can hold (the hubs, or one node's ego network)."""
 
 from __future__ import annotations
 
@@ -29,13 +28,8 @@ _IGRAPH_RNG = threading.Lock()  # igraph's random generator is process-wide: one
 
 
 def layout(graph: Graph, seed: int = 0) -> np.ndarray:
-    """(n, 2) coordinates in [-1, 1]; the same seed gives the same picture.
-
-    Small connected graphs: Kamada-Kawai started from a seeded spring layout (evenly spread).
-    Others: igraph's Fruchterman-Reingold with its grid approximation, chosen by measurement
-    (``bench/layouts.py``; BENCHMARKS.md, the app at scale): orders of magnitude faster than
-    networkx's spring layout at 20k nodes, with the same edge-length quality.
-    """
+    """(n, 2) coordinates in [-1, 1], seeded: Kamada-Kawai from a spring layout for small connected graphs,
+    else igraph's grid Fruchterman-Reingold (``bench/layouts.py``: far faster at 20k nodes, as good)."""
     import networkx as nx
 
     if graph.num_nodes <= 200:
@@ -77,9 +71,8 @@ def seeded_igraph(seed: int) -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Overview:
-    """The part of a graph a whole-graph view draws: ``nodes`` (graph ids; all of them up to
-    the limit, else the highest-degree ones plus any the caller must show) and the edges among
-    them as ``src``/``dst`` indexing into ``nodes``."""
+    """What a whole-graph view draws: ``nodes`` (every one up to the limit, else the highest-degree plus
+    those the caller must show) and their edges, ``src``/``dst`` indexing into ``nodes``."""
 
     nodes: np.ndarray
     src: np.ndarray
@@ -105,10 +98,8 @@ def overview(graph: Graph, max_nodes: int, keep: Sequence[int] = ()) -> Overview
 
 
 def ego_subgraph(graph: Graph, center: int, limit: int = 300) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``center`` and up to ``limit - 1`` of its neighbors (highest degree first).
-
-    Returns (node ids, src, dst) with src/dst indexing into the returned node ids.
-    """
+    """(node ids, src, dst) of ``center`` and up to ``limit - 1`` of its highest-degree neighbors; src and
+    dst index into the node ids."""
     deg = graph.degrees()
     nbrs = neighbors(graph, center)
     nbrs = nbrs[np.argsort(-deg[nbrs], kind="stable")][: max(limit - 1, 0)]

@@ -1,16 +1,6 @@
-"""DeepWalk and node2vec: the random-walk embeddings the GOAT paper compares with, scored as it
-scores them, by the dot product of two nodes' embeddings.
-
-Walks on the training graph come from pecanpy (a compiled node2vec walker, Liu & Koch 2021),
-the skip-gram from gensim's Word2Vec. node2vec (Grover & Leskovec 2016) biases each step by its
-return parameter p and in-out parameter q; DeepWalk (Perozzi et al. 2014) is the case p = q = 1,
-uniform first-order walks. Defaults are both papers': d = 128, 10 walks of length 80 per node,
-window 10, one skip-gram epoch. Direction and weights are ignored, as by the heuristics.
-
-Seeded and deterministic: the walks run on one numba thread whose generator (and numpy's global
-one, which pecanpy shuffles the start nodes with; restored afterwards) is seeded under a lock,
-and Word2Vec trains on one worker from the same seed.
-"""
+"""DeepWalk and node2vec, the random-walk baselines of the GOAT paper, scored by the dot product of two
+embeddings: pecanpy walks (DeepWalk is p = q = 1), gensim skip-gram, both papers' defaults. Seeded: the
+walks run on one numba thread seeded under a lock, Word2Vec on one worker from the same seed."""
 
 from __future__ import annotations
 
@@ -123,10 +113,8 @@ def walks_per_node(num_nodes: int, walk_length: int = 80, budget: int = 1_000_00
 
 def evaluate_walk_methods(split: EdgeSplit, configs: Mapping[str, Mapping] | None = None, seed: int = 0,
                           curves: bool = False, ranking: Sequence[RankingNegatives] = ()) -> dict[str, dict]:
-    """AUC and AP of each walk embedding (name -> ``walk_embedding`` keyword arguments; default
-    ``PRESETS``) trained on ``split.train``, on the held-out edges against the split's non-edges,
-    the pairs GOAT and the heuristics are scored on; ``curves`` adds ROC and PR points, ``ranking``
-    (:class:`.ranking.RankingNegatives`) adds ``ranking[kind]``: MRR and Hits@K on those negatives."""
+    """AUC and AP of each walk embedding (name -> ``walk_embedding`` keywords) on GOAT's test pairs of
+    ``split``; ``curves`` adds ROC/PR points, ``ranking`` MRR and Hits@K."""
     pairs, labels = held_out_pairs(split)
     out = {}
     for name, config in (PRESETS if configs is None else configs).items():

@@ -47,9 +47,8 @@ def neighbors(graph: Graph, node: int) -> np.ndarray:
 
 
 def key_nodes(graph: Graph, focus: Sequence[int], hubs: int = 10, shared: int = 12) -> list[int]:
-    """The nodes a room should be able to name, in priority order: ``focus`` (the gossip pair, or
-    the case study's node and partners), then the neighbors ``focus[0]`` shares with each other
-    focus node (highest degree first, at most ``shared``), then the ``hubs`` highest-degree nodes."""
+    """The nodes a room should name, in order: ``focus`` (the pair, or the case study's three), the
+    neighbors ``focus[0]`` shares with the others (at most ``shared``), the ``hubs`` highest-degree."""
     focus = [int(v) for v in focus]
     deg = graph.degrees()
     common: list[int] = []
@@ -63,10 +62,8 @@ def key_nodes(graph: Graph, focus: Sequence[int], hubs: int = 10, shared: int = 
 
 
 def find_nodes(graph: Graph, query: str, limit: int = 20) -> list[int]:
-    """Nodes whose name matches ``query``, best first: the exact name, then names equal to it
-    ignoring case, then names starting with it, then names containing it (``limit`` at most).
-    Integer-id graphs are searched by id this way, since their names are the ids. The query is
-    read in Unicode NFC, as names are (``graph.nfc``)."""
+    """Up to ``limit`` nodes matching ``query`` (in NFC), best first: the exact name, then equal ignoring
+    case, starting with it, containing it (integer-id graphs: by id)."""
     query = nfc(query.strip())
     if not query:
         return []

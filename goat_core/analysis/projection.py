@@ -16,11 +16,8 @@ Progress = Callable[[float, str], None]  # (fraction done, what is happening)
 
 def project(embeddings: np.ndarray, method: str = "pca", seed: int = 0,
             progress: Progress | None = None) -> np.ndarray:
-    """(n, d) -> (n, 2). Deterministic for a given seed.
-
-    ``progress`` hears UMAP's stages: the nearest-neighbour search (fraction 0), then each
-    optimisation epoch (fraction = epochs done / epochs).
-    """
+    """(n, d) -> (n, 2), deterministic for a seed; ``progress`` hears UMAP's neighbour search (fraction 0),
+    then each optimisation epoch."""
     embeddings = np.asarray(embeddings, dtype=np.float32)
     if embeddings.shape[0] < 3:
         raise ParameterError("need at least 3 points to project")

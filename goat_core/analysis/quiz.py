@@ -1,9 +1,5 @@
-"""A classroom question: which neighbor will a node attend to most while gossiping with a partner?
-
-The answer is never stored: it is read from the model's attention for the pair
-(:meth:`~goat_core.estimator.Goat.attention`), so it changes with the run and the seed exactly
-as the bars the students then see.
-"""
+"""A classroom question: which neighbor will a node attend to most while gossiping with a partner? The
+answer is read from the model's attention, never stored, so it changes with the run as the bars do."""
 
 from __future__ import annotations
 
@@ -31,10 +27,7 @@ class Verdict:
 @dataclass(frozen=True)
 class TopNeighborQuestion:
     """"Which of ``node``'s neighbors gets its most attention while it gossips with ``partner``?"
-
-    ``options`` are the neighbors in ``node``'s sampled message (ids, in name order: the order
-    gives nothing away); ``weights`` their attention, aligned with ``options``.
-    """
+    ``options`` in name order (no hint), ``weights`` their attention."""
 
     node: str
     partner: str

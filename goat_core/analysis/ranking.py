@@ -1,18 +1,7 @@
-"""Ranking metrics for link prediction: each held-out edge ranked against negatives of its own.
-
-Each held-out edge (a, b) gets ``per_positive`` negatives (K, default 100) that share a node with
-it, (a, w) or (w, b), each a verified non-edge of the full graph: ``random`` draws them uniformly
-(OGB's corrupted-end negatives); ``hard`` takes those scoring highest on resource allocation
-Σ_{z ∈ N(u) ∩ N(w)} 1/D(z) on the training graph, ties at random (HeaRT, Li et al., NeurIPS 2023).
-A positive's rank is 1 + (negatives scored above) + ½ (negatives scored equal), OGB's convention:
-a model scoring every pair alike ranks each positive in the middle, not first. MRR is the mean of
-1/rank, Hits@K the share of ranks ≤ K; a positive with fewer than K candidates is ranked against
-those it has (``negatives_scored``).
-
-GOAT's pairs are scored by :func:`goat_pair_scores` through the compiled path's Gram mode on CPU
-(``backends/gram.py``): equal to ``Goat.decision_function`` up to float rounding
-(``tests/analysis/test_ranking.py``).
-"""
+"""Ranking metrics for link prediction (docs/evaluation.md): each held-out edge ranked against K negatives
+sharing a node with it, ``random`` (OGB's corrupted ends) or ``hard`` (highest resource allocation, HeaRT);
+rank = 1 + above + ½ equal (OGB's convention); MRR and Hits@K. GOAT's pairs are scored through the
+compiled path's Gram mode on CPU, equal to ``Goat.decision_function`` up to rounding."""
 
 from __future__ import annotations
 
@@ -75,11 +64,8 @@ class RankingNegatives:
         return np.concatenate([self.positives, self.negatives[self.valid]]).astype(np.int64)
 
     def scoring_order(self) -> tuple[np.ndarray, np.ndarray]:
-        """(pairs, order): ``pairs()[order]``, each negative written shared node first, (a, w) or
-        (b, w) (the same pair for a symmetric score), sorted by that first node, the anchor.
-        :func:`goat_pair_scores` then gathers an anchor's columns of the Gram matrix once for
-        all the pairs it anchors. Scores ``s`` of these pairs are :meth:`pairs`' as
-        ``out[order] = s``."""
+        """(pairs, order): ``pairs()[order]``, negatives written anchor (shared node) first and sorted by
+        it, for :func:`goat_pair_scores`; scores ``s`` map back by ``out[order] = s``."""
         pairs = self.pairs()
         p = len(self.positives)
         owner = np.broadcast_to(np.arange(p)[:, None], self.valid.shape)[self.valid]
@@ -131,11 +117,8 @@ def resource_allocation_rows(train: Graph, nodes: np.ndarray) -> np.ndarray:
 
 def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int = DEFAULT_PER_POSITIVE,
                       seed: int | None = None, batch_cells: int = 4_000_000) -> RankingNegatives:
-    """``per_positive`` negatives for each held-out edge of ``split`` (see the module's docstring).
-
-    Candidates of (a, b) are (a, w) and (w, b) for every node w other than a and b whose pair is no
-    edge of the full graph (``split.train`` plus the held-out edges; direction ignored). Seeded by
-    ``seed`` (default the split's), apart from every other draw of the split."""
+    """``per_positive`` negatives per held-out edge (a, b): (a, w) or (w, b), w neither a nor b, no edge of
+    the full graph; seeded by ``seed`` (default the split's), apart from the split's draws."""
     if kind not in RANKING_NEGATIVES:
         raise ParameterError(f"ranking negatives must be one of {', '.join(RANKING_NEGATIVES)}, got {kind!r}")
     if isinstance(per_positive, bool) or not isinstance(per_positive, (int, np.integer)) or per_positive < 1:
@@ -158,10 +141,8 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
 
 def _draw_random(pos: np.ndarray, full, n: int, k: int, rng: np.random.Generator, negatives: np.ndarray,
                  valid: np.ndarray) -> np.ndarray:
-    """Random negatives by rejection: 2K + 16 candidates per positive drawn uniformly from the 2n
-    slots (a, w) and (w, b), the first K distinct allowed ones kept (a compiled loop,
-    :func:`.ranking_kernels.first_allowed_draws`). Returns the positives still short of K (a
-    small or dense graph), for the exhaustive choice."""
+    """Random negatives by rejection: 2K + 16 uniform draws per positive, the first K distinct allowed kept
+    (:func:`.ranking_kernels.first_allowed_draws`); returns the positives still short of K."""
     from ..backends.ranking_kernels import first_allowed_draws  # numba: compiled (or loaded) on first use
 
     code = rng.integers(0, 2 * n, size=(len(pos), 2 * k + 16))  # < n: (a, code); else (code - n, b)
@@ -202,10 +183,8 @@ def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, 
 
 
 def goat_pair_scores(goat: Goat, pairs: ArrayLike) -> np.ndarray:
-    """``goat.decision_function(pairs)``, on CPU by the compiled path whatever path trained the
-    model: for max-pooling GOAT with one inference draw, its Gram mode over the model's own Gram
-    matrix (:func:`.dispatch.uses_gram`), which pools a shared first node's columns once for all
-    its pairs (pass them grouped: :meth:`RankingNegatives.scoring_order`)."""
+    """``goat.decision_function(pairs)`` by the compiled path on CPU whatever trained the model: the Gram
+    mode for max pooling and one draw (pass pairs grouped: :meth:`RankingNegatives.scoring_order`)."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
     if goat.variant == "global" or goat.inference_draws > 1:
         return np.asarray(goat.decision_function(pairs), dtype=np.float32)

@@ -1,14 +1,6 @@
-"""A Goat's training run again from its seed, with a look at the model before and after every epoch.
-
-``Goat.fit`` keeps only the final model. Some questions need the model along the way: which epoch
-the test pairs would have chosen (the leak audit, :mod:`.audit`), or how faithful attention is
-after each epoch (:mod:`.faithfulness`). :func:`train_watching` trains the final stage exactly as
-``fit`` does once the number of epochs is known (the same seed, module, neighborhood draws, pairs,
-batches and dropout masks), so the model after epoch k is the one ``fit`` would return for k
-epochs: an epoch's state does not depend on how many epochs follow (the generator is drawn from
-epoch by epoch). ``watch`` only reads the model; scoring it changes nothing training computes, as
-the validation scores after every epoch of early stopping change nothing.
-"""
+"""A Goat's training run again from its seed, with a look at the model after every epoch (the leak audit's
+epoch choice, faithfulness over training): the model after epoch k is the one ``fit`` returns for k epochs,
+and ``watch`` only reads it."""
 
 from __future__ import annotations
 
@@ -21,19 +13,16 @@ import torch
 from ..backends.dispatch import resolve_backend
 from ..data.graph import Graph
 from ..data.sampling import Neighborhoods
-from ..fitting import build_module
+from ..fitting import Watch, train_fresh
 from ..model import Goat as GoatModule
 from ..model import GoatGlobal
-from ..optim import resolve_optimizer
 from ..persistence import GoatState
-from ..training import Progress, run_training
+from ..training import Progress
 
 if TYPE_CHECKING:  # annotations only
     from ..estimator import Goat
 
-# watch(model, inference draw, epoch) -> True to stop after this epoch
 Model = GoatModule | GoatGlobal
-Watch = Callable[[Model, Neighborhoods, int], bool | None]
 
 
 @dataclass(frozen=True)
@@ -48,24 +37,12 @@ class Watched:
 
 def train_watching(goat: Goat, graph: Graph, epochs: int, watch: Watch,
                    callback: Callable[[Progress], bool | None] | None = None) -> Watched:
-    """Train ``goat``'s module on every edge of ``graph`` for up to ``epochs`` epochs from its seed
-    (``fit``'s final stage), calling ``watch(model, draw, epoch)`` at epoch 0 (just initialised) and
-    after every epoch; ``watch`` returning True ends training there. ``draw`` is the fixed inference
-    draw the fitted model would answer with. ``callback`` sees the progress as ``fit``'s does."""
+    """Train ``goat``'s module on ``graph`` for up to ``epochs`` from its seed, as ``fit``'s final stage
+    does (:func:`.fitting.train_fresh`), with ``watch`` looking at every epoch."""
     device = goat.resolved_device()
     backend = resolve_backend(goat.backend, goat.variant, device)
-    generator = torch.Generator().manual_seed(goat.seed)
-    model = build_module(goat.get_params(), graph.num_nodes, generator).to(device)  # fit's own module
-    hood = goat.inference_neighborhoods(graph)
-    if watch(model, hood, 0) or epochs == 0:
-        return Watched(0, [], backend, device)
-
-    history = run_training(model, graph, epochs=epochs, batch_size=goat.batch_size, lr=goat.lr,
-                           negatives=goat.negatives, neighborhood=goat.neighborhood,
-                           exclude_partner=goat.exclude_partner, generator=generator, padding=goat.padding,
-                           device=device, backend=backend, callback=callback, shard=(0, 1), wrap=None,
-                           optimizer=resolve_optimizer(goat.optimizer, graph.num_nodes),
-                           stop=lambda epoch: watch(model, hood, epoch))
+    _, _, history, _ = train_fresh(goat.get_params(), graph, epochs, watch=watch, device=device,
+                                   backend=backend, callback=callback, shard=(0, 1), wrap=None)
     return Watched(len(history), history, backend, device)
 
 

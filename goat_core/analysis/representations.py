@@ -33,8 +33,7 @@ def representations(model: Goat | GoatGlobal, embedding: np.ndarray, hood: Neigh
 
 def mean_context(model: Goat | GoatGlobal, embedding: np.ndarray, graph: Graph, hood: Neighborhoods,
                  exclude_partner: bool, padding: str, device: torch.device) -> np.ndarray:
-    """(n, d) each node's mean of r_u over its neighbors u gossips with (a node without one: its
-    global embedding)."""
+    """(n, d) each node's mean of r_u over the neighbors u gossips with (none: its global embedding)."""
     adj = Adjacency.from_graph(graph)
     nodes = torch.repeat_interleave(torch.arange(adj.num_nodes), adj.degree).numpy()
     partners = adj.indices.numpy()

@@ -14,12 +14,8 @@ from ..data.sampling import EdgeSplit, split_edges
 
 
 def recover_split(full: Graph, train: Graph, seed: int) -> EdgeSplit | None:
-    """The EdgeSplit that turned ``full`` into ``train``, if ``split_edges(full, r, seed)`` made it.
-
-    A saved run keeps only its training graph; when that graph is ``full`` minus a seeded
-    hold-out (as the app trains), this finds the held-out edges and non-edges again, so a
-    reloaded run still has its link-prediction test set. None when it cannot be matched.
-    """
+    """The EdgeSplit that turned ``full`` into ``train`` when ``split_edges(full, r, seed)`` made it (as the
+    app trains), so a reloaded run finds its test set again; None when it cannot be matched."""
     if full.names != train.names or full.directed != train.directed:
         return None
     if not 0 < train.num_edges < full.num_edges:
@@ -48,9 +44,8 @@ class RunMatch:
 
 
 def match_run(run_graph: Graph, seed: int, candidates: Sequence[tuple[Graph, str]], own_key: str) -> RunMatch:
-    """Attach a loaded run (trained on ``run_graph`` with ``seed``) to the first candidate graph
-    it was trained on: the same graph, or the graph minus a seeded hold-out (whose test edges
-    are then found again). A run that matches none stands on its own graph under ``own_key``."""
+    """Attach a loaded run (``run_graph``, ``seed``) to the first candidate it was trained on: the graph, or
+    the graph minus a seeded hold-out (test edges found again); else its own graph under ``own_key``."""
     run_fp = run_graph.fingerprint()  # hashes every array: once, not per candidate
     for full, key in candidates:
         if full.fingerprint() == run_fp:

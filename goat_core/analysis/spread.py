@@ -1,19 +1,7 @@
-"""Context spread: how far apart a node's context representations are, for every node.
-
-GOAT gives a node u one representation r_u^(v) per gossip partner v (its neighbors, under the
-model's fixed neighborhood draw), from at most ``max_contexts`` partners (a seeded sample).
-
-- ``spread[u]`` = the mean cosine distance over the pairs of u's contexts, in [0, 2]; 0 with fewer
-  than 2 partners. For every node at once: with unit vectors x_i, Σ_{i≠j} x_i·x_j = |Σ_i x_i|² - m.
-- ``personas[u]`` = how many clusters the contexts form: spherical k-means for k = 2 ..
-  ``max_personas`` from a deterministic farthest-point start, keeping the best silhouette among
-  the clusterings whose clusters hold ``MIN_PERSONA`` contexts each and lie ``SEPARATION`` apart
-  on average; 1 below ``MIN_CONTEXTS`` contexts or ``SILHOUETTE``. Both rules matter: a partner
-  left out of u's message makes a "persona" of one, and the silhouette is blind to scale.
-  Nodes with the same number of contexts are clustered as one batch: no Python loop over nodes.
-
-GoatGlobal has one representation per node (E_u): its spread is 0 everywhere.
-"""
+"""Context spread: each node's mean cosine distance between its context representations r_u^(v), one per
+partner (0 below 2; 0 for GoatGlobal), and its persona clusters: spherical k-means, the best silhouette
+among clusterings of ``MIN_PERSONA`` contexts a cluster, ``SEPARATION`` apart (a partner left out of u's
+message makes a lone "persona"; the silhouette is blind to scale)."""
 
 from __future__ import annotations
 
@@ -86,9 +74,8 @@ def mean_cosine_distance(owners: np.ndarray, vectors: np.ndarray, num_nodes: int
 
 
 def silhouettes(distances: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
-    """(G,) mean silhouette of G clusterings of m points each, from (G, m, m) distances and
-    (G, m) labels in 0..k-1; a point alone in its cluster scores 0 (as scikit-learn's), and a
-    clustering with fewer than 2 non-empty clusters scores -1 (never kept)."""
+    """(G,) mean silhouettes of G clusterings from (G, m, m) distances and (G, m) labels in 0..k-1: a lone
+    point scores 0 (as scikit-learn's), fewer than 2 non-empty clusters -1 (never kept)."""
     onehot = np.eye(k)[labels]  # (G, m, k)
     counts = onehot.sum(axis=1)  # (G, k)
     to = distances @ onehot  # (G, m, k): summed distance of each point to each cluster
@@ -156,9 +143,8 @@ def persona_count(vectors: np.ndarray, max_personas: int = MAX_PERSONAS,
 
 def grouped_personas(reps: np.ndarray, contexts: np.ndarray,
                      max_personas: int = MAX_PERSONAS) -> tuple[np.ndarray, np.ndarray]:
-    """Persona clusters of every node from its contexts (``reps`` grouped by node, in node order,
-    ``contexts[u]`` of them): nodes with the same number of contexts are clustered together,
-    as one batch of (G, m, d) arrays."""
+    """Persona clusters of every node from ``reps`` (grouped by node, ``contexts[u]`` each), nodes with the
+    same number of contexts clustered together as one (G, m, d) batch."""
     n = len(contexts)
     personas, best = np.ones(n, dtype=np.int64), np.full(n, np.nan)
     starts = np.concatenate([[0], np.cumsum(contexts)])[:-1]

@@ -1,16 +1,6 @@
-"""A pair's attention under the fixed inference draw: counterfactuals and its course over training.
-
-:func:`pair_forward` is the one computation behind ``Goat.attention`` (with neighbors muted, or
-with uniform attention in place of the learned one) and behind the tracked history
-(``Goat.fit(graph, track_pairs=[...])``): :class:`AttentionTracker` records each tracked pair's
-attention, on both sides, and its score after every epoch, and :class:`AttentionHistory` is
-what it leaves, one per pair, saved with the run.
-
-Muting a neighbor leaves it out of the max and the softmax of every side whose message holds it
-(as the mask leaves out padding): its attention is 0 and the other neighbors share what it had.
-Uniform attention is the mean of the same (unmuted, real) neighbors' embeddings: what the pair
-would score without attention.
-"""
+"""A pair's attention under the fixed inference draw: :func:`pair_forward` is the one computation behind
+``Goat.attention`` (muted neighbors are left out of the max and softmax; uniform attention is the mean of the
+real neighbors' embeddings) and behind :class:`AttentionTracker`, which records tracked pairs every epoch."""
 
 from __future__ import annotations
 
@@ -60,12 +50,8 @@ def pair_batch(model: Goat, src: torch.Tensor, dst: torch.Tensor, hood: Neighbor
 def pair_forward(model: Goat, batch: PairBatch, real_s: torch.Tensor, real_t: torch.Tensor,
                  muted_s: torch.Tensor | None = None, muted_t: torch.Tensor | None = None,
                  uniform: bool = False) -> PairForward:
-    """The model's answer for ``batch`` (no dropout, no gradient; the module's training mode is
-    restored), with ``muted_*`` slots left out of the max and the softmax.
-
-    Every row must keep at least one unmuted real neighbor on each side (the caller checks:
-    a side with nothing to attend to has no softmax).
-    """
+    """The model's answer for ``batch`` (no dropout or gradient, training mode restored), ``muted_*`` slots
+    out of the max and softmax; the caller keeps an unmuted real neighbor on each side."""
     muted_s = torch.zeros_like(real_s) if muted_s is None else muted_s & real_s
     muted_t = torch.zeros_like(real_t) if muted_t is None else muted_t & real_t
     was_training = model.training
@@ -87,13 +73,11 @@ def pair_forward(model: Goat, batch: PairBatch, real_s: torch.Tensor, real_t: to
     return PairForward(batch, real_s, real_t, muted_s, muted_t, p_s, p_t, A, r_s, r_t, logits, uniform_logits)
 
 
-
 @torch.no_grad()
 def pair_attention(model: Goat, graph: Graph, hood: Neighborhoods, s: int, t: int, muted: Sequence[int],
                    uniform: bool, exclude_partner: bool, padding: str, device: torch.device) -> PairAttention:
-    """``Goat.attention``: the pair (s, t) (node indices) under the fixed draw ``hood``, with the
-    nodes ``muted`` left out (checked against the pair's messages: a ParameterError for a node in
-    neither, or for every neighbor of a side), or with uniform attention."""
+    """``Goat.attention``: the pair (s, t) under the fixed draw ``hood``, the ``muted`` nodes left out
+    (:func:`check_mutes`), or with uniform attention."""
     src, dst = torch.tensor([s], device=device), torch.tensor([t], device=device)
     batch, real_s, real_t = pair_batch(model, src, dst, hood.to(device), exclude_partner, padding)
     names = graph.names
@@ -135,11 +119,8 @@ def check_mutes(names: Sequence[str], s: int, t: int, muted: Sequence[int], batc
                                  "least one of its neighbors unmuted")
 
 
-# The most pairs ``fit(track_pairs=...)`` records. Each tracked pair costs a forward pass per epoch
-# and its attention for every epoch. On Les Misérables (fast preset: 40 short epochs, where the
-# tracker's share is largest) the tracker's share grows with the pairs and stays within tracking's
-# 10 % budget up to this cap (bench/track_pairs.py --scaling; BENCHMARKS.md, "Tracked pairs: the cost
-# and the cap").
+# The most pairs ``fit(track_pairs=...)`` records: each costs a forward pass per epoch, and up to this cap
+# the tracker stays within its 10 % budget (bench/track_pairs.py --scaling; BENCHMARKS.md, "Tracked pairs").
 MAX_TRACKED_PAIRS = 64
 
 
@@ -171,13 +152,8 @@ def tracked_pair_ids(graph: Graph, track_pairs: Sequence | None, variant: str) -
 
 
 class AttentionTracker:
-    """Records the attention of fixed pairs (node ids) under ``hood`` whenever :meth:`record`
-    is called: at epoch 0 and at every epoch end (:meth:`wrap` a ``fit`` callback).
-
-    The pairs' slots are built once (the draw is fixed); each record is one forward pass of
-    every tracked pair together, without dropout and without touching any random generator,
-    so tracking never changes what training computes.
-    """
+    """Records fixed pairs' attention under ``hood`` at epoch 0 and every epoch end (:meth:`wrap` a
+    callback): one forward of every pair, no dropout, no generator touched, so training is unchanged."""
 
     def __init__(self, model: Goat, pairs: np.ndarray, hood: Neighborhoods, names: Sequence[str],
                  exclude_partner: bool, padding: str, device: torch.device):

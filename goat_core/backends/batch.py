@@ -1,11 +1,6 @@
-"""A batch of pairs as every compute path takes it: both sides' neighbor slots and masks.
-
-Padding is decided here, once: :func:`make_batch` lays out the slots (``padding="mask"``: pads
-and a left-out partner are masked out of the max and the softmax; ``padding="zero"``, the
-paper's: every side N slots wide, pads are zero vectors that take part), and the paths read it
-back through :func:`slot_ids` (masked slots hold the pad id n, the zero row of the table),
-:func:`widths`, :func:`zero_padded` and :func:`real_slots`.
-"""
+"""A batch of pairs as every compute path takes it: padding decided once, by :func:`make_batch` (``mask``:
+pads out of the max and softmax; ``zero``, the paper's: N slots a side, pads are zero vectors that take
+part), read back by :func:`slot_ids`, :func:`widths`, :func:`zero_padded` and :func:`real_slots`."""
 
 from __future__ import annotations
 
@@ -58,10 +53,8 @@ def _side(nodes, partners, hood: Neighborhoods, exclude_partner: bool, padding: 
 
 def make_batch(src: torch.Tensor, dst: torch.Tensor, hood: Neighborhoods, exclude_partner: bool,
                padding: str = "mask") -> PairBatch:
-    """Both sides' neighborhoods of pairs (src, dst). A slot whose mask is False is left out of
-    the max and the softmax (``padding="mask"``: pads and a left-out partner); a slot whose mask
-    is True but holds the pad id is a zero vector that takes part (``padding="zero"``, the
-    paper's zero padding: every side N slots wide). The kernels read the padding from this."""
+    """Both sides' neighborhoods of pairs (src, dst): a slot masked False is out of the max and softmax
+    (``mask`` padding); one True holding the pad id is a zero vector that takes part (``zero`` padding)."""
     nbr_s, mask_s = _side(src, dst, hood, exclude_partner, padding)
     nbr_t, mask_t = _side(dst, src, hood, exclude_partner, padding)
     return PairBatch(src, dst, nbr_s, nbr_t, mask_s, mask_t)
@@ -84,9 +77,8 @@ def widths(mask: torch.Tensor) -> torch.Tensor:
 
 
 def zero_padded(mask_s: torch.Tensor, mask_t: torch.Tensor) -> bool:
-    """True when no slot is left out (``training.make_batch`` with ``padding="zero"``): any pad
-    id then stands for a zero vector that takes part. With ``padding="mask"`` a batch without a
-    masked slot holds no pad id, so the answer changes nothing there."""
+    """True when no slot is left out (``padding="zero"``): any pad id is then a zero vector that takes part;
+    under ``"mask"`` a batch without a masked slot holds no pad id, so it changes nothing."""
     return bool(mask_s.all()) and bool(mask_t.all())
 
 

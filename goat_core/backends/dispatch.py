@@ -1,39 +1,5 @@
-"""The one place that decides how a GOAT score is computed.
-
-The score is defined once, in ``model.Goat`` (``model.GoatGlobal`` for the ablation): the
-reference a student reads. Two more paths compute the same function with less work, up to float
-rounding (tests/backends/ and tests/analysis/test_ranking.py: each path and mode against the
-module, in float64 where it can):
-
-path      | mode             | when (and the code)
---------- | ---------------- | ----------------------------------------------------------------------
-module    |                  | ``backend="module"``; ``"auto"`` for GoatGlobal, and for mean-pool off
-          |                  | CPU; every answer about one pair (``analysis.tracking.pair_forward``:
-          |                  | attention, mutes, uniform attention, the tracked history).
-          |                  | ``model.Goat`` / ``model.GoatGlobal`` through autograd.
-compiled  | per pair         | ``backend="fused"``; ``"auto"`` on CPU for max and mean pooling.
-(CPU)     |                  | :mod:`.fused` ``pair_loop`` (numba): a pair's logit, and in training
-          |                  | its loss term and gradient in the same pass (:func:`goat_loss`).
-          | Gram             | scoring at least ``GRAM_MIN_PAIRS`` pairs of a max-pooling model of at
-          |                  | most ``GRAM_MAX_NODES`` nodes on the compiled path (:func:`uses_gram`):
-          |                  | ``decision_function``, validation, the audit, ranking (which asks for
-          |                  | the compiled path on CPU whatever path trained the model).
-          |                  | :mod:`.gram`: blocks of G = E Eᵀ, no d-dimensional work. It stays for
-          |                  | ranking 100 negatives per held-out edge (BENCHMARKS.md, Evaluation).
-torch     |                  | ``backend="torch"``; ``"auto"`` for max pooling on CUDA; the first
-          |                  | Train on a fresh install (it compiles nothing). :mod:`.torch_chunks`:
-          |                  | chunks trimmed to their widths, one autograd Function, a sparse backward.
-
-The Equations page recomputes one pair's score in float64 numpy (``analysis.equations``) to
-check the model's own: a check, not a path. The module and the torch chunks write the loss as
-``F.binary_cross_entropy_with_logits``; the compiled loop writes the same weighted logistic loss
-per pair in numba (``fused.pair_loop``, whose σ is ``fused._sigmoid``), because a compiled loop
-cannot call torch; the logistic functions everyone else calls are in :mod:`.logistic`, and
-tests/backends/test_logistic.py holds the two writings equal. Padding is laid out once, in
-:mod:`.batch` (``make_batch``, ``slot_ids``, ``zero_padded``); each path then keeps masked slots
-out in its own arithmetic: a -inf mask in the module, a -inf bias in the torch chunks, the
-loops' widths and pad checks, the Gram mode's real neighbors and closed-form zero pads.
-"""
+"""The one place that decides how a GOAT score is computed: the module (the reference), the compiled
+CPU loop (with its Gram mode) or the torch chunks; docs/architecture.md, "Compute paths", says when."""
 
 from __future__ import annotations
 
@@ -79,14 +45,8 @@ def resolve_device(device: str) -> torch.device:
 
 
 def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
-    """The compute path ``fit`` takes: ``backend`` with "auto" resolved, checked against the
-    variant and the device.
-
-    On CPU the compiled per-pair loop computes both poolings, the fastest path of each
-    (``bench/variants.py``; BENCHMARKS.md, Training speed). On CUDA the torch chunks compute
-    max pooling and mean-pool takes the module. GoatGlobal is one dot product per pair: the
-    module is its fastest path.
-    """
+    """The compute path ``fit`` takes, "auto" resolved and checked against variant and device: the fastest
+    of each (BENCHMARKS.md): compiled on CPU; on CUDA torch for max pooling, the module for the others."""
     if backend == "auto":
         if variant == "global" or (variant == "mean-pool" and device.type != "cpu"):
             return "module"
@@ -102,10 +62,8 @@ def resolve_backend(backend: str, variant: str, device: torch.device) -> str:
 
 
 def answering_backend(backend: str, variant: str, device: torch.device) -> str:
-    """The compute path a fitted model answers with on ``device``: its own ``backend`` when it
-    runs there, else the one "auto" takes (every path computes the same numbers up to rounding).
-    A run trained with ``backend="fused"`` (CPU only) thus answers on a GPU machine instead of
-    being refused there for a choice that only concerned its training."""
+    """The compute path a fitted model answers with on ``device``: its own ``backend`` where it runs, else
+    "auto"'s (the same numbers up to rounding), so a ``fused`` run still answers on a GPU machine."""
     try:
         return resolve_backend(backend, variant, device)
     except ParameterError:
@@ -113,14 +71,8 @@ def answering_backend(backend: str, variant: str, device: torch.device) -> str:
 
 
 class PairScorer(nn.Module):
-    """What a training step differentiates: logits (B,) of a batch of pairs.
-
-    ``backend`` "fused" or "torch" runs :func:`goat_logits` (the same function with less
-    work: "fused" computes both poolings of ``Goat``, "torch" max pooling); "module" the
-    wrapped model's own forward. A module so that ``DistributedDataParallel`` can wrap it.
-    With ``sink`` (``optim.TableAdam``'s, one process) the fused loss hands the table's gradient
-    to that optimiser in the loops' buffers instead of as ``.grad``.
-    """
+    """What a training step differentiates: a batch's logits by :func:`goat_logits` or the model's forward
+    ("module"), as a module DDP can wrap; with ``sink`` the fused loss leaves TableAdam its gradient."""
 
     def __init__(self, model: nn.Module, backend: str = "module",
                  options: KernelOptions = DEFAULT_OPTIONS,
@@ -143,9 +95,8 @@ class PairScorer(nn.Module):
     def forward(self, src: torch.Tensor, dst: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor,
                 mask_s: torch.Tensor, mask_t: torch.Tensor, generator: torch.Generator | None = None,
                 targets: tuple[torch.Tensor, torch.Tensor] | None = None) -> torch.Tensor:
-        """Logits (B,); with ``targets`` = (labels (B,), pair weights (B,)) the training loss,
-        their weighted mean logistic loss (the fused backend computes it and its gradient in
-        one pass over the pairs)."""
+        """Logits (B,); with ``targets`` = (labels, pair weights) their weighted mean logistic loss (the
+        fused path computes it and its gradient in one pass)."""
         dropout = float(self.model.dropout) if self.training else 0.0
         if self.backend == "fused" and targets is not None:
             return goat_loss(self.model.embedding.weight, nbr_s, nbr_t, mask_s, mask_t, *targets, dropout,
@@ -164,11 +115,8 @@ class PairScorer(nn.Module):
 
 
 class GramCache:
-    """G = E Eᵀ for one embedding table, recomputed when the table changes; owned by whoever
-    scores (a fitted ``Goat``, one training's validation), never shared by the process.
-
-    Thread-safe: app sessions may score with the same fitted model at the same time.
-    """
+    """G = E Eᵀ for one embedding table, recomputed when it changes; owned by whoever scores, never shared
+    by the process. Thread-safe: app sessions may score with one fitted model at once."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -176,9 +124,8 @@ class GramCache:
         self._gram: torch.Tensor | None = None
 
     def table(self, weight: torch.Tensor) -> torch.Tensor:
-        """(n+1, n+1) G. Valid while the weights equal those G was computed from: an exact
-        O(n·d) comparison, because the version counter is not enough (a fused Adam step does
-        not bump it)."""
+        """(n+1, n+1) G, valid while the weights equal those it came from: an exact O(n·d) comparison, since
+        a fused Adam step does not bump the version counter."""
         with self._lock:
             cached, gram = self._weight, self._gram
             if (cached is not None and gram is not None and cached.shape == weight.shape
@@ -192,9 +139,8 @@ class GramCache:
 
 
 def uses_gram(model: nn.Module, backend: str, pairs: int, gram: GramCache | None) -> bool:
-    """Whether scoring ``pairs`` pairs (no dropout) takes the compiled path's Gram mode
-    (:mod:`.gram`) with the cache ``gram``: max-pooling GOAT in float32 on the compiled path
-    (hence CPU), enough pairs, and a table small enough for G."""
+    """Whether scoring ``pairs`` pairs (no dropout) takes the Gram mode (:mod:`.gram`) with the cache
+    ``gram``: max-pooling GOAT in float32 on the compiled path, enough pairs, a table small enough for G."""
     if gram is None or backend != "fused" or not isinstance(model, Goat) or model.attention.pooling != "max":
         return False
     weight = model.embedding.weight
@@ -206,17 +152,10 @@ def goat_logits(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, 
                 masks: tuple[torch.Tensor, torch.Tensor, float] | None = None, *, backend: str = "torch",
                 options: KernelOptions = DEFAULT_OPTIONS, pooling: str = "max",
                 sparse: bool = False) -> torch.Tensor:
-    """Logits (B,) of ``model.Goat`` (max pooling) for a batch; ``weight`` (n+1, d), row n = pad.
-
-    ``backend``: ``"fused"`` (the compiled CPU loop of :mod:`.fused`) or ``"torch"``
-    (:mod:`.torch_chunks`; any device). ``dropout`` > 0 draws fresh per-pair masks from ``generator``
-    (training). ``masks`` = (keep_s (B, Ls, d), keep_t (B, Lt, d), keep probability) applies
-    given 0/1 masks instead (S = E[nbr_s]·keep_s / keep, as ``masks.dropout`` does; torch
-    backend only). ``pooling="mean"`` (tanh + mean pooling, the authors' code) is computed by
-    the fused backend only. The torch backend's logits are differentiable in ``weight`` only; with
-    ``sparse`` its gradient is a sparse tensor of the touched rows (lazy Adam, :mod:`.optim`), else
-    the dense table. The fused backend's are not: its gradient comes with the loss (:func:`goat_loss`).
-    """
+    """Logits (B,) of ``model.Goat`` for a batch; ``weight`` (n+1, d), row n = pad. ``backend`` "fused"
+    (CPU, either pooling; its gradient comes with the loss, :func:`goat_loss`) or "torch" (max pooling, any
+    device; differentiable in ``weight``, sparsely with ``sparse``). ``dropout`` > 0 draws per-pair masks
+    from ``generator``; ``masks`` = (keep_s, keep_t, keep) applies given 0/1 masks instead (torch only)."""
     if backend == "fused":
         if weight.device.type != "cpu" or masks is not None:
             raise ValueError("the fused backend runs on CPU and draws its own dropout masks")
@@ -241,10 +180,8 @@ def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, ma
               generator: torch.Generator | None = None, *, options: KernelOptions = DEFAULT_OPTIONS,
               pooling: str = "max", sparse: bool = False,
               sink: SegmentGradient | None = None) -> torch.Tensor:
-    """A training step's loss on CPU in one pass of the fused loop (:func:`.fused.fused_loss`):
-    ``logistic_loss(goat_logits(..., backend="fused"), labels, pair_weights)`` with the same
-    dropout masks (one draw from ``generator``), each
-    pair's gradient computed while its rows are in cache instead of in a second pass."""
+    """A training step's loss on CPU in one pass of the fused loop: ``logistic_loss`` of ``goat_logits(...,
+    backend="fused")`` with the same masks, each pair's gradient made while its rows are in cache."""
     if weight.device.type != "cpu":
         raise ValueError("the one-pass loss is the fused backend's: it runs on CPU")
     from . import fused  # numba: compiled (or loaded from its cache) on first use
@@ -256,9 +193,8 @@ def goat_loss(weight: torch.Tensor, nbr_s: torch.Tensor, nbr_t: torch.Tensor, ma
 
 
 def _fused_arguments(weight, nbr_s, nbr_t, mask_s, mask_t, dropout: float, generator, options: KernelOptions):
-    """What the fused loops take for a batch: ids with the masked slots set to the pad id n,
-    widths, the dropout key (one draw from ``generator``), the runner, and whether pads are
-    zero vectors that take part."""
+    """What the fused loops take for a batch: ids with masked slots set to the pad id n, widths, the dropout
+    key (one draw from ``generator``), the runner, and whether pads are zero vectors that take part."""
     pad = weight.shape[0] - 1
     ids_s = slot_ids(nbr_s, mask_s, pad)  # (B, Ls) masked slots hold the pad id
     ids_t = slot_ids(nbr_t, mask_t, pad)  # (B, Lt)

@@ -1,31 +1,6 @@
-"""GOAT's score fused into one compiled loop per pair (CPU, numba): the compiled CPU path.
-:func:`pair_loop` computes both poolings of ``model.Goat``, max (the paper) and the authors'
-tanh + mean pooling (whose gradient reaches every entry of the alignment: two sgemms per pair),
-for scoring (logits) and for a training step (logits, loss terms and the gradient, one pass).
-
-The same function as ``model.Goat`` and :mod:`.torch_chunks`, computed pair by pair so that
-nothing is ever materialised for a whole batch:
-
-* **a pair's forward**: gather its neighbors into two small cache-resident buffers S (Ls, d)
-  and T (Lt, d), applying dropout as it goes; A = S Tᵀ by a small register-blocked kernel
-  (:func:`_align`; faster than BLAS at these sizes); row/column max and argmax, softmax,
-  r = pᵀS, logit;
-* **in training, its backward at once** (:class:`FusedPairLoss`): the loss of a step is a sum
-  of per-pair terms, so each pair's loss term and gradient are computed while its rows are in
-  cache; the gradient of a max goes to its argmax only, each row's gradient is added straight
-  into the table's gradient, and the autograd backward only hands it over;
-* **the next pair's rows prefetched into L2** while a pair computes (not into L1, which a
-  pair's ~72 KB of rows would overflow);
-* **dropout masks from a counter-based hash** (splitmix64 of batch key, pair, row, word) cut
-  into the 16-bit uniforms of :mod:`.masks`' scheme: no random numbers in memory;
-* **two segments of a batch on two threads** (``nogil``); segment k adds into its own
-  gradient buffer and the buffers are summed in segment order, so the numbers do not depend
-  on the number of threads. Dense Adam (``optim.TableAdam``) sums them row by row while it
-  updates (:func:`adam_merged_rows`), one pass over the table instead of two.
-
-``tests/backends/test_fused.py`` compares logits and gradients with the plain modules in float64
-(masks drawn from :func:`dropout_masks`, the same hash).
-"""
+"""The compiled CPU path (numba): :func:`pair_loop` computes ``model.Goat``'s max or tanh + mean pooling
+pair by pair, and in training each pair's loss term and gradient in the same pass, while its rows are in
+cache (docs/architecture.md, "Compute paths"); then the Adam row kernels and the autograd Functions."""
 
 from __future__ import annotations
 
@@ -98,9 +73,8 @@ def _prefetch_row(typingctx, table, row):
 
 @nb.njit(inline="always")
 def _prefetch_rows(table, ids, width, pad):
-    """Prefetch the table rows of ``ids[:width]`` (pads apart). The per-pair loops are bound by
-    memory latency: rows of a large table are random reads, so the next pair's rows are asked
-    for while this pair computes (BENCHMARKS.md, Scaling)."""
+    """Prefetch the table rows of ``ids[:width]`` (pads apart): the loops wait on memory, so the next pair's
+    random rows are asked for while this pair computes (BENCHMARKS.md, Scaling)."""
     for r in range(width):
         node = ids[r]
         if node != pad and node >= 0:
@@ -156,12 +130,8 @@ def _times(out, x, y):
 
 @nb.njit(inline="always")
 def _align(S, T, ls, lt):
-    """A = S[:ls] T[:lt]ᵀ, (ls, lt), in the arrays' precision: four rows of S against two of T
-    at a time, so that each load of a row's values serves several dot products.
-
-    These products are small (a few to N rows of d values) and were the loops' largest part;
-    at their sizes this is faster than OpenBLAS's sgemm (most on the smallest), whose packing
-    and blocking are made for large matrices (``bench/alignment.py`` measures both)."""
+    """A = S[:ls] T[:lt]ᵀ (ls, lt) in the arrays' precision, four rows of S against two of T at a time: at
+    these small sizes faster than OpenBLAS's sgemm, made for large matrices (``bench/alignment.py``)."""
     A = np.zeros((ls, lt), S.dtype)  # the blocks' accumulators start from these zeros, typed as S
     i = 0
     while i + 4 <= ls:
@@ -357,8 +327,7 @@ def _mean_forward(S, T, ids_s, ids_t, ls, lt, pad, s2, a_s, a_t, p_s, p_t, r_s, 
 @nb.njit(inline="always")
 def _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s, ids_t, ls, lt,
                    pad, s2, g, p_s, p_t, r_s, r_t, out, fresh):
-    """Adds g · d(logit / s2)/d weight of one pair (mean pooling) into ``out``; H is
-    overwritten by dA."""
+    """Adds g · d(logit / s2)/d weight of one pair (mean pooling) into ``out``; H is overwritten by dA."""
     for k in range(dr_s.shape[0]):
         dr_s[k] = r_t[k] * g
         dr_t[k] = r_s[k] * g
@@ -385,14 +354,11 @@ def _mean_backward(S, T, keep_s, keep_t, H, n_s, n_t, dS, dT, c_s, c_t, dr_s, dr
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
 def pair_loop(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, hi, mean, logits, labels,
               pair_weights, scale, losses, out, fresh):
-    """Pairs lo..hi-1, one at a time: each pair's logit x into ``logits[b]`` (max pooling, or with
-    ``mean`` the authors' tanh + mean pooling). Training (``losses`` as long as the batch) also
-    writes its term of the weighted logistic loss, losses[b] = w·(max(x, 0) − x·y + log(1 +
-    e^−|x|)), and straight away adds its gradient, scale·w·(σ(x) − y) · d x / d weight, into
-    ``out`` (rows v with ``fresh[v]`` 1 are zeroed on first touch, a reused buffer, then marked 2),
-    while the pair's rows are in cache: a second pass would read every row of S and T again, a
-    second round of cache misses at scale (``bench/one_pass.py``). Scoring passes empty
-    ``labels``, ``pair_weights``, ``losses``, ``out`` and ``fresh``, and draws no masks."""
+    """Pairs lo..hi-1, one at a time: each logit x into ``logits[b]`` (max, or ``mean``: tanh + mean
+    pooling). Training (``losses`` as long as the batch) also writes its weighted logistic loss term and
+    adds its gradient, scale·w·(σ(x) − y)·dx/dweight, into ``out`` while its rows are in cache
+    (``bench/one_pass.py``); rows with ``fresh[v]`` 1 are zeroed on first touch, then marked 2. Scoring
+    passes empty arrays and draws no masks."""
     train = losses.shape[0] > 0
     d = weight.shape[1]
     S, T, keep_s, keep_t, words = _pair_buffers(weight, ids_s, ids_t)
@@ -508,14 +474,8 @@ def _scatter(out, fresh, ids, width, pad, dX, keep):
 
 @nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def lazy_adam_rows(p, exp_avg, exp_avg_sq, step, rows, g, lr, beta1, beta2, eps):
-    """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass: per row its step count and
-    bias corrections (in double, as torch.optim.Adam), then the moments and the row in the
-    table's precision, in torch.optim.Adam's order.
-
-    Each row is four loops with one store each: LLVM vectorises none of a loop that stores into
-    two of numba's arrays (they may alias), and all four of these (AVX2: 8 floats at a time).
-    ``error_model="numpy"``: no ZeroDivisionError branch in the division, which would also stop it.
-    """
+    """Lazy Adam (:mod:`.optim`) on ``rows`` of ``p`` in one pass, torch's order, per-row bias corrections:
+    four one-store loops LLVM vectorises (``error_model="numpy"``: no division branch to stop it)."""
     c = np.empty(5, p.dtype)  # constants in the table's precision
     c[0], c[1], c[2] = 1.0 - beta1, beta2, 1.0 - beta2
     c[3] = eps
@@ -555,10 +515,8 @@ def _adam_move(w, m, denom, step_size):
 
 @nb.njit(nogil=True, cache=True)
 def merge_two(out, fresh0, other, fresh1, lo, hi):
-    """Rows lo..hi-1 of the dense gradient of the two segments, in one pass over the table:
-    out[v] = (out[v] where segment 0 touched v, else 0) + (other[v] where segment 1 did), summed
-    from zero in segment order. One read and write of each row, where zeroing segment 0's
-    untouched rows and then adding segment 1's read the table twice."""
+    """Rows lo..hi-1 of the two segments' dense gradient in one pass: out[v] = (out[v] if segment 0 touched
+    v, else 0) + (other[v] if segment 1 did), summed from zero in segment order."""
     for v in range(lo, hi):
         if fresh1[v] == 2:
             if fresh0[v] == 2:
@@ -577,14 +535,8 @@ def _copy_plus_zero(y, x):
 
 @nb.njit(nogil=True, fastmath=_FAST, error_model="numpy", cache=True)
 def adam_merged_rows(p, exp_avg, exp_avg_sq, b0, fresh0, b1, fresh1, lo, hi, scale, c):
-    """Dense Adam on rows lo..hi-1 of ``p``, each row's gradient merged on the way from the two
-    segments' buffers as :func:`merge_two` merges it, times ``scale``.
-    ``c`` = (-step size, sqrt of the second bias correction, 1 - β1, β2, 1 - β2, eps), the
-    step's constants in the table's precision; the moments and the row in torch.optim.Adam's order
-    (:func:`lazy_adam_rows`).
-
-    Building the dense gradient first is a pass over the table of its own: a read and a write of
-    every row that this pass saves (``bench/optimizer_step.py``)."""
+    """Dense Adam on rows lo..hi-1 of ``p``, each gradient row merged from the segment buffers on the way
+    (:func:`merge_two`), times ``scale``; ``c`` = (-step, √bias2, 1-β1, β2, 1-β2, eps)."""
     step_size, bias2_sqrt, one_b1, b2, one_b2, eps = c[0], c[1], c[2], c[3], c[4], c[5]
     g, denom = np.empty(p.shape[1], p.dtype), np.empty(p.shape[1], p.dtype)
     for v in range(lo, hi):
@@ -612,9 +564,8 @@ def _merged_row(g, v, b0, fresh0, b1, fresh1, scale):
 
 @nb.njit(nogil=True, cache=True)
 def sum_touched_two(values, rows, lo, hi, b0, fresh0, b1, fresh1):
-    """values[i] = (b0[v] where segment 0 touched v) + (b1[v] where segment 1 did), v = rows[i],
-    for i in lo..hi-1, summed from zero in segment order (the dense gradient's rows, bit for bit),
-    each row written once."""
+    """values[i] = (b0[v] if segment 0 touched v) + (b1[v] if segment 1 did), v = rows[i], i in lo..hi-1:
+    summed from zero in segment order, the dense gradient's rows bit for bit."""
     for i in range(lo, hi):
         v = rows[i]
         if fresh0[v] == 2:
@@ -665,9 +616,8 @@ _blas_lock = threading.Lock()
 
 @contextmanager
 def _one_blas_thread():
-    """One OpenBLAS thread while our threads call it: its own threads only synchronise on these
-    small products (measured: slower on one of our threads, and no faster on two). Counted, so
-    that trainings running side by side restore the setting only when the last one leaves."""
+    """One OpenBLAS thread while ours call it (its threads only synchronise on these small products);
+    counted, so trainings side by side restore the setting when the last one leaves."""
     with _blas_lock:
         if _blas["libraries"] is None:
             _blas["libraries"] = ThreadpoolController().select(user_api="blas").lib_controllers
@@ -696,17 +646,9 @@ def _buffer(k: int, shape, dtype) -> np.ndarray:
 
 
 def _reused(name: str, shape: tuple[int, int], dtype, capacity: int | None = None) -> np.ndarray:
-    """The first ``shape[0]`` rows of this thread's buffer ``name``: a ``capacity``-row buffer
-    (default ``shape[0]``) reused once nothing else holds it, else a new one. Its rows hold
-    whatever the last user left; the callers write every row they hand over.
-
-    A fresh table-sized ``np.zeros`` every step cost its page faults, a large share of a
-    2M-edge epoch (``bench/step_profile.py``). ``torch.from_numpy`` keeps a reference to the array (a view
-    to its buffer) for as long as any tensor uses that memory (a parameter's ``.grad``,
-    autograd's buffers), so a reference count of ours alone means the last gradient made from
-    it is gone. While one is kept (gradients accumulated over two backward passes) a new buffer
-    is made.
-    """
+    """The first ``shape[0]`` rows of this thread's ``capacity``-row buffer ``name`` (fresh zeros each step
+    cost page faults, bench/step_profile.py), reused once only our references hold it (``torch.from_numpy``
+    keeps one while a gradient lives). Its rows hold what the last user left: callers write every row."""
     rows, width = shape
     capacity = max(capacity or rows, rows)
     buffers = _local.__dict__.setdefault("zeroed", {})
@@ -724,10 +666,8 @@ def halves(n: int) -> tuple[tuple[int, int], tuple[int, int]]:
 
 def _table_gradient(w: np.ndarray, segs: list[tuple[int, int]], segment: Callable[..., Callable[[], None]],
                     run: Callable[[list], list], sparse: bool) -> torch.Tensor:
-    """The table's gradient: the loops ``segment(lo, hi, buffer, fresh)`` of every segment run
-    (on threads), each adding into its own buffer; summed in segment order, so the same numbers
-    on any number of threads. Dense (V, d), or with ``sparse`` a sparse tensor of the touched
-    rows."""
+    """The table's gradient from every segment's loops (on threads), each adding into its own buffer, summed
+    in segment order (the same numbers on any number of threads); dense, or ``sparse`` over touched rows."""
     # Every segment's buffer is reused and zeroes a row on its first touch (fresh 1 -> 2). A
     # dense gradient is segment 0's buffer with the rows it never touched zeroed after the loops
     # (not the whole table before them: at 100k+ nodes a batch touches most rows) and the other
@@ -760,11 +700,8 @@ def _dense_rows(bufs: list, fresh: list[np.ndarray], run: Callable[[list], list]
 
 
 class SegmentGradient:
-    """A table's gradient left where the fused per-pair loops made it: two segments' buffers
-    (V, d) and their touched flags (2 where a segment touched a row), summed in segment order
-    row by row by whoever reads them (:func:`merge_two`'s sums). The fused loss ``hold``s it in
-    its forward and ``release``s it in its backward with the loss's gradient as a scale;
-    ``optim.TableAdam`` takes it in its step, which leaves it empty."""
+    """A table's gradient left in the fused loops' segment buffers and touched flags: the fused loss
+    ``hold``s it forward, ``release``s it backward, and ``optim.TableAdam``'s step ``take``s it."""
 
     def __init__(self) -> None:
         self._held: tuple | None = None
@@ -788,10 +725,8 @@ class SegmentGradient:
 
 
 class FusedPairLoss(torch.autograd.Function):
-    """A training step's loss in one pass (:func:`pair_loop`): the weighted mean logistic
-    loss of a batch's logits, as ``F.binary_cross_entropy_with_logits(logits, labels,
-    weight=pair_weights)`` gives it, with the table's gradient computed in the same pass and
-    handed over by the backward (times the loss's own gradient, 1 in training)."""
+    """A training step's weighted mean logistic loss (as ``F.binary_cross_entropy_with_logits``) in one pass
+    of :func:`pair_loop`, the table's gradient made in the same pass and handed over by the backward."""
 
     @staticmethod
     def forward(ctx, weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
@@ -851,13 +786,8 @@ def _touched_rows(w: np.ndarray, bufs: list, fresh: list[np.ndarray],
 def fused_logits(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, len_s: torch.Tensor,
                  len_t: torch.Tensor, keep: float, key: int, run: Callable[[list], list],
                  pooling: str = "max", zero_pads: bool = False) -> torch.Tensor:
-    """Logits (B,) for ids (B, L) whose masked slots hold the pad id n = weight.shape[0] - 1 and
-    widths len (B,) (1 + index of the last real slot). ``keep`` < 1 applies dropout masks drawn
-    from ``key``; ``run`` runs a list of callables (on threads or in order); ``pooling`` is
-    "max" (the paper) or "mean" (tanh + mean pooling, the authors' code). With ``zero_pads``
-    the pad slots are not left out: they are zero vectors (row n) that take part in the
-    pooling and the softmax, the paper's zero padding. No gradient: training's gradient comes
-    with its loss, in the same pass (:func:`fused_loss`)."""
+    """Logits (B,) for ids (B, L), masked slots holding the pad id n, widths len (B,); ``keep`` < 1 draws
+    masks from ``key``; ``zero_pads``: pads are zero vectors taking part. Training: :func:`fused_loss`."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     w = weight.detach().numpy()
     ids_s_np, ids_t_np = ids_s.contiguous().numpy(), ids_t.contiguous().numpy()
@@ -882,11 +812,8 @@ def fused_loss(weight: torch.Tensor, ids_s: torch.Tensor, ids_t: torch.Tensor, l
                len_t: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor, keep: float, key: int,
                run: Callable[[list], list], pooling: str = "max", zero_pads: bool = False,
                sparse: bool = False, sink: SegmentGradient | None = None) -> torch.Tensor:
-    """The weighted mean logistic loss of the logits :func:`fused_logits` gives for the same
-    arguments (and ``key``: the same dropout masks), against ``labels`` (B,) with weights
-    ``pair_weights`` (B,), its gradient computed in the same pass (:class:`FusedPairLoss`).
-    With ``sink`` (a :class:`SegmentGradient`) the backward leaves ``weight.grad`` alone and
-    the gradient in the segments' buffers, where the sink's optimiser reads it."""
+    """The weighted mean logistic loss of :func:`fused_logits`'s logits (same ``key``, same masks), gradient
+    made in the same pass; with ``sink`` it stays in the segment buffers for the sink's optimiser."""
     threshold, s2, excluded = _loop_constants(weight, keep, zero_pads)
     return FusedPairLoss.apply(weight, ids_s.contiguous(), ids_t.contiguous(), len_s.contiguous(),
                                len_t.contiguous(), labels.contiguous(), pair_weights.contiguous(),

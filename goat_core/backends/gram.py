@@ -1,24 +1,5 @@
-"""The compiled CPU path's Gram mode: many pairs of a small max-pooling GOAT scored from the
-Gram matrix G = E Eᵀ (:mod:`.dispatch` chooses it, :func:`.dispatch.uses_gram`).
-
-Without dropout, A = S Tᵀ is a block of G and r_s·r_t = p_sᵀ A p_t, so once G exists a pair
-needs no d-dimensional work: only the |N_s|·|N_t| entries of G between its real neighbors.
-The per-pair loop (:mod:`.fused`) gathers the pair's rows and computes A for every pair; here
-(BENCHMARKS.md, Evaluation: the ranking of Email's held-out edges, measured by
-``bench/ranking.py --gram-mode``):
-
-* **zero pads in closed form**: a pad's alignments are 0, so a real row's max also sees 0 when
-  the other side has pads, a pad row's max is 0, and each pad takes exp(0 - max) of softmax
-  mass; the pads add nothing to p_sᵀ A p_t;
-* **pairs that share their first side share its columns**: column r of the anchor's block,
-  G[anchor's neighbors, r], is gathered once per anchor (and its max kept), so that ranking's
-  negatives, written with the node they share with their positive first and grouped by it,
-  pool and sum over contiguous columns in cache;
-* **exp as vectorisable arithmetic** (:func:`_exp_shifted`): np.exp is a libm call per value.
-
-Pairs are independent and written to their own slot, so the numbers never depend on the order
-they are computed in; one thread, as the rest of scoring.
-"""
+"""The compiled CPU path's Gram mode: many pairs of a small max-pooling GOAT scored from blocks of
+G = E Eᵀ, with no d-dimensional work per pair (:func:`.dispatch.uses_gram` chooses it)."""
 
 from __future__ import annotations
 
@@ -34,9 +15,8 @@ _FAST = {"nsz", "arcp", "contract", "reassoc"}  # not nnan/ninf: maxima start at
 
 @nb.njit(inline="always")
 def _real_neighbors(table, length, node, partner, exclude_partner, out):
-    """The neighbors of ``node`` that take part as real vectors, written to ``out``; their count.
-    ``batch._side``'s rule: the partner left out when ``exclude_partner``; a node left with no
-    neighbor speaks for itself."""
+    """The neighbors of ``node`` taking part as real vectors, written to ``out``; their count (``batch``'s
+    rule: the partner left out with ``exclude_partner``; a node with no neighbor speaks for itself)."""
     count = 0
     for k in range(length[node]):
         v = table[node, k]
@@ -104,14 +84,8 @@ def _same_side(own, count, anchor, anchor_count):
 
 @nb.njit(nogil=True, fastmath=_FAST, cache=True)
 def gram_pair_scores(gram, table, length, pairs, exclude_partner, slots, out):
-    """``out[b]`` = max-pooling GOAT's logit of ``pairs[b]`` from the Gram matrix ``gram``
-    (n+1, n+1) and the neighborhoods ``table`` (n, N) / ``length`` (n,). ``slots``: N under zero
-    padding (every side N slots, pads zero vectors that take part), 0 under mask padding.
-
-    Consecutive pairs whose first side has the same real neighbors (an anchor) share the columns
-    of its block of G: column r, G[anchor_i, r] for every anchor neighbor i, is gathered once per
-    anchor and kept contiguous, so that a pair's max pooling and p_sᵀ A p_t run over contiguous
-    columns (the block A of a pair is the columns of its second side's neighbors)."""
+    """``out[b]`` = max-pooling GOAT's logit of ``pairs[b]`` from ``gram`` and the neighborhoods ``table`` /
+    ``length`` (``slots`` N: zero padding); consecutive pairs sharing a first side reuse its columns."""
     n = table.shape[0]
     width = max(1, np.max(length)) + 1 if n else 1
     own = np.empty(width, np.int64)

@@ -1,7 +1,5 @@
-"""The logistic link and loss of GOAT's edge probability, P(edge) = σ(r_s · r_t), written once
-for every path that can call numpy or torch. The compiled loops (``fused.pair_loop``) cannot;
-they write the same two functions per pair (``fused._sigmoid``, ``fused._loss_term``), held
-equal to these by tests/backends/test_logistic.py."""
+"""σ and the weighted logistic loss of P(edge) = σ(r_s · r_t), written once for every path but the compiled
+loop, whose copies (``fused._sigmoid``, ``fused._loss_term``) tests/backends/test_logistic.py holds equal."""
 
 from __future__ import annotations
 

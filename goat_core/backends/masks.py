@@ -1,15 +1,6 @@
-"""Dropout keep masks: one scheme for every compute path.
-
-A keep mask compares 16-bit uniforms with round(keep·2¹⁶): the keep probability is exact to
-2⁻¹⁷ (0.2 → 0.199997), and the exact one is returned so that scaling by its inverse keeps
-E[mask·scale] = 1. On CPU the uniforms are cut from raw 64-bit random words (four per word),
-much cheaper than ``bernoulli_``, which draws one number at a time; on other devices
-they are ``torch.rand`` floats compared with keep.
-
-The modules (:mod:`..model`) and the torch chunks (:mod:`.torch_chunks`) draw their bits with
-:func:`draw_noise`; the compiled CPU loop (:mod:`.fused`) takes the same 16-bit uniforms from a
-counter-based hash instead, because its backward must regenerate a mask without storing it.
-"""
+"""Dropout keep masks, one scheme for every path: 16-bit uniforms compared with round(keep·2¹⁶), the exact
+keep probability returned for the 1/keep scale. On CPU four uniforms are cut from each random 64-bit word;
+elsewhere ``torch.rand``. The compiled loop takes the same uniforms from a counter hash (no stored mask)."""
 
 from __future__ import annotations
 

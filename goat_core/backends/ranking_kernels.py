@@ -1,7 +1,5 @@
-"""Ranking's random negatives drawn by rejection in a compiled loop (numba):
-:func:`first_allowed_draws` keeps the same draws, by the same rule, as the vectorised code it
-replaced (the first K distinct allowed candidates in draw order), but stops at the K-th and
-checks an edge by binary search in the CSR row instead of a search in every edge key."""
+"""Ranking's random negatives drawn by rejection in a compiled loop (numba): the first K distinct allowed
+draws, stopping at the K-th, an edge checked by binary search in its CSR row."""
 
 from __future__ import annotations
 
@@ -24,11 +22,8 @@ def _is_edge(indptr, indices, u, v):
 
 @nb.njit(nogil=True, cache=True)
 def first_allowed_draws(code, pos, indptr, indices, n, k, negatives, valid, short):
-    """For each positive (a, b) = ``pos[r]``: walk its draws ``code[r]`` (< n: the pair (a, code),
-    else (code - n, b)) in order and keep the first ``k`` distinct ones whose other end is
-    neither a nor b and whose pair is no edge of the CSR adjacency (``indptr``, ``indices``,
-    rows sorted), into ``negatives[r]`` / ``valid[r]``. A row that finds fewer is left untouched
-    and ``short[r]`` set."""
+    """Per positive (a, b) = ``pos[r]``, the first ``k`` distinct draws ``code[r]`` ((a, code) below n, else
+    (code - n, b)) touching neither end and no edge, into ``negatives[r]``; ``short[r]`` if fewer."""
     seen = np.full(2 * n, -1, np.int64)
     for r in range(code.shape[0]):
         a, b = pos[r, 0], pos[r, 1]

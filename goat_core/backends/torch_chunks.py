@@ -1,34 +1,6 @@
-"""The torch path (``backend="torch"``) of max-pooling GOAT: the same function as ``model.Goat``,
-less work; CUDA's path, and the reference the fused loop was measured against.
-
-:class:`PairScores` returns, for a batch of pairs, the logits r_s·r_t that ``model.Goat``
-(``pooling="max"``) computes: A = S Tᵀ, row/column max pooling where padding can neither win
-a max nor take softmax mass, softmax, r = pᵀS.
-
-What differs from the module is only how:
-
-* **one autograd Function per batch** whose backward touches the argmax entries of A only
-  (the gradient of a max is one-hot): O((Ls + Lt)·d) per pair, where autograd through
-  ``bmm`` runs two dense Ls x Lt x d products;
-* **chunks trimmed to their own widths**: the batch is sorted by neighborhood size and cut
-  into cache-sized chunks, each trimmed to its widest neighborhood, so that almost no work
-  is spent on padding whatever the batch's mix of sizes;
-* **S and T in one tensor** X = [S; T] (B, Ls + Lt, d): one gather, one dropout mask, one
-  gather/scatter for both sides' argmax routing;
-* **padding by an additive -inf bias** written once into A before the gemm (``baddbmm``),
-  instead of masked copies; pads are zero rows, so their dot products are exactly the bias;
-* **dropout masks as :mod:`.masks` draws them for the modules**, the 1/keep scale folded into
-  the small (B, L) and (B, d) tensors;
-* **the embedding gradient by ``index_add_``** straight into the table's gradient;
-* **chunks on Python threads** (CPU, ``workers.KernelOptions.workers``, one intra-op thread each): torch ops
-  release the GIL, so two chunks run on two cores with no OpenMP barrier to spin at; random
-  draws are made up front in chunk order and the table gradient is summed in chunk order, so
-  the numbers do not depend on the scheduling;
-
-Ties inside a max (measure zero for real-valued embeddings) send the gradient to one of the
-tied entries where autograd's ``amax`` splits it; values are identical. Device-agnostic: on
-CUDA the same code runs (masks from ``torch.rand``; chunks are large there).
-"""
+"""The torch path (``backend="torch"``, CUDA's) of max-pooling GOAT: ``model.Goat``'s logits in chunks
+trimmed to their widths, one autograd Function whose backward touches only the argmax entries of A
+(docs/architecture.md, "Compute paths"). Ties inside a max send the gradient to one tied entry."""
 
 from __future__ import annotations
 
@@ -218,9 +190,8 @@ class PairScores(torch.autograd.Function):
 
 
 def _gradient_rows(chunks: list[_Chunk], sparse: bool) -> torch.Tensor | None:
-    """Dense gradient: every chunk adds into the table's rows (None). Sparse: the distinct
-    touched rows (sorted), each chunk adding into their ranks in the order of the dense
-    gradient's adds, so that the values are its rows bit for bit (on CPU)."""
+    """Dense: chunks add into the table's rows (None). Sparse: the sorted touched rows, chunks adding into
+    their ranks in the dense adds' order, so the values are its rows bit for bit (on CPU)."""
     if not sparse:
         for c in chunks:
             c.into = c.ids

@@ -15,12 +15,8 @@ import torch
 
 @dataclass(frozen=True)
 class KernelOptions:
-    """How the fast paths split their work (the numbers, never the results, depend on them).
-
-    ``workers``: Python threads running chunks (torch) or segments (fused) on CPU (see
-    :func:`_pool_size`); 1 runs them in order on the calling thread. ``chunk_rows_cpu`` /
-    ``chunk_rows_other``: rows of X = [S; T] per torch chunk, L2-sized on CPU, large on GPUs.
-    """
+    """How the fast paths split their work, never the results: ``workers`` threads on CPU (1: in order), and
+    rows of X = [S; T] per torch chunk (``chunk_rows_cpu``: L2-sized; ``chunk_rows_other``: large)."""
 
     workers: int = 2
     chunk_rows_cpu: int = 4096
@@ -53,12 +49,8 @@ def _init_worker() -> None:
 
 
 def run_tasks(tasks: list[Callable[[], Any]], device: torch.device, workers: int) -> list:
-    """Run chunk tasks on Python threads (CPU) or in order.
-
-    Torch ops release the GIL, so chunks run on separate cores without OpenMP's barriers:
-    a thread that the OS deschedules (other processes on the cores) delays only its own chunk.
-    The pool keeps no state between calls, so one per process is safe to share.
-    """
+    """Run chunk tasks on Python threads (CPU) or in order: torch releases the GIL, so a descheduled thread
+    delays only its chunk (no OpenMP barrier). The pool is stateless: one per process, shared."""
     global _pool
     size = _pool_size(device, workers)
     if size <= 1 or len(tasks) < 2:

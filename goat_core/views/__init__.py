@@ -1,14 +1,6 @@
-"""Figures for GOAT Explorer: arrays and node names in, Plotly figures or HTML out.
-
-Like BertViz's views, nothing here takes a model: every function receives plain arrays (an
-attention vector, an alignment matrix, 2-D coordinates) with the names of the nodes they
-describe, so the same views work for any source of numbers. No Streamlit here either: the
-app's pages call these and render what they return.
-
-Conventions: node ids travel in ``customdata`` as ``[id, name]`` (a click on a point tells the
-app which node it was); shared neighbors of a gossip pair are marked with a star; colours
-are mid-tone so that they read on light and dark backgrounds; no font colour is fixed.
-"""
+"""Figures for GOAT Explorer: plain arrays and node names in (never a model, as in BertViz), Plotly figures
+or HTML out. Node ids travel in ``customdata`` as ``[id, name]`` so a click names its node; shared neighbors
+are stars; mid-tone colours read on light and dark backgrounds."""
 
 from .attention import (
     MUTED_SUFFIX,
@@ -44,48 +36,12 @@ from .style import (
 )
 
 __all__ = [
-    "EDGE_COLOR",
-    "MAX_MATRIX_SIDE",
-    "MAX_NETWORK_EDGES",
-    "MAX_SCATTER_POINTS",
-    "MUTED_SUFFIX",
-    "PADDING_LABEL",
-    "PALETTE",
-    "PARTNER_KINDS",
-    "PENDING_COLOR",
-    "ROLE_COLORS",
-    "SHARED_COLOR",
-    "SOURCE_COLOR",
-    "STAR",
-    "STEPS",
-    "TARGET_COLOR",
-    "WEBGL_POINTS",
-    "alignment_heatmap",
-    "attention_bars",
-    "pooling_figure",
-    "vectors_heatmap",
-    "attention_replay",
-    "clustering_bars",
-    "faithfulness_scatter",
-    "leak_bars",
-    "context_shift_bars",
-    "contingency_heatmap",
-    "degree_histogram",
-    "drivers_bar",
-    "edge_duel",
-    "ego_figure",
-    "embedding_scatter",
-    "entropy_curve",
-    "group_color",
-    "network_figure",
-    "partners_bar",
-    "persona_scatter",
-    "pr_figure",
-    "pyvis_html",
-    "roc_figure",
-    "scatter_sample",
-    "scatter_trace",
-    "spread_vs_degree",
-    "training_curve",
-    "wins_heatmap",
+    "EDGE_COLOR", "MAX_MATRIX_SIDE", "MAX_NETWORK_EDGES", "MAX_SCATTER_POINTS", "MUTED_SUFFIX",
+    "PADDING_LABEL", "PALETTE", "PARTNER_KINDS", "PENDING_COLOR", "ROLE_COLORS", "SHARED_COLOR",
+    "SOURCE_COLOR", "STAR", "STEPS", "TARGET_COLOR", "WEBGL_POINTS", "alignment_heatmap", "attention_bars",
+    "pooling_figure", "vectors_heatmap", "attention_replay", "clustering_bars", "faithfulness_scatter",
+    "leak_bars", "context_shift_bars", "contingency_heatmap", "degree_histogram", "drivers_bar",
+    "edge_duel", "ego_figure", "embedding_scatter", "entropy_curve", "group_color", "network_figure",
+    "partners_bar", "persona_scatter", "pr_figure", "pyvis_html", "roc_figure", "scatter_sample",
+    "scatter_trace", "spread_vs_degree", "training_curve", "wins_heatmap",
 ]

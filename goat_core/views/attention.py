@@ -1,6 +1,5 @@
-"""A gossip pair's attention: bars (with muted neighbors and the model's attention beside a
-counterfactual), its course over training, the alignment heatmap with its max-pooled cells,
-drivers, top partners and the context shift of one node between two partners."""
+"""A gossip pair's attention: bars (muted neighbors, the model's own beside a counterfactual), its course
+over training, the alignment heatmap, drivers, top partners and one node's shift between two partners."""
 
 from __future__ import annotations
 
@@ -35,18 +34,8 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
                    partner: str = "", color: str = SOURCE_COLOR, top: int | None = None,
                    padding: float = 0.0, ids: ArrayLike | None = None, muted: Sequence[str] = (),
                    baseline: ArrayLike | None = None, baseline_padding: float = 0.0) -> go.Figure:
-    """``node``'s attention over its neighbors while gossiping with ``partner``, sorted.
-
-    Shared neighbors (of both gossipers) are starred and drawn in the shared colour. Under
-    zero padding, ``padding`` (the mass the pads take) is one grey bar, "(padding)", last: with
-    it the bars sum to 1.
-
-    With ``ids`` (node ids aligned with ``names``) every bar carries ``customdata = [id, name]``
-    (the padding bar ``[-1, "(padding)"]``), so a click names its neighbor. Counterfactuals:
-    ``muted`` neighbors are labelled "(muted)" and drawn grey; ``baseline`` (aligned with
-    ``names``: the model's own attention) is drawn as outlined bars over the counterfactual
-    ones, in the baseline's order, so that bars keep their place as neighbors are muted.
-    """
+    """``node``'s attention over its neighbors with ``partner``, sorted: shared neighbors starred, zero pads
+    one grey bar; ``ids`` as customdata, ``muted`` grey, ``baseline`` outlined so bars keep their place."""
     weights = np.asarray(weights, dtype=float)
     reference = weights if baseline is None else np.asarray(baseline, dtype=float)
     order = np.argsort(-reference, kind="stable")
@@ -87,14 +76,8 @@ def attention_replay(epochs: ArrayLike, source_names: Sequence[str], source_weig
                      target_names: Sequence[str], target_weights: ArrayLike, probability: ArrayLike, *,
                      source: str = "s", target: str = "t", shared: Sequence[str] = (),
                      current: int | None = None, top: int = 15, frame_ms: int = 300) -> go.Figure:
-    """Both sides' attention after every epoch: one animation frame per epoch, a Play button
-    that runs them from the first epoch, and the ``current`` row (an index into ``epochs``;
-    default the last) drawn.
-
-    ``source_weights`` is (E, Ls) and ``target_weights`` (E, Lt), one row per epoch. Each side
-    shows its ``top`` neighbors by their highest attention in any epoch, in the order of the
-    last epoch, on a fixed axis: bars grow and shrink in place as training moves attention.
-    """
+    """Both sides' attention per epoch (``source_weights`` (E, Ls), ``target_weights`` (E, Lt)) as animation
+    frames with a Play button; each side's ``top`` neighbors on a fixed axis, bars growing in place."""
     rows: list = np.asarray(epochs).tolist()
     prob = np.asarray(probability, dtype=float)
     shown = current if current is not None else len(rows) - 1
@@ -144,9 +127,8 @@ def attention_replay(epochs: ArrayLike, source_names: Sequence[str], source_weig
 def entropy_curve(epochs: ArrayLike, source_entropy: ArrayLike, target_entropy: ArrayLike, *,
                   probability: ArrayLike | None = None, uniform_probability: ArrayLike | None = None,
                   source: str = "s", target: str = "t", current: int | None = None) -> go.Figure:
-    """Each side's normalised attention entropy per epoch (1 = uniform, 0 = all on one
-    neighbor), with the pair's edge probability (and uniform attention's) on the same 0-1 axis;
-    a vertical line marks the ``current`` epoch (an epoch number)."""
+    """Each side's normalised attention entropy per epoch (1 uniform, 0 on one neighbor) with the pair's
+    edge probability (and uniform attention's) on the same axis; a line marks the ``current`` epoch."""
     x = np.asarray(epochs).tolist()
     lines = [(f"entropy of {_e(source)}'s attention", source_entropy, dict(color=SOURCE_COLOR)),
              (f"entropy of {_e(target)}'s attention", target_entropy, dict(color=TARGET_COLOR))]
@@ -169,13 +151,8 @@ def alignment_heatmap(alignment: ArrayLike, source_names: Sequence[str], target_
                       source_attention: ArrayLike, target_attention: ArrayLike, *, source: str = "s",
                       target: str = "t", shared: Sequence[str] = (),
                       max_side: int = MAX_MATRIX_SIDE) -> go.Figure:
-    """The alignment matrix A = S Tᵀ with the max-pooled cells outlined (the paper's Fig. 2).
-
-    Rows are s's neighbors, columns t's, both sorted by attention (most attended first). The
-    cell holding each row's maximum (s-side attention) has a blue outline, each column's
-    maximum (t-side attention) an orange one. Only the ``max_side`` most attended neighbors
-    per side are shown; the maxima are taken over the full matrix first.
-    """
+    """The alignment A = S Tᵀ (the paper's Fig. 2), neighbors by attention, row maxima outlined blue and
+    column maxima orange (taken over the full matrix); the ``max_side`` most attended per side shown."""
     A = np.asarray(alignment, dtype=float)
     row_max, col_max = max_pool_cells(A)
     rows = np.argsort(-np.asarray(source_attention), kind="stable")[:max_side]
@@ -241,11 +218,7 @@ PARTNER_KINDS = {"neighbor": PALETTE[0], "held out": PENDING_COLOR, "new": PALET
 
 def partners_bar(names: Sequence[str], probabilities: ArrayLike, kinds: Sequence[str], *,
                  node: str = "") -> go.Figure:
-    """A node's top-k predicted gossip partners.
-
-    ``kinds[i]`` is "neighbor" (an edge the model trained on), "held out" (an edge hidden from
-    training: a correct prediction) or "new" (no edge); each kind has its colour and suffix.
-    """
+    """A node's top-k predicted partners, coloured by ``kinds[i]``: "neighbor", "held out" or "new"."""
     colors = [PARTNER_KINDS.get(k, PALETTE[9]) for k in kinds]
     labels = [_e(n) + ("" if k == "neighbor" else f" ({k})") for n, k in zip(names, kinds, strict=True)]
     fig = go.Figure(go.Bar(
@@ -262,11 +235,8 @@ def partners_bar(names: Sequence[str], probabilities: ArrayLike, kinds: Sequence
 
 def context_shift_bars(names: Sequence[str], weights_a: ArrayLike, weights_b: ArrayLike, *, node: str,
                        partner_a: str, partner_b: str, top: int = 25) -> go.Figure:
-    """One node's attention over its neighbors under two partners, side by side.
-
-    ``weights_a``/``weights_b`` are aligned with ``names``; NaN where that neighbor is not in
-    the node's message for that partner (a partner is left out of its own gossip).
-    """
+    """One node's attention over its neighbors under two partners, side by side (NaN where a neighbor is not
+    in the message for that partner)."""
     a = np.nan_to_num(np.asarray(weights_a, dtype=float))
     b = np.nan_to_num(np.asarray(weights_b, dtype=float))
     order = np.argsort(-np.maximum(a, b), kind="stable")[:top]

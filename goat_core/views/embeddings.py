@@ -42,9 +42,8 @@ def embedding_scatter(coords: ArrayLike, names: Sequence[str], *, groups: ArrayL
                       value_title: str = "degree", highlight: Mapping[int, str] | None = None,
                       title: str = "", height: int = 600, max_points: int = MAX_SCATTER_POINTS,
                       seed: int = 0) -> go.Figure:
-    """2-D projection of node embeddings; colour by group code or a continuous value. Above
-    ``max_points`` nodes a seeded sample is drawn (the highlighted ones always; the title says
-    so); points keep their node ids in ``customdata``."""
+    """2-D projection of node embeddings coloured by group or value; above ``max_points`` a seeded sample
+    (highlighted nodes kept; the title says so); node ids in ``customdata``."""
     coords = np.asarray(coords, dtype=float)
     ids = scatter_sample(len(names), max_points, seed, list(highlight or ()))
     x, y = np.full(len(names), np.nan), np.full(len(names), np.nan)
@@ -72,11 +71,8 @@ def embedding_scatter(coords: ArrayLike, names: Sequence[str], *, groups: ArrayL
 def persona_scatter(coords: ArrayLike, partner_ids: ArrayLike, names: Sequence[str], *, node: str,
                     groups: ArrayLike | None = None, group_names: Sequence[str] = (),
                     highlight: Mapping[int, str] | None = None, height: int = 560) -> go.Figure:
-    """All context-sensitive representations of one node (one per partner), projected.
-
-    Point k is r_node while gossiping with partner ``partner_ids[k]`` (``names`` are all
-    node names); it is coloured by the partner's group and hovers the partner's name.
-    """
+    """One node's context representations projected: point k is r_node while gossiping with
+    ``partner_ids[k]``, coloured by the partner's group, hovering its name."""
     coords = np.asarray(coords, dtype=float)
     partner_ids = np.asarray(partner_ids, dtype=np.int64)
     fig = go.Figure()

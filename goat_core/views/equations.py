@@ -21,13 +21,8 @@ def pooling_figure(A: ArrayLike, source_names: Sequence[str], target_names: Sequ
                    a_s: ArrayLike, a_t: ArrayLike, p_s: ArrayLike, p_t: ArrayLike,
                    row_winner: ArrayLike, col_winner: ArrayLike, *, step: str = "alignment",
                    source: str = "s", target: str = "t", max_side: int = MAX_MATRIX_SIDE) -> go.Figure:
-    """A = S Tᵀ (rows: s's neighbors, columns: t's) with s's pooled logits a_s (or its attention
-    p_s from the softmax step on) in a column at the right and t's in a row underneath.
-
-    ``step`` (one of :data:`STEPS`) picks what is outlined: the row maxima (blue), the column
-    maxima (orange), or both with the margins turned into attention. Rows and columns are
-    sorted by attention; only the ``max_side`` most attended per side are drawn.
-    """
+    """A = S Tᵀ with s's pooled logits (attention from the softmax step on) at the right and t's underneath;
+    ``step`` (:data:`STEPS`) outlines row maxima (blue), column maxima (orange) or both."""
     if step not in STEPS:
         raise ValueError(f"step must be one of {', '.join(STEPS)}, got {step!r}")
     A = np.asarray(A, dtype=float)

@@ -41,9 +41,8 @@ def leak_bars(labels: Sequence[str], trained: Sequence[float | None], untrained:
 
 def faithfulness_scatter(names: Sequence[str], weights: ArrayLike, effects: ArrayLike, sides: Sequence[str],
                          *, source: str = "s", target: str = "t") -> go.Figure:
-    """Each neighbor's attention weight (x) against its leave-one-out effect on the score (y),
-    coloured by the side that sampled it; neighbors with no effect (NaN: a side's only neighbor)
-    are left out."""
+    """Each neighbor's attention weight (x) against its leave-one-out effect (y), coloured by side;
+    neighbors with no effect (NaN: a side's only neighbor) left out."""
     w, e = np.asarray(weights, dtype=float), np.asarray(effects, dtype=float)
     colors = {"source": SOURCE_COLOR, "target": TARGET_COLOR, "both": SHARED_COLOR}
     legend = {"source": f"{_e(source)}'s neighbor", "target": f"{_e(target)}'s neighbor", "both": "shared"}

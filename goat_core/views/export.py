@@ -1,13 +1,6 @@
-"""Any figure as an SVG or PNG file that says how it was made.
-
-The run's configuration travels with the picture twice: as a caption line under the title (so
-it survives a screenshot or a printout) and as machine-readable metadata, JSON in the SVG's
-``<metadata>`` element and in a PNG ``tEXt`` chunk (so a file found later names its run).
-
-Static images come from Plotly's exporter, kaleido (>= 1), which drives a Chrome or
-Chromium it finds on the machine; without one, :func:`figure_bytes` raises
-:class:`ExportError` with a one-line message and :func:`renderer_problem` says so up front.
-"""
+"""Any figure as an SVG or PNG that says how it was made: the run's configuration as a caption line (it
+survives a screenshot) and as JSON metadata (SVG ``<metadata>``, PNG ``tEXt``). Images come from kaleido,
+which needs a Chrome or Chromium; without one :class:`ExportError` says so in one line."""
 
 from __future__ import annotations
 
@@ -40,9 +33,8 @@ class ExportError(GoatError, RuntimeError):
 
 
 def renderer_problem() -> str | None:
-    """Why figures cannot be exported on this machine, or None when they can (as far as a
-    cheap check tells: kaleido importable and a Chrome or Chromium executable really there,
-    including the one ``BROWSER_PATH`` names, which kaleido would take without looking)."""
+    """Why figures cannot be exported here, or None (a cheap check: kaleido importable and a Chrome or
+    Chromium executable really there, ``BROWSER_PATH``'s included, which kaleido takes unchecked)."""
     try:
         import kaleido  # noqa: F401
         from choreographer.browsers.chromium import Chromium
@@ -108,10 +100,8 @@ def with_caption(fig: go.Figure, text: str) -> go.Figure:
 
 
 def figure_bytes(fig: go.Figure, fmt: str, config: Mapping, *, scale: float = 2.0) -> bytes:
-    """``fig`` as an SVG or PNG file with ``config`` in its caption and its metadata.
-
-    ``scale`` multiplies a PNG's pixels (2: sharp on a projector); an SVG is vector anyway.
-    """
+    """``fig`` as an SVG or PNG with ``config`` in its caption and metadata; ``scale`` multiplies a PNG's
+    pixels (2: sharp on a projector)."""
     if fmt not in FORMATS:
         raise ExportError(f"figure format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     shown = with_caption(fig, caption(config))
@@ -135,10 +125,7 @@ def _plain(label: str | None) -> str:
 
 
 def svg_with_metadata(svg: bytes, config_text: str, *, title: str = "") -> bytes:
-    """``svg`` with ``<title>``, ``<desc>`` and ``<metadata>`` first inside its root element.
-
-    Both texts are XML-escaped: node names such as ``<script>`` stay text.
-    """
+    """``svg`` with ``<title>``, ``<desc>`` and ``<metadata>`` first in its root, XML-escaped."""
     text = svg.decode("utf-8")
     root = re.search(r"<svg\b[^>]*>", text)
     if root is None:

@@ -1,18 +1,7 @@
-"""Node names on a network figure, placed so that no two overlap (readable from the back of a room).
-
-A greedy placement: the candidates come in priority order (the pair first, then its shared
-neighbors, then the hubs); each takes the first of eight spots around its node whose text box
-overlaps no label placed before it and no candidate's node; a name with no free spot is left out.
-Boxes are estimated in pixels from the font size (``CHAR_WIDTH`` em a character, a conservative
-width for Plotly's sans-serif), the figure's height and an assumed plot width (``PLOT_WIDTH``).
-The network views keep equal axis scales, so a wider plot than assumed only spreads the names
-further apart. A name must also lie inside the frame the figure shows: the data's extent with a
-margin of ``pad`` (a share of its span) on each side, which :func:`frame_axes` sets as the axes'
-ranges (a name past the plot's edge would be cut off).
-
-The placed names are one text trace whose ``meta["node_labels"]`` keeps every candidate, so that
-:func:`replace` can place them again for another font size and figure height (projector mode).
-"""
+"""Node names on a network figure, placed greedily so that no two overlap: in priority order, each name
+takes the first of eight spots around its node that overlaps no placed label, no node and no frame edge
+(boxes estimated in pixels from the font size), else it is left out. The trace's ``meta["node_labels"]``
+keeps every candidate, so :func:`replace` can place them again at another size (projector mode)."""
 
 from __future__ import annotations
 
@@ -59,23 +48,11 @@ def text_box(x: float, y: float, radius: float, text: str, size: float, spot: st
     width, height = len(text) * CHAR_WIDTH * size + 2 * GAP, LINE_HEIGHT * size + 2 * GAP
     vertical, horizontal = spot.split(" ")
     off = radius + GAP
-    if horizontal == "center":
-        left = x - width / 2
-    elif horizontal == "right":
-        left = x + (off if vertical == "middle" else 0.5 * off)
-    else:
-        left = x - width - (off if vertical == "middle" else 0.5 * off)
-    if vertical == "middle":
-        bottom = y - height / 2
-    elif vertical == "top":
-        bottom = y + (off if horizontal == "center" else 0.5 * off)
-    else:
-        bottom = y - height - (off if horizontal == "center" else 0.5 * off)
+    aside = off if vertical == "middle" else 0.5 * off  # a corner spot sits nearer on each axis
+    above = off if horizontal == "center" else 0.5 * off
+    left = {"center": x - width / 2, "right": x + aside, "left": x - width - aside}[horizontal]
+    bottom = {"middle": y - height / 2, "top": y + above, "bottom": y - height - above}[vertical]
     return Box(left, bottom, left + width, bottom + height)
-
-
-def node_box(x: float, y: float, radius: float) -> Box:
-    return Box(x - radius, y - radius, x + radius, y + radius)
 
 
 def pixel_scale(extent: Sequence[float], plot_height: float, plot_width: float = PLOT_WIDTH,
@@ -89,13 +66,10 @@ def pixel_scale(extent: Sequence[float], plot_height: float, plot_width: float =
 
 def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: float,
           required: int = 0, frame: Box | None = None) -> list[str | None]:
-    """The spot of each candidate (pixels, priority order), or None where every spot is taken.
-
-    A name may not cover another name, nor another candidate's node, nor leave ``frame`` (the
-    plot); the first ``required`` names (the pair) may cover other nodes when nothing else is
-    free, never another name."""
+    """Each candidate's spot (pixels, priority order), or None: no name covers another name, a candidate's
+    node or the ``frame``'s edge; the first ``required`` may cover nodes when nothing else is free."""
     placed: list[Box] = []
-    nodes = [node_box(float(x), float(y), float(r)) for (x, y), r in zip(xy, radii, strict=True)]
+    nodes = [Box(x - r, y - r, x + r, y + r) for (x, y), r in zip(xy.tolist(), radii, strict=True)]
     spots: list[str | None] = []
     for k, ((x, y), r, text) in enumerate(zip(xy, radii, texts, strict=True)):
         others = [b for j, b in enumerate(nodes) if j != k]
@@ -115,12 +89,8 @@ def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: fl
 def label_trace(pos: ArrayLike, names: Sequence[str], nodes: Sequence[int], marker_sizes: ArrayLike,
                 height: int, margin: tuple[int, int] = (40, 10), size: int = LABEL_SIZE,
                 required: int = 2, pad: float = DATA_PAD, webgl: bool = False) -> go.Scatter | go.Scattergl:
-    """A text trace naming ``nodes`` (ids into ``pos``/``names``, priority order) where they fit.
-
-    ``marker_sizes`` are the nodes' marker diameters (px) for every node of ``pos``; ``height`` and
-    ``margin`` (top, bottom) the figure's, from which the plot's pixel scale follows; the first
-    ``required`` nodes (the pair) are named even over other nodes (:func:`place`); ``pad``: the
-    margin around the data that the figure shows (:func:`frame_axes`), where names may go."""
+    """A text trace naming ``nodes`` (ids, priority order) where they fit, given ``marker_sizes`` (px), the
+    figure's ``height``, ``margin`` and ``pad``; the first ``required`` may cover nodes (:func:`place`)."""
     pos = np.asarray(pos, dtype=float)
     marker_sizes = np.asarray(marker_sizes, dtype=float)
     nodes = [int(v) for v in dict.fromkeys(int(v) for v in nodes)]

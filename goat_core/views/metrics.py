@@ -55,25 +55,26 @@ def clustering_bars(results: Mapping[str, Mapping[str, float]]) -> go.Figure:
 
 def roc_figure(curves: Mapping[str, tuple], aucs: Mapping[str, float]) -> go.Figure:
     """ROC curves, ``curves[name] = (fpr, tpr)``, with the chance diagonal."""
-    fig = go.Figure(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="chance",
-                               line=dict(dash="dash", color="rgba(140,140,140,0.8)")))
-    for k, (name, (fpr, tpr)) in enumerate(curves.items()):
-        fig.add_trace(go.Scatter(x=fpr, y=tpr, mode="lines", name=f"{name} (AUC {aucs[name]:.3f})",
-                                 line=dict(color=PALETTE[k % len(PALETTE)])))
-    fig.update_layout(title="ROC on held-out edges", xaxis_title="false positive rate",
-                      yaxis_title="true positive rate", height=380, margin=dict(l=10, r=10, t=40, b=10),
-                      legend=dict(orientation="h", y=-0.25))
-    return fig
+    return _curves_figure(curves, aucs, "AUC", (0, 1), title="ROC on held-out edges",
+                          xaxis_title="false positive rate", yaxis=dict(title="true positive rate"))
 
 
 def pr_figure(curves: Mapping[str, tuple], aps: Mapping[str, float], base_rate: float = 0.5) -> go.Figure:
     """Precision-recall curves, ``curves[name] = (precision, recall)``."""
-    fig = go.Figure(go.Scatter(x=[0, 1], y=[base_rate, base_rate], mode="lines", name="chance",
+    points = {name: (recall, precision) for name, (precision, recall) in curves.items()}
+    return _curves_figure(points, aps, "AP", (base_rate, base_rate),
+                          title="Precision-recall on held-out edges",
+                          xaxis_title="recall", yaxis=dict(title="precision", range=[0, 1.02]))
+
+
+def _curves_figure(curves: Mapping[str, tuple], values: Mapping[str, float], metric: str, chance: tuple,
+                   **layout) -> go.Figure:
+    """One line per ``curves[name] = (x, y)``, named with its ``metric`` value, over a dashed chance line."""
+    fig = go.Figure(go.Scatter(x=[0, 1], y=list(chance), mode="lines", name="chance",
                                line=dict(dash="dash", color="rgba(140,140,140,0.8)")))
-    for k, (name, (precision, recall)) in enumerate(curves.items()):
-        fig.add_trace(go.Scatter(x=recall, y=precision, mode="lines", name=f"{name} (AP {aps[name]:.3f})",
+    for k, (name, (x, y)) in enumerate(curves.items()):
+        fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=f"{name} ({metric} {values[name]:.3f})",
                                  line=dict(color=PALETTE[k % len(PALETTE)])))
-    fig.update_layout(title="Precision-recall on held-out edges", xaxis_title="recall",
-                      yaxis=dict(title="precision", range=[0, 1.02]), height=380,
-                      margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h", y=-0.25))
+    fig.update_layout(height=380, margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h", y=-0.25),
+                      **layout)
     return fig

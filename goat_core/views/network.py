@@ -42,15 +42,8 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
                    highlight: Mapping[int, str] | None = None, max_edges: int = MAX_NETWORK_EDGES,
                    seed: int = 0, height: int = 600, title: str | None = None,
                    labels: Sequence[int] | None = None) -> go.Figure:
-    """The whole graph: node size by degree, colour by group code (or a continuous value).
-
-    ``pos`` (n, 2) coordinates; ``src``/``dst`` edge endpoints; ``highlight`` maps node ids
-    to a role ("source", "target", "pending", "search") drawn as a coloured ring with its
-    name. Above ``max_edges`` edges a seeded sample is drawn (the title says so). Above
-    ``WEBGL_POINTS`` nodes everything is drawn with WebGL. ``labels``: node ids to name in
-    priority order (e.g. ``analysis.picking.key_nodes``), placed without overlap (:mod:`.labels`; names
-    that do not fit are left out); the highlighted nodes' rings then carry no name of their own.
-    """
+    """The whole graph: size by degree, colour by group or value, ``highlight`` rings by role, ``labels``
+    named without overlap; above ``max_edges`` a seeded edge sample, above ``WEBGL_POINTS`` nodes WebGL."""
     pos = np.asarray(pos, dtype=float)
     src, dst = np.asarray(src), np.asarray(dst)
     n = len(names)
@@ -103,14 +96,8 @@ def degree_histogram(degrees: ArrayLike, log_y: bool = False) -> go.Figure:
 def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: ArrayLike, *,
                groups: ArrayLike | None = None, group_names: Sequence[str] = (), directed: bool = False,
                highlight: Mapping[int, str] | None = None, height: int = 560) -> str:
-    """A self-contained pyvis (vis-network) page with physics, for ``st.iframe``.
-
-    Works offline: vis-network is inlined (``cdn_resources="in_line"``) and pyvis' remote
-    Bootstrap links, which it adds to every page, are removed. Tooltips are HTML-escaped (the
-    page runs in an iframe that can reach the app's origin, and pyvis writes tooltips with
-    ``innerHTML``); labels are not, because vis-network draws them as text, and the page's JSON
-    (Jinja's ``tojson``) already writes < > & ' as escapes that cannot close its script.
-    """
+    """A self-contained, offline pyvis page for ``st.iframe``. Tooltips are HTML-escaped (pyvis writes them
+    with ``innerHTML``); labels are drawn as text, and ``tojson`` already escapes them in the script."""
     from pyvis.network import Network
 
     net = Network(height=f"{height}px", width="100%", directed=directed, cdn_resources="in_line",
@@ -135,9 +122,10 @@ def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: Ar
     net.barnes_hut(gravity=-3000, spring_length=120)
     net.options.edges.smooth.enabled = False  # straight edges: lighter and easier to read
     page = net.generate_html()
-    return _strip_remote(page).replace("</body>", _REFIT + "</body>", 1)
+    return _REMOTE.sub("", page).replace("</body>", _REFIT + "</body>", 1)
 
 
+# Tags that would fetch from the network (pyvis' Bootstrap CSS/JS): dropped, the page works offline.
 _REMOTE = re.compile(r"<(link|script)\b[^>]*https?://[^>]*>(\s*</script>)?", re.IGNORECASE)
 
 
@@ -155,26 +143,12 @@ _REFIT = """<script>
 """
 
 
-def _strip_remote(page: str) -> str:
-    """Drop tags that would fetch from the network (pyvis' Bootstrap CSS/JS)."""
-    return _REMOTE.sub("", page)
-
-
 def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: ArrayLike,
                source_names: Sequence[str], target_names: Sequence[str], source_attention: ArrayLike,
                target_attention: ArrayLike, *, source_id: int = -1, target_id: int = -2,
                height: int = 520, placed_names: bool = False) -> go.Figure:
-    """Both neighborhoods around the pair: s on the left, t on the right, shared in between.
-
-    A neighbor's size and colour show its attention (the larger of its two weights when it
-    is shared); the width of the line to s (or t) shows s's (t's) attention to it.
-
-    ``customdata`` is ``[id, name, partner]``, the partner a click on a neighbor proposes: s
-    for its neighbors (shared ones included), t for the neighbors of t only; s and t carry each
-    other. Every neighbor is named beside it; with ``placed_names`` (projector mode) the names are
-    placed without overlap instead, s and t first, then the shared neighbors and the others by
-    attention, and those that do not fit are left out.
-    """
+    """Both neighborhoods around the pair (s left, t right, shared between), attention as size, colour and
+    line width; ``customdata`` ``[id, name, partner]``; ``placed_names``: names placed without overlap."""
     sid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(source_ids).tolist(), source_names,
                                                     np.asarray(source_attention).tolist(), strict=True)}
     tid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(target_ids).tolist(), target_names,

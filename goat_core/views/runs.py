@@ -1,8 +1,5 @@
-"""Runs side by side: the wins/losses matrix and the per-edge duel of two runs; context spread.
-
-Edge points carry ``customdata = [source id, target id, source name, target name]``: a click on
-one tells the app which pair it was.
-"""
+"""Runs side by side: the wins/losses matrix, the per-edge duel of two runs (edge points carry
+``[source id, target id, source name, target name]``), context spread."""
 
 from __future__ import annotations
 
@@ -39,9 +36,8 @@ def wins_heatmap(names: Sequence[str], wins: ArrayLike, num_edges: int) -> go.Fi
 def edge_duel(pct_a: ArrayLike, pct_b: ArrayLike, pairs: ArrayLike, labels: ArrayLike,
               names: Sequence[str], *, run_a: str, run_b: str,
               highlight: tuple[int, int] | None = None) -> go.Figure:
-    """Every test pair at (its rank percentile under run A, under run B): held-out edges coloured
-    by the run that ranks them higher, non-edges grey. Above the diagonal, B ranks the pair higher.
-    ``highlight`` (s, t) rings that pair when it is among them."""
+    """Every test pair at (rank percentile under run A, under run B): edges coloured by the run ranking them
+    higher, non-edges grey (above the diagonal B ranks higher); ``highlight`` rings (s, t)."""
     pct_a, pct_b = np.asarray(pct_a, dtype=float), np.asarray(pct_b, dtype=float)
     pairs, labels = np.asarray(pairs), np.asarray(labels)
     trace = scatter_trace(len(pairs))

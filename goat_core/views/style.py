@@ -16,33 +16,16 @@ PALETTE = (
     "#4C78A8", "#F58518", "#54A24B", "#E45756", "#72B7B2", "#B279A2", "#EECA3B", "#9D755D",
     "#FF9DA6", "#BAB0AC", "#439894", "#D67195", "#88D27A", "#8F6D31", "#79706E", "#B6992D",
 )
-
-
 SOURCE_COLOR = "#2E86DE"  # the gossip pair's source s
-
-
 TARGET_COLOR = "#F39C12"  # its target t
-
-
 SHARED_COLOR = "#8E44AD"  # neighbors of both
-
-
 PENDING_COLOR = "#27AE60"  # a first click waiting for its partner
-
-
 EDGE_COLOR = "rgba(140, 140, 140, 0.35)"
-
-
 STAR = "★ "
-
-
 ROLE_COLORS = {"source": SOURCE_COLOR, "target": TARGET_COLOR, "pending": PENDING_COLOR,
                "search": SHARED_COLOR, "focus": PENDING_COLOR, "partner A": SOURCE_COLOR,
                "partner B": TARGET_COLOR}
-
-
 MAX_MATRIX_SIDE = 40  # the alignment heatmap shows at most this many neighbors per side
-
 
 # Above this many points a scatter is drawn with WebGL (one canvas) instead of SVG (one DOM node a
 # point): Plotly Express' own threshold. SVG at 20k points takes seconds to draw and to pan.
@@ -99,7 +82,7 @@ def _grouped_traces(fig, x, y, ids, names, hover, sizes, groups, group_names, sy
     trace = scatter_trace(int(shown.sum()))
     for code in sorted(set(codes[shown].tolist()), key=lambda c: (c < 0, c)):
         idx = np.flatnonzero((codes == code) & shown)
-        label = "unlabelled" if code < 0 else str(group_names[code])
+        label = _group_label(code, group_names)
         fig.add_trace(trace(
             x=x[idx], y=y[idx], mode="markers", name=_e(label), showlegend=legend,
             marker=dict(size=sizes[idx], color=group_color(code), symbol=symbol,
@@ -182,12 +165,8 @@ PROJECTOR_EDGE_COLOR = "rgba(40, 40, 40, 0.55)"  # edges darker than EDGE_COLOR 
 
 
 def for_projector(fig: go.Figure, growth: float = PROJECTOR_GROWTH) -> go.Figure:
-    """A copy of ``fig`` readable on a projector: larger fonts, markers, lines and figure,
-    black text on a white ground (high contrast whatever the app's theme), darker edges.
-
-    Traces keep their order, points and ``customdata``: a click on a projected chart names
-    the same node as on the normal one.
-    """
+    """A copy of ``fig`` readable on a projector (larger fonts and markers, black on white, darker edges);
+    traces keep their order and ``customdata``, so a click names the same node."""
     out = go.Figure(fig)
     layout = out.layout
     out.update_layout(
@@ -197,10 +176,10 @@ def for_projector(fig: go.Figure, growth: float = PROJECTOR_GROWTH) -> go.Figure
     )
     if layout.height:
         out.update_layout(height=round(layout.height * growth))
-    out.update_xaxes(tickfont_size=PROJECTOR_FONT, title_font_size=PROJECTOR_FONT, gridcolor="#BDBDBD",
-                     linecolor="#000000", zerolinecolor="#757575")
-    out.update_yaxes(tickfont_size=PROJECTOR_FONT, title_font_size=PROJECTOR_FONT, gridcolor="#BDBDBD",
-                     linecolor="#000000", zerolinecolor="#757575")
+    axes = dict(tickfont_size=PROJECTOR_FONT, title_font_size=PROJECTOR_FONT, gridcolor="#BDBDBD",
+                linecolor="#000000", zerolinecolor="#757575")
+    out.update_xaxes(**axes)
+    out.update_yaxes(**axes)
     for annotation in layout.annotations:  # subplot titles and notes
         annotation.font.size = round((annotation.font.size or PROJECTOR_FONT) * growth)
     for trace in out.data:
