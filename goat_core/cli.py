@@ -388,7 +388,7 @@ def cmd_tune(args: argparse.Namespace) -> None:
     result = tune_split(split, storage=storage, study=args.study, trials=args.trials, timeout=args.timeout,
                         sampler=args.sampler, seed=seed, space=space, base=fixed,
                         validation_fraction=fraction, callback=TerminalProgress(),
-                        on_trial=None if args.json else _print_trial)
+                        on_trial=None if args.json else _print_trial, default_first=not args.no_default_trial)
     found = result.to_dict()
     if args.out is not None:
         check_run_target(args.out, overwrite=args.overwrite)
@@ -440,6 +440,8 @@ def add_tune_command(sub: argparse._SubParsersAction) -> None:
                                      "file path (default: tune.db beside --out, else in this directory)")
     p.add_argument("--study", help="the study's name (default: from the training graph's content and seed); "
                                    "the same name again resumes it")
+    p.add_argument("--no-default-trial", action="store_true",
+                   help="a new study's first trial is Goat()'s defaults unless this is given")
     p.add_argument("--out", type=Path, help="also save the best model, retrained, as a run directory")
     p.add_argument("--overwrite", action="store_true", help="replace the GOAT run already in --out")
     add_graph_options(p)

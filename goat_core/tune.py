@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import optuna
 import sqlalchemy
+from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
 from optuna.storages import JournalStorage
 from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
@@ -85,16 +86,39 @@ def _narrow(name: str, declared: SearchRange, text: str, spec: str) -> SearchRan
                          f"(LOW:HIGH or A,B of {kind.__name__}s)")
 
 
+def distribution(name: str, rng: SearchRange) -> optuna.distributions.BaseDistribution:
+    """Optuna's distribution of one searched parameter: a choice, or a range of its type."""
+    if rng.choices is not None:
+        return CategoricalDistribution(list(rng.choices))
+    low, high = rng.low if rng.low is not None else 0, rng.high if rng.high is not None else 0
+    if isinstance(PARAMETERS[name].default, int):
+        return IntDistribution(int(low), int(high), log=rng.log)
+    return FloatDistribution(float(low), float(high), log=rng.log)
+
+
 def suggest(trial: optuna.Trial, space: Mapping[str, SearchRange]) -> dict:
     """One trial's values of the searched parameters."""
     values = {}
     for name, rng in space.items():
-        if rng.choices is not None:
-            values[name] = trial.suggest_categorical(name, list(rng.choices))
-        elif isinstance(PARAMETERS[name].default, int):
-            values[name] = trial.suggest_int(name, int(rng.low or 0), int(rng.high or 0), log=rng.log)
-        else:  # a range: its bounds are set (SearchRange)
-            values[name] = trial.suggest_float(name, float(rng.low or 0), float(rng.high or 0), log=rng.log)
+        dist = distribution(name, rng)
+        if isinstance(dist, CategoricalDistribution):
+            values[name] = trial.suggest_categorical(name, dist.choices)
+        elif isinstance(dist, IntDistribution):
+            values[name] = trial.suggest_int(name, dist.low, dist.high, log=dist.log)
+        else:
+            values[name] = trial.suggest_float(name, dist.low, dist.high, log=dist.log)
+    return values
+
+
+def default_trial(space: Mapping[str, SearchRange], base: Mapping[str, Any]) -> dict:
+    """``base``'s values (``Goat()``'s defaults) as a trial of ``space``: clipped into a narrowed
+    range; left to the sampler where narrowed choices leave the default out."""
+    values = {}
+    for name, rng in space.items():
+        if rng.choices is None:
+            values[name] = type(base[name])(min(max(base[name], rng.low), rng.high))
+        elif base[name] in rng.choices:
+            values[name] = base[name]
     return values
 
 
@@ -216,12 +240,13 @@ def search(graph: Graph, *, trials: int | None = 20, timeout: float | None = Non
            seed: int = 0, storage: str = DEFAULT_STORAGE, study: str | None = None,
            space: Mapping[str, SearchRange] = SEARCH_SPACE, base: Mapping[str, Any] | None = None,
            validation_fraction: float = 0.2, callback: Callable | None = None,
-           on_trial: Callable | None = None) -> optuna.Study:
+           on_trial: Callable | None = None, default_first: bool = True) -> optuna.Study:
     """Run ``trials`` more trials (or until ``timeout`` seconds) of the study on ``graph``, the
     training graph: the only graph the search sees. ``base``: parameters fixed, not searched
     (the others are ``Goat()``'s defaults; ``epochs`` is the most a trial trains).
     ``callback(progress)`` sees every step (False cancels); ``on_trial(study, frozen_trial)`` is
-    called as each trial ends."""
+    called as each trial ends. ``default_first``: a new study's first trial is ``Goat()``'s defaults
+    (:func:`default_trial`), so that the search never chooses worse than them on validation."""
 
     if not 0.0 < validation_fraction < 1.0:
         raise ParameterError(f"validation_fraction must be in (0, 1) for tuning, got {validation_fraction}")
@@ -233,6 +258,8 @@ def search(graph: Graph, *, trials: int | None = 20, timeout: float | None = Non
     trial_params(base, {}, validation_fraction)  # a bad fixed parameter: refused before any study
     opened = open_study(graph, storage=storage, name=study, sampler=sampler, seed=seed,
                         validation_fraction=validation_fraction)
+    if default_first and not opened.trials:
+        opened.enqueue_trial(default_trial(free, base), skip_if_exists=True)  # two processes: one trial
     opened.optimize(lambda t: run_trial(t, graph, base, free, validation_fraction, callback),
                     n_trials=trials, timeout=timeout, callbacks=[on_trial] if on_trial else None)
     return opened
@@ -278,12 +305,6 @@ class TuneResult:
         return result
 
 
-def retrain_best(study: optuna.Study, graph: Graph, base: Mapping[str, Any] | None = None,
-                 callback: Callable | None = None) -> Goat:
-    """The best configuration trained on every edge of ``graph`` (the training graph)."""
-    return Goat(**best_params(study, base)).fit(graph, callback=callback)
-
-
 def tune_split(split: EdgeSplit, *, storage: str = DEFAULT_STORAGE, callback: Callable | None = None,
                **options: Any) -> TuneResult:
     """:func:`search` on ``split.train``, the best configuration retrained on it, then scored once
@@ -291,8 +312,7 @@ def tune_split(split: EdgeSplit, *, storage: str = DEFAULT_STORAGE, callback: Ca
     from .analysis.evaluation import evaluate_link_prediction
 
     study = search(split.train, storage=storage, callback=callback, **options)
-    base = options.get("base")
-    model = retrain_best(study, split.train, base, callback)
+    params = best_params(study, options.get("base"))
+    model = Goat(**params).fit(split.train, callback=callback)
     test = evaluate_link_prediction(model, split)
-    return TuneResult(study, storage if isinstance(storage, str) else str(storage),
-                      best_params(study, base), model, test)
+    return TuneResult(study, storage if isinstance(storage, str) else str(storage), params, model, test)

@@ -139,9 +139,20 @@ def test_search_on_planted_communities_is_as_good_as_the_defaults_on_validation(
     run = dict(device=cpu, backend=resolve_backend("auto", "goat", cpu), callback=None, shard=(0, 1),
                wrap=None)
     baseline = max(choose_epochs(defaults, train, **run)["val_auc"])
-    study = search(train, storage=str(tmp_path / "p.log"), trials=4, seed=0, base=fixed)
-    assert study.best_value >= baseline, (study.best_value, baseline)
+    study = search(train, storage=str(tmp_path / "p.log"), trials=4, seed=0, base=fixed, default_first=False)
+    assert study.best_value >= baseline, (study.best_value, baseline)  # the random draws alone
     assert np.isfinite(study.best_value)
+    assert all(t.params["lr"] != defaults["lr"] for t in study.trials)
+    first = search(train, storage=str(tmp_path / "p.log"), study="defaults first", trials=1, seed=0, base=fixed)
+    assert first.trials[0].params == {name: defaults[name] for name in SEARCH_SPACE}
+    assert first.trials[0].value == baseline  # Goat()'s own early stopping, as its first trial
+
+
+def test_the_default_trial_is_clipped_into_a_narrowed_space():
+    base = {k: p.default for k, p in PARAMETERS.items()}
+    trial = tuning.default_trial(SMALL, base)
+    assert trial["dim"] == 40 and trial["neighborhood"] == 20 and trial["lr"] == base["lr"]
+    assert "batch_size" not in trial  # 256 is not among the narrowed choices: the sampler draws it
 
 
 def test_cli_tune_json_and_one_line_errors(tmp_path):  # run elsewhere: the default storage lands there
