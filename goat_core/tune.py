@@ -86,7 +86,7 @@ def _narrow(name: str, declared: SearchRange, text: str, spec: str) -> SearchRan
                          f"(LOW:HIGH or A,B of {kind.__name__}s)")
 
 
-def distribution(name: str, rng: SearchRange) -> optuna.distributions.BaseDistribution:
+def distribution(name: str, rng: SearchRange) -> CategoricalDistribution | IntDistribution | FloatDistribution:
     """Optuna's distribution of one searched parameter: a choice, or a range of its type."""
     if rng.choices is not None:
         return CategoricalDistribution(list(rng.choices))
