@@ -86,7 +86,10 @@ def _narrow(name: str, declared: SearchRange, text: str, spec: str) -> SearchRan
                          f"(LOW:HIGH or A,B of {kind.__name__}s)")
 
 
-def distribution(name: str, rng: SearchRange) -> CategoricalDistribution | IntDistribution | FloatDistribution:
+Distribution = CategoricalDistribution | IntDistribution | FloatDistribution
+
+
+def distribution(name: str, rng: SearchRange) -> Distribution:
     """Optuna's distribution of one searched parameter: a choice, or a range of its type."""
     if rng.choices is not None:
         return CategoricalDistribution(list(rng.choices))

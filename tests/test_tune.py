@@ -143,7 +143,7 @@ def test_search_on_planted_communities_is_as_good_as_the_defaults_on_validation(
     assert study.best_value >= baseline, (study.best_value, baseline)  # the random draws alone
     assert np.isfinite(study.best_value)
     assert all(t.params["lr"] != defaults["lr"] for t in study.trials)
-    first = search(train, storage=str(tmp_path / "p.log"), study="defaults first", trials=1, seed=0, base=fixed)
+    first = search(train, storage=str(tmp_path / "p.log"), study="defaults", trials=1, seed=0, base=fixed)
     assert first.trials[0].params == {name: defaults[name] for name in SEARCH_SPACE}
     assert first.trials[0].value == baseline  # Goat()'s own early stopping, as its first trial
 
