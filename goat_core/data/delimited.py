@@ -21,6 +21,7 @@ from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import (
     FLOAT32_MAX,
     HEADER_WORDS,
+    MAX_ATTRIBUTES_CHARS,
     MAX_BINARY_SNIFF,
     Graph,
     build_graph,
@@ -29,7 +30,6 @@ from .graph import (
     first_line,
     header_key,
     is_number,
-    literal_dict,
     normalise,
     parse_weight,
     sorted_unique,
@@ -745,35 +745,43 @@ def _dict_row(text: str) -> tuple[str, str] | None:
 
 
 def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    """networkx's ``write_edgelist`` with data: ``u v {'weight': 4, 'color': 'red'}`` per line."""
-    ends = [_dict_row(text) for _, text in rows]
-    sep = sniff_separator([e[0] for e in ends if e is not None][:HEAD_ROWS])
+    """networkx's ``write_edgelist`` with data (``u v {'weight': 4, 'color': 'red'}`` per line), read
+    by ``nx.parse_edgelist`` (``ast.literal_eval``, never ``eval``) a line at a time: errors name it."""
+    import networkx as nx
+
+    sep = sniff_separator([e[0] for e in map(_dict_row, (text for _, text in rows[:HEAD_ROWS])) if e])
     wanted = options.weight_attribute
     heads, tails, weights, keys = [], [], [], {}
-    weighted = False
-    for (number, _), found in zip(rows, ends):
-        if found is None:
+    for number, text in rows:
+        if _dict_row(text) is None:
             raise GraphFormatError(file, "expected 'source target {attributes}' as on the lines above "
                                          "(networkx's write_edgelist)", number)
-        pair = split_rows([found[0]], sep)[0]
-        if len(pair) != 2 or "" in pair:
-            raise GraphFormatError(file, f"{len(pair)} node ids before the attributes; expected 'source "
-                                         "target {attributes}'", number)
-        attrs = literal_dict(found[1], file, number)
-        keys.update(dict.fromkeys(attrs))
+        if len(text) > MAX_ATTRIBUTES_CHARS:
+            raise GraphFormatError(file, f"edge attributes longer than {MAX_ATTRIBUTES_CHARS:,} characters",
+                                   number)
+        try:
+            [(u, v, attrs)] = nx.parse_edgelist([text], comments=None, delimiter=sep,
+                                                create_using=nx.MultiDiGraph).edges(data=True)
+        except (TypeError, ValueError):
+            attributes = text[text.find("{"):]
+            raise GraphFormatError(file, f"edge attributes {attributes[:40]!r} are not a Python dict literal "
+                                         "after 'source target'", number) from None
+        if "" in (u, v):
+            raise GraphFormatError(file, "empty node id", number)
+        keys.update(dict.fromkeys(map(str, attrs)))
         value = attrs.get(wanted) if wanted else None
-        weighted |= value is not None
-        weights.append(1.0 if value is None else parse_weight(str(value), file, number))
-        heads.append(pair[0])
-        tails.append(pair[1])
-    directed = options.directed
-    graph = build_graph(heads, tails, weights if weighted else None, directed, weighted, file, False)
+        weights.append(None if value is None else parse_weight(str(value), file, number))
+        heads.append(u)
+        tails.append(v)
+    weighted = any(w is not None for w in weights)
+    graph = build_graph(heads, tails, [1.0 if w is None else w for w in weights] if weighted else None,
+                        options.directed, weighted, file, False)
     report = ReadReport(
-        format="edgelist", edges=len(heads), directed=directed, directed_why="as asked" if directed else "",
-        separator=SEPARATORS[sep], source="column 0", target="column 1",
-        weight=f"attribute {wanted!r}" if weighted else None,
+        format="edgelist", edges=len(heads), directed=options.directed,
+        directed_why="as asked" if options.directed else "", separator=SEPARATORS[sep],
+        source="column 0", target="column 1", weight=f"attribute {wanted!r}" if weighted else None,
         ignored=tuple(f"attribute {k!r}" for k in keys if k != wanted),
-        rows=tuple((h, t) + ((f"{w:g}",) if weighted else ()) for h, t, w in
+        rows=tuple((h, t) + ((f"{w or 1:g}",) if weighted else ()) for h, t, w in
                    list(zip(heads, tails, weights))[:FIRST_ROWS]),
         notes=("networkx edge list with attribute dicts",),
     )
