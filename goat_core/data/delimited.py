@@ -149,7 +149,7 @@ def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None) ->
 
 def header_by_names(layout: Layout, rows: list[tuple[int, str]], options: ReadOptions) -> Layout:
     """The first line as the header when the caller names columns by words it holds (``--source
-    person --target friend`` on a file whose header was not recognised: see :func:`_refuse_lone_first`)."""
+    person --target friend`` on a file whose header was not recognised: :meth:`_Edges.refuse_lone_first`)."""
     named = [v for v in (options.source, options.target, options.weight)
              if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdigit()]
     if layout.header is not None or layout.konect or not named or not rows:
@@ -513,15 +513,24 @@ class _Edges:
                 hint += SIF_HINT  # a small SIF file is not told from a table by its content
             raise GraphFormatError(self.file, err.problem + hint, err.line) from None
 
-    def refuse_ambiguous(self, src: np.ndarray, dst: np.ndarray, weights: np.ndarray | None) -> None:
+    def refuse_ambiguous(self, first: np.ndarray, second: np.ndarray, weights: np.ndarray | None) -> None:
         """Integer ids and a third integer column without a header: a row index or an adjacency
         list's neighbors? refused, saying why."""
-        if not (self.positional and self.width == 3) or weights is None:
+        if not (self.positional and self.width == 3) or weights is None or (weights % 1).any():
             return
-        if (weights == np.floor(weights)).all():
-            message = _ambiguity(src, dst, weights.astype(np.int64), self.guess)
-            if message:
-                raise GraphFormatError(self.file, message)
+        m, third = len(first), weights.astype(np.int64)
+        if self.guess["index"] and m >= 2 and first[0] in (0, 1) and (np.diff(first) == 1).all():
+            raise GraphFormatError(self.file, (
+                f"3 integer columns and column 0 counts the rows ({first[0]}, {first[0] + 1}, …, "
+                f"{first[-1]}): a row index (as pandas' to_csv writes) or the source nodes? say --source 1 "
+                "--target 2 for an index, or --source 0 --target 1 --weight 2 for an edge list with weights "
+                "(library: source=, target=, weight=)"))
+        if self.guess["adjlist"] and m >= 2 and len(np.unique(first)) == m and np.isin(
+                np.concatenate([second, third]), first).all():  # each node first on exactly one line
+            raise GraphFormatError(self.file, (
+                "3 integer columns, each node first on exactly one line and every value a node: an edge list "
+                "with weights, or an adjacency list (two neighbors per node)? say --format adjlist, or "
+                "--weight 2 for an edge list with weights (library: format=, weight=)"))
 
     def refuse_times(self, weights: np.ndarray | None) -> None:
         """A headerless third column of Unix times is not taken as weights (SNAP's CollegeMsg)."""
@@ -529,12 +538,20 @@ class _Edges:
             raise GraphFormatError(self.file, times)
 
     def refuse_lone_first(self, names: list[str], src: np.ndarray, dst: np.ndarray) -> None:
+        """A first line of two words that appear on no other line (``person,friend``) is a header
+        or an edge alone: refused (a whitespace list's header is a comment, so not there)."""
         if not (self.positional and self.guess.get("first_line", True) and self.layout.separator is not None):
             return
         first, second = names[src[0]], names[dst[0]]
         counts = (int(np.count_nonzero(src == src[0]) + np.count_nonzero(dst == src[0])),
                   int(np.count_nonzero(src == dst[0]) + np.count_nonzero(dst == dst[0])))
-        _refuse_lone_first(first, second, counts, self.sample[0][0], self.layout, self.file)
+        if counts != (1, 1) or is_number(first) or is_number(second):
+            return
+        raise GraphFormatError(self.file, f"the first line ({first}{self.layout.separator}{second}) is a "
+                                          f"header or an edge? neither name appears on another line. say "
+                                          f"--source {_shell(first)} --target {_shell(second)} to read it as "
+                                          "the header, or --source 0 --target 1 to read it as an edge "
+                                          "(library: source=, target=)", self.sample[0][0])
 
 
 def _floats(column: Any, separator: str | None) -> np.ndarray:
@@ -696,41 +713,8 @@ def _unix_times(third: np.ndarray) -> str | None:
             "--weight none to leave it out, or --weight 2 to read it as weights (library: weight=)")
 
 
-def _refuse_lone_first(first: str, second: str, counts: tuple[int, int], line: int, layout: Layout,
-                       file: str) -> None:
-    """A first line of two words that appear on no other line (``person,friend``) is a header or
-    an edge alone: refused. The caller asks only for delimited tables (a whitespace list's header
-    is a comment)."""
-    if counts != (1, 1) or is_number(first) or is_number(second):
-        return
-    sep = layout.separator or " "
-    raise GraphFormatError(file, f"the first line ({first}{sep}{second}) is a header or an edge? neither "
-                                 f"name appears on another line. say --source {_shell(first)} --target "
-                                 f"{_shell(second)} to read it as the header, or --source 0 --target 1 to "
-                                 "read it as an edge (library: source=, target=)", line)
-
-
 def _shell(word: str) -> str:
     return word if re.fullmatch(r"[\w.-]+", word) else "'" + word.replace("'", "'\\''") + "'"
-
-
-def _ambiguity(first: np.ndarray, second: np.ndarray, third: np.ndarray,
-               guess: dict[str, bool]) -> str | None:
-    """Why three integer columns cannot be read without being told how, or None."""
-    m = len(first)
-    counts_rows = m >= 2 and first[0] in (0, 1) and first[-1] - first[0] == m - 1 and bool(
-        (np.diff(first) == 1).all())
-    if guess["index"] and counts_rows:
-        return (f"3 integer columns and column 0 counts the rows ({first[0]}, {first[0] + 1}, …, "
-                f"{first[-1]}): a row index (as pandas' to_csv writes) or the source nodes? say --source 1 "
-                "--target 2 for an index, or --source 0 --target 1 --weight 2 for an edge list with weights "
-                "(library: source=, target=, weight=)")
-    one_line_per_node = m >= 2 and len(np.unique(first)) == m
-    if guess["adjlist"] and one_line_per_node and np.isin(np.concatenate([second, third]), first).all():
-        return ("3 integer columns, each node first on exactly one line and every value a node: an edge "
-                "list with weights, or an adjacency list (two neighbors per node)? say --format adjlist, or "
-                "--weight 2 for an edge list with weights (library: format=, weight=)")
-    return None
 
 
 # --------------------------------------------------------------------------- networkx's write_edgelist

@@ -76,10 +76,6 @@ class ReadOptions:
             raise ParameterError("source and target are chosen together: give both (or neither)")
 
     @property
-    def columns_given(self) -> bool:
-        return self.source is not None or self.weight is not None
-
-    @property
     def weight_attribute(self) -> str | None:
         """The edge attribute that holds weights in a format that names them: ``weight`` unless
         told (None: unweighted)."""

@@ -214,9 +214,7 @@ class Graph:
         return int(self._keys(np.array([u]), np.array([v]))[0]) in keys
 
     def _keys(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        if not self.directed:
-            u, v = np.minimum(u, v), np.maximum(u, v)
-        return u.astype(np.int64) * self.num_nodes + v
+        return _edge_keys(np.asarray(u), np.asarray(v), self.num_nodes, self.directed)
 
     def subgraph_edges(self, mask: np.ndarray) -> Graph:
         """The same nodes with only the edges where ``mask`` is true (training graphs)."""
