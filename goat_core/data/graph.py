@@ -456,34 +456,20 @@ def tie_direction(names: list[str], src: np.ndarray, dst: np.ndarray, weight: np
 
 def _edge_keys(src: np.ndarray, dst: np.ndarray, n: int, directed: bool) -> np.ndarray:
     """src·n + dst as int64 (undirected: the smaller end first), one E-sized temporary."""
-    if directed:
-        keys = src.astype(np.int64)
-        keys *= n
-        keys += dst
-        return keys
-    keys = np.minimum(src, dst).astype(np.int64)
+    keys = (src if directed else np.minimum(src, dst)).astype(np.int64)
     keys *= n
-    keys += np.maximum(src, dst)
+    keys += dst if directed else np.maximum(src, dst)
     return keys
 
 
 def _merge_duplicates(keys: np.ndarray, weight: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """(sorted distinct keys, their weights summed in file order; ones without ``weight``), as
-    np.unique + np.bincount give them, sorting ``keys`` in place."""
+    """(sorted distinct keys, their weights summed in file order, as np.bincount adds; ones without
+    ``weight``, sorting ``keys`` in place)."""
     if weight is None:
         unique = sorted_unique(keys)
         return unique, np.ones(len(unique))
-    if len(keys) == 0:
-        return keys, np.zeros(0)
-    order = np.argsort(keys, kind="stable")  # duplicates keep file order: the same sums
-    keys = keys[order]
-    weight = np.asarray(weight, dtype=np.float64)[order]
-    del order
-    first = np.empty(len(keys), bool)  # the first of each run of equal keys
-    first[0] = True
-    np.not_equal(keys[1:], keys[:-1], out=first[1:])
-    merged = np.bincount(np.cumsum(first) - 1, weights=weight)
-    return keys[first], merged
+    unique, inverse = np.unique(keys, return_inverse=True)
+    return unique, np.bincount(inverse, weights=np.asarray(weight, dtype=np.float64), minlength=len(unique))
 
 
 # --------------------------------------------------------------------------- other formats
