@@ -1,8 +1,5 @@
-"""Edge tables in delimited text (CSV, TSV, whitespace, ``;``, ``|``), and :func:`read_fields`,
-the path every table takes (JSON and Parquet too, :mod:`.frames`). The layout is decided on the
-first lines, pandas' C parser reads the rows in chunks, checked column-wise; only a wrong row is
-looked up by its file line (:class:`_LineIndex`). What is read: docs/formats.md.
-"""
+"""Edge tables in delimited text, and :func:`read_fields`, the path of every table (JSON and Parquet
+too): layout from the first lines, rows by pandas in chunks, a bad row's line found only then."""
 
 from __future__ import annotations
 
@@ -56,6 +53,7 @@ NOT_ENDS = {"type", "id", "label", "timestamp", "time", "date", "datetime", "ts"
             "color", "colour", "sign"}
 SEPARATORS = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe", None: "whitespace"}
 KONECT = re.compile(r"%[ \t]*(sym|asym|bip)\b[ \t]*(\S*)", re.IGNORECASE)
+RowAt = Callable[[int], tuple[int, list[str]] | None]  # data row k's (file line, fields), None past the end
 HEAD_ROWS = 21  # what the header and separator are decided on (the first 21 data lines)
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 _INTEGER = re.compile(r"-?\d+")
@@ -305,14 +303,14 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     body = rows[layout.header_line is not None:HEAD_ROWS + 1]
     sample = list(zip([n for n, _ in body], split_rows([text for _, text in body], layout.separator)))
     skip = layout.header_line if layout.header_line is not None else rows[0][0] - 1
-    lines = _LineIndex(raw, file, layout, skip)
     integer_ids = not _not_canonical(raw)  # "007" stays a name apart from "7"
 
     def chunks(columns: Columns, integers: bool) -> Iterator[Any]:
         ends = (columns.source, columns.target) if integers else ()
         return _text_chunks(raw, layout, skip, ends)
 
-    return read_fields(chunks, layout, file, options, sample, lines.row, text=text, integer_ids=integer_ids)
+    return read_fields(chunks, layout, file, options, sample, _line_index(raw, file, layout.separator, skip),
+                       text=text, integer_ids=integer_ids)
 
 
 def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...]) -> Iterator[Any]:
@@ -339,28 +337,23 @@ _SKIPPED = re.compile(rb"(?m)^(?:[ \t]*[#%][^\r\n]*|[ \t,;|]+)(?=\r?$)")
 _BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster
 
 
-class _LineIndex:
-    """A data row's file line and fields, looked up only when a row is wrong."""
+def _line_index(raw: bytes, file: str, sep: str | None, skip: int) -> RowAt:
+    """Data row k's file line and fields, the lines found only when a row is wrong."""
+    rows: list[tuple[int, str]] = []
 
-    def __init__(self, raw: bytes, file: str, layout: Layout, skip: int):
-        self.raw, self.file, self.layout, self.skip = raw, file, layout, skip
-        self.rows: list[tuple[int, str]] | None = None
-
-    def row(self, k: int) -> tuple[int, list[str]] | None:
-        if self.rows is None:
-            self.rows = [(n, t) for n, t in data_lines(decode(self.raw, self.file)) if n > self.skip]
-        if k >= len(self.rows):
+    def row(k: int) -> tuple[int, list[str]] | None:
+        rows.extend([] if rows else [(n, t) for n, t in data_lines(decode(raw, file)) if n > skip])
+        if k >= len(rows):
             return None
-        number, text = self.rows[k]
-        fields = split_rows([text], self.layout.separator)[0]
-        while len(fields) > 2 and fields[-1] == "" and self.layout.separator in (",", ";", "\t"):
+        fields = split_rows([rows[k][1]], sep)[0]
+        while len(fields) > 2 and fields[-1] == "" and sep in (",", ";", "\t"):
             fields.pop()  # a spreadsheet's empty trailing columns
-        return number, fields
+        return rows[k][0], fields
+    return row
 
 
 def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout, file: str,
-                options: ReadOptions, sample: list[tuple[int, list[str]]],
-                row: Callable[[int], tuple[int, list[str]] | None], *, text: str = "",
+                options: ReadOptions, sample: list[tuple[int, list[str]]], row: RowAt, *, text: str = "",
                 has_header: bool | None = None, integer_ids: bool = False) -> tuple[Graph, ReadReport]:
     """The graph of any table: ``chunks(columns, integers)`` gives its rows as DataFrames of text
     (the ends as int64 when ``integers``); the columns are chosen on ``sample``, its first (line,
@@ -389,7 +382,7 @@ class _Edges:
     """Builds the graph from a table's chunks, checked column-wise; :meth:`refuse` names a bad row."""
 
     def __init__(self, layout: Layout, columns: Columns, file: str, sample: list[tuple[int, list[str]]],
-                 row: Callable[[int], tuple[int, list[str]] | None], guess: dict[str, bool]):
+                 row: RowAt, guess: dict[str, bool]):
         self.layout, self.columns, self.file, self.sample, self.row, self.guess = \
             layout, columns, file, sample, row, guess
         self.width = len(layout.header) if layout.header is not None else layout.width
