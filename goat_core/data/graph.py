@@ -1,9 +1,5 @@
-"""Graphs: validation, normalisation and node indexing; the helpers the file readers share.
-
-A :class:`Graph` holds nodes 0..n-1 (their ids kept as names) and a normalised edge list: no
-self-loops, no duplicates, positive finite weights. Every reader (:mod:`.readers`) ends in
-:func:`normalise` or :func:`from_networkx`; bad input is a :class:`GraphFormatError`.
-"""
+"""Graphs (nodes 0..n-1 named by their ids; no self-loops or duplicates; positive finite weights),
+:func:`normalise`, which every reader ends in, and the helpers the file readers share."""
 
 from __future__ import annotations
 
