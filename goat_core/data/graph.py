@@ -66,21 +66,16 @@ def name_problem(name: str) -> str | None:
 
 def _nfc_names(names: list[str], file: str) -> list[str]:
     """``names`` in NFC; two names that become one, or one not valid Unicode, are refused."""
-    for name in (name for name in names if not name.isascii()):
-        problem = name_problem(name)
-        if problem:
-            raise GraphFormatError(file, problem)
-    changed = [i for i, name in enumerate(names) if not name.isascii() and nfc(name) != name]
-    if not changed:
-        return names
+    odd = [i for i, name in enumerate(names) if not name.isascii()]
+    for problem in filter(None, (name_problem(names[i]) for i in odd)):
+        raise GraphFormatError(file, problem)
     out = list(names)
-    for i in changed:
+    for i in odd:
         out[i] = nfc(names[i])
-    if len(set(out)) != len(out):
-        first: dict[str, int] = {}
-        for i, name in enumerate(out):
-            if first.setdefault(name, i) != i:
-                raise GraphFormatError(file, _same_name(names[first[name]], names[i]))
+    first: dict[str, int] = {}
+    for i, name in enumerate(out if out != names else ()):
+        if first.setdefault(name, i) != i:
+            raise GraphFormatError(file, _same_name(names[first[name]], names[i]))
     return out
 
 
