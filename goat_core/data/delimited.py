@@ -1,8 +1,5 @@
-"""Edge tables in delimited text (CSV, TSV, whitespace, ``;``, ``|``), and :func:`read_fields`,
-the path every table takes (JSON and Parquet too, :mod:`.frames`). The layout is decided on the
-first lines, pandas' C parser reads the rows in chunks, checked column-wise; only a wrong row is
-looked up by its file line (:class:`_LineIndex`). What is read: docs/formats.md.
-"""
+"""Edge tables in delimited text, and :func:`read_fields`, the path of every table (JSON and Parquet
+too): layout from the first lines, rows by pandas in chunks, a bad row's line found only then."""
 
 from __future__ import annotations
 
@@ -21,6 +18,7 @@ from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import (
     FLOAT32_MAX,
     HEADER_WORDS,
+    MAX_ATTRIBUTES_CHARS,
     MAX_BINARY_SNIFF,
     Graph,
     build_graph,
@@ -29,7 +27,6 @@ from .graph import (
     first_line,
     header_key,
     is_number,
-    literal_dict,
     normalise,
     parse_weight,
     sorted_unique,
@@ -56,6 +53,7 @@ NOT_ENDS = {"type", "id", "label", "timestamp", "time", "date", "datetime", "ts"
             "color", "colour", "sign"}
 SEPARATORS = {"\t": "tab", ",": "comma", ";": "semicolon", "|": "pipe", None: "whitespace"}
 KONECT = re.compile(r"%[ \t]*(sym|asym|bip)\b[ \t]*(\S*)", re.IGNORECASE)
+RowAt = Callable[[int], tuple[int, list[str]] | None]  # data row k's (file line, fields), None past the end
 HEAD_ROWS = 21  # what the header and separator are decided on (the first 21 data lines)
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 _INTEGER = re.compile(r"-?\d+")
@@ -149,7 +147,7 @@ def sniff_layout(rows: list[tuple[int, str]], konect: tuple[str, str] | None) ->
 
 def header_by_names(layout: Layout, rows: list[tuple[int, str]], options: ReadOptions) -> Layout:
     """The first line as the header when the caller names columns by words it holds (``--source
-    person --target friend`` on a file whose header was not recognised: see :func:`_refuse_lone_first`)."""
+    person --target friend`` on a file whose header was not recognised: :meth:`_Edges.refuse_lone_first`)."""
     named = [v for v in (options.source, options.target, options.weight)
              if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdigit()]
     if layout.header is not None or layout.konect or not named or not rows:
@@ -305,14 +303,14 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     body = rows[layout.header_line is not None:HEAD_ROWS + 1]
     sample = list(zip([n for n, _ in body], split_rows([text for _, text in body], layout.separator)))
     skip = layout.header_line if layout.header_line is not None else rows[0][0] - 1
-    lines = _LineIndex(raw, file, layout, skip)
     integer_ids = not _not_canonical(raw)  # "007" stays a name apart from "7"
 
     def chunks(columns: Columns, integers: bool) -> Iterator[Any]:
         ends = (columns.source, columns.target) if integers else ()
         return _text_chunks(raw, layout, skip, ends)
 
-    return read_fields(chunks, layout, file, options, sample, lines.row, text=text, integer_ids=integer_ids)
+    return read_fields(chunks, layout, file, options, sample, _line_index(raw, file, layout.separator, skip),
+                       text=text, integer_ids=integer_ids)
 
 
 def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...]) -> Iterator[Any]:
@@ -339,28 +337,23 @@ _SKIPPED = re.compile(rb"(?m)^(?:[ \t]*[#%][^\r\n]*|[ \t,;|]+)(?=\r?$)")
 _BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster
 
 
-class _LineIndex:
-    """A data row's file line and fields, looked up only when a row is wrong."""
+def _line_index(raw: bytes, file: str, sep: str | None, skip: int) -> RowAt:
+    """Data row k's file line and fields, the lines found only when a row is wrong."""
+    rows: list[tuple[int, str]] = []
 
-    def __init__(self, raw: bytes, file: str, layout: Layout, skip: int):
-        self.raw, self.file, self.layout, self.skip = raw, file, layout, skip
-        self.rows: list[tuple[int, str]] | None = None
-
-    def row(self, k: int) -> tuple[int, list[str]] | None:
-        if self.rows is None:
-            self.rows = [(n, t) for n, t in data_lines(decode(self.raw, self.file)) if n > self.skip]
-        if k >= len(self.rows):
+    def row(k: int) -> tuple[int, list[str]] | None:
+        rows.extend([] if rows else [(n, t) for n, t in data_lines(decode(raw, file)) if n > skip])
+        if k >= len(rows):
             return None
-        number, text = self.rows[k]
-        fields = split_rows([text], self.layout.separator)[0]
-        while len(fields) > 2 and fields[-1] == "" and self.layout.separator in (",", ";", "\t"):
+        fields = split_rows([rows[k][1]], sep)[0]
+        while len(fields) > 2 and fields[-1] == "" and sep in (",", ";", "\t"):
             fields.pop()  # a spreadsheet's empty trailing columns
-        return number, fields
+        return rows[k][0], fields
+    return row
 
 
 def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout, file: str,
-                options: ReadOptions, sample: list[tuple[int, list[str]]],
-                row: Callable[[int], tuple[int, list[str]] | None], *, text: str = "",
+                options: ReadOptions, sample: list[tuple[int, list[str]]], row: RowAt, *, text: str = "",
                 has_header: bool | None = None, integer_ids: bool = False) -> tuple[Graph, ReadReport]:
     """The graph of any table: ``chunks(columns, integers)`` gives its rows as DataFrames of text
     (the ends as int64 when ``integers``); the columns are chosen on ``sample``, its first (line,
@@ -389,7 +382,7 @@ class _Edges:
     """Builds the graph from a table's chunks, checked column-wise; :meth:`refuse` names a bad row."""
 
     def __init__(self, layout: Layout, columns: Columns, file: str, sample: list[tuple[int, list[str]]],
-                 row: Callable[[int], tuple[int, list[str]] | None], guess: dict[str, bool]):
+                 row: RowAt, guess: dict[str, bool]):
         self.layout, self.columns, self.file, self.sample, self.row, self.guess = \
             layout, columns, file, sample, row, guess
         self.width = len(layout.header) if layout.header is not None else layout.width
@@ -513,15 +506,24 @@ class _Edges:
                 hint += SIF_HINT  # a small SIF file is not told from a table by its content
             raise GraphFormatError(self.file, err.problem + hint, err.line) from None
 
-    def refuse_ambiguous(self, src: np.ndarray, dst: np.ndarray, weights: np.ndarray | None) -> None:
+    def refuse_ambiguous(self, first: np.ndarray, second: np.ndarray, weights: np.ndarray | None) -> None:
         """Integer ids and a third integer column without a header: a row index or an adjacency
         list's neighbors? refused, saying why."""
-        if not (self.positional and self.width == 3) or weights is None:
+        if not (self.positional and self.width == 3) or weights is None or (weights % 1).any():
             return
-        if (weights == np.floor(weights)).all():
-            message = _ambiguity(src, dst, weights.astype(np.int64), self.guess)
-            if message:
-                raise GraphFormatError(self.file, message)
+        m, third = len(first), weights.astype(np.int64)
+        if self.guess["index"] and m >= 2 and first[0] in (0, 1) and (np.diff(first) == 1).all():
+            raise GraphFormatError(self.file, (
+                f"3 integer columns and column 0 counts the rows ({first[0]}, {first[0] + 1}, …, "
+                f"{first[-1]}): a row index (as pandas' to_csv writes) or the source nodes? say --source 1 "
+                "--target 2 for an index, or --source 0 --target 1 --weight 2 for an edge list with weights "
+                "(library: source=, target=, weight=)"))
+        if self.guess["adjlist"] and m >= 2 and len(np.unique(first)) == m and np.isin(
+                np.concatenate([second, third]), first).all():  # each node first on exactly one line
+            raise GraphFormatError(self.file, (
+                "3 integer columns, each node first on exactly one line and every value a node: an edge list "
+                "with weights, or an adjacency list (two neighbors per node)? say --format adjlist, or "
+                "--weight 2 for an edge list with weights (library: format=, weight=)"))
 
     def refuse_times(self, weights: np.ndarray | None) -> None:
         """A headerless third column of Unix times is not taken as weights (SNAP's CollegeMsg)."""
@@ -529,12 +531,20 @@ class _Edges:
             raise GraphFormatError(self.file, times)
 
     def refuse_lone_first(self, names: list[str], src: np.ndarray, dst: np.ndarray) -> None:
+        """A first line of two words that appear on no other line (``person,friend``) is a header
+        or an edge alone: refused (a whitespace list's header is a comment, so not there)."""
         if not (self.positional and self.guess.get("first_line", True) and self.layout.separator is not None):
             return
         first, second = names[src[0]], names[dst[0]]
         counts = (int(np.count_nonzero(src == src[0]) + np.count_nonzero(dst == src[0])),
                   int(np.count_nonzero(src == dst[0]) + np.count_nonzero(dst == dst[0])))
-        _refuse_lone_first(first, second, counts, self.sample[0][0], self.layout, self.file)
+        if counts != (1, 1) or is_number(first) or is_number(second):
+            return
+        raise GraphFormatError(self.file, f"the first line ({first}{self.layout.separator}{second}) is a "
+                                          f"header or an edge? neither name appears on another line. say "
+                                          f"--source {_shell(first)} --target {_shell(second)} to read it as "
+                                          "the header, or --source 0 --target 1 to read it as an edge "
+                                          "(library: source=, target=)", self.sample[0][0])
 
 
 def _floats(column: Any, separator: str | None) -> np.ndarray:
@@ -696,41 +706,8 @@ def _unix_times(third: np.ndarray) -> str | None:
             "--weight none to leave it out, or --weight 2 to read it as weights (library: weight=)")
 
 
-def _refuse_lone_first(first: str, second: str, counts: tuple[int, int], line: int, layout: Layout,
-                       file: str) -> None:
-    """A first line of two words that appear on no other line (``person,friend``) is a header or
-    an edge alone: refused. The caller asks only for delimited tables (a whitespace list's header
-    is a comment)."""
-    if counts != (1, 1) or is_number(first) or is_number(second):
-        return
-    sep = layout.separator or " "
-    raise GraphFormatError(file, f"the first line ({first}{sep}{second}) is a header or an edge? neither "
-                                 f"name appears on another line. say --source {_shell(first)} --target "
-                                 f"{_shell(second)} to read it as the header, or --source 0 --target 1 to "
-                                 "read it as an edge (library: source=, target=)", line)
-
-
 def _shell(word: str) -> str:
     return word if re.fullmatch(r"[\w.-]+", word) else "'" + word.replace("'", "'\\''") + "'"
-
-
-def _ambiguity(first: np.ndarray, second: np.ndarray, third: np.ndarray,
-               guess: dict[str, bool]) -> str | None:
-    """Why three integer columns cannot be read without being told how, or None."""
-    m = len(first)
-    counts_rows = m >= 2 and first[0] in (0, 1) and first[-1] - first[0] == m - 1 and bool(
-        (np.diff(first) == 1).all())
-    if guess["index"] and counts_rows:
-        return (f"3 integer columns and column 0 counts the rows ({first[0]}, {first[0] + 1}, …, "
-                f"{first[-1]}): a row index (as pandas' to_csv writes) or the source nodes? say --source 1 "
-                "--target 2 for an index, or --source 0 --target 1 --weight 2 for an edge list with weights "
-                "(library: source=, target=, weight=)")
-    one_line_per_node = m >= 2 and len(np.unique(first)) == m
-    if guess["adjlist"] and one_line_per_node and np.isin(np.concatenate([second, third]), first).all():
-        return ("3 integer columns, each node first on exactly one line and every value a node: an edge "
-                "list with weights, or an adjacency list (two neighbors per node)? say --format adjlist, or "
-                "--weight 2 for an edge list with weights (library: format=, weight=)")
-    return None
 
 
 # --------------------------------------------------------------------------- networkx's write_edgelist
@@ -745,35 +722,43 @@ def _dict_row(text: str) -> tuple[str, str] | None:
 
 
 def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    """networkx's ``write_edgelist`` with data: ``u v {'weight': 4, 'color': 'red'}`` per line."""
-    ends = [_dict_row(text) for _, text in rows]
-    sep = sniff_separator([e[0] for e in ends if e is not None][:HEAD_ROWS])
+    """networkx's ``write_edgelist`` with data (``u v {'weight': 4, 'color': 'red'}`` per line), read
+    by ``nx.parse_edgelist`` (``ast.literal_eval``, never ``eval``) a line at a time: errors name it."""
+    import networkx as nx
+
+    sep = sniff_separator([e[0] for e in map(_dict_row, (text for _, text in rows[:HEAD_ROWS])) if e])
     wanted = options.weight_attribute
     heads, tails, weights, keys = [], [], [], {}
-    weighted = False
-    for (number, _), found in zip(rows, ends):
-        if found is None:
+    for number, text in rows:
+        if _dict_row(text) is None:
             raise GraphFormatError(file, "expected 'source target {attributes}' as on the lines above "
                                          "(networkx's write_edgelist)", number)
-        pair = split_rows([found[0]], sep)[0]
-        if len(pair) != 2 or "" in pair:
-            raise GraphFormatError(file, f"{len(pair)} node ids before the attributes; expected 'source "
-                                         "target {attributes}'", number)
-        attrs = literal_dict(found[1], file, number)
-        keys.update(dict.fromkeys(attrs))
+        if len(text) > MAX_ATTRIBUTES_CHARS:
+            raise GraphFormatError(file, f"edge attributes longer than {MAX_ATTRIBUTES_CHARS:,} characters",
+                                   number)
+        try:
+            [(u, v, attrs)] = nx.parse_edgelist([text], comments=None, delimiter=sep,
+                                                create_using=nx.MultiDiGraph).edges(data=True)
+        except (TypeError, ValueError):
+            attributes = text[text.find("{"):]
+            raise GraphFormatError(file, f"edge attributes {attributes[:40]!r} are not a Python dict literal "
+                                         "after 'source target'", number) from None
+        if "" in (u, v):
+            raise GraphFormatError(file, "empty node id", number)
+        keys.update(dict.fromkeys(map(str, attrs)))
         value = attrs.get(wanted) if wanted else None
-        weighted |= value is not None
-        weights.append(1.0 if value is None else parse_weight(str(value), file, number))
-        heads.append(pair[0])
-        tails.append(pair[1])
-    directed = options.directed
-    graph = build_graph(heads, tails, weights if weighted else None, directed, weighted, file, False)
+        weights.append(None if value is None else parse_weight(str(value), file, number))
+        heads.append(u)
+        tails.append(v)
+    weighted = any(w is not None for w in weights)
+    graph = build_graph(heads, tails, [1.0 if w is None else w for w in weights] if weighted else None,
+                        options.directed, weighted, file, False)
     report = ReadReport(
-        format="edgelist", edges=len(heads), directed=directed, directed_why="as asked" if directed else "",
-        separator=SEPARATORS[sep], source="column 0", target="column 1",
-        weight=f"attribute {wanted!r}" if weighted else None,
+        format="edgelist", edges=len(heads), directed=options.directed,
+        directed_why="as asked" if options.directed else "", separator=SEPARATORS[sep],
+        source="column 0", target="column 1", weight=f"attribute {wanted!r}" if weighted else None,
         ignored=tuple(f"attribute {k!r}" for k in keys if k != wanted),
-        rows=tuple((h, t) + ((f"{w:g}",) if weighted else ()) for h, t, w in
+        rows=tuple((h, t) + ((f"{w or 1:g}",) if weighted else ()) for h, t, w in
                    list(zip(heads, tails, weights))[:FIRST_ROWS]),
         notes=("networkx edge list with attribute dicts",),
     )

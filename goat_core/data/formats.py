@@ -1,10 +1,5 @@
-"""What reading a graph file may be told, and what it says it did.
-
-:class:`ReadOptions` is everything a caller can choose (format, the columns of an edge table,
-direction): one small frozen value, so that the app keys its caches by it. :class:`ReadReport`
-is the account of one read: the format found, the columns used and ignored, the first rows as
-read. ``goat_core.data.readers`` fills both; nothing here reads a file.
-"""
+"""What reading a graph file may be told (:class:`ReadOptions`, frozen: the app keys its caches by
+it) and what it says it did (:class:`ReadReport`)."""
 
 from __future__ import annotations
 
@@ -74,10 +69,6 @@ class ReadOptions:
                 raise ParameterError(f"{name} must name a column, got an empty name")
         if (self.source is None) != (self.target is None):
             raise ParameterError("source and target are chosen together: give both (or neither)")
-
-    @property
-    def columns_given(self) -> bool:
-        return self.source is not None or self.weight is not None
 
     @property
     def weight_attribute(self) -> str | None:

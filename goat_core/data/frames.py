@@ -1,9 +1,5 @@
-"""Edge tables as pandas writes them other than ``to_csv``: ``to_json`` (every orient), JSON Lines
-and ``to_parquet``, read back by pandas' own readers; :func:`read_frame` hands any DataFrame (the
-format readers' table sections too) to :func:`.delimited.read_fields`, the path of every table.
-How each orient is recognised is in docs/formats.md. networkx's node-link JSON is read by
-:mod:`.nxformats`; :func:`read_json` decides.
-"""
+"""Tables from pandas' ``to_json`` (every orient, JSON Lines) and ``to_parquet``, read by pandas;
+:func:`read_frame` takes any table (the formats' table sections too) to the shared table path."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Graphs: validation, normalisation and node indexing; the helpers the file readers share.
-
-A :class:`Graph` holds nodes 0..n-1 (their ids kept as names) and a normalised edge list: no
-self-loops, no duplicates, positive finite weights. Every reader (:mod:`.readers`) ends in
-:func:`normalise` or :func:`from_networkx`; bad input is a :class:`GraphFormatError`.
-"""
+"""Graphs (nodes 0..n-1 named by their ids; no self-loops or duplicates; positive finite weights),
+:func:`normalise`, which every reader ends in, and the helpers the file readers share."""
 
 from __future__ import annotations
 
@@ -70,21 +66,16 @@ def name_problem(name: str) -> str | None:
 
 def _nfc_names(names: list[str], file: str) -> list[str]:
     """``names`` in NFC; two names that become one, or one not valid Unicode, are refused."""
-    for name in (name for name in names if not name.isascii()):
-        problem = name_problem(name)
-        if problem:
-            raise GraphFormatError(file, problem)
-    changed = [i for i, name in enumerate(names) if not name.isascii() and nfc(name) != name]
-    if not changed:
-        return names
+    odd = [i for i, name in enumerate(names) if not name.isascii()]
+    for problem in filter(None, (name_problem(names[i]) for i in odd)):
+        raise GraphFormatError(file, problem)
     out = list(names)
-    for i in changed:
+    for i in odd:
         out[i] = nfc(names[i])
-    if len(set(out)) != len(out):
-        first: dict[str, int] = {}
-        for i, name in enumerate(out):
-            if first.setdefault(name, i) != i:
-                raise GraphFormatError(file, _same_name(names[first[name]], names[i]))
+    first: dict[str, int] = {}
+    for i, name in enumerate(out if out != names else ()):
+        if first.setdefault(name, i) != i:
+            raise GraphFormatError(file, _same_name(names[first[name]], names[i]))
     return out
 
 
@@ -214,9 +205,7 @@ class Graph:
         return int(self._keys(np.array([u]), np.array([v]))[0]) in keys
 
     def _keys(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        if not self.directed:
-            u, v = np.minimum(u, v), np.maximum(u, v)
-        return u.astype(np.int64) * self.num_nodes + v
+        return _edge_keys(np.asarray(u), np.asarray(v), self.num_nodes, self.directed)
 
     def subgraph_edges(self, mask: np.ndarray) -> Graph:
         """The same nodes with only the edges where ``mask`` is true (training graphs)."""
@@ -458,34 +447,20 @@ def tie_direction(names: list[str], src: np.ndarray, dst: np.ndarray, weight: np
 
 def _edge_keys(src: np.ndarray, dst: np.ndarray, n: int, directed: bool) -> np.ndarray:
     """src·n + dst as int64 (undirected: the smaller end first), one E-sized temporary."""
-    if directed:
-        keys = src.astype(np.int64)
-        keys *= n
-        keys += dst
-        return keys
-    keys = np.minimum(src, dst).astype(np.int64)
+    keys = (src if directed else np.minimum(src, dst)).astype(np.int64)
     keys *= n
-    keys += np.maximum(src, dst)
+    keys += dst if directed else np.maximum(src, dst)
     return keys
 
 
 def _merge_duplicates(keys: np.ndarray, weight: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    """(sorted distinct keys, their weights summed in file order; ones without ``weight``), as
-    np.unique + np.bincount give them, sorting ``keys`` in place."""
+    """(sorted distinct keys, their weights summed in file order, as np.bincount adds; ones without
+    ``weight``, sorting ``keys`` in place)."""
     if weight is None:
         unique = sorted_unique(keys)
         return unique, np.ones(len(unique))
-    if len(keys) == 0:
-        return keys, np.zeros(0)
-    order = np.argsort(keys, kind="stable")  # duplicates keep file order: the same sums
-    keys = keys[order]
-    weight = np.asarray(weight, dtype=np.float64)[order]
-    del order
-    first = np.empty(len(keys), bool)  # the first of each run of equal keys
-    first[0] = True
-    np.not_equal(keys[1:], keys[:-1], out=first[1:])
-    merged = np.bincount(np.cumsum(first) - 1, weights=weight)
-    return keys[first], merged
+    unique, inverse = np.unique(keys, return_inverse=True)
+    return unique, np.bincount(inverse, weights=np.asarray(weight, dtype=np.float64), minlength=len(unique))
 
 
 # --------------------------------------------------------------------------- other formats

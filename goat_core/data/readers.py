@@ -1,10 +1,6 @@
-"""Graph files in: one entry point that unpacks the bytes (gzip, bz2, xz, a one-file zip, up to a
-cap), finds the format (:data:`SNIFFERS`, tried in order; an edge table when none says yes) and
-reads it. ``format=`` skips the finding. Every reader ends in :func:`.graph.normalise` or
-:func:`.graph.from_networkx`; the Graph carries the account of the read as ``graph.read``
-(:class:`.formats.ReadReport`). Categorical node attributes (karate's ``club``) are label
-candidates; the first becomes ``graph.labels``.
-"""
+"""Graph files in: unpack (gzip, bz2, xz, a one-file zip, capped), find the format (:data:`SNIFFERS`
+in order, else an edge table) and read it; ``graph.read`` says how, and a categorical node
+attribute (karate's ``club``) becomes ``graph.labels``."""
 
 from __future__ import annotations
 
