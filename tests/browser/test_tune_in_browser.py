@@ -63,9 +63,9 @@ def test_tune_cancel_then_train_the_best(server, new_page):
     fill(page, "tune_epochs", 1)  # the fewest the panel offers
     page.get_by_role("button", name="Start tuning").click()
     page.get_by_text(re.compile(r"^Tuning: ")).first.wait_for()  # the progress bar follows the job
-    # counted by trial: the third under way means two finished (none pruned: one epoch is within
-    # the median pruner's warm-up), enough for the parameters' importances. The job runs at a low
-    # priority (ui.worker.background_priority): on a loaded machine it may wait minutes for a core.
+    # counted by trial: the third under way means two ended, both finished (the median pruner spares
+    # the first three), enough for the parameters' importances. The job runs at a low priority
+    # (ui.worker.background_priority): on a loaded machine it may wait minutes for a core.
     page.wait_for_function(TRIAL_UNDER_WAY, arg=3, timeout=WAIT_MS)  # polled: a fast trial may go unseen
     shot(page, "tune-1-running")
     page.get_by_role("button", name="Cancel tuning").click()
