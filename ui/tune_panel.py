@@ -51,7 +51,9 @@ def submit(ex: Explorer, chosen: dict, seed: int) -> jobs.Job:
     parameters."""
     graph, key = ex.graph, job_key(ex, chosen, seed)
     split = goat_core.split_edges(graph, 1.0 - chosen["tune_holdout"], seed)  # errors here, not in the job
-    stop = cancels().setdefault(key, threading.Event())
+    if jobs.job_store().get(key) is None:  # a new search: a forgotten one's cancel must not stop it
+        cancels()[key] = threading.Event()
+    stop = cancels()[key]
     base = fixed_params(graph, int(chosen["tune_epochs"]))
     trials = int(chosen["tune_trials"])
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from ui import jobs, tune_panel
 
 from .conftest import button, explorer, goto, texts, wait_for_jobs
@@ -50,3 +52,15 @@ def test_cancel_keeps_the_finished_trials(app):
     assert job.ok and job.result["cancelled"]
     assert len(job.result["study"].trials) < 200
     assert "cancelled: the finished trials are kept" in " ".join(texts(app.markdown))
+
+
+def test_a_search_again_after_a_forgotten_cancelled_one_runs(app):
+    """The job store forgets old jobs; a cancelled search's flag must not stop the next one with its key."""
+    goto(app, "train")
+    chosen = dict(tune_panel.DEFAULTS, tune_trials=2, tune_epochs=1)
+    stale = tune_panel.cancels()[tune_panel.job_key(explorer(app), chosen, 0)] = threading.Event()
+    stale.set()  # a search with this key was cancelled, then its job forgotten
+    wait_for_jobs(start(app, 2, 1))
+    job = job_of(app)
+    assert job.ok and not job.result["cancelled"]
+    assert len(job.result["study"].trials) == 2
