@@ -88,6 +88,13 @@ class JobStore:
         self.worker.submit(self._run, job, work)
         return job
 
+    def forget(self, key: str) -> None:
+        """Forget a job that has ended, so that the next :meth:`submit` of ``key`` runs anew."""
+        with self.lock:
+            job = self.jobs.get(key)
+            if job is not None and job.done.is_set():
+                del self.jobs[key]
+
     def retry(self, key: str) -> None:
         """Forget a failed job, so that the next :meth:`submit` runs it again."""
         with self.lock:

@@ -30,6 +30,12 @@ def cancels() -> dict[str, threading.Event]:
     return {}
 
 
+@st.cache_resource(show_spinner=False)
+def storages() -> dict[str, optuna.storages.BaseStorage]:
+    """Each search's study storage, by job key: Start again adds trials to the same study."""
+    return {}
+
+
 def settings() -> dict:
     return {k: st.session_state.get(k, v) for k, v in DEFAULTS.items()}
 
@@ -46,14 +52,15 @@ def job_key(ex: Explorer, chosen: dict, seed: int) -> str:
 
 
 def submit(ex: Explorer, chosen: dict, seed: int) -> jobs.Job:
-    """The search as a background job: ``tune_trials`` trials on the training part of the split
-    the page's runs use (hold-out ``tune_holdout``); its result is the study and the fixed
+    """The search as a background job: ``tune_trials`` more trials of the study on the training part
+    of the split the page's runs use (hold-out ``tune_holdout``), resumed when one ended with the
+    same settings (finished or cancelled: nothing redone); its result is the study and the fixed
     parameters."""
     graph, key = ex.graph, job_key(ex, chosen, seed)
     split = goat_core.split_edges(graph, 1.0 - chosen["tune_holdout"], seed)  # errors here, not in the job
-    if jobs.job_store().get(key) is None:  # a new search: a forgotten one's cancel must not stop it
-        cancels()[key] = threading.Event()
-    stop = cancels()[key]
+    jobs.job_store().forget(key)  # an ended search with these settings: this one adds to its study
+    stop = cancels()[key] = threading.Event()  # a new flag: an earlier search's cancel must not stop it
+    storage = storages().setdefault(key, optuna.storages.InMemoryStorage())
     base = fixed_params(graph, int(chosen["tune_epochs"]))
     trials = int(chosen["tune_trials"])
 
@@ -68,7 +75,6 @@ def submit(ex: Explorer, chosen: dict, seed: int) -> jobs.Job:
         def on_trial(study, trial) -> None:
             done[0] += 1
 
-        storage = optuna.storages.InMemoryStorage()
         try:
             study = tune.search(split.train, trials=trials, sampler=chosen["tune_sampler"], seed=seed,
                                 storage=storage, base=base, callback=on_epoch, on_trial=on_trial)
@@ -87,7 +93,8 @@ def panel(ex: Explorer) -> None:
         st.caption("A random search (the paper's) or TPE over lr, dropout, N, d, negatives, batch size "
                    "and padding; each trial trains on 80 % of the training edges and is scored on the other "
                    "20 % after every epoch (early stopping picks its epochs; trials behind the median are "
-                   "pruned). The held-out edges are never seen. `goat tune` does the same in a terminal.")
+                   "pruned). The held-out edges are never seen. Start again adds trials to the same study. "
+                   "`goat tune` does the same in a terminal.")
         for name, value in DEFAULTS.items():
             st.session_state.setdefault(name, value)
         a, b, c, d = st.columns(4)

@@ -64,3 +64,14 @@ def test_a_search_again_after_a_forgotten_cancelled_one_runs(app):
     job = job_of(app)
     assert job.ok and not job.result["cancelled"]
     assert len(job.result["study"].trials) == 2
+
+
+def test_start_again_adds_trials_to_the_same_study(app):
+    wait_for_jobs(start(app, 2, 1))
+    first = [(t.number, t.params, t.value) for t in job_of(app).result["study"].trials]
+    button(app, "Start tuning").click().run()
+    assert not app.exception, app.exception
+    wait_for_jobs(app)
+    study = job_of(app).result["study"]
+    assert [t.number for t in study.trials] == list(range(len(first) + 2))  # two more trials
+    assert [(t.number, t.params, t.value) for t in study.trials[: len(first)]] == first  # none redone
