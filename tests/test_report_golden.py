@@ -118,16 +118,20 @@ def test_the_tuned_column_and_its_budget_come_from_its_files(tmp_path):
                 preset="validated", train_ratio=ratio, seed=0, auc=0.80, ap=0.80, epochs_trained=3,
                 params={k: p.default for k, p in PARAMETERS.items()})
     budget = dict(trials=7, timeout=90.0, max_epochs=12, patience=3, space=["negatives=1:2"])
-    for seed, auc, seconds in ((0, 0.90, 40.0), (1, 0.92, 60.0)):
+    defaults = {name: PARAMETERS[name].default for name in ("lr", "dim")}
+    for seed, auc, seconds, best in ((0, 0.90, 40.0, dict(defaults, lr=0.01)), (1, 0.92, 60.0, defaults)):
         _record(tmp_path / "tuned", f"email55-s{seed}.json", data="email", train_ratio=0.55, seed=seed,
-                auc=auc, ap=auc, seconds=seconds, trials_finished=5, trials_pruned=2, **budget)
+                auc=auc, ap=auc, seconds=seconds, trials_finished=5, trials_pruned=2, best_params=best,
+                **budget)
     text = render(tmp_path)
     row = next(line for line in text.splitlines() if line.startswith("| Email | 55 % |"))
     assert row.split(" | ")[3:6] == ["80.0 ± 0.0 (n=1)", "–", "**91.0 ± 1.0 (n=2)**"]
     other = next(line for line in text.splitlines() if line.startswith("| Email | 95 % |"))
     assert other.split(" | ")[5] == "–"
     assert "at most 7 trials and no new one after 90 s" in text and "(at most 12, patience 3)" in text
-    assert "- Email: 2 cells, 40–60 s each (mean 50 s); trials finished 5, pruned 2." in text
+    cells = ("- Email: 2 cells, 40–60 s each (mean 50 s); trials finished 5, pruned 2; "
+             "defaults kept in 1 of 2.")
+    assert cells in text  # seed 1's best trial holds the defaults' values: Goat()'s own run stayed best
     assert "Tuned against `Goat()`: better on Email 55 % (91.0 against 80.0)" in text
     why = dict(data="email", train_ratio=0.55, seed=0, tuned_auc=0.9, preferential_attachment_auc=0.8,
                adamic_adar_auc=0.95, edges_sharing_a_neighbor=0.9, non_edges_sharing_a_neighbor=0.2,
