@@ -65,11 +65,14 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
         ))
         fig.update_layout(barmode="overlay", showlegend=False)
     title = f"{_e(node)} attends to … (partner: {_e(partner)})" if node else "attention"
-    fig.update_layout(title=title, height=max(220, 22 * len(labels) + 80),
-                      margin=dict(l=10, r=10, t=40, b=10), xaxis_title="attention weight")
+    return _ranked_bars(fig, title, max(220, 22 * len(labels) + 80), xaxis_title="attention weight")
+
+
+def _ranked_bars(fig: go.Figure, title: str, height: int, **layout) -> go.Figure:
+    """The frame of a horizontal bar chart of nodes: the first bar on top, names on a category axis."""
+    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=40, b=10), **layout)
     fig.update_yaxes(autorange="reversed", automargin=True)
-    names_axis(fig, fig.data[0].y)
-    return fig
+    return names_axis(fig, fig.data[0].y)
 
 
 def attention_replay(epochs: ArrayLike, source_names: Sequence[str], source_weights: ArrayLike,
@@ -212,11 +215,7 @@ def drivers_bar(drivers: Sequence[tuple[str, float]], shared: Sequence[str] = ()
     title = "Which neighbors drive the score"
     if score is not None:
         title += f" (score r_s·r_t = {score:.3f})"
-    fig.update_layout(title=title, height=max(240, 22 * len(rows) + 80), margin=dict(l=10, r=10, t=40, b=10),
-                      xaxis_title="contribution to r_s·r_t")
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    names_axis(fig, fig.data[0].y)
-    return fig
+    return _ranked_bars(fig, title, max(240, 22 * len(rows) + 80), xaxis_title="contribution to r_s·r_t")
 
 
 PARTNER_KINDS = {"neighbor": PALETTE[0], "held out": PENDING_COLOR, "new": PALETTE[1]}
@@ -231,12 +230,8 @@ def partners_bar(names: Sequence[str], probabilities: ArrayLike, kinds: Sequence
         x=np.asarray(probabilities).tolist(), y=labels,
         orientation="h", marker_color=colors, hovertemplate="%{y}: p = %{x:.3f}<extra></extra>",
     ))
-    fig.update_layout(title=f"Most likely partners of {_e(node)}" if node else "Most likely partners",
-                      height=max(220, 22 * len(names) + 80), margin=dict(l=10, r=10, t=40, b=10),
-                      xaxis=dict(title="edge probability", range=[0, 1]))
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    names_axis(fig, fig.data[0].y)
-    return fig
+    return _ranked_bars(fig, f"Most likely partners of {_e(node)}" if node else "Most likely partners",
+                        max(220, 22 * len(names) + 80), xaxis=dict(title="edge probability", range=[0, 1]))
 
 
 def context_shift_bars(names: Sequence[str], weights_a: ArrayLike, weights_b: ArrayLike, *, node: str,
@@ -254,9 +249,6 @@ def context_shift_bars(names: Sequence[str], weights_a: ArrayLike, weights_b: Ar
         go.Bar(y=labels, x=b[order], orientation="h", name=f"with {pb}", marker_color=TARGET_COLOR,
                hovertemplate="%{y}: %{x:.3f}<extra>with " + pb + "</extra>"),
     ])
-    fig.update_layout(barmode="group", title=f"{_e(node)}'s attention: with {pa} vs with {pb}",
-                      height=max(280, 30 * len(order) + 100), margin=dict(l=10, r=10, t=40, b=10),
-                      xaxis_title="attention weight", legend=dict(orientation="h", y=-0.12))
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    names_axis(fig, fig.data[0].y)
-    return fig
+    return _ranked_bars(fig, f"{_e(node)}'s attention: with {pa} vs with {pb}",
+                        max(280, 30 * len(order) + 100), barmode="group", xaxis_title="attention weight",
+                        legend=dict(orientation="h", y=-0.12))
