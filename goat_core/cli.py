@@ -164,11 +164,8 @@ def cmd_info(args: argparse.Namespace) -> None:
         info["node_attributes"] = list(graph.node_attrs)
     if graph.read is not None:
         info["read"] = graph.read.to_dict()
-    if args.json:
-        emit(info, True)
-        return
-    read = info.pop("read", None)
-    emit(info, False)
+    read = None if args.json else info.pop("read", None)  # text: the account of the read comes last
+    emit(info, args.json)
     if read is not None:  # the account of the read, then the first rows as read
         print(f"read: {read['summary']}")
         for note in read["notes"]:

@@ -48,13 +48,11 @@ TRAINING_FIELDS = ("dim", "neighborhood", "dropout", "lr", "epochs", "batch_size
 
 def preset(name: str, dataset: str, num_edges: int) -> dict:
     """The preset ``name`` (one of :data:`PRESETS`) for a graph called ``dataset``."""
-    if name == "fast":
-        return fast(num_edges)
-    if name == "validated":
-        return validated(num_edges)
-    if name == "paper":
-        return paper(dataset)
-    raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+    makers = {"fast": lambda: fast(num_edges), "validated": lambda: validated(num_edges),
+              "paper": lambda: paper(dataset)}
+    if name not in makers:
+        raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+    return makers[name]()
 
 
 def case_study(num_edges: int) -> dict:

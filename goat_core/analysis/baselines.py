@@ -15,12 +15,11 @@ HEURISTICS = {"common_neighbors": "common neighbors", "adamic_adar": "Adamic-Ada
               "preferential_attachment": "preferential attachment"}
 
 
-def _adjacency(graph: Graph) -> sp.csr_matrix:
-    """Symmetric 0/1 adjacency of the training graph (direction ignored, as GOAT's D)."""
-    src, dst = graph.undirected_pairs()
-    n = graph.num_nodes
+def undirected_adjacency(num_nodes: int, src: np.ndarray, dst: np.ndarray) -> sp.csr_matrix:
+    """Symmetric 0/1 CSR adjacency of the edges src-dst (direction ignored, as GOAT's D)."""
     ones = np.ones(2 * len(src))
-    adj = sp.csr_matrix((ones, (np.concatenate([src, dst]), np.concatenate([dst, src]))), shape=(n, n))
+    adj = sp.csr_matrix((ones, (np.concatenate([src, dst]), np.concatenate([dst, src]))),
+                        shape=(num_nodes, num_nodes))
     adj.data[:] = 1.0  # reciprocal directed edges collapse to one neighbor
     return adj
 
@@ -28,7 +27,7 @@ def _adjacency(graph: Graph) -> sp.csr_matrix:
 def heuristic_scores(graph: Graph, pairs: ArrayLike, batch: int = 65536) -> dict[str, np.ndarray]:
     """Scores of (k, 2) node-index ``pairs`` under each heuristic, from ``graph``'s edges."""
     pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-    adj = _adjacency(graph)
+    adj = undirected_adjacency(graph.num_nodes, *graph.undirected_pairs())
     degree = np.asarray(adj.sum(axis=1)).ravel()
     inv_log = 1.0 / np.log(np.maximum(degree, 2.0))  # a common neighbor has degree >= 2 anyway
     weighted = adj @ sp.diags(inv_log)

@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike
 from ..data.graph import Graph
 from ..data.sampling import EdgeSplit
 from ..errors import ParameterError
-from .baselines import _adjacency
+from .baselines import undirected_adjacency
 from .evaluation import held_out_pairs, link_curves, link_scores
 
 if TYPE_CHECKING:  # annotations only
@@ -67,7 +67,7 @@ def random_walks(graph: Graph, p: float = 1.0, q: float = 1.0, num_walks: int = 
     import numba
     from pecanpy.pecanpy import FirstOrderUnweighted, SparseOTF
 
-    adj = _adjacency(graph)
+    adj = undirected_adjacency(graph.num_nodes, *graph.undirected_pairs())
     adj.sort_indices()
     walker = (FirstOrderUnweighted if p == q == 1 else SparseOTF)(p=p, q=q, workers=1)
     walker.set_ids([str(i) for i in range(graph.num_nodes)])

@@ -94,22 +94,13 @@ class RankingNegatives:
         return self.metrics(score(self.pairs()))
 
 
-def _undirected_adjacency(num_nodes: int, src: np.ndarray, dst: np.ndarray):
-    """Symmetric 0/1 scipy CSR adjacency (imported here: the CLI loads this module at start)."""
-    import scipy.sparse as sp
-
-    ones = np.ones(2 * len(src))
-    adj = sp.csr_matrix((ones, (np.concatenate([src, dst]), np.concatenate([dst, src]))),
-                        shape=(num_nodes, num_nodes))
-    adj.data[:] = 1.0
-    return adj
-
-
 def resource_allocation_rows(train: Graph, nodes: np.ndarray) -> np.ndarray:
     """(len(nodes), n) dense: RA(u, w) = Σ_{z ∈ N(u) ∩ N(w)} 1/D(z) on ``train``, for u in ``nodes``."""
-    import scipy.sparse as sp
+    import scipy.sparse as sp  # imported here (and baselines): the CLI loads this module at start
 
-    adj = _undirected_adjacency(train.num_nodes, *train.undirected_pairs())
+    from .baselines import undirected_adjacency
+
+    adj = undirected_adjacency(train.num_nodes, *train.undirected_pairs())
     degree = np.asarray(adj.sum(axis=1)).ravel()
     spread = sp.diags(1.0 / np.maximum(degree, 1.0)) @ adj  # row z: 1/D(z) to each neighbor of z
     return np.asarray((adj[nodes] @ spread).toarray())
@@ -123,11 +114,13 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
         raise ParameterError(f"ranking negatives must be one of {', '.join(RANKING_NEGATIVES)}, got {kind!r}")
     if isinstance(per_positive, bool) or not isinstance(per_positive, (int, np.integer)) or per_positive < 1:
         raise ParameterError(f"negatives per positive must be a positive integer, got {per_positive!r}")
+    from .baselines import undirected_adjacency  # scipy: imported on use, not at the CLI's start
+
     rng = np.random.default_rng([split.seed if seed is None else seed, 27, RANKING_NEGATIVES.index(kind)])
     train, pos = split.train, np.asarray(split.test_pos, dtype=np.int64).reshape(-1, 2)
     n, k = train.num_nodes, int(per_positive)
     tsrc, tdst = train.undirected_pairs()
-    full = _undirected_adjacency(n, np.concatenate([tsrc, pos[:, 0]]), np.concatenate([tdst, pos[:, 1]]))
+    full = undirected_adjacency(n, np.concatenate([tsrc, pos[:, 0]]), np.concatenate([tdst, pos[:, 1]]))
     negatives = np.full((len(pos), k, 2), -1, dtype=np.int64)
     valid = np.zeros((len(pos), k), dtype=bool)
     rows = np.arange(len(pos))

@@ -165,18 +165,13 @@ class AttentionTracker:
         self.batch, self.real_s, self.real_t = pair_batch(model, src, dst, hood.to(device), exclude_partner,
                                                           padding)
         self.epochs: list[int] = []
-        self.p_s: list[np.ndarray] = []
-        self.p_t: list[np.ndarray] = []
-        self.scores: list[np.ndarray] = []
-        self.uniform: list[np.ndarray] = []
+        self.records: list[tuple[np.ndarray, ...]] = []  # per epoch: p_s, p_t, scores, uniform scores
 
     def record(self, epoch: int) -> None:
         out = pair_forward(self.model, self.batch, self.real_s, self.real_t)
         self.epochs.append(int(epoch))
-        self.p_s.append(out.p_s.float().cpu().numpy())
-        self.p_t.append(out.p_t.float().cpu().numpy())
-        self.scores.append(out.logits.float().cpu().numpy())
-        self.uniform.append(out.uniform_logits.float().cpu().numpy())
+        self.records.append(tuple(x.float().cpu().numpy()
+                                  for x in (out.p_s, out.p_t, out.logits, out.uniform_logits)))
 
     def wrap(self, callback: Callable | None) -> Callable:
         """A ``fit`` callback that records at every epoch end, then calls ``callback``."""
@@ -189,8 +184,8 @@ class AttentionTracker:
     def histories(self) -> tuple[AttentionHistory, ...]:
         nbr_s, nbr_t = self.batch.nbr_s.cpu().numpy(), self.batch.nbr_t.cpu().numpy()
         real_s, real_t = self.real_s.cpu().numpy(), self.real_t.cpu().numpy()
-        p_s, p_t = np.stack(self.p_s, axis=1), np.stack(self.p_t, axis=1)  # (K, E, Ls), (K, E, Lt)
-        scores, uniform = np.stack(self.scores, axis=1), np.stack(self.uniform, axis=1)  # (K, E)
+        # (K, E, Ls), (K, E, Lt), (K, E), (K, E)
+        p_s, p_t, scores, uniform = (np.stack(column, axis=1) for column in zip(*self.records, strict=True))
         out = []
         for k, (s, t) in enumerate(self.pairs.tolist()):
             ms, mt = real_s[k], real_t[k]

@@ -261,19 +261,6 @@ def _max_backward(S, T, keep_s, keep_t, dS, dT, c_s, c_t, dr_s, dr_t, ids_s, ids
 
 
 @nb.njit(inline="always")
-def _fetch_with_masks(S, T, keep_s, keep_t, weight, ids_s, ids_t, len_s, len_t, pad, key, b, hi, threshold,
-                      words, out):
-    """Pair b's start in a loop that adds gradients: prefetch pair b + 1's rows and the gradient
-    rows pair b adds into at its end, then gather pair b's S and T with their masks; (ls, lt)."""
-    ls, lt = len_s[b], len_t[b]
-    _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
-    _prefetch_rows(out, ids_s[b], ls, pad)
-    _prefetch_rows(out, ids_t[b], lt, pad)
-    _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold, words)
-    return ls, lt
-
-
-@nb.njit(inline="always")
 def _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi):
     """Prefetch pair b + 1's table rows (if it is in this segment) while pair b computes."""
     if b + 1 < hi:
@@ -370,12 +357,14 @@ def pair_loop(weight, ids_s, ids_t, len_s, len_t, pad, key, threshold, s2, lo, h
     r_s, r_t, dr_s, dr_t = (np.empty(d, weight.dtype), np.empty(d, weight.dtype), np.empty(d, weight.dtype),
                             np.empty(d, weight.dtype))
     for b in range(lo, hi):
-        if train:
-            ls, lt = _fetch_with_masks(S, T, keep_s, keep_t, weight, ids_s, ids_t, len_s, len_t, pad, key, b,
-                                       hi, threshold, words, out)
+        ls, lt = len_s[b], len_t[b]
+        _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
+        if train:  # also the gradient rows pair b adds into at its end; S and T with their masks
+            _prefetch_rows(out, ids_s[b], ls, pad)
+            _prefetch_rows(out, ids_t[b], lt, pad)
+            _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold,
+                         words)
         else:  # the forward needs no masks, only masked rows
-            ls, lt = len_s[b], len_t[b]
-            _prefetch_next(weight, ids_s, ids_t, len_s, len_t, pad, b, hi)
             _gather_pair(S, T, keep_s, keep_t, weight, ids_s[b], ids_t[b], ls, lt, pad, key, b, threshold,
                          words, False)
         if mean:

@@ -4,6 +4,9 @@ elsewhere ``torch.rand``. The compiled loop takes the same uniforms from a count
 
 from __future__ import annotations
 
+import math
+from itertools import accumulate
+
 import torch
 
 MASK_BITS = 16  # resolution of the keep probability
@@ -26,11 +29,8 @@ def draw_noise(sizes: list[int], generator: torch.Generator | None,
     words = torch.empty(sum(counts), dtype=torch.int64)
     words.random_(-(2**63), None, generator=generator)  # all 64 bits random
     small = words.view(torch.int16)
-    parts, start = [], 0
-    for size, count in zip(sizes, counts, strict=True):
-        parts.append(small[start:start + size])
-        start += count * _PER_WORD
-    return parts
+    starts = accumulate(counts, initial=0)  # each part's first word (one more than there are parts)
+    return [small[start * _PER_WORD:start * _PER_WORD + size] for start, size in zip(starts, sizes)]
 
 
 def keep_from_noise(noise: torch.Tensor, keep: float) -> tuple[torch.Tensor, float]:
@@ -47,10 +47,7 @@ def keep_from_noise(noise: torch.Tensor, keep: float) -> tuple[torch.Tensor, flo
 def keep_mask(shape: tuple[int, ...], keep: float, generator: torch.Generator | None,
               device: torch.device | str) -> tuple[torch.Tensor, float]:
     """A float 0/1 mask of ``shape`` and the exact keep probability it was drawn with."""
-    numel = 1
-    for size in shape:
-        numel *= int(size)
-    (noise,) = draw_noise([numel], generator, device)
+    (noise,) = draw_noise([math.prod(int(size) for size in shape)], generator, device)
     return keep_from_noise(noise.view(shape), keep)
 
 

@@ -65,11 +65,14 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
         ))
         fig.update_layout(barmode="overlay", showlegend=False)
     title = f"{_e(node)} attends to … (partner: {_e(partner)})" if node else "attention"
-    fig.update_layout(title=title, height=max(220, 22 * len(labels) + 80),
-                      margin=dict(l=10, r=10, t=40, b=10), xaxis_title="attention weight")
+    return _ranked_bars(fig, title, max(220, 22 * len(labels) + 80), xaxis_title="attention weight")
+
+
+def _ranked_bars(fig: go.Figure, title: str, height: int, **layout) -> go.Figure:
+    """The frame of a horizontal bar chart of nodes: the first bar on top, names on a category axis."""
+    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=40, b=10), **layout)
     fig.update_yaxes(autorange="reversed", automargin=True)
-    names_axis(fig, fig.data[0].y)
-    return fig
+    return names_axis(fig, fig.data[0].y)
 
 
 def attention_replay(epochs: ArrayLike, source_names: Sequence[str], source_weights: ArrayLike,
@@ -157,8 +160,6 @@ def alignment_heatmap(alignment: ArrayLike, source_names: Sequence[str], target_
     row_max, col_max = max_pool_cells(A)
     rows = np.argsort(-np.asarray(source_attention), kind="stable")[:max_side]
     cols = np.argsort(-np.asarray(target_attention), kind="stable")[:max_side]
-    row_pos = {r: k for k, r in enumerate(rows.tolist())}
-    col_pos = {c: k for k, c in enumerate(cols.tolist())}
     shared_set = set(shared)
     fig = go.Figure(go.Heatmap(
         z=A[np.ix_(rows, cols)], x=list(range(len(cols))), y=list(range(len(rows))),
@@ -166,19 +167,11 @@ def alignment_heatmap(alignment: ArrayLike, source_names: Sequence[str], target_
         customdata=[[[_e(source_names[r]), _e(target_names[c])] for c in cols] for r in rows],
         hovertemplate="%{customdata[0]} · %{customdata[1]}: %{z:.3f}<extra></extra>",
     ))
-    shapes = []
-    for r in rows.tolist():
-        c = int(row_max[r])
-        if c in col_pos:
-            shapes.append(_cell(col_pos[c], row_pos[r], SOURCE_COLOR, 0.0))
-    for c in cols.tolist():
-        r = int(col_max[c])
-        if r in row_pos:
-            shapes.append(_cell(col_pos[c], row_pos[r], TARGET_COLOR, 0.12))
     cut = "" if len(rows) == A.shape[0] and len(cols) == A.shape[1] else \
         f" (top {len(rows)}×{len(cols)} of {A.shape[0]}×{A.shape[1]})"
     fig.update_layout(
-        shapes=shapes, height=max(340, 18 * len(rows) + 200), margin=dict(l=10, r=10, t=50, b=10),
+        shapes=maxima_outlines(rows, cols, row_max, col_max), height=max(340, 18 * len(rows) + 200),
+        margin=dict(l=10, r=10, t=50, b=10),
         title=f"Alignment A = S Tᵀ: {_e(source)}'s neighbors (rows) × {_e(target)}'s (columns){cut}",
     )
     fig.update_xaxes(tickvals=list(range(len(cols))), tickangle=-60, automargin=True,
@@ -186,6 +179,22 @@ def alignment_heatmap(alignment: ArrayLike, source_names: Sequence[str], target_
     fig.update_yaxes(tickvals=list(range(len(rows))), autorange="reversed", automargin=True,
                      ticktext=[_e(x) for x in _mark([source_names[r] for r in rows], shared_set)])
     return fig
+
+
+def maxima_outlines(rows: np.ndarray, cols: np.ndarray, row_winner: ArrayLike, col_winner: ArrayLike,
+                    row_maxima: bool = True, col_maxima: bool = True) -> list[dict]:
+    """Outlines of the shown cells (``rows`` × ``cols`` of A, in that order) holding a row's maximum
+    (blue) and a column's (orange, inset); a winner not shown (or -1, a pad) is not outlined."""
+    row_pos = {int(r): k for k, r in enumerate(rows.tolist())}
+    col_pos = {int(c): k for k, c in enumerate(cols.tolist())}
+    shapes = []
+    if row_maxima:
+        shapes += [_cell(col_pos[int(c)], row_pos[int(r)], SOURCE_COLOR, 0.0)
+                   for r, c in zip(rows.tolist(), np.asarray(row_winner)[rows].tolist()) if int(c) in col_pos]
+    if col_maxima:
+        shapes += [_cell(col_pos[int(c)], row_pos[int(r)], TARGET_COLOR, 0.12)
+                   for c, r in zip(cols.tolist(), np.asarray(col_winner)[cols].tolist()) if int(r) in row_pos]
+    return shapes
 
 
 def _cell(x: int, y: int, color: str, inset: float) -> dict:
@@ -206,11 +215,7 @@ def drivers_bar(drivers: Sequence[tuple[str, float]], shared: Sequence[str] = ()
     title = "Which neighbors drive the score"
     if score is not None:
         title += f" (score r_s·r_t = {score:.3f})"
-    fig.update_layout(title=title, height=max(240, 22 * len(rows) + 80), margin=dict(l=10, r=10, t=40, b=10),
-                      xaxis_title="contribution to r_s·r_t")
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    names_axis(fig, fig.data[0].y)
-    return fig
+    return _ranked_bars(fig, title, max(240, 22 * len(rows) + 80), xaxis_title="contribution to r_s·r_t")
 
 
 PARTNER_KINDS = {"neighbor": PALETTE[0], "held out": PENDING_COLOR, "new": PALETTE[1]}
@@ -225,12 +230,8 @@ def partners_bar(names: Sequence[str], probabilities: ArrayLike, kinds: Sequence
         x=np.asarray(probabilities).tolist(), y=labels,
         orientation="h", marker_color=colors, hovertemplate="%{y}: p = %{x:.3f}<extra></extra>",
     ))
-    fig.update_layout(title=f"Most likely partners of {_e(node)}" if node else "Most likely partners",
-                      height=max(220, 22 * len(names) + 80), margin=dict(l=10, r=10, t=40, b=10),
-                      xaxis=dict(title="edge probability", range=[0, 1]))
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    names_axis(fig, fig.data[0].y)
-    return fig
+    return _ranked_bars(fig, f"Most likely partners of {_e(node)}" if node else "Most likely partners",
+                        max(220, 22 * len(names) + 80), xaxis=dict(title="edge probability", range=[0, 1]))
 
 
 def context_shift_bars(names: Sequence[str], weights_a: ArrayLike, weights_b: ArrayLike, *, node: str,
@@ -248,9 +249,6 @@ def context_shift_bars(names: Sequence[str], weights_a: ArrayLike, weights_b: Ar
         go.Bar(y=labels, x=b[order], orientation="h", name=f"with {pb}", marker_color=TARGET_COLOR,
                hovertemplate="%{y}: %{x:.3f}<extra>with " + pb + "</extra>"),
     ])
-    fig.update_layout(barmode="group", title=f"{_e(node)}'s attention: with {pa} vs with {pb}",
-                      height=max(280, 30 * len(order) + 100), margin=dict(l=10, r=10, t=40, b=10),
-                      xaxis_title="attention weight", legend=dict(orientation="h", y=-0.12))
-    fig.update_yaxes(autorange="reversed", automargin=True)
-    names_axis(fig, fig.data[0].y)
-    return fig
+    return _ranked_bars(fig, f"{_e(node)}'s attention: with {pa} vs with {pb}",
+                        max(280, 30 * len(order) + 100), barmode="group", xaxis_title="attention weight",
+                        legend=dict(orientation="h", y=-0.12))

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
-from .attention import _cell
+from .attention import maxima_outlines
 from .style import MAX_MATRIX_SIDE, SOURCE_COLOR, TARGET_COLOR, _e, short
 
 # The steps of the score, in order; each highlights where it lives in the figure.
@@ -44,8 +44,11 @@ def pooling_figure(A: ArrayLike, source_names: Sequence[str], target_names: Sequ
                           [[_e(source_names[r])] for r in rows]), row=1, col=2)
     fig.add_trace(_margin(margin_t.reshape(1, -1), TARGET_COLOR, f"{label}_t",
                           [[_e(target_names[c]) for c in cols]]), row=2, col=1)
-    fig.update_layout(shapes=_outlines(step, rows, cols, row_winner, col_winner),
-                      height=max(380, 18 * len(rows) + 240), margin=dict(l=10, r=10, t=50, b=10),
+    outlined = step in ("softmax", "representations")  # both maxima, the attention's source
+    shapes = maxima_outlines(rows, cols, row_winner, col_winner, outlined or step == "row maxima",
+                             outlined or step == "column maxima")
+    fig.update_layout(shapes=shapes, height=max(380, 18 * len(rows) + 240),
+                      margin=dict(l=10, r=10, t=50, b=10),
                       title=_title(step, source, target, len(rows), len(cols), A.shape))
     axis = dict(tickmode="array", automargin=True)
     fig.update_yaxes(tickvals=list(range(len(rows))), ticktext=[short(_e(source_names[r])) for r in rows],
@@ -61,22 +64,6 @@ def _margin(z: np.ndarray, color: str, name: str, names: list) -> go.Heatmap:
     return go.Heatmap(z=z, colorscale=[[0, "rgba(255,255,255,0)"], [1, color]], showscale=False,
                       texttemplate="%{z:.2f}", customdata=names, name=name,
                       hovertemplate=f"{name}[%{{customdata}}] = %{{z:.4f}}<extra></extra>")
-
-
-def _outlines(step: str, rows: np.ndarray, cols: np.ndarray, row_winner: ArrayLike,
-              col_winner: ArrayLike) -> list[dict]:
-    if step in ("alignment", "score"):
-        return []
-    row_pos = {int(r): k for k, r in enumerate(rows.tolist())}
-    col_pos = {int(c): k for k, c in enumerate(cols.tolist())}
-    shapes = []
-    if step in ("row maxima", "softmax", "representations"):
-        shapes += [_cell(col_pos[int(c)], row_pos[int(r)], SOURCE_COLOR, 0.0)
-                   for r, c in zip(rows.tolist(), np.asarray(row_winner)[rows].tolist()) if int(c) in col_pos]
-    if step in ("column maxima", "softmax", "representations"):
-        shapes += [_cell(col_pos[int(c)], row_pos[int(r)], TARGET_COLOR, 0.12)
-                   for c, r in zip(cols.tolist(), np.asarray(col_winner)[cols].tolist()) if int(r) in row_pos]
-    return shapes
 
 
 def _title(step: str, source: str, target: str, shown_rows: int, shown_cols: int, shape: tuple) -> str:

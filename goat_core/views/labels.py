@@ -109,23 +109,25 @@ def label_trace(pos: ArrayLike, names: Sequence[str], nodes: Sequence[int], mark
 def frame_axes(fig: go.Figure) -> go.Figure:
     """Show what the names were placed in: the axes' ranges are the data's extent and its margin
     (with equal scales Plotly widens one of them to fill the plot, never narrows it)."""
-    for trace in fig.data:
-        if isinstance(trace.meta, dict) and "node_labels" in trace.meta:
-            meta = trace.meta["node_labels"]
-            x0, x1, y0, y1 = meta["extent"]
-            dx, dy = max(x1 - x0, 1e-9) * meta["pad"], max(y1 - y0, 1e-9) * meta["pad"]
-            fig.update_xaxes(range=[x0 - dx, x1 + dx])
-            fig.update_yaxes(range=[y0 - dy, y1 + dy])
+    for trace in _label_traces(fig):
+        meta = trace.meta["node_labels"]
+        x0, x1, y0, y1 = meta["extent"]
+        dx, dy = max(x1 - x0, 1e-9) * meta["pad"], max(y1 - y0, 1e-9) * meta["pad"]
+        fig.update_xaxes(range=[x0 - dx, x1 + dx])
+        fig.update_yaxes(range=[y0 - dy, y1 + dy])
     return fig
+
+
+def _label_traces(fig: go.Figure) -> list:
+    """The traces of ``fig`` that :func:`label_trace` made."""
+    return [trace for trace in fig.data if isinstance(trace.meta, dict) and "node_labels" in trace.meta]
 
 
 def replace(fig: go.Figure, growth: float = 1.0) -> go.Figure:
     """Place the names of every label trace of ``fig`` again, for its current font sizes and height,
     with markers ``growth`` times larger than when it was made (projector mode grows them)."""
-    height = fig.layout.height or 450
-    for trace in fig.data:
-        if isinstance(trace.meta, dict) and "node_labels" in trace.meta:
-            _fill(trace, height, growth)
+    for trace in _label_traces(fig):
+        _fill(trace, fig.layout.height or 450, growth)
     return fig
 
 
@@ -166,20 +168,16 @@ def frame(meta: dict, height: float, plot_width: float = PLOT_WIDTH) -> Box:
     return Box(-dx, -dy, (x1 - x0) * scale + dx, (y1 - y0) * scale + dy)
 
 
-
 def drawn_boxes(fig: go.Figure, plot_width: float = PLOT_WIDTH) -> list[Box]:
     """The pixel boxes of the names ``fig`` draws, from the drawn traces' positions, spots and font
     sizes (tests check that none overlaps another, at the assumed plot width or any wider one)."""
     boxes = []
     height = fig.layout.height or 450
-    for trace in fig.data:
-        if not (isinstance(trace.meta, dict) and "node_labels" in trace.meta):
-            continue
+    for trace in _label_traces(fig):
         meta = trace.meta["node_labels"]
         xy = _pixels(meta, height, plot_width)
         size = float(trace.textfont.size or LABEL_SIZE)
-        drawn = zip(meta["kept"], trace.x, trace.y, trace.textposition, strict=True)
-        for k, x, y, spot in drawn:
+        for k, x, y, spot in zip(meta["kept"], trace.x, trace.y, trace.textposition, strict=True):
             assert (x, y) == (meta["x"][k], meta["y"][k])
             boxes.append(text_box(xy[k, 0], xy[k, 1], meta["radius"][k] * meta["growth"], meta["text"][k],
                                   size, spot))

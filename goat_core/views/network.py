@@ -149,10 +149,8 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
                height: int = 520, placed_names: bool = False) -> go.Figure:
     """Both neighborhoods around the pair (s left, t right, shared between), attention as size, colour and
     line width; ``customdata`` ``[id, name, partner]``; ``placed_names``: names placed without overlap."""
-    sid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(source_ids).tolist(), source_names,
-                                                    np.asarray(source_attention).tolist(), strict=True)}
-    tid = {int(i): (n, float(w)) for i, n, w in zip(np.asarray(target_ids).tolist(), target_names,
-                                                    np.asarray(target_attention).tolist(), strict=True)}
+    sid, tid = (_by_id(ids, names, weights) for ids, names, weights in
+                ((source_ids, source_names, source_attention), (target_ids, target_names, target_attention)))
     centers = {int(source_id): (-1.0, 0.0), int(target_id): (1.0, 0.0)}
     shared = [i for i in sid if i in tid and i not in centers]
     only_s = [i for i in sid if i not in tid and i not in centers]
@@ -175,14 +173,9 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
     nbrs = [i for i in pos if i not in centers]
     weight = [max(sid.get(i, ("", 0.0))[1], tid.get(i, ("", 0.0))[1]) for i in nbrs]
     names = [sid[i][0] if i in sid else tid[i][0] for i in nbrs]
-    hover = []
-    for i, name in zip(nbrs, names, strict=True):
-        parts = [_e(name)]
-        if i in sid:
-            parts.append(f"{_e(source)}'s attention {sid[i][1]:.3f}")
-        if i in tid:
-            parts.append(f"{_e(target)}'s attention {tid[i][1]:.3f}")
-        hover.append("<br>".join(parts))
+    hover = ["<br>".join([_e(name)] + [f"{_e(end)}'s attention {table[i][1]:.3f}"
+                                       for end, table in ((source, sid), (target, tid)) if i in table])
+             for i, name in zip(nbrs, names, strict=True)]
     marker_sizes = [8 + 30 * w / top for w in weight]
     fig.add_trace(go.Scatter(
         x=[pos[i][0] for i in nbrs], y=[pos[i][1] for i in nbrs],
@@ -219,6 +212,12 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
                       height=height, margin=dict(l=10, r=10, t=40, b=10), showlegend=False,
                       hovermode="closest", clickmode="event+select", dragmode="pan")
     return _blank_axes(fig)
+
+
+def _by_id(ids: ArrayLike, names: Sequence[str], weights: ArrayLike) -> dict[int, tuple[str, float]]:
+    """One side's neighbors: id -> (name, attention)."""
+    return {int(i): (n, float(w)) for i, n, w in zip(np.asarray(ids).tolist(), names,
+                                                     np.asarray(weights).tolist(), strict=True)}
 
 
 def _arc(ids: list[int], center: tuple[float, float], start_deg: float, end_deg: float,
