@@ -134,7 +134,9 @@ def show_result(ex: Explorer, result: dict, holdout: float, seed: int) -> None:
     st.metric("Best validation AUC", f"{study.best_value:.3f}")
     st.caption(parts.md(", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
                                   for k, v in study.best_params.items())))
-    figures = {"tune_history": optuna.visualization.plot_optimization_history(study)}
+    history = optuna.visualization.plot_optimization_history(study)
+    history.update_xaxes(tick0=0, dtick=max(1, len(study.trials) // 10))  # whole trials, never 0.5
+    figures = {"tune_history": history}
     if len(finished) >= 2:  # importances need two finished trials at least
         try:
             figures["tune_importance"] = optuna.visualization.plot_param_importances(study)

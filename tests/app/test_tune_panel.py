@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 
 from ui import jobs, tune_panel
@@ -28,7 +29,9 @@ def test_tuning_draws_its_figures_then_trains_the_best_as_a_linked_run(app):
     wait_for_jobs(start(app, 3, 3))
     said = " ".join(texts(app.markdown))
     assert "trials finished" in said
-    assert {"tune_history", "tune_importance"} <= {c.key for c in app.get("plotly_chart")}
+    charts = {c.key: json.loads(c.proto.spec) for c in app.get("plotly_chart")}
+    assert {"tune_history", "tune_importance"} <= set(charts)
+    assert charts["tune_history"]["layout"]["xaxis"]["dtick"] == 1  # 3 trials: a tick per trial
     button(app, "Train the best").click().run()
     assert not app.exception, app.exception
     ex = explorer(app)
