@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -173,6 +173,37 @@ class TrialSeededRandom(optuna.samplers.RandomSampler):
         return fresh.sample_independent(study, trial, param_name, param_distribution)
 
 
+class DefaultsFirst(optuna.samplers.BaseSampler):
+    """``base``'s draws, except trial 0, which takes ``defaults``: the storage numbers trials
+    atomically, so processes starting together on a new study run the defaults once."""
+
+    def __init__(self, base: optuna.samplers.BaseSampler, defaults: Mapping[str, Any]):
+        self.base, self.defaults = base, dict(defaults)
+
+    def infer_relative_search_space(self, study: optuna.Study, trial: optuna.trial.FrozenTrial) -> dict:
+        return self.base.infer_relative_search_space(study, trial)
+
+    def sample_relative(self, study: optuna.Study, trial: optuna.trial.FrozenTrial,
+                        search_space: dict) -> dict:
+        return {} if trial.number == 0 else self.base.sample_relative(study, trial, search_space)
+
+    def sample_independent(self, study: optuna.Study, trial: optuna.trial.FrozenTrial, param_name: str,
+                           param_distribution: optuna.distributions.BaseDistribution) -> Any:
+        if trial.number == 0 and param_name in self.defaults:
+            return self.defaults[param_name]
+        return self.base.sample_independent(study, trial, param_name, param_distribution)
+
+    def before_trial(self, study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
+        self.base.before_trial(study, trial)
+
+    def after_trial(self, study: optuna.Study, trial: optuna.trial.FrozenTrial, state: TrialState,
+                    values: Sequence[float] | None) -> None:
+        self.base.after_trial(study, trial, state, values)
+
+    def reseed_rng(self) -> None:
+        self.base.reseed_rng()
+
+
 def make_sampler(name: str, seed: int, finished: int) -> optuna.samplers.BaseSampler:
     if name == "random":
         return TrialSeededRandom(seed)
@@ -261,8 +292,8 @@ def search(graph: Graph, *, trials: int | None = 20, timeout: float | None = Non
     trial_params(base, {}, validation_fraction)  # a bad fixed parameter: refused before any study
     opened = open_study(graph, storage=storage, name=study, sampler=sampler, seed=seed,
                         validation_fraction=validation_fraction)
-    if default_first and not opened.trials:
-        opened.enqueue_trial(default_trial(free, base), skip_if_exists=True)  # two processes: one trial
+    if default_first:
+        opened.sampler = DefaultsFirst(opened.sampler, default_trial(free, base))
     opened.optimize(lambda t: run_trial(t, graph, base, free, validation_fraction, callback),
                     n_trials=trials, timeout=timeout, callbacks=[on_trial] if on_trial else None)
     return opened
