@@ -22,6 +22,7 @@ from .runs import with_backend
 from .state import Explorer
 
 DEFAULTS = {"tune_trials": 10, "tune_epochs": 20, "tune_holdout": 0.15, "tune_sampler": "random"}
+STUDIES_KEPT = 16  # searches Start again can resume; older ended ones are dropped (a server runs for days)
 
 
 @st.cache_resource(show_spinner=False)
@@ -34,6 +35,23 @@ def cancels() -> dict[str, threading.Event]:
 def storages() -> dict[str, optuna.storages.BaseStorage]:
     """Each search's study storage, by job key: Start again adds trials to the same study."""
     return {}
+
+
+def study_storage(key: str) -> optuna.storages.BaseStorage:
+    """The study of the search ``key`` (a new one the first time), made the newest of those kept;
+    beyond :data:`STUDIES_KEPT`, the oldest ended searches' studies and cancel flags are dropped."""
+    kept = storages()
+    kept[key] = kept.pop(key, None) or optuna.storages.InMemoryStorage()  # re-inserted: newest last
+    ended = [old for old in kept if old != key and _ended(old)]
+    for old in ended[:max(len(kept) - STUDIES_KEPT, 0)]:
+        del kept[old]
+        cancels().pop(old, None)
+    return kept[key]
+
+
+def _ended(key: str) -> bool:
+    job = jobs.job_store().get(key)
+    return job is None or job.done.is_set()
 
 
 def settings() -> dict:
@@ -60,7 +78,7 @@ def submit(ex: Explorer, chosen: dict, seed: int) -> jobs.Job:
     split = goat_core.split_edges(graph, 1.0 - chosen["tune_holdout"], seed)  # errors here, not in the job
     jobs.job_store().forget(key)  # an ended search with these settings: this one adds to its study
     stop = cancels()[key] = threading.Event()  # a new flag: an earlier search's cancel must not stop it
-    storage = storages().setdefault(key, optuna.storages.InMemoryStorage())
+    storage = study_storage(key)
     base = fixed_params(graph, int(chosen["tune_epochs"]))
     trials = int(chosen["tune_trials"])
 

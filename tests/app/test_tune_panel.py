@@ -78,3 +78,16 @@ def test_start_again_adds_trials_to_the_same_study(app):
     study = job_of(app).result["study"]
     assert [t.number for t in study.trials] == list(range(len(first) + 2))  # two more trials
     assert [(t.number, t.params, t.value) for t in study.trials[: len(first)]] == first  # none redone
+
+
+def test_the_studies_kept_are_bounded_and_a_running_search_keeps_its_own(monkeypatch):
+    """A server runs for days: only the newest STUDIES_KEPT ended searches' studies stay resumable."""
+    monkeypatch.setattr(tune_panel, "STUDIES_KEPT", 3)
+    tune_panel.storages().clear()
+    running = jobs.Job("tune|running", "a search still running")  # its done flag is not set
+    monkeypatch.setattr(jobs.job_store(), "get", lambda key: running if key == "tune|running" else None)
+    first = tune_panel.study_storage("tune|running")
+    made = [tune_panel.study_storage(f"tune|{k}") for k in range(5)]
+    assert list(tune_panel.storages()) == ["tune|running", "tune|3", "tune|4"]
+    assert tune_panel.study_storage("tune|running") is first  # resumed, not remade
+    assert tune_panel.study_storage("tune|4") is made[4]
