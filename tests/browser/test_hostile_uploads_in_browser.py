@@ -73,3 +73,21 @@ def test_pyvis_tooltips_show_html_like_names_as_text(server, new_page):
         shown[i] = tip.split(" | ")[0] if tip else None
     shot(page, "hostile-pyvis-tooltip")
     assert sorted(filter(None, shown.values())) == sorted(["hub", *NAMES]), shown  # not "&lt;b&gt;…"
+
+
+def shown_choice(page, key: str) -> str:
+    """What a selectbox displays (its chosen option), read from the page, not from the session."""
+    return page.locator(f".st-key-{key} input[role=combobox]").input_value()
+
+
+def test_colour_picker_shows_what_it_offers_after_an_unlabelled_upload(server, new_page):
+    page = new_page()
+    open_app(page, server)
+    assert shown_choice(page, "graph_colour") == "labels"  # Les Misérables has labels
+    upload_bytes(page, "triangle.csv", b"a,b\nb,c\nc,a\n")
+    page.get_by_text("Loaded triangle.csv: 3 nodes, 3 edges.").wait_for()
+    page.locator(".st-key-graph_colour").click()
+    offered = [o.inner_text() for o in page.get_by_role("option").all()]
+    page.keyboard.press("Escape")
+    assert offered == ["communities", "degree"]  # no labels to colour by
+    assert shown_choice(page, "graph_colour") == "communities"  # what the chart is coloured by
