@@ -224,6 +224,14 @@ def test_a_table_that_asks_for_its_columns_is_read_with_the_ones_chosen_here(app
     assert not app.get("selectbox") or "upload_fix_weight" not in [s.key for s in app.selectbox]
 
 
+def test_a_one_column_file_gets_its_error_and_no_column_picker(app):
+    """One column holds no edge whichever way it is read: no picker offering it as source and target."""
+    upload(app, b"a\nb\nc\nd\n", name="onecol.csv")
+    assert len(app.error) == 1 and texts(app.error)[0].startswith("onecol.csv:1: only 1 column")
+    assert "upload_fix_read" not in [b.key for b in app.button]
+    assert explorer(app).graph_key == "lesmis"
+
+
 def test_a_first_line_of_unknown_names_is_read_as_the_header_when_told(app):
     import networkx as nx
 
