@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .conftest import explorer, goto, open_tab, texts
+from .conftest import explorer, goto, open_tab, plain, texts
 
 GOOD_EDGES = b"source,target,weight\nann,bob,2\nbob,cat,1\ncat,ann,1\ncat,dan,3\ndan,eve,1\n"
 GOOD_LABELS = b"ann red\nbob red\ncat red\ndan blue\neve blue\n"
@@ -230,6 +230,18 @@ def test_a_one_column_file_gets_its_error_and_no_column_picker(app):
     assert len(app.error) == 1 and texts(app.error)[0].startswith("onecol.csv:1: only 1 column")
     assert "upload_fix_read" not in [b.key for b in app.button]
     assert explorer(app).graph_key == "lesmis"
+
+
+@pytest.mark.parametrize("name", ["../../etc/passwd.csv", "<img src=x onerror=alert(1)>.csv",
+                                  "*b* [l](javascript:alert(1)).csv", "x" * 300 + ".csv"])
+def test_a_hostile_file_name_is_shown_as_written(app, name):
+    """The name is the user's text: escaped before Markdown, so the message and the heading show it."""
+    upload(app, b"a,b\nb,c\n", name=name)
+    assert texts(app.success) == [f"Loaded {name}: 3 nodes, 2 edges."]
+    assert plain(app.subheader[0].value) == name
+    for shown in (app.success[0].value, app.subheader[0].value):  # Markdown's characters arrive escaped
+        assert not re.search(r"(?<!\\)[<>*\[\]()]", shown), shown
+    assert explorer(app).graph.num_nodes == 3
 
 
 def test_a_first_line_of_unknown_names_is_read_as_the_header_when_told(app):
