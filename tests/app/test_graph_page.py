@@ -250,7 +250,8 @@ def test_a_very_long_file_name_is_shortened_in_headings_not_in_the_message(app):
     assert texts(app.success) == [f"Loaded {name}: 3 nodes, 2 edges."]  # the whole name, once
     heading = plain(app.subheader[0].value)  # five lines of x's before: the metrics pushed off the screen
     assert len(heading) <= 60 and heading.startswith("xxx") and heading.endswith("xxx.csv") and "…" in heading
-    assert len(plain(app.sidebar.markdown[-1].value)) < 200
+    summary = next(c.value for c in app.sidebar.caption if c.value.startswith("**Graph:**"))
+    assert heading in plain(summary) and name not in plain(summary)
 
 
 def test_a_first_line_of_unknown_names_is_read_as_the_header_when_told(app):
