@@ -32,7 +32,7 @@ kind = c[0].radio("Embedding", list(KINDS), format_func=KINDS.get, key="emb_kind
                        "context representation needs one attention per edge end.")
 method = c[1].radio("Projection", list(METHODS), format_func=METHODS.get, key="emb_method")
 modes = cache.colour_modes(graph, with_kmeans=True, run=run)
-parts.valid_choice("emb_colour", modes)
+parts.valid_choice("emb_colour", modes, modes[0])  # set, not forgotten: see app_pages/graph.py
 colour = c[2].selectbox("Colour by", modes, key="emb_colour",
                         help="k-means runs on the embedding itself (k = number of labels, else 8); context "
                              "spread: see the section at the end of the page.")

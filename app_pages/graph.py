@@ -50,7 +50,9 @@ upload.account(ex)
 
 seed = state.seed()
 modes = cache.colour_modes(graph, run=ex.run)
-parts.valid_choice("graph_colour", modes)  # e.g. context spread, once the run has gone
+# a choice the graph no longer offers (labels, context spread once the run has gone) is set, not just
+# forgotten: the browser keeps showing a forgotten value the widget no longer offers
+parts.valid_choice("graph_colour", modes, modes[0])
 c1, c2 = st.columns([1, 2])
 colour = c1.selectbox("Colour nodes by", modes, key="graph_colour",
                       help="labels: the graph's ground truth (Les Misérables: greedy-modularity communities; "

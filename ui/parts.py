@@ -144,11 +144,18 @@ def require_attention(ex: Explorer, run: RunRecord) -> None:
         stop(ex)
 
 
+TITLE_CHARS = 60  # a longer file name is cut in the middle: headings stay one line, the extension shows
+
+
 def graph_title(ex: Explorer) -> str:
     titles = {"lesmis": "Les Misérables", "email": "Email (EU research institution)"}
     if ex.graph_key in titles:
         return titles[ex.graph_key]
-    return ex.graph_key.split(":", 1)[-1]
+    name = ex.graph_key.split(":", 1)[-1]
+    if len(name) <= TITLE_CHARS:
+        return name
+    tail = TITLE_CHARS // 3
+    return f"{name[:TITLE_CHARS - tail - 1]}…{name[-tail:]}"
 
 
 def pair_names(ex: Explorer) -> tuple[str, str]:

@@ -114,13 +114,13 @@ def keep_pending(name: str, raw: bytes, labels_name: str | None, labels_raw: byt
     """After a failed read of an edge table: keep its bytes and columns for :func:`pending_picker`
     (the error asks which columns are which; the picker answers without uploading again)."""
     found = table_columns(raw, name, max_bytes=MAX_UNPACKED_MB * 2**20)
-    if found is None:
+    width = 0 if found is None else len(found[0] if found[0] is not None else found[1])
+    if width < 2:  # no table, or one column: no choice of columns makes an edge of it
         st.session_state.pop(PENDING, None)
         return
     header, first, fmt = found
     st.session_state[PENDING] = (name, raw, labels_name, labels_raw, options, header, first, fmt)
-    width = len(header) if header is not None else len(first)
-    for key, value in zip(FIXERS, (0, 1 if width > 1 else 0, NO_WEIGHT)):
+    for key, value in zip(FIXERS, (0, 1, NO_WEIGHT)):
         st.session_state[key] = value
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Mapping, Sequence
 
@@ -96,8 +95,9 @@ def degree_histogram(degrees: ArrayLike, log_y: bool = False) -> go.Figure:
 def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: ArrayLike, *,
                groups: ArrayLike | None = None, group_names: Sequence[str] = (), directed: bool = False,
                highlight: Mapping[int, str] | None = None, height: int = 560) -> str:
-    """A self-contained, offline pyvis page for ``st.iframe``. Tooltips are HTML-escaped (pyvis writes them
-    with ``innerHTML``); labels are drawn as text, and ``tojson`` already escapes them in the script."""
+    """A self-contained, offline pyvis page for ``st.iframe``. Labels and tooltips are the names themselves:
+    vis-network 9 draws labels on the canvas and writes a string tooltip as text (``innerText``), so an
+    HTML escape would be shown literally; ``tojson`` keeps them from closing the page's script."""
     from pyvis.network import Network
 
     net = Network(height=f"{height}px", width="100%", directed=directed, cdn_resources="in_line",
@@ -112,7 +112,7 @@ def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: Ar
         if groups is not None:
             tip += f" | {_group_label(code, group_names)}"
         role = highlight.get(i)
-        options = dict(size=float(sizes[i]), title=html.escape(tip), color=group_color(code))
+        options = dict(size=float(sizes[i]), title=tip, color=group_color(code))
         if role:
             options.update(borderWidth=5, color={"background": group_color(code),
                                                  "border": ROLE_COLORS.get(role, SHARED_COLOR)})

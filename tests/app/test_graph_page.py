@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from .conftest import explorer, goto, open_tab, texts
+from .conftest import explorer, goto, open_tab, plain, texts
 
 GOOD_EDGES = b"source,target,weight\nann,bob,2\nbob,cat,1\ncat,ann,1\ncat,dan,3\ndan,eve,1\n"
 GOOD_LABELS = b"ann red\nbob red\ncat red\ndan blue\neve blue\n"
@@ -104,8 +104,8 @@ def test_user_labels_are_escaped_in_both_views(app):
     labels = {n["label"] for n in pyvis_nodes(app)}
     assert EVIL in labels  # vis-network draws a label as text: the name itself, not "&lt;…"
     assert EVIL not in app.get("iframe")[0].proto.srcdoc  # in the page, only as JSON escapes
-    titles = " ".join(n["title"] for n in pyvis_nodes(app))
-    assert EVIL not in titles
+    titles = [n["title"] for n in pyvis_nodes(app)]
+    assert any(t.startswith(f"{EVIL} | ") for t in titles)  # tooltips too (vis-network writes them as text)
 
 
 def test_search_highlights_a_node(app):
@@ -222,6 +222,36 @@ def test_a_table_that_asks_for_its_columns_is_read_with_the_ones_chosen_here(app
     assert (graph.num_nodes, graph.num_edges, graph.weighted) == (34, 78, True)
     assert graph.read.weight == "'score'"
     assert not app.get("selectbox") or "upload_fix_weight" not in [s.key for s in app.selectbox]
+
+
+def test_a_one_column_file_gets_its_error_and_no_column_picker(app):
+    """One column holds no edge whichever way it is read: no picker offering it as source and target."""
+    upload(app, b"a\nb\nc\nd\n", name="onecol.csv")
+    assert len(app.error) == 1 and texts(app.error)[0].startswith("onecol.csv:1: only 1 column")
+    assert "upload_fix_read" not in [b.key for b in app.button]
+    assert explorer(app).graph_key == "lesmis"
+
+
+@pytest.mark.parametrize("name", ["../../etc/passwd.csv", "<img src=x onerror=alert(1)>.csv",
+                                  "*b* [l](javascript:alert(1)).csv"])
+def test_a_hostile_file_name_is_shown_as_written(app, name):
+    """The name is the user's text: escaped before Markdown, so the message and the heading show it."""
+    upload(app, b"a,b\nb,c\n", name=name)
+    assert texts(app.success) == [f"Loaded {name}: 3 nodes, 2 edges."]
+    assert plain(app.subheader[0].value) == name
+    for shown in (app.success[0].value, app.subheader[0].value):  # Markdown's characters arrive escaped
+        assert not re.search(r"(?<!\\)[<>*\[\]()]", shown), shown
+    assert explorer(app).graph.num_nodes == 3
+
+
+def test_a_very_long_file_name_is_shortened_in_headings_not_in_the_message(app):
+    name = "x" * 300 + ".csv"
+    upload(app, b"a,b\nb,c\n", name=name)
+    assert texts(app.success) == [f"Loaded {name}: 3 nodes, 2 edges."]  # the whole name, once
+    heading = plain(app.subheader[0].value)  # five lines of x's before: the metrics pushed off the screen
+    assert len(heading) <= 60 and heading.startswith("xxx") and heading.endswith("xxx.csv") and "…" in heading
+    summary = next(c.value for c in app.sidebar.caption if c.value.startswith("**Graph:**"))
+    assert heading in plain(summary) and name not in plain(summary)
 
 
 def test_a_first_line_of_unknown_names_is_read_as_the_header_when_told(app):
