@@ -70,7 +70,8 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     else:
         version, gexf = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
         g = parsed(lambda: nx.read_gexf(io.BytesIO(gexf), version=version), file, title)
-    return to_graph(g, file, options, fmt, names_attribute="label")
+    by = next((key for key in ("label", "name") if unique_labels(g, key)), None)  # igraph's GraphML: name
+    return to_graph(g, file, options, fmt, names_attribute=by)
 
 
 def parsed(parse: Callable[[], Any], file: str, title: str, line: int | None = None) -> Any:

@@ -233,3 +233,12 @@ def test_igraph_read_errors_name_the_line(raw, fmt, words):
 
     message = read_error(raw, words.split(":")[0], ReadOptions(format=fmt))
     assert message.startswith(words) and "cannot parse" in message
+
+
+def test_igraph_graphml_nodes_take_their_names_not_the_n0_ids(tmp_path):
+    g = ig.Graph([(0, 1), (1, 2), (2, 0), (3, 2)])  # vertex 4 isolated after add_vertices
+    g.add_vertices(1)
+    g.vs["name"] = ["Alice Smith", "-3", "Zoë 東京", "it's", "lonely"]
+    graph = read_graph_bytes(written(tmp_path, g, "graphml"), "g.graphml")
+    assert sorted(graph.names) == sorted(g.vs["name"])
+    assert edges_of(graph) == expected(g)
