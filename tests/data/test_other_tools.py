@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from goat_core.data.readers import read_graph_bytes
-from tests.data.reading import edges_of
+from tests.data.reading import edges_of, read_error
 
 ig = pytest.importorskip("igraph")
 
@@ -242,3 +242,10 @@ def test_igraph_graphml_nodes_take_their_names_not_the_n0_ids(tmp_path):
     graph = read_graph_bytes(written(tmp_path, g, "graphml"), "g.graphml")
     assert sorted(graph.names) == sorted(g.vs["name"])
     assert edges_of(graph) == expected(g)
+
+
+def test_a_name_longer_than_csv_s_field_limit_is_read_not_a_traceback():
+    long_name = "x" * 200_000  # Python's csv module stops at 131,072 characters a field by default
+    graph = read_graph_bytes(f"a,b\nb,{long_name}\n".encode(), "long.csv")
+    assert sorted(graph.names) == sorted(["a", "b", long_name])
+    assert read_error(long_name.encode() + b"\n", "one.txt").startswith("one.txt:1: only 1 column")
