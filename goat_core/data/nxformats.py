@@ -131,6 +131,26 @@ def read_leda(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
     return to_graph(g, file, options, "leda")
 
 
+_GRAPH6_LINE = re.compile(rb"\s*(:?)([?-~]+)[ \t\r]*(?:\n|\Z)")  # graph6's characters are 63..126
+
+
+def looks_graph6(raw: bytes) -> bool:
+    """graph6 or sparse6 without their ``>>graph6<<`` header (nauty writes none): a first line of
+    63..126 characters only (no blank nor comma, so no edge list), graph6's as long as the node
+    count it opens with says, sparse6's after a ``:``."""
+    from networkx.readwrite.graph6 import data_to_n
+
+    found = _GRAPH6_LINE.match(raw)
+    if found is None or found.group(1):
+        return found is not None
+    head = [c - 63 for c in found.group(2)[:8]]
+    try:
+        n, rest = data_to_n(head)
+    except IndexError:  # "~" opens a longer node count than the line holds
+        return False
+    return len(found.group(2)) - (len(head) - len(rest)) == (n * (n - 1) // 2 + 5) // 6
+
+
 def read_graph6(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """graph6 or sparse6 (nauty's; networkx's ``write_graph6``/``write_sparse6``), one graph, by
     networkx's readers; nodes are numbered 0..n-1."""

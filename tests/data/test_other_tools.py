@@ -120,14 +120,15 @@ def test_igraph_dot_with_names_as_attributes(tmp_path):
     assert graph.names[0] == "n0" and graph.weighted
 
 
+@pytest.mark.parametrize("header", [True, False])  # header=False: nauty's own files, one line of 63..126
 @pytest.mark.parametrize("writer", ["write_graph6", "write_sparse6"])
-def test_networkx_graph6_and_sparse6_with_their_header(writer):
+def test_networkx_graph6_and_sparse6_with_and_without_their_header(writer, header):
     import io
 
     import networkx as nx
 
     g, out = nx.karate_club_graph(), io.BytesIO()
-    getattr(nx, writer)(g, out)
+    getattr(nx, writer)(g, out, header=header)
     graph = read_graph_bytes(out.getvalue(), "k.g6")
     assert graph.read.format == "graph6" and set(edges_of(graph)) == {frozenset(map(str, e)) for e in g.edges}
 
