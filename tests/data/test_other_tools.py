@@ -250,3 +250,16 @@ def test_a_name_longer_than_csv_s_field_limit_is_read_not_a_traceback():
     graph = read_graph_bytes(f"a,b\nb,{long_name}\n".encode(), "long.csv")
     assert sorted(graph.names) == sorted(["a", "b", long_name])
     assert read_error(long_name.encode() + b"\n", "one.txt").startswith("one.txt:1: only 1 column")
+
+
+@pytest.mark.parametrize("writer", ["write_adjlist", "write_multiline_adjlist"])
+@pytest.mark.parametrize("delimiter", [" ", ","])
+def test_networkx_adjacency_lists_of_names_holding_the_delimiter_are_refused(writer, delimiter):
+    import io
+
+    import networkx as nx
+
+    g, out = nx.Graph([("Alice Smith", "a, b"), ("a, b", "c"), ("c", "Alice Smith")]), io.BytesIO()
+    getattr(nx, writer)(g, out, delimiter=delimiter)  # networkx cannot read these back either
+    message = read_error(out.getvalue(), "names.adjlist")
+    assert message.startswith("names.adjlist:") and "holding the delimiter" in message
