@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, ReadOptions, ReadReport
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, first_line, from_networkx, is_number, node_order, unique_labels
 
 # Node attributes that say where or how a node is drawn, or repeat its id: not kept.
@@ -126,6 +126,12 @@ def read_leda(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
     g = parsed(lambda: nx.parse_leda(text), file, "LEDA")
     edges = [data for *_, data in g.edges(data=True)]
     if edges and all(is_number(str(data.get("label", ""))) for data in edges):
+        lines = [line for line in text.split("\n") if line and not line.startswith("#")]  # as networkx's
+        repeated = int(lines[5 + int(lines[4])]) - len(edges)  # the edge count after the node lines
+        if repeated and options.weight != NO_WEIGHT:
+            raise GraphFormatError(file, f"{repeated} repeated edges: networkx's LEDA reader keeps one "
+                                         "weight of each, so they cannot be summed as other formats' repeats "
+                                         "are (--weight none reads the file unweighted)")
         for data in edges:
             data["weight"] = float(data.pop("label"))
     return to_graph(g, file, options, "leda")

@@ -263,3 +263,15 @@ def test_networkx_adjacency_lists_of_names_holding_the_delimiter_are_refused(wri
     getattr(nx, writer)(g, out, delimiter=delimiter)  # networkx cannot read these back either
     message = read_error(out.getvalue(), "names.adjlist")
     assert message.startswith("names.adjlist:") and "holding the delimiter" in message
+
+
+def test_igraph_leda_with_a_repeated_weighted_edge_is_refused_not_read_with_one_weight(tmp_path):
+    from goat_core.data.formats import ReadOptions
+
+    g = ig.Graph([(0, 1), (0, 1), (1, 2)])  # networkx's LEDA reader keeps one weight of the repeated edge
+    g.es["weight"] = [1.5, 2.0, 3.0]
+    raw = written(tmp_path, g, "leda")
+    message = read_error(raw, "multi.gw")
+    assert message.startswith("multi.gw:") and "--weight none" in message
+    graph = read_graph_bytes(raw, "multi.gw", ReadOptions(weight="none"))
+    assert edges_of(graph) == {frozenset(("1", "2")): 1.0, frozenset(("2", "3")): 1.0}
