@@ -254,6 +254,8 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
             raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
     if "name" not in g.vertex_attributes():
         g.vs["name"] = [str(i + 1) for i in range(g.vcount())]
+    elif fmt == "pajek":  # igraph's write_pajek escapes a name's " as &#34; (its reader leaves it)
+        g.vs["name"] = [str(name).replace("&#34;", '"') for name in g.vs["name"]]
     if fmt == "ncol":  # nodes in the edge-list reader's order (integer names 0..n-1 stay put), not first-seen
         index = {name: k for k, name in enumerate(g.vs["name"])}
         g = g.permute_vertices([index[name] for name in node_order(g.vs["name"])])  # new k is old [k]

@@ -275,3 +275,11 @@ def test_igraph_leda_with_a_repeated_weighted_edge_is_refused_not_read_with_one_
     assert message.startswith("multi.gw:") and "--weight none" in message
     graph = read_graph_bytes(raw, "multi.gw", ReadOptions(weight="none"))
     assert edges_of(graph) == {frozenset(("1", "2")): 1.0, frozenset(("2", "3")): 1.0}
+
+
+def test_igraph_pajek_names_holding_a_double_quote(tmp_path):
+    g = ig.Graph([(0, 1), (1, 2)])
+    g.vs["name"] = ['say "hi"', "AT&T", "it's"]  # igraph writes the quote as &#34; (and nothing else escaped)
+    raw = written(tmp_path, g, "pajek")
+    assert b"&#34;" in raw
+    assert sorted(read_graph_bytes(raw, "q.net").names) == sorted(g.vs["name"])
