@@ -276,11 +276,25 @@ def parse_json(text: str, file: str) -> Any:
         raise GraphFormatError(file, "JSON nested too deeply") from None
 
 
+def _with_values(cytoscape: dict) -> dict:
+    """networkx finds a node by its ``value``, which Cytoscape's own .cyjs leaves out: its ``id``."""
+    for node in cytoscape["elements"]["nodes"]:
+        node["data"].setdefault("value", node["data"]["id"])
+    return cytoscape
+
+
 def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """Parsed node-link JSON as a Graph (anything else: the one-line error saying what it holds)."""
     import networkx as nx
 
     options.refuse_columns("node-link JSON", file)
+    if isinstance(data, dict) and "elements" in data:  # Cytoscape's .cyjs, nx.cytoscape_data
+        g = parsed(lambda: nx.cytoscape_graph(_with_values(data)), file, "Cytoscape JSON")
+        graph, report = to_graph(g, file, options, "node-link", names_attribute="name")
+        return graph, replace(report, notes=("Cytoscape.js JSON (elements)",))
+    if isinstance(data, dict) and "adjacency" in data:
+        g = parsed(lambda: nx.adjacency_graph(data), file, "adjacency JSON")
+        return to_graph(g, file, options, "node-link")
     if not isinstance(data, dict) or "nodes" not in data:
         found = ", ".join(map(str, list(data)[:6])) if isinstance(data, dict) else type(data).__name__
         raise GraphFormatError(file, f"JSON without \"nodes\" ({found}): expected networkx's node-link JSON "

@@ -283,3 +283,42 @@ def test_igraph_pajek_names_holding_a_double_quote(tmp_path):
     raw = written(tmp_path, g, "pajek")
     assert b"&#34;" in raw
     assert sorted(read_graph_bytes(raw, "q.net").names) == sorted(g.vs["name"])
+
+
+# Cytoscape 3.10's File > Export > Network to File > .cyjs (Cytoscape.js JSON), as it writes it
+CYJS = b"""{
+  "format_version" : "1.0", "generated_by" : "cytoscape-3.10.1", "target_cytoscapejs_version" : "~2.1",
+  "data" : { "shared_name" : "net", "name" : "net", "SUID" : 52, "selected" : true },
+  "elements" : {
+    "nodes" : [
+      { "data" : { "id" : "58", "shared_name" : "Alice Smith", "name" : "Alice Smith", "SUID" : 58,
+                   "selected" : false }, "position" : { "x" : -1.5, "y" : 2.0 }, "selected" : false },
+      { "data" : { "id" : "59", "shared_name" : "Zo\\u00eb", "name" : "Zo\\u00eb", "SUID" : 59,
+                   "selected" : false }, "position" : { "x" : 1.0, "y" : 0.5 }, "selected" : false },
+      { "data" : { "id" : "60", "shared_name" : "lonely", "name" : "lonely", "SUID" : 60,
+                   "selected" : false }, "position" : { "x" : 0.0, "y" : 0.0 }, "selected" : false }
+    ],
+    "edges" : [ { "data" : { "id" : "61", "source" : "58", "target" : "59",
+                             "shared_name" : "Alice Smith (pp) Zo\\u00eb", "interaction" : "pp",
+                             "weight" : 2.5, "SUID" : 61, "selected" : false },
+                  "selected" : false } ]
+  }
+}"""
+
+
+@pytest.mark.parametrize("write", ["cyjs", "cytoscape_data", "adjacency_data"])
+def test_json_graphs_other_than_node_link(write):
+    import json
+
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(["Alice Smith", "Zoë", "lonely"])
+    g.add_edge("Alice Smith", "Zoë", weight=2.5)
+    if write == "cyjs":
+        raw, g = CYJS, g.to_undirected()  # a .cyjs says nothing of direction
+    else:
+        raw = json.dumps(getattr(nx, write)(g)).encode()
+    graph = read_graph_bytes(raw, f"g.{write}")
+    assert sorted(graph.names) == ["Alice Smith", "Zoë", "lonely"] and graph.directed == g.is_directed()
+    assert list(edges_of(graph).values()) == [2.5]
