@@ -182,6 +182,10 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     if "multigraph" not in text[:4096]:  # repeated edges (Newman's files have some) are kept, then merged
         text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
     g = parsed(lambda: nx.parse_gml(text, label=None), file, "GML")
+    edges = [data for *_, data in g.edges(data=True)]
+    if options.weight is None and edges and all("weight" not in d and is_number(str(d.get("value", "")))
+                                                for d in edges):
+        options = replace(options, weight="value")  # Newman's and Gephi's GML weigh an edge by its value
     by = next((key for key in ("label", "name") if unique_labels(g, key)), None)
     graph, report = to_graph(g, file, options, "gml", names_attribute=by)
     return graph, replace(report, names_from=f"GML {by}" if by else "GML id (labels missing or repeated)")

@@ -322,3 +322,27 @@ def test_json_graphs_other_than_node_link(write):
     graph = read_graph_bytes(raw, f"g.{write}")
     assert sorted(graph.names) == ["Alice Smith", "Zoë", "lonely"] and graph.directed == g.is_directed()
     assert list(edges_of(graph).values()) == [2.5]
+
+
+# Gephi's GML export and Newman's GML files (lesmis.gml, netscience.gml) weigh an edge by its `value`
+GEPHI_GML = b"""Creator "Gephi"
+graph
+[
+  directed 0
+  node [ id 0 label "Alice Smith" graphics [ x -1.5 y 2.0 fill "#990000" ] ]
+  node [ id 1 label "Zo&#235;" ]
+  node [ id 2 label "lonely" ]
+  edge [ id 0 source 0 target 1 value 2.5 ]
+  edge [ id 1 source 1 target 2 value 4 ]
+]
+"""
+
+
+def test_gml_edge_values_are_the_weights_as_gephi_and_newman_write_them():
+    from goat_core.data.formats import ReadOptions
+
+    graph = read_graph_bytes(GEPHI_GML, "gephi.gml")
+    assert graph.weighted and edges_of(graph) == {frozenset(("Alice Smith", "Zoë")): 2.5,
+                                                  frozenset(("Zoë", "lonely")): 4.0}
+    assert graph.read.weight == "edge attribute 'value'"
+    assert not read_graph_bytes(GEPHI_GML, "gephi.gml", ReadOptions(weight="none")).weighted
