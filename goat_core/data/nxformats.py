@@ -78,6 +78,11 @@ def parsed(parse: Callable[[], Any], file: str, title: str, line: int | None = N
     """What a maintained parser returns; its exception (they raise many types) as one line."""
     try:
         return parse()
+    except RecursionError:
+        raise GraphFormatError(file, f"{title} nested too deeply", line) from None
+    except KeyError as err:  # networkx's readers look nodes up by the number an edge gives
+        problem = f"an edge names no node {err.args[0]!r}"
+        raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
     except Exception as err:
         raise GraphFormatError(file, f"cannot parse {title}: {first_line(err)}", line) from None
 

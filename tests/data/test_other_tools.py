@@ -346,3 +346,11 @@ def test_gml_edge_values_are_the_weights_as_gephi_and_newman_write_them():
                                                   frozenset(("Zoë", "lonely")): 4.0}
     assert graph.read.weight == "edge attribute 'value'"
     assert not read_graph_bytes(GEPHI_GML, "gephi.gml", ReadOptions(weight="none")).weighted
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b"graph [\n" + b"a [ " * 100_000 + b"] " * 100_000 + b"\nnode [ id 0 ] ]", "nested too deeply"),
+    (b"LEDA.GRAPH\nstring\nshort\n-2\n2\n|{a}|\n|{b}|\n1\n1 9 0 |{}|\n", "no node 9"),
+])
+def test_hostile_files_for_networkx_s_readers_are_one_line_saying_what_is_wrong(raw, words):
+    assert words in read_error(raw, "hostile")
