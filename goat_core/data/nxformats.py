@@ -200,8 +200,34 @@ _GML_GRAPH = re.compile(r"\bgraph\s*\[", re.IGNORECASE)
 
 
 def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    """Pajek, by igraph's reader (it reads igraph's ``*Vertices n`` without vertex lines too)."""
+    """Pajek, by igraph's reader (it reads igraph's ``*Vertices n`` without vertex lines too). A mixed
+    network (``*Arcs`` and ``*Edges``, as Pajek writes one) is directed, each edge both ways: igraph
+    would make it all one kind, so its edges are given to igraph as arcs."""
+    text = decode(raw, file)
+    kinds = {kind.lower() for kind in _PAJEK_SECTION.findall(text)}
+    if kinds & {"arcs", "arcslist"} and kinds & {"edges", "edgeslist"}:
+        raw = _edges_as_arcs(text.splitlines(), file).encode()
     return read_igraph(raw, file, options, "pajek")
+
+
+_PAJEK_SECTION = re.compile(r"^[ \t]*\*(\w+)", re.MULTILINE)
+
+
+def _edges_as_arcs(lines: list[str], file: str) -> str:
+    """The lines with ``*Edges`` renamed ``*Arcs`` (in place: igraph's line numbers stay right) and
+    each edge's reverse arc added at the end."""
+    sections = [(k, m.group(1).lower()) for k, line in enumerate(lines) if (m := _PAJEK_SECTION.match(line))]
+    reverse = []
+    for (start, kind), (end, _) in zip(sections, sections[1:] + [(len(lines), "")], strict=True):
+        if kind == "edgeslist":
+            raise GraphFormatError(file, "*Edgeslist beside *Arcs (a mixed network) is not read: write its "
+                                         "edges as *Edges lines", start + 1)
+        if kind == "edges":
+            lines[start] = "*Arcs"
+            for line in lines[start + 1:end]:
+                if (fields := line.split()) and not fields[0].startswith("%"):
+                    reverse.append(" ".join([fields[1], fields[0], *fields[2:]]) if len(fields) > 1 else line)
+    return "\n".join(lines + ["*Arcs", *reverse]) + "\n"
 
 
 def read_lgl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:

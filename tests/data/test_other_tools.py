@@ -354,3 +354,13 @@ def test_gml_edge_values_are_the_weights_as_gephi_and_newman_write_them():
 ])
 def test_hostile_files_for_networkx_s_readers_are_one_line_saying_what_is_wrong(raw, words):
     assert words in read_error(raw, "hostile")
+
+
+# Pajek writes a mixed network (arcs and edges) as an *Arcs and an *Edges section; igraph's reader makes
+# the whole graph one kind (undirected when *Edges comes last, each edge one arc when *Arcs does)
+@pytest.mark.parametrize("sections", [(b"*Arcs\n1 2 2.5\n", b"*Edges\n2 3 1\n"),
+                                      (b"*Edges\n2 3 1\n", b"*Arcs\n1 2 2.5\n")])
+def test_a_mixed_pajek_network_is_directed_with_its_edges_both_ways(sections):
+    raw = b'*Network mixed\n*Vertices 3\n1 "a b" 0.1 0.2 0.5\n2 "c"\n3 "d"\n' + b"".join(sections)
+    graph = read_graph_bytes(raw, "mixed.net")
+    assert graph.directed and edges_of(graph) == {("a b", "c"): 2.5, ("c", "d"): 1.0, ("d", "c"): 1.0}
