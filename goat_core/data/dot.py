@@ -60,6 +60,8 @@ _FLAT_DEFAULTS = re.compile(rf"\s*(?:(node|edge|graph)\s*{_ATTRS}|(?:{_ID})\s*=\
 _PAIR = re.compile(rf"({_ID})\s*=\s*({_ID})")
 _KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
 # an attribute called name (igraph writes one), outside quoted strings (matched first, kept as they are)
+# a negative numeral id (DOT's "-3", "-.5"), outside quoted strings, quoted for pydot
+_NEGATIVE = re.compile(r'("(?:[^"\\]|\\.)*")|(?<![\w.\-])(-(?:\.\d+|\d+(?:\.\d*)?))(?![\w.])')
 _NAME_KEY = re.compile(r'("(?:[^"\\]|\\.)*")|(?<=[\[,;\s])name(?=\s*=)')
 
 
@@ -140,6 +142,7 @@ def _parse(text: str, file: str) -> Any:
 
     # pydot passes attributes as keywords beside its own name=: quoted, the key is no keyword
     text = _NAME_KEY.sub(lambda m: m.group(1) or '"name"', text)
+    text = _NEGATIVE.sub(lambda m: m.group(1) or f'"{m.group(2)}"', text)  # pydot's grammar stops at -3
     try:
         with _LOCK:
             graphs = list(GraphParser.parser.parse_string(text, parse_all=True))

@@ -133,3 +133,9 @@ def test_edge_and_node_defaults_apply_to_the_statements_after_them(monkeypatch, 
                      ("f", "g"): 5.0}
     club = dict(zip(names, graph.node_attrs["club"], strict=True))
     assert club["a"] == "" and club["c"] == "blue" and club["g"] == "blue"
+
+
+def test_negative_numeral_ids_as_graphviz_reads_them():
+    # DOT's ids include numerals "[-]?(.[0-9]+ | [0-9]+(.[0-9]*)?)"; pydot's grammar stops at a bare "-3"
+    graph = read_graph_bytes(b"graph { 0 -- 1; 1 -- -3; -3 -- .5 [w=-1]; -2.5 }", "numbers.gv")
+    assert sorted(graph.names) == sorted(["0", "1", "-3", ".5", "-2.5"]) and graph.num_edges == 3
