@@ -248,6 +248,7 @@ def read_ncol(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
 # format -> (igraph's reader, title, the field a bad weight is in: igraph names no line for it)
 _IGRAPH_READERS = {"pajek": ("Read_Pajek", "Pajek", 1), "lgl": ("Read_Lgl", "LGL", 1),
                    "ncol": ("Read_Ncol", "NCOL", 2)}
+_INNER_QUOTE = re.compile(r'^[ \t]*\d+[ \t]+"[^"\n]*"\S', re.MULTILINE)  # 3 "say "hi""
 _IGRAPH_LINE = re.compile(r"line (\d+) \((.*?)\)")
 _IGRAPH_ERROR = re.compile(r"^Error at \S+: |\. -- .*$")  # where in igraph's C code, and its error kind
 
@@ -286,6 +287,10 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
             # igraph names the line after one that ends too soon, and none for a bad number
             line = int(found.group(1)) - ("unexpected end of line" in problem) if found else \
                 _bad_number_line(raw, weight_field) if "real number" in problem else None
+            if line is None and fmt == "pajek" and (quoted := _INNER_QUOTE.search(text)):
+                line = text.count("\n", 0, quoted.start()) + 1
+                problem = ("a vertex name holding a double quote (networkx's write_pajek writes it as it "
+                           "is, so where the name ends cannot be told)")
             raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
     if "name" not in g.vertex_attributes():
         g.vs["name"] = [str(i + 1) for i in range(g.vcount())]

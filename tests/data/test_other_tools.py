@@ -364,3 +364,14 @@ def test_a_mixed_pajek_network_is_directed_with_its_edges_both_ways(sections):
     raw = b'*Network mixed\n*Vertices 3\n1 "a b" 0.1 0.2 0.5\n2 "c"\n3 "d"\n' + b"".join(sections)
     graph = read_graph_bytes(raw, "mixed.net")
     assert graph.directed and edges_of(graph) == {("a b", "c"): 2.5, ("c", "d"): 1.0, ("d", "c"): 1.0}
+
+
+def test_networkx_pajek_of_a_name_holding_a_double_quote_names_its_line():
+    import io
+
+    import networkx as nx
+
+    out = io.BytesIO()
+    nx.write_pajek(nx.Graph([("a", 'say "hi"')]), out)  # written as "say "hi"": no reader can undo it
+    message = read_error(out.getvalue(), "quote.net")
+    assert message.startswith("quote.net:3:") and "double quote" in message
