@@ -34,14 +34,15 @@ def safe_xml_root(raw: bytes, file: str, what: str, lines: dict[Any, int] | None
     from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
     from defusedxml.ElementTree import DefusedXMLParser
 
-    class LineParser(DefusedXMLParser):
-        def _start(self, tag: str, attrs: Any) -> Any:
-            element = super()._start(tag, attrs)
+    class LineBuilder(TreeBuilder):  # the parser's target (a public interface): each element's line
+        def start(self, tag: str, attrs: Any) -> Any:
+            element = super().start(tag, attrs)
             if lines is not None:
-                lines[element] = self.parser.CurrentLineNumber
+                lines[element] = parser.parser.CurrentLineNumber  # expat's, at the start tag
             return element
 
-    parser = LineParser(target=TreeBuilder(), forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    parser = DefusedXMLParser(target=LineBuilder(), forbid_dtd=True, forbid_entities=True,
+                              forbid_external=True)
     try:
         parser.feed(raw)
         return parser.close()
