@@ -188,13 +188,20 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     if "multigraph" not in text[:4096]:  # repeated edges (Newman's files have some) are kept, then merged
         text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
     g = parsed(lambda: nx.parse_gml(text, label=None), file, "GML")
-    edges = [data for *_, data in g.edges(data=True)]
-    if options.weight is None and edges and all("weight" not in d and is_number(str(d.get("value", "")))
-                                                for d in edges):
-        options = replace(options, weight="value")  # Newman's and Gephi's GML weigh an edge by its value
+    options = value_as_weight(g, options)
     by = next((key for key in ("label", "name") if unique_labels(g, key)), None)
     graph, report = to_graph(g, file, options, "gml", names_attribute=by)
     return graph, replace(report, names_from=f"GML {by}" if by else "GML id (labels missing or repeated)")
+
+
+def value_as_weight(g: Any, options: ReadOptions) -> ReadOptions:
+    """``options`` reading an edge's ``value`` as its weight when no edge has a ``weight`` and every
+    edge a numeric ``value`` (Newman's and Gephi's GML, d3's JSON)."""
+    edges = [data for *_, data in g.edges(data=True)]
+    if options.weight is None and edges and all("weight" not in d and is_number(str(d.get("value", "")))
+                                                for d in edges):
+        return replace(options, weight="value")
+    return options
 
 
 _GML_GRAPH = re.compile(r"\bgraph\s*\[", re.IGNORECASE)
@@ -344,8 +351,35 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     key = "links" if "links" in data else "edges"
     if key not in data:
         raise GraphFormatError(file, "node-link JSON without \"links\" or \"edges\"")
-    g = parsed(lambda: nx.node_link_graph(data, edges=key), file, "node-link JSON")
-    return to_graph(g, file, options, "node-link")
+    g = parsed(lambda: nx.node_link_graph(_networkx_node_link(data, key), edges=key), file, "node-link JSON")
+    keyed = all(isinstance(node, dict) and "key" in node for node in data["nodes"])  # graphology: by label
+    return to_graph(g, file, value_as_weight(g, options), "node-link", "label" if keyed else None)
+
+
+def _networkx_node_link(data: dict, key: str) -> dict:
+    """d3's, networkx 1.x's and graphology's node-link JSON as networkx 3 reads it: nodes keyed by
+    a unique ``id`` (else graphology's ``key``, else d3 v3's ``name``, else their position), links by node id
+    (by position when some end is no id but every end is a position), attributes not nested."""
+    nodes = [_flat(node) for node in data["nodes"]]
+    links = [_flat(link) for link in data[key]]
+    id_key = next((k for k in ("id", "key", "name") if all(k in node for node in nodes)
+                   and len({repr(node[k]) for node in nodes}) == len(nodes)), None)
+    ids = [node[id_key] if id_key else k for k, node in enumerate(nodes)]
+    ends = [link[end] for link in links for end in ("source", "target")]
+    if not set(ends) <= set(ids) and all(type(end) is int and 0 <= end < len(ids) for end in ends):
+        links = [{**link, "source": ids[link["source"]], "target": ids[link["target"]]} for link in links]
+    directed = data.get("directed", (data.get("options") or {}).get("type") == "directed")
+    shown = id_key == "key"  # graphology: a node is shown by its label, else by its key
+    nodes = [{**node, "id": i, **({"label": node.get("label", i)} if shown else {})}
+             for node, i in zip(nodes, ids, strict=True)]
+    return {**data, "directed": directed, "nodes": nodes, key: links}
+
+
+def _flat(item: Any) -> Any:
+    """A graphology node or edge with its nested ``attributes`` beside its own keys."""
+    if isinstance(item, dict) and isinstance(item.get("attributes"), dict):
+        return {**item["attributes"], **{k: v for k, v in item.items() if k != "attributes"}}
+    return item
 
 
 # --------------------------------------------------------------------------- networkx -> Graph

@@ -375,3 +375,38 @@ def test_networkx_pajek_of_a_name_holding_a_double_quote_names_its_line():
     nx.write_pajek(nx.Graph([("a", 'say "hi"')]), out)  # written as "say "hi"": no reader can undo it
     message = read_error(out.getvalue(), "quote.net")
     assert message.startswith("quote.net:3:") and "double quote" in message
+
+
+# node-link JSON as other tools write it: d3's miserables.json (v3: nodes by "name", links by position;
+# v4+: by "id"), networkx 1.x (links by position), graphology/sigma.js ("key", nested "attributes")
+NODE_LINK = {
+    "d3 v3": {"nodes": [{"name": "Myriel", "group": 1}, {"name": "Napoleon", "group": 1}, {"name": "lonely"}],
+              "links": [{"source": 1, "target": 0, "value": 2.5}]},
+    "d3 v4": {"nodes": [{"id": "Myriel", "group": 1}, {"id": "Napoleon", "group": 1}, {"id": "lonely"}],
+              "links": [{"source": "Napoleon", "target": "Myriel", "value": 2.5}]},
+    "networkx 1.x": {"directed": False, "multigraph": False, "graph": {},
+                     "nodes": [{"id": "Myriel"}, {"id": "Napoleon"}, {"id": "lonely"}],
+                     "links": [{"source": 1, "target": 0, "weight": 2.5}]},
+    "graphology": {"options": {"type": "undirected", "multi": False}, "attributes": {},
+                   "nodes": [{"key": "m", "attributes": {"label": "Myriel"}},
+                             {"key": "n", "attributes": {"label": "Napoleon"}}, {"key": "lonely"}],
+                   "edges": [{"key": "e0", "source": "n", "target": "m", "attributes": {"weight": 2.5}}]},
+}
+
+
+@pytest.mark.parametrize("tool", NODE_LINK)
+def test_node_link_json_as_other_tools_write_it(tool):
+    import json
+
+    graph = read_graph_bytes(json.dumps(NODE_LINK[tool]).encode(), "miserables.json")
+    assert sorted(graph.names) == ["Myriel", "Napoleon", "lonely"] and not graph.directed
+    assert edges_of(graph) == {frozenset(("Myriel", "Napoleon")): 2.5}
+
+
+def test_d3_json_whose_names_repeat_keeps_its_nodes_apart():
+    import json
+
+    data = {"nodes": [{"name": "Bob"}, {"name": "Bob"}, {"name": "Ann"}],
+            "links": [{"source": 0, "target": 1}, {"source": 1, "target": 2}]}
+    graph = read_graph_bytes(json.dumps(data).encode(), "d3.json")
+    assert (graph.num_nodes, graph.num_edges) == (3, 2)
