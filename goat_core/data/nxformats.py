@@ -66,6 +66,7 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     local = tag.rsplit("}", 1)[-1].lower()
     if local != fmt:
         raise GraphFormatError(file, f"XML whose root is <{local}>, not <{fmt}>: expected {title}")
+    raw = one_kind_of_edge(raw, root, fmt)
     if fmt == "graphml":
         g = parsed(lambda: nx.parse_graphml(raw), file, title)
     else:
@@ -73,6 +74,38 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
         g = parsed(lambda: nx.read_gexf(io.BytesIO(gexf), version=version), file, title)
     by = next((key for key in ("label", "name") if unique_labels(g, key)), None)  # igraph's GraphML: name
     return to_graph(g, file, options, fmt, names_attribute=by)
+
+
+# GEXF's and GraphML's (graph's default direction, an edge's own, the edge's value saying directed)
+_DIRECTIONS = {"gexf": ("defaultedgetype", "type", "directed"),
+               "graphml": ("edgedefault", "directed", "true")}
+
+
+def one_kind_of_edge(raw: bytes, root: Any, fmt: str) -> bytes:
+    """A mixed graph (Gephi's defaultedgetype="mixed" with each edge's type; a GraphML edge's own
+    directed=) as networkx reads one, which holds one kind of edge: directed, each undirected edge
+    given both ways. The bytes as they are when the graph is not mixed."""
+    from copy import deepcopy
+    from xml.etree.ElementTree import tostring
+
+    default_key, key, directed = _DIRECTIONS[fmt]
+    graphs = [e for e in root.iter() if str(e.tag).endswith("graph")]
+    edges = [(parent, e) for parent in root.iter() for e in parent if str(e.tag).rsplit("}", 1)[-1] == "edge"]
+    default = directed if graphs and graphs[0].get(default_key) == "directed" else ""
+    if all((edge.get(key, default) == directed) == (default == directed) for _, edge in edges):
+        return raw  # one kind of edge, the graph's
+    for graph in graphs:
+        graph.set(default_key, "directed")
+    for parent, edge in edges:
+        if edge.get(key, default) != directed:
+            reverse = deepcopy(edge)
+            reverse.attrib.update(source=edge.get("target", ""), target=edge.get("source", ""))
+            if "id" in edge.attrib:
+                reverse.set("id", f"{edge.get('id')} reversed")
+            parent.append(reverse)
+            reverse.set(key, directed)
+        edge.set(key, directed)
+    return tostring(root)
 
 
 def parsed(parse: Callable[[], Any], file: str, title: str, line: int | None = None) -> Any:

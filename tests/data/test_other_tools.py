@@ -410,3 +410,32 @@ def test_d3_json_whose_names_repeat_keeps_its_nodes_apart():
             "links": [{"source": 0, "target": 1}, {"source": 1, "target": 2}]}
     graph = read_graph_bytes(json.dumps(data).encode(), "d3.json")
     assert (graph.num_nodes, graph.num_edges) == (3, 2)
+
+
+# A mixed graph (directed and undirected edges) as Gephi 0.10 exports it (defaultedgetype="mixed", each
+# edge's type) and as GraphML says it (edgedefault, and an edge's own directed=); networkx refuses both
+MIXED = {
+    "gexf": b'<?xml version="1.0" encoding="UTF-8"?>\n<gexf xmlns="http://gexf.net/1.3" version="1.3">\n'
+            b'<graph defaultedgetype="mixed" mode="static">\n<nodes>\n<node id="0" label="a"/>\n'
+            b'<node id="1" label="b"/>\n<node id="2" label="c"/>\n</nodes>\n<edges>\n'
+            b'<edge id="0" source="0" target="1" type="directed" weight="2.5"/>\n'
+            b'<edge id="1" source="1" target="2" type="undirected"/>\n</edges>\n</graph>\n</gexf>\n',
+    "graphml": b'<?xml version="1.0" encoding="UTF-8"?>\n'
+               b'<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+               b'<key id="w" for="edge" attr.name="weight" attr.type="double"/>\n'
+               b'<graph edgedefault="undirected">\n<node id="a"/>\n<node id="b"/>\n<node id="c"/>\n'
+               b'<edge source="a" target="b" directed="true"><data key="w">2.5</data></edge>\n'
+               b'<edge source="b" target="c"/>\n</graph>\n</graphml>\n',
+}
+
+
+@pytest.mark.parametrize("fmt", MIXED)
+def test_a_mixed_graph_is_directed_with_its_undirected_edges_both_ways(fmt):
+    graph = read_graph_bytes(MIXED[fmt], f"mixed.{fmt}")
+    assert graph.directed and edges_of(graph) == {("a", "b"): 2.5, ("b", "c"): 1.0, ("c", "b"): 1.0}
+
+
+def test_graphml_edges_saying_what_the_graph_says_are_not_mixed():
+    raw = MIXED["graphml"].replace(b' directed="true"', b' directed="false"')
+    graph = read_graph_bytes(raw, "undirected.graphml")
+    assert not graph.directed and edges_of(graph) == {frozenset("ab"): 2.5, frozenset("bc"): 1.0}
