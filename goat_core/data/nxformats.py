@@ -66,14 +66,18 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     local = tag.rsplit("}", 1)[-1].lower()
     if local != fmt:
         raise GraphFormatError(file, f"XML whose root is <{local}>, not <{fmt}>: expected {title}")
-    raw = one_kind_of_edge(raw, root, fmt)
+    mixed = raw is not (raw := one_kind_of_edge(raw, root, fmt))
     if fmt == "graphml":
         g = parsed(lambda: nx.parse_graphml(raw), file, title)
     else:
         version, gexf = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
         g = parsed(lambda: nx.read_gexf(io.BytesIO(gexf), version=version), file, title)
     by = next((key for key in ("label", "name") if unique_labels(g, key)), None)  # igraph's GraphML: name
-    return to_graph(g, file, options, fmt, names_attribute=by)
+    graph, report = to_graph(g, file, options, fmt, names_attribute=by)
+    return graph, replace(report, notes=report.notes + ((MIXED_NOTE,) if mixed else ()))
+
+
+MIXED_NOTE = "a mixed graph (directed and undirected edges): read directed, each undirected edge both ways"
 
 
 # GEXF's and GraphML's (graph's default direction, an edge's own, the edge's value saying directed)
@@ -246,9 +250,10 @@ def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     would make it all one kind, so its edges are given to igraph as arcs."""
     text = decode(raw, file)
     kinds = {kind.lower() for kind in _PAJEK_SECTION.findall(text)}
-    if kinds & {"arcs", "arcslist"} and kinds & {"edges", "edgeslist"}:
-        raw = _edges_as_arcs(text.splitlines(), file).encode()
-    return read_igraph(raw, file, options, "pajek")
+    if not (kinds & {"arcs", "arcslist"} and kinds & {"edges", "edgeslist"}):
+        return read_igraph(raw, file, options, "pajek")
+    graph, report = read_igraph(_edges_as_arcs(text.splitlines(), file).encode(), file, options, "pajek")
+    return graph, replace(report, notes=report.notes + (MIXED_NOTE,))
 
 
 _PAJEK_SECTION = re.compile(r"^[ \t]*\*(\w+)", re.MULTILINE)
@@ -371,6 +376,8 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     options.refuse_columns("node-link JSON", file)
     if isinstance(data, dict) and "elements" in data:  # Cytoscape's .cyjs, nx.cytoscape_data
         g = parsed(lambda: nx.cytoscape_graph(_with_values(data)), file, "Cytoscape JSON")
+        for _, node in g.nodes(data=True):
+            node.pop("value", None)  # the node itself again
         graph, report = to_graph(g, file, options, "node-link", names_attribute="name")
         return graph, replace(report, notes=("Cytoscape.js JSON (elements)",))
     if isinstance(data, dict) and "adjacency" in data:

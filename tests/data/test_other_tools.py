@@ -321,6 +321,7 @@ def test_json_graphs_other_than_node_link(write):
         raw = json.dumps(getattr(nx, write)(g)).encode()
     graph = read_graph_bytes(raw, f"g.{write}")
     assert sorted(graph.names) == ["Alice Smith", "Zoë", "lonely"] and graph.directed == g.is_directed()
+    assert "value" not in graph.node_attrs
     assert list(edges_of(graph).values()) == [2.5]
 
 
@@ -364,6 +365,7 @@ def test_a_mixed_pajek_network_is_directed_with_its_edges_both_ways(sections):
     raw = b'*Network mixed\n*Vertices 3\n1 "a b" 0.1 0.2 0.5\n2 "c"\n3 "d"\n' + b"".join(sections)
     graph = read_graph_bytes(raw, "mixed.net")
     assert graph.directed and edges_of(graph) == {("a b", "c"): 2.5, ("c", "d"): 1.0, ("d", "c"): 1.0}
+    assert any(note.startswith("a mixed graph") for note in graph.read.notes)
 
 
 def test_networkx_pajek_of_a_name_holding_a_double_quote_names_its_line():
@@ -433,6 +435,7 @@ MIXED = {
 def test_a_mixed_graph_is_directed_with_its_undirected_edges_both_ways(fmt):
     graph = read_graph_bytes(MIXED[fmt], f"mixed.{fmt}")
     assert graph.directed and edges_of(graph) == {("a", "b"): 2.5, ("b", "c"): 1.0, ("c", "b"): 1.0}
+    assert any(note.startswith("a mixed graph") for note in graph.read.notes)
 
 
 def test_graphml_edges_saying_what_the_graph_says_are_not_mixed():
