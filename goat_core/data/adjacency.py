@@ -79,6 +79,8 @@ def _refuse_columns(options: ReadOptions, file: str) -> None:
 def read_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     _refuse_columns(options, file)
     rows = _rows(raw, file)
+    if has_networkx_header(raw[:4096].decode("utf-8", errors="replace")):
+        _every_node_heads_a_line(rows, file)
     order, heads, tails = [], [], []
     for _, tokens in rows:
         order.extend(tokens)
@@ -92,6 +94,19 @@ def read_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Re
                         directed_why="as asked" if options.directed else "",
                         rows=tuple((h, t) for h, t in list(zip(heads, tails))[:FIRST_ROWS]))
     return graph, report
+
+
+def _every_node_heads_a_line(rows: list[tuple[int, list[str]]], file: str) -> None:
+    """networkx's writers give every node a line of its own: a neighbor heading none means the
+    names held the delimiter (``Alice Smith`` written with blanks), which no reader can undo."""
+    heads = {tokens[0] for _, tokens in rows}
+    for number, tokens in rows:
+        stray = next((token for token in tokens[1:] if token not in heads), None)
+        if stray is not None:
+            raise GraphFormatError(file, f"neighbor {stray!r} has no line of its own, as every node has in "
+                                         "networkx's adjacency lists: node names holding the delimiter "
+                                         "cannot be read back (write with another delimiter=, or as GraphML)",
+                                   number)
 
 
 def multiline_blocks(rows: list[tuple[int, list[str]]], file: str | None) -> list[tuple[str, list]] | None:

@@ -67,6 +67,11 @@ def is_decimal(token: str) -> bool:
 # --------------------------------------------------------------------------- how a table is laid out
 
 
+# csv's default limit (131,072 characters a field) would end a long name in a traceback; the text is in
+# memory already, so a field may be as long as the file
+csv.field_size_limit(2**31 - 1)
+
+
 def sniff_separator(lines: list[str]) -> str | None:
     """Tab, comma, semicolon or pipe when it splits every line into as many (>= 2) fields, unless
     tabs and blanks are mixed (:func:`_mixed_blanks`); else the first in line 1; else None (blanks)."""

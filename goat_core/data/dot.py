@@ -55,11 +55,13 @@ _ATTRS = r'\[((?:[^\]"]|"(?:[^"\\]|\\.)*")*)\]'
 _FLAT_HEAD = re.compile(rf"\s*(strict\s+)?(di)?graph\s*(?:{_ID})?\s*\{{\s*", re.IGNORECASE)
 _FLAT_NODE = re.compile(rf"\s*({_ID})\s*(?:{_ATTRS})?\s*;?\s*")
 _FLAT_EDGE = re.compile(rf"\s*({_ID})\s*(--|->)\s*({_ID})\s*(?:{_ATTRS})?\s*;?\s*")
-_FLAT_DEFAULTS = re.compile(rf"\s*(?:(?:node|edge|graph)\s*{_ATTRS}|(?:{_ID})\s*=\s*(?:{_ID}))\s*;?\s*",
+_FLAT_DEFAULTS = re.compile(rf"\s*(?:(node|edge|graph)\s*{_ATTRS}|(?:{_ID})\s*=\s*(?:{_ID}))\s*;?\s*",
                             re.IGNORECASE)
 _PAIR = re.compile(rf"({_ID})\s*=\s*({_ID})")
 _KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
 # an attribute called name (igraph writes one), outside quoted strings (matched first, kept as they are)
+# a negative numeral id (DOT's "-3", "-.5"), outside quoted strings, quoted for pydot
+_NEGATIVE = re.compile(r'("(?:[^"\\]|\\.)*")|(?<![\w.\-])(-(?:\.\d+|\d+(?:\.\d*)?))(?![\w.])')
 _NAME_KEY = re.compile(r'("(?:[^"\\]|\\.)*")|(?<=[\[,;\s])name(?=\s*=)')
 
 
@@ -76,17 +78,37 @@ def read_flat(text: str) -> tuple[Any | None, int | None]:
         return None, lines[-1][0]
     directed = head.group(2) is not None
     g = nx.MultiDiGraph() if directed else nx.MultiGraph()
+    defaults: dict[str, dict[str, str]] = {kind: {} for kind in _DEFAULTS}
     for number, line in lines[1:-1]:
         if (edge := _FLAT_EDGE.fullmatch(line)) is not None:
             u, op, v, attrs = edge.groups()
             if (op == "->") != directed or {u.lower(), v.lower()} & _KEYWORDS:
                 return None, number
-            g.add_edge(_unquote(u), _unquote(v), **_attributes(attrs))
+            _add_edge(g, _unquote(u), _unquote(v), _attributes(attrs), defaults)
         elif (node := _FLAT_NODE.fullmatch(line)) is not None and node.group(1).lower() not in _KEYWORDS:
-            g.add_node(_unquote(node.group(1)), **_attributes(node.group(2)))
-        elif _FLAT_DEFAULTS.fullmatch(line) is None:
+            _add_node(g, _unquote(node.group(1)), _attributes(node.group(2)), defaults)
+        elif (default := _FLAT_DEFAULTS.fullmatch(line)) is not None:
+            if default.group(1):
+                defaults[default.group(1).lower()].update(_attributes(default.group(2)))
+        else:
             return None, number
     return g, None
+
+
+def _add_node(g: Any, name: str, attrs: dict[str, str], defaults: dict[str, dict[str, str]]) -> None:
+    """A node statement: Graphviz's ``node [...]`` defaults go to the node it creates."""
+    if name in g:
+        g.nodes[name].update(attrs)
+    else:
+        g.add_node(name, **{**defaults["node"], **attrs})
+
+
+def _add_edge(g: Any, u: str, v: str, attrs: dict[str, str], defaults: dict[str, dict[str, str]]) -> None:
+    """An edge with Graphviz's ``edge [...]`` defaults (``weight`` too) under its own attributes."""
+    for end in (u, v):
+        if end not in g:
+            g.add_node(end, **defaults["node"])
+    g.add_edge(u, v, **{**defaults["edge"], **attrs})
 
 
 _COMMENT_LINE = re.compile(r"\s*(?:/\*.*?\*/|//.*|#.*)\s*")
@@ -120,6 +142,7 @@ def _parse(text: str, file: str) -> Any:
 
     # pydot passes attributes as keywords beside its own name=: quoted, the key is no keyword
     text = _NAME_KEY.sub(lambda m: m.group(1) or '"name"', text)
+    text = _NEGATIVE.sub(lambda m: m.group(1) or f'"{m.group(2)}"', text)  # pydot's grammar stops at -3
     try:
         with _LOCK:
             graphs = list(GraphParser.parser.parse_string(text, parse_all=True))
@@ -139,21 +162,25 @@ def _unquote(value: Any) -> str:
     return text
 
 
-def _walk(graph: Any, g: Any, file: str) -> None:
-    """Nodes and edges of ``graph`` and of its subgraphs, in file order."""
-    for node in graph.get_node_list():
-        name = _unquote(node.get_name())
-        if name in _DEFAULTS:
-            continue
-        g.add_node(name, **{_unquote(key): _unquote(v) for key, v in node.get_attributes().items()})
-    for edge in graph.get_edge_list():
-        ends = [_ends(edge.get_source(), file), _ends(edge.get_destination(), file)]
-        attrs = {_unquote(key): _unquote(v) for key, v in edge.get_attributes().items()}
-        for u in ends[0]:
-            for v in ends[1]:
-                g.add_edge(u, v, **attrs)
-    for sub in graph.get_subgraph_list():
-        _walk(sub, g, file)
+def _walk(graph: Any, g: Any, file: str, defaults: dict[str, dict[str, str]] | None = None) -> None:
+    """Nodes and edges of ``graph`` and of its subgraphs, in file order; ``node [...]`` and
+    ``edge [...]`` defaults apply to what follows them, in subgraphs too (Graphviz's scoping)."""
+    import pydot
+
+    defaults = {kind: dict((defaults or {}).get(kind, {})) for kind in _DEFAULTS}  # a copy: scoped
+    items = graph.get_node_list() + graph.get_edge_list() + graph.get_subgraph_list()
+    for item in sorted(items, key=lambda item: item.obj_dict.get("sequence", 0)):
+        attrs = {_unquote(key): _unquote(v) for key, v in item.get_attributes().items()}
+        if isinstance(item, pydot.Subgraph):
+            _walk(item, g, file, defaults)
+        elif isinstance(item, pydot.Edge):
+            for u in _ends(item.get_source(), file):
+                for v in _ends(item.get_destination(), file):
+                    _add_edge(g, u, v, attrs, defaults)
+        elif (name := _unquote(item.get_name())) in _DEFAULTS:
+            defaults[name].update(attrs)
+        else:
+            _add_node(g, name, attrs, defaults)
 
 
 def _ends(end: Any, file: str) -> list[str]:

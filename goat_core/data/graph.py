@@ -28,6 +28,9 @@ HEADER_WORDS = {
 }
 MAX_BINARY_SNIFF = 8192
 FLOAT32_MAX = float(np.finfo(np.float32).max)  # the largest weight training can represent
+# A declared node count beyond this (a corrupt or hostile size line) is refused before names are made
+# for it: 10^8 names alone take ~6 GB, and GOAT's embedding table at that size does not fit one machine.
+MAX_NODES = 100_000_000
 
 
 class NodeIndex(int):

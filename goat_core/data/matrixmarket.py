@@ -13,7 +13,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import FLOAT32_MAX, Graph, decode, is_zero, normalise, parse_weight, unreciprocated
+from .graph import FLOAT32_MAX, MAX_NODES, Graph, decode, is_zero, normalise, parse_weight, unreciprocated
 
 BANNER = "%%matrixmarket"
 FIELDS = ("pattern", "integer", "real")
@@ -94,8 +94,13 @@ def _size(lines: list[str], layout: str, file: str) -> tuple[int, int]:
     if rows != cols:
         raise GraphFormatError(file, f"a rectangular {rows:,} × {cols:,} matrix (a bipartite graph?): an "
                                      "adjacency matrix is square", number)
-    if rows == 0:
-        raise GraphFormatError(file, "a 0 × 0 matrix: the graph has no nodes", number)
+    if not 0 < rows <= MAX_NODES:
+        raise GraphFormatError(file, f"a {rows:,} × {rows:,} matrix: a graph of {rows:,} nodes (read: 1 to "
+                                     f"{MAX_NODES:,})", number)
+    declared = rows * (rows + 1) // 2 if "symmetric" in lines[0].lower() else rows * rows
+    if layout == "array" and len(lines) - number < declared:  # before scipy allocates the dense matrix
+        raise GraphFormatError(file, f"the size line declares {declared:,} entries, the file holds "
+                                     f"{len(lines) - number:,} lines (a truncated or edited file?)", number)
     return number, rows
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GraphFormatError
-from .formats import FIRST_ROWS, ReadOptions, ReadReport
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, first_line, from_networkx, is_number, node_order, unique_labels
 
 # Node attributes that say where or how a node is drawn, or repeat its id: not kept.
@@ -34,14 +34,15 @@ def safe_xml_root(raw: bytes, file: str, what: str, lines: dict[Any, int] | None
     from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
     from defusedxml.ElementTree import DefusedXMLParser
 
-    class LineParser(DefusedXMLParser):
-        def _start(self, tag: str, attrs: Any) -> Any:
-            element = super()._start(tag, attrs)
+    class LineBuilder(TreeBuilder):  # the parser's target (a public interface): each element's line
+        def start(self, tag: str, attrs: Any) -> Any:
+            element = super().start(tag, attrs)
             if lines is not None:
-                lines[element] = self.parser.CurrentLineNumber
+                lines[element] = parser.parser.CurrentLineNumber  # expat's, at the start tag
             return element
 
-    parser = LineParser(target=TreeBuilder(), forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    parser = DefusedXMLParser(target=LineBuilder(), forbid_dtd=True, forbid_entities=True,
+                              forbid_external=True)
     try:
         parser.feed(raw)
         return parser.close()
@@ -65,18 +66,61 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     local = tag.rsplit("}", 1)[-1].lower()
     if local != fmt:
         raise GraphFormatError(file, f"XML whose root is <{local}>, not <{fmt}>: expected {title}")
+    mixed = raw is not (raw := one_kind_of_edge(raw, root, fmt))
     if fmt == "graphml":
         g = parsed(lambda: nx.parse_graphml(raw), file, title)
     else:
         version, gexf = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
         g = parsed(lambda: nx.read_gexf(io.BytesIO(gexf), version=version), file, title)
-    return to_graph(g, file, options, fmt, names_attribute="label")
+    by = next((key for key in ("label", "name") if unique_labels(g, key)), None)  # igraph's GraphML: name
+    graph, report = to_graph(g, file, options, fmt, names_attribute=by)
+    return graph, replace(report, notes=report.notes + ((MIXED_NOTE,) if mixed else ()))
+
+
+MIXED_NOTE = "a mixed graph (directed and undirected edges): read directed, each undirected edge both ways"
+
+
+# GEXF's and GraphML's (graph's default direction, an edge's own, the edge's value saying directed)
+_DIRECTIONS = {"gexf": ("defaultedgetype", "type", "directed"),
+               "graphml": ("edgedefault", "directed", "true")}
+
+
+def one_kind_of_edge(raw: bytes, root: Any, fmt: str) -> bytes:
+    """A mixed graph (Gephi's defaultedgetype="mixed" with each edge's type; a GraphML edge's own
+    directed=) as networkx reads one, which holds one kind of edge: directed, each undirected edge
+    given both ways. The bytes as they are when the graph is not mixed."""
+    from copy import deepcopy
+    from xml.etree.ElementTree import tostring
+
+    default_key, key, directed = _DIRECTIONS[fmt]
+    graphs = [e for e in root.iter() if str(e.tag).endswith("graph")]
+    edges = [(parent, e) for parent in root.iter() for e in parent if str(e.tag).rsplit("}", 1)[-1] == "edge"]
+    default = directed if graphs and graphs[0].get(default_key) == "directed" else ""
+    if all((edge.get(key, default) == directed) == (default == directed) for _, edge in edges):
+        return raw  # one kind of edge, the graph's
+    for graph in graphs:
+        graph.set(default_key, "directed")
+    for parent, edge in edges:
+        if edge.get(key, default) != directed:
+            reverse = deepcopy(edge)
+            reverse.attrib.update(source=edge.get("target", ""), target=edge.get("source", ""))
+            if "id" in edge.attrib:
+                reverse.set("id", f"{edge.get('id')} reversed")
+            parent.append(reverse)
+            reverse.set(key, directed)
+        edge.set(key, directed)
+    return tostring(root)
 
 
 def parsed(parse: Callable[[], Any], file: str, title: str, line: int | None = None) -> Any:
     """What a maintained parser returns; its exception (they raise many types) as one line."""
     try:
         return parse()
+    except RecursionError:
+        raise GraphFormatError(file, f"{title} nested too deeply", line) from None
+    except KeyError as err:  # networkx's readers look nodes up by the number an edge gives
+        problem = f"an edge names no node {err.args[0]!r}"
+        raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
     except Exception as err:
         raise GraphFormatError(file, f"cannot parse {title}: {first_line(err)}", line) from None
 
@@ -125,9 +169,35 @@ def read_leda(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
     g = parsed(lambda: nx.parse_leda(text), file, "LEDA")
     edges = [data for *_, data in g.edges(data=True)]
     if edges and all(is_number(str(data.get("label", ""))) for data in edges):
+        lines = [line for line in text.split("\n") if line and not line.startswith("#")]  # as networkx's
+        repeated = int(lines[5 + int(lines[4])]) - len(edges)  # the edge count after the node lines
+        if repeated and options.weight != NO_WEIGHT:
+            raise GraphFormatError(file, f"{repeated} repeated edges: networkx's LEDA reader keeps one "
+                                         "weight of each, so they cannot be summed as other formats' repeats "
+                                         "are (--weight none reads the file unweighted)")
         for data in edges:
             data["weight"] = float(data.pop("label"))
     return to_graph(g, file, options, "leda")
+
+
+_GRAPH6_LINE = re.compile(rb"\s*(:?)([?-~]+)[ \t\r]*(?:\n|\Z)")  # graph6's characters are 63..126
+
+
+def looks_graph6(raw: bytes) -> bool:
+    """graph6 or sparse6 without their ``>>graph6<<`` header (nauty writes none): a first line of
+    63..126 characters only (no blank nor comma, so no edge list), graph6's as long as the node
+    count it opens with says, sparse6's after a ``:``."""
+    from networkx.readwrite.graph6 import data_to_n
+
+    found = _GRAPH6_LINE.match(raw)
+    if found is None or found.group(1):
+        return found is not None
+    head = [c - 63 for c in found.group(2)[:8]]
+    try:
+        n, rest = data_to_n(head)
+    except IndexError:  # "~" opens a longer node count than the line holds
+        return False
+    return len(found.group(2)) - (len(head) - len(rest)) == (n * (n - 1) // 2 + 5) // 6
 
 
 def read_graph6(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
@@ -155,17 +225,55 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     if "multigraph" not in text[:4096]:  # repeated edges (Newman's files have some) are kept, then merged
         text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
     g = parsed(lambda: nx.parse_gml(text, label=None), file, "GML")
+    options = value_as_weight(g, options)
     by = next((key for key in ("label", "name") if unique_labels(g, key)), None)
     graph, report = to_graph(g, file, options, "gml", names_attribute=by)
     return graph, replace(report, names_from=f"GML {by}" if by else "GML id (labels missing or repeated)")
+
+
+def value_as_weight(g: Any, options: ReadOptions) -> ReadOptions:
+    """``options`` reading an edge's ``value`` as its weight when no edge has a ``weight`` and every
+    edge a numeric ``value`` (Newman's and Gephi's GML, d3's JSON)."""
+    edges = [data for *_, data in g.edges(data=True)]
+    if options.weight is None and edges and all("weight" not in d and is_number(str(d.get("value", "")))
+                                                for d in edges):
+        return replace(options, weight="value")
+    return options
 
 
 _GML_GRAPH = re.compile(r"\bgraph\s*\[", re.IGNORECASE)
 
 
 def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    """Pajek, by igraph's reader (it reads igraph's ``*Vertices n`` without vertex lines too)."""
-    return read_igraph(raw, file, options, "pajek")
+    """Pajek, by igraph's reader (it reads igraph's ``*Vertices n`` without vertex lines too). A mixed
+    network (``*Arcs`` and ``*Edges``, as Pajek writes one) is directed, each edge both ways: igraph
+    would make it all one kind, so its edges are given to igraph as arcs."""
+    text = decode(raw, file)
+    kinds = {kind.lower() for kind in _PAJEK_SECTION.findall(text)}
+    if not (kinds & {"arcs", "arcslist"} and kinds & {"edges", "edgeslist"}):
+        return read_igraph(raw, file, options, "pajek")
+    graph, report = read_igraph(_edges_as_arcs(text.splitlines(), file).encode(), file, options, "pajek")
+    return graph, replace(report, notes=report.notes + (MIXED_NOTE,))
+
+
+_PAJEK_SECTION = re.compile(r"^[ \t]*\*(\w+)", re.MULTILINE)
+
+
+def _edges_as_arcs(lines: list[str], file: str) -> str:
+    """The lines with ``*Edges`` renamed ``*Arcs`` (in place: igraph's line numbers stay right) and
+    each edge's reverse arc added at the end."""
+    sections = [(k, m.group(1).lower()) for k, line in enumerate(lines) if (m := _PAJEK_SECTION.match(line))]
+    reverse = []
+    for (start, kind), (end, _) in zip(sections, sections[1:] + [(len(lines), "")], strict=True):
+        if kind == "edgeslist":
+            raise GraphFormatError(file, "*Edgeslist beside *Arcs (a mixed network) is not read: write its "
+                                         "edges as *Edges lines", start + 1)
+        if kind == "edges":
+            lines[start] = "*Arcs"
+            for line in lines[start + 1:end]:
+                if (fields := line.split()) and not fields[0].startswith("%"):
+                    reverse.append(" ".join([fields[1], fields[0], *fields[2:]]) if len(fields) > 1 else line)
+    return "\n".join(lines + ["*Arcs", *reverse]) + "\n"
 
 
 def read_lgl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
@@ -186,6 +294,7 @@ def read_ncol(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
 # format -> (igraph's reader, title, the field a bad weight is in: igraph names no line for it)
 _IGRAPH_READERS = {"pajek": ("Read_Pajek", "Pajek", 1), "lgl": ("Read_Lgl", "LGL", 1),
                    "ncol": ("Read_Ncol", "NCOL", 2)}
+_INNER_QUOTE = re.compile(r'^[ \t]*\d+[ \t]+"[^"\n]*"\S', re.MULTILINE)  # 3 "say "hi""
 _IGRAPH_LINE = re.compile(r"line (\d+) \((.*?)\)")
 _IGRAPH_ERROR = re.compile(r"^Error at \S+: |\. -- .*$")  # where in igraph's C code, and its error kind
 
@@ -224,9 +333,15 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
             # igraph names the line after one that ends too soon, and none for a bad number
             line = int(found.group(1)) - ("unexpected end of line" in problem) if found else \
                 _bad_number_line(raw, weight_field) if "real number" in problem else None
+            if line is None and fmt == "pajek" and (quoted := _INNER_QUOTE.search(text)):
+                line = text.count("\n", 0, quoted.start()) + 1
+                problem = ("a vertex name holding a double quote (networkx's write_pajek writes it as it "
+                           "is, so where the name ends cannot be told)")
             raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
     if "name" not in g.vertex_attributes():
         g.vs["name"] = [str(i + 1) for i in range(g.vcount())]
+    elif fmt == "pajek":  # igraph's write_pajek escapes a name's " as &#34; (its reader leaves it)
+        g.vs["name"] = [str(name).replace("&#34;", '"') for name in g.vs["name"]]
     if fmt == "ncol":  # nodes in the edge-list reader's order (integer names 0..n-1 stay put), not first-seen
         index = {name: k for k, name in enumerate(g.vs["name"])}
         g = g.permute_vertices([index[name] for name in node_order(g.vs["name"])])  # new k is old [k]
@@ -247,11 +362,27 @@ def parse_json(text: str, file: str) -> Any:
         raise GraphFormatError(file, "JSON nested too deeply") from None
 
 
+def _with_values(cytoscape: dict) -> dict:
+    """networkx finds a node by its ``value``, which Cytoscape's own .cyjs leaves out: its ``id``."""
+    for node in cytoscape["elements"]["nodes"]:
+        node["data"].setdefault("value", node["data"]["id"])
+    return cytoscape
+
+
 def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """Parsed node-link JSON as a Graph (anything else: the one-line error saying what it holds)."""
     import networkx as nx
 
     options.refuse_columns("node-link JSON", file)
+    if isinstance(data, dict) and "elements" in data:  # Cytoscape's .cyjs, nx.cytoscape_data
+        g = parsed(lambda: nx.cytoscape_graph(_with_values(data)), file, "Cytoscape JSON")
+        for _, node in g.nodes(data=True):
+            node.pop("value", None)  # the node itself again
+        graph, report = to_graph(g, file, options, "node-link", names_attribute="name")
+        return graph, replace(report, notes=("Cytoscape.js JSON (elements)",))
+    if isinstance(data, dict) and "adjacency" in data:
+        g = parsed(lambda: nx.adjacency_graph(data), file, "adjacency JSON")
+        return to_graph(g, file, options, "node-link")
     if not isinstance(data, dict) or "nodes" not in data:
         found = ", ".join(map(str, list(data)[:6])) if isinstance(data, dict) else type(data).__name__
         raise GraphFormatError(file, f"JSON without \"nodes\" ({found}): expected networkx's node-link JSON "
@@ -260,8 +391,35 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     key = "links" if "links" in data else "edges"
     if key not in data:
         raise GraphFormatError(file, "node-link JSON without \"links\" or \"edges\"")
-    g = parsed(lambda: nx.node_link_graph(data, edges=key), file, "node-link JSON")
-    return to_graph(g, file, options, "node-link")
+    g = parsed(lambda: nx.node_link_graph(_networkx_node_link(data, key), edges=key), file, "node-link JSON")
+    keyed = all(isinstance(node, dict) and "key" in node for node in data["nodes"])  # graphology: by label
+    return to_graph(g, file, value_as_weight(g, options), "node-link", "label" if keyed else None)
+
+
+def _networkx_node_link(data: dict, key: str) -> dict:
+    """d3's, networkx 1.x's and graphology's node-link JSON as networkx 3 reads it: nodes keyed by
+    a unique ``id`` (else graphology's ``key``, else d3 v3's ``name``, else their position), links by node id
+    (by position when some end is no id but every end is a position), attributes not nested."""
+    nodes = [_flat(node) for node in data["nodes"]]
+    links = [_flat(link) for link in data[key]]
+    id_key = next((k for k in ("id", "key", "name") if all(k in node for node in nodes)
+                   and len({repr(node[k]) for node in nodes}) == len(nodes)), None)
+    ids = [node[id_key] if id_key else k for k, node in enumerate(nodes)]
+    ends = [link[end] for link in links for end in ("source", "target")]
+    if not set(ends) <= set(ids) and all(type(end) is int and 0 <= end < len(ids) for end in ends):
+        links = [{**link, "source": ids[link["source"]], "target": ids[link["target"]]} for link in links]
+    directed = data.get("directed", (data.get("options") or {}).get("type") == "directed")
+    shown = id_key == "key"  # graphology: a node is shown by its label, else by its key
+    nodes = [{**node, "id": i, **({"label": node.get("label", i)} if shown else {})}
+             for node, i in zip(nodes, ids, strict=True)]
+    return {**data, "directed": directed, "nodes": nodes, key: links}
+
+
+def _flat(item: Any) -> Any:
+    """A graphology node or edge with its nested ``attributes`` beside its own keys."""
+    if isinstance(item, dict) and isinstance(item.get("attributes"), dict):
+        return {**item["attributes"], **{k: v for k, v in item.items() if k != "attributes"}}
+    return item
 
 
 # --------------------------------------------------------------------------- networkx -> Graph

@@ -27,7 +27,16 @@ from .frames import frame_columns, looks_json_lines, read_json, read_parquet
 from .gdf import looks_gdf, read_gdf
 from .graph import Graph, NodeLabels
 from .matrixmarket import looks_matrix_market, read_matrix_market
-from .nxformats import read_gml, read_graph6, read_leda, read_lgl, read_ncol, read_pajek, read_xml
+from .nxformats import (
+    looks_graph6,
+    read_gml,
+    read_graph6,
+    read_leda,
+    read_lgl,
+    read_ncol,
+    read_pajek,
+    read_xml,
+)
 from .sif import looks_sif, read_sif
 from .ucinet import looks_dl, read_dl
 from .vna import looks_vna, read_vna
@@ -291,7 +300,7 @@ SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     ("vna", lambda h: looks_vna(h.text)),
     ("dl", lambda h: looks_dl(h.text)),
     ("leda", lambda h: h.text.startswith("LEDA.GRAPH")),
-    ("graph6", lambda h: h.text.startswith((">>graph6<<", ">>sparse6<<"))),
+    ("graph6", lambda h: h.text.startswith((">>graph6<<", ">>sparse6<<")) or looks_graph6(h.raw)),
     ("pajek", lambda h: any(row.lower().startswith(PAJEK_STARTS) for row in h.rows[:1])),
     ("gml", lambda h: _GML_START.match("\n".join(h.rows[:20])) is not None),
     ("lgl", lambda h: looks_lgl(h.lines)),

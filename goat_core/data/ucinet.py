@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import FLOAT32_MAX, Graph, decode, is_zero, normalise, parse_weight, tie_direction
+from .graph import FLOAT32_MAX, MAX_NODES, Graph, decode, is_zero, normalise, parse_weight, tie_direction
 
 FORMATS = ("fullmatrix", "edgelist1", "nodelist1")
 SETTINGS = ("n", "nm", "nr", "nc", "format", "diagonal")
@@ -150,6 +150,8 @@ def _checked(settings: dict[str, tuple[int, str]], labels: list[str] | None, lab
     number, value = settings["n"]
     if not value.isdigit() or int(value) == 0:
         raise GraphFormatError(file, f"n must be a whole number of nodes, got {value!r}", number)
+    if int(value) > MAX_NODES:
+        raise GraphFormatError(file, f"n = {int(value):,} nodes (read: up to {MAX_NODES:,})", number)
     n = int(value)
     if "nm" in settings and settings["nm"][1] != "1":
         raise GraphFormatError(file, f"nm = {settings['nm'][1]}: several matrices in one DL file; keep the "

@@ -106,3 +106,36 @@ def test_a_large_dot_file_the_line_pattern_cannot_read_names_the_line(tmp_path):
     with pytest.raises(GraphFormatError) as err:
         read_graph_bytes("\n".join(lines).encode(), "big.dot")
     assert str(err.value).startswith("big.dot:6: a DOT file over 200 kB")
+
+
+# Graphviz's defaults: ``edge [weight=5]`` sets the weight of the edges after it (in subgraphs too);
+# ``node [club=...]`` an attribute of the nodes after it
+DEFAULTS = b"""digraph {
+  a -> b;
+  edge [weight=5];
+  node [club=blue];
+  b -> c;
+  c;
+  subgraph s { c -> d; edge [weight=2]; d -> e [weight=7]; e -> f }
+  f -> g;
+}
+"""
+
+
+@pytest.mark.parametrize("flat", [True, False])  # one statement a line (the pattern), or pydot's grammar
+def test_edge_and_node_defaults_apply_to_the_statements_after_them(monkeypatch, flat):
+    if not flat:
+        monkeypatch.setattr(dot, "read_flat", lambda text: (None, 1))
+    graph = read_graph_bytes(DEFAULTS, "defaults.gv")
+    names = graph.names
+    edges = {(names[s], names[t]): w for s, t, w in zip(graph.src, graph.dst, graph.weight, strict=True)}
+    assert edges == {("a", "b"): 1.0, ("b", "c"): 5.0, ("c", "d"): 5.0, ("d", "e"): 7.0, ("e", "f"): 2.0,
+                     ("f", "g"): 5.0}
+    club = dict(zip(names, graph.node_attrs["club"], strict=True))
+    assert club["a"] == "" and club["c"] == "blue" and club["g"] == "blue"
+
+
+def test_negative_numeral_ids_as_graphviz_reads_them():
+    # DOT's ids include numerals "[-]?(.[0-9]+ | [0-9]+(.[0-9]*)?)"; pydot's grammar stops at a bare "-3"
+    graph = read_graph_bytes(b"graph { 0 -- 1; 1 -- -3; -3 -- .5 [w=-1]; -2.5 }", "numbers.gv")
+    assert sorted(graph.names) == sorted(["0", "1", "-3", ".5", "-2.5"]) and graph.num_edges == 3

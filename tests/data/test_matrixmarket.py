@@ -121,6 +121,10 @@ HEAD = b"%%MatrixMarket matrix coordinate real symmetric\n% comment\n3 3 2\n"
     (b"%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 1 1\n", 1, "'skew-symmetric'"),
     (b"%%MatrixMarket vector coordinate real general\n", 1, "banner must read"),
     (b"%%MatrixMarket matrix array real general\n2 2\n0\n1\n1\n", 2, "declares 4 entries"),
+    # hostile size lines: refused before anything of their size is allocated
+    (b"%%MatrixMarket matrix array real general\n100000 100000\n1\n", 2, "declares 10,000,000,000 entries"),
+    (b"%%MatrixMarket matrix coordinate pattern general\n99999999999 99999999999 1\n1 2\n", 2,
+     "99,999,999,999 nodes"),
 ])
 def test_bad_files_are_one_line_naming_file_and_line(raw, line, words):
     message = read_error(raw, "bad.mtx")

@@ -9,7 +9,7 @@ import warnings
 import pytest
 
 from goat_core.data.readers import read_graph_bytes
-from tests.data.reading import edges_of
+from tests.data.reading import edges_of, read_error
 
 ig = pytest.importorskip("igraph")
 
@@ -120,14 +120,15 @@ def test_igraph_dot_with_names_as_attributes(tmp_path):
     assert graph.names[0] == "n0" and graph.weighted
 
 
+@pytest.mark.parametrize("header", [True, False])  # header=False: nauty's own files, one line of 63..126
 @pytest.mark.parametrize("writer", ["write_graph6", "write_sparse6"])
-def test_networkx_graph6_and_sparse6_with_their_header(writer):
+def test_networkx_graph6_and_sparse6_with_and_without_their_header(writer, header):
     import io
 
     import networkx as nx
 
     g, out = nx.karate_club_graph(), io.BytesIO()
-    getattr(nx, writer)(g, out)
+    getattr(nx, writer)(g, out, header=header)
     graph = read_graph_bytes(out.getvalue(), "k.g6")
     assert graph.read.format == "graph6" and set(edges_of(graph)) == {frozenset(map(str, e)) for e in g.edges}
 
@@ -233,3 +234,211 @@ def test_igraph_read_errors_name_the_line(raw, fmt, words):
 
     message = read_error(raw, words.split(":")[0], ReadOptions(format=fmt))
     assert message.startswith(words) and "cannot parse" in message
+
+
+def test_igraph_graphml_nodes_take_their_names_not_the_n0_ids(tmp_path):
+    g = ig.Graph([(0, 1), (1, 2), (2, 0), (3, 2)])  # vertex 4 isolated after add_vertices
+    g.add_vertices(1)
+    g.vs["name"] = ["Alice Smith", "-3", "Zoë 東京", "it's", "lonely"]
+    graph = read_graph_bytes(written(tmp_path, g, "graphml"), "g.graphml")
+    assert sorted(graph.names) == sorted(g.vs["name"])
+    assert edges_of(graph) == expected(g)
+
+
+def test_a_name_longer_than_csv_s_field_limit_is_read_not_a_traceback():
+    long_name = "x" * 200_000  # Python's csv module stops at 131,072 characters a field by default
+    graph = read_graph_bytes(f"a,b\nb,{long_name}\n".encode(), "long.csv")
+    assert sorted(graph.names) == sorted(["a", "b", long_name])
+    assert read_error(long_name.encode() + b"\n", "one.txt").startswith("one.txt:1: only 1 column")
+
+
+@pytest.mark.parametrize("writer", ["write_adjlist", "write_multiline_adjlist"])
+@pytest.mark.parametrize("delimiter", [" ", ","])
+def test_networkx_adjacency_lists_of_names_holding_the_delimiter_are_refused(writer, delimiter):
+    import io
+
+    import networkx as nx
+
+    g, out = nx.Graph([("Alice Smith", "a, b"), ("a, b", "c"), ("c", "Alice Smith")]), io.BytesIO()
+    getattr(nx, writer)(g, out, delimiter=delimiter)  # networkx cannot read these back either
+    message = read_error(out.getvalue(), "names.adjlist")
+    assert message.startswith("names.adjlist:") and "holding the delimiter" in message
+
+
+def test_igraph_leda_with_a_repeated_weighted_edge_is_refused_not_read_with_one_weight(tmp_path):
+    from goat_core.data.formats import ReadOptions
+
+    g = ig.Graph([(0, 1), (0, 1), (1, 2)])  # networkx's LEDA reader keeps one weight of the repeated edge
+    g.es["weight"] = [1.5, 2.0, 3.0]
+    raw = written(tmp_path, g, "leda")
+    message = read_error(raw, "multi.gw")
+    assert message.startswith("multi.gw:") and "--weight none" in message
+    graph = read_graph_bytes(raw, "multi.gw", ReadOptions(weight="none"))
+    assert edges_of(graph) == {frozenset(("1", "2")): 1.0, frozenset(("2", "3")): 1.0}
+
+
+def test_igraph_pajek_names_holding_a_double_quote(tmp_path):
+    g = ig.Graph([(0, 1), (1, 2)])
+    g.vs["name"] = ['say "hi"', "AT&T", "it's"]  # igraph writes the quote as &#34; (and nothing else escaped)
+    raw = written(tmp_path, g, "pajek")
+    assert b"&#34;" in raw
+    assert sorted(read_graph_bytes(raw, "q.net").names) == sorted(g.vs["name"])
+
+
+# Cytoscape 3.10's File > Export > Network to File > .cyjs (Cytoscape.js JSON), as it writes it
+CYJS = b"""{
+  "format_version" : "1.0", "generated_by" : "cytoscape-3.10.1", "target_cytoscapejs_version" : "~2.1",
+  "data" : { "shared_name" : "net", "name" : "net", "SUID" : 52, "selected" : true },
+  "elements" : {
+    "nodes" : [
+      { "data" : { "id" : "58", "shared_name" : "Alice Smith", "name" : "Alice Smith", "SUID" : 58,
+                   "selected" : false }, "position" : { "x" : -1.5, "y" : 2.0 }, "selected" : false },
+      { "data" : { "id" : "59", "shared_name" : "Zo\\u00eb", "name" : "Zo\\u00eb", "SUID" : 59,
+                   "selected" : false }, "position" : { "x" : 1.0, "y" : 0.5 }, "selected" : false },
+      { "data" : { "id" : "60", "shared_name" : "lonely", "name" : "lonely", "SUID" : 60,
+                   "selected" : false }, "position" : { "x" : 0.0, "y" : 0.0 }, "selected" : false }
+    ],
+    "edges" : [ { "data" : { "id" : "61", "source" : "58", "target" : "59",
+                             "shared_name" : "Alice Smith (pp) Zo\\u00eb", "interaction" : "pp",
+                             "weight" : 2.5, "SUID" : 61, "selected" : false },
+                  "selected" : false } ]
+  }
+}"""
+
+
+@pytest.mark.parametrize("write", ["cyjs", "cytoscape_data", "adjacency_data"])
+def test_json_graphs_other_than_node_link(write):
+    import json
+
+    import networkx as nx
+
+    g = nx.DiGraph()
+    g.add_nodes_from(["Alice Smith", "Zoë", "lonely"])
+    g.add_edge("Alice Smith", "Zoë", weight=2.5)
+    if write == "cyjs":
+        raw, g = CYJS, g.to_undirected()  # a .cyjs says nothing of direction
+    else:
+        raw = json.dumps(getattr(nx, write)(g)).encode()
+    graph = read_graph_bytes(raw, f"g.{write}")
+    assert sorted(graph.names) == ["Alice Smith", "Zoë", "lonely"] and graph.directed == g.is_directed()
+    assert "value" not in graph.node_attrs
+    assert list(edges_of(graph).values()) == [2.5]
+
+
+# Gephi's GML export and Newman's GML files (lesmis.gml, netscience.gml) weigh an edge by its `value`
+GEPHI_GML = b"""Creator "Gephi"
+graph
+[
+  directed 0
+  node [ id 0 label "Alice Smith" graphics [ x -1.5 y 2.0 fill "#990000" ] ]
+  node [ id 1 label "Zo&#235;" ]
+  node [ id 2 label "lonely" ]
+  edge [ id 0 source 0 target 1 value 2.5 ]
+  edge [ id 1 source 1 target 2 value 4 ]
+]
+"""
+
+
+def test_gml_edge_values_are_the_weights_as_gephi_and_newman_write_them():
+    from goat_core.data.formats import ReadOptions
+
+    graph = read_graph_bytes(GEPHI_GML, "gephi.gml")
+    assert graph.weighted and edges_of(graph) == {frozenset(("Alice Smith", "Zoë")): 2.5,
+                                                  frozenset(("Zoë", "lonely")): 4.0}
+    assert graph.read.weight == "edge attribute 'value'"
+    assert not read_graph_bytes(GEPHI_GML, "gephi.gml", ReadOptions(weight="none")).weighted
+
+
+@pytest.mark.parametrize("raw, words", [
+    (b"graph [\n" + b"a [ " * 100_000 + b"] " * 100_000 + b"\nnode [ id 0 ] ]", "nested too deeply"),
+    (b"LEDA.GRAPH\nstring\nshort\n-2\n2\n|{a}|\n|{b}|\n1\n1 9 0 |{}|\n", "no node 9"),
+])
+def test_hostile_files_for_networkx_s_readers_are_one_line_saying_what_is_wrong(raw, words):
+    assert words in read_error(raw, "hostile")
+
+
+# Pajek writes a mixed network (arcs and edges) as an *Arcs and an *Edges section; igraph's reader makes
+# the whole graph one kind (undirected when *Edges comes last, each edge one arc when *Arcs does)
+@pytest.mark.parametrize("sections", [(b"*Arcs\n1 2 2.5\n", b"*Edges\n2 3 1\n"),
+                                      (b"*Edges\n2 3 1\n", b"*Arcs\n1 2 2.5\n")])
+def test_a_mixed_pajek_network_is_directed_with_its_edges_both_ways(sections):
+    raw = b'*Network mixed\n*Vertices 3\n1 "a b" 0.1 0.2 0.5\n2 "c"\n3 "d"\n' + b"".join(sections)
+    graph = read_graph_bytes(raw, "mixed.net")
+    assert graph.directed and edges_of(graph) == {("a b", "c"): 2.5, ("c", "d"): 1.0, ("d", "c"): 1.0}
+    assert any(note.startswith("a mixed graph") for note in graph.read.notes)
+
+
+def test_networkx_pajek_of_a_name_holding_a_double_quote_names_its_line():
+    import io
+
+    import networkx as nx
+
+    out = io.BytesIO()
+    nx.write_pajek(nx.Graph([("a", 'say "hi"')]), out)  # written as "say "hi"": no reader can undo it
+    message = read_error(out.getvalue(), "quote.net")
+    assert message.startswith("quote.net:3:") and "double quote" in message
+
+
+# node-link JSON as other tools write it: d3's miserables.json (v3: nodes by "name", links by position;
+# v4+: by "id"), networkx 1.x (links by position), graphology/sigma.js ("key", nested "attributes")
+NODE_LINK = {
+    "d3 v3": {"nodes": [{"name": "Myriel", "group": 1}, {"name": "Napoleon", "group": 1}, {"name": "lonely"}],
+              "links": [{"source": 1, "target": 0, "value": 2.5}]},
+    "d3 v4": {"nodes": [{"id": "Myriel", "group": 1}, {"id": "Napoleon", "group": 1}, {"id": "lonely"}],
+              "links": [{"source": "Napoleon", "target": "Myriel", "value": 2.5}]},
+    "networkx 1.x": {"directed": False, "multigraph": False, "graph": {},
+                     "nodes": [{"id": "Myriel"}, {"id": "Napoleon"}, {"id": "lonely"}],
+                     "links": [{"source": 1, "target": 0, "weight": 2.5}]},
+    "graphology": {"options": {"type": "undirected", "multi": False}, "attributes": {},
+                   "nodes": [{"key": "m", "attributes": {"label": "Myriel"}},
+                             {"key": "n", "attributes": {"label": "Napoleon"}}, {"key": "lonely"}],
+                   "edges": [{"key": "e0", "source": "n", "target": "m", "attributes": {"weight": 2.5}}]},
+}
+
+
+@pytest.mark.parametrize("tool", NODE_LINK)
+def test_node_link_json_as_other_tools_write_it(tool):
+    import json
+
+    graph = read_graph_bytes(json.dumps(NODE_LINK[tool]).encode(), "miserables.json")
+    assert sorted(graph.names) == ["Myriel", "Napoleon", "lonely"] and not graph.directed
+    assert edges_of(graph) == {frozenset(("Myriel", "Napoleon")): 2.5}
+
+
+def test_d3_json_whose_names_repeat_keeps_its_nodes_apart():
+    import json
+
+    data = {"nodes": [{"name": "Bob"}, {"name": "Bob"}, {"name": "Ann"}],
+            "links": [{"source": 0, "target": 1}, {"source": 1, "target": 2}]}
+    graph = read_graph_bytes(json.dumps(data).encode(), "d3.json")
+    assert (graph.num_nodes, graph.num_edges) == (3, 2)
+
+
+# A mixed graph (directed and undirected edges) as Gephi 0.10 exports it (defaultedgetype="mixed", each
+# edge's type) and as GraphML says it (edgedefault, and an edge's own directed=); networkx refuses both
+MIXED = {
+    "gexf": b'<?xml version="1.0" encoding="UTF-8"?>\n<gexf xmlns="http://gexf.net/1.3" version="1.3">\n'
+            b'<graph defaultedgetype="mixed" mode="static">\n<nodes>\n<node id="0" label="a"/>\n'
+            b'<node id="1" label="b"/>\n<node id="2" label="c"/>\n</nodes>\n<edges>\n'
+            b'<edge id="0" source="0" target="1" type="directed" weight="2.5"/>\n'
+            b'<edge id="1" source="1" target="2" type="undirected"/>\n</edges>\n</graph>\n</gexf>\n',
+    "graphml": b'<?xml version="1.0" encoding="UTF-8"?>\n'
+               b'<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+               b'<key id="w" for="edge" attr.name="weight" attr.type="double"/>\n'
+               b'<graph edgedefault="undirected">\n<node id="a"/>\n<node id="b"/>\n<node id="c"/>\n'
+               b'<edge source="a" target="b" directed="true"><data key="w">2.5</data></edge>\n'
+               b'<edge source="b" target="c"/>\n</graph>\n</graphml>\n',
+}
+
+
+@pytest.mark.parametrize("fmt", MIXED)
+def test_a_mixed_graph_is_directed_with_its_undirected_edges_both_ways(fmt):
+    graph = read_graph_bytes(MIXED[fmt], f"mixed.{fmt}")
+    assert graph.directed and edges_of(graph) == {("a", "b"): 2.5, ("b", "c"): 1.0, ("c", "b"): 1.0}
+    assert any(note.startswith("a mixed graph") for note in graph.read.notes)
+
+
+def test_graphml_edges_saying_what_the_graph_says_are_not_mixed():
+    raw = MIXED["graphml"].replace(b' directed="true"', b' directed="false"')
+    graph = read_graph_bytes(raw, "undirected.graphml")
+    assert not graph.directed and edges_of(graph) == {frozenset("ab"): 2.5, frozenset("bc"): 1.0}

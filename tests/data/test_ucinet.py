@@ -160,6 +160,7 @@ M = b"dl n=3\nformat = fullmatrix\ndata:\n"
     (b"dl n=3\nlabels:\na,b\ndata:\n", 3, "2 labels for n = 3 nodes"),
     (b"dl n=2\nlabels:\na,a\ndata:\n", 3, "label 'a' names two nodes"),
     (b"dl n=x\ndata:\n", 1, "n must be a whole number of nodes, got 'x'"),
+    (b"dl n=99999999999 format=edgelist1\ndata:\n1 2\n", 1, "99,999,999,999 nodes"),  # refused, not allocated
     (b"dl n=2\nweights = yes\ndata:\n", 2, "unknown DL setting 'weights'"),
     (b"dl n=2\nrow labels:\na b\ndata:\n", 2, "row and column labels"),
     (b"dl n=2\n0 1\n1 0\n", 3, "a DL file without a 'data:' line"),
