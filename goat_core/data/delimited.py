@@ -436,7 +436,7 @@ class _Edges:
                 node_names, src, dst = nodes.astype(str).tolist(), codes[src], codes[dst]
                 self.notes.append("ids written as floats (as np.savetxt writes them) read as integers")
             if integral or whole is not None:
-                values = np.array([int(name) for name in node_names], dtype=np.int64)
+                values = np.array([int(name) for name in node_names])  # uint64 or object past 2**63
                 self.refuse_ambiguous(values[src], values[dst], weights)
             self.refuse_times(weights)
             self.refuse_lone_first(node_names, src, dst)

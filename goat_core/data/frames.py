@@ -293,7 +293,8 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
     texts = pd.DataFrame({k: _texts(column) for k, column in enumerate(typed)})
     for k, column in enumerate(typed):
         _refuse_cells(column, texts[k], k, table, file)
-    integers = pd.DataFrame({k: c if c.dtype.kind in "iu" else texts[k] for k, c in enumerate(typed)})
+    integers = pd.DataFrame({k: c if c.dtype.kind == "i" or c.dtype.kind == "u" and c.dtype.itemsize < 8
+                             else texts[k] for k, c in enumerate(typed)})  # uint64 as text: past int64
     numbers = table.lines if table.lines is not None else range(1, table.rows + 1)
 
     def row(k: int) -> tuple[int, list[str]] | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import warnings
 
+import numpy as np
 import pytest
 
 from goat_core.data.readers import read_graph_bytes
@@ -233,3 +234,22 @@ def test_igraph_read_errors_name_the_line(raw, fmt, words):
 
     message = read_error(raw, words.split(":")[0], ReadOptions(format=fmt))
     assert message.startswith(words) and "cannot parse" in message
+
+
+HUGE = [(str(2**64 + 1), str(2**63), 1.0), (str(2**63), "-5", 2.0), ("-5", "007", 3.0)]
+
+
+@pytest.mark.parametrize("writer", ["to_csv", "to_parquet", "to_json"])
+def test_ids_beyond_int64_keep_their_digits(tmp_path, writer):
+    """pandas writes ids past 2**63 (a uint64 or text column) as their digits: read as those names."""
+    import pandas as pd
+
+    frame = pd.DataFrame(HUGE, columns=["source", "target", "weight"])
+    path = tmp_path / "huge"
+    getattr(frame, writer)(path, **({} if writer == "to_json" else {"index": False}))
+    graph = read_graph_bytes(path.read_bytes(), "huge")
+    assert edges_of(graph) == {frozenset((u, v)): w for u, v, w in HUGE}
+    unsigned = pd.DataFrame({"source": np.array([2**64 - 1, 0], np.uint64), "target": np.array([1, 2])})
+    getattr(unsigned, writer)(path, **({} if writer == "to_json" else {"index": False}))
+    assert set(edges_of(read_graph_bytes(path.read_bytes(), "u64"))) == {
+        frozenset((str(2**64 - 1), "1")), frozenset(("0", "2"))}
