@@ -19,7 +19,6 @@ from .graph import (
     FLOAT32_MAX,
     HEADER_WORDS,
     MAX_ATTRIBUTES_CHARS,
-    MAX_BINARY_SNIFF,
     Graph,
     build_graph,
     data_lines,
@@ -285,16 +284,20 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
 
 def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """A delimited text's graph and the account of how it was read."""
-    if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
+    if not raw or raw.isspace() or b"\x00" in raw:
         decode(raw, file)  # empty or binary: its one-line error
     if b"\r" in raw[:HEAD_BYTES] and b"\n" not in raw[:HEAD_BYTES]:
         raw = raw.replace(b"\r", b"\n")  # classic Mac line ends: lines the reader can skip and count
     head = _head(raw)
     text = head if head is not None else decode(raw, file)
     rows = trim_empty_columns(data_lines(text))
-    if not rows and len(raw) > HEAD_BYTES:  # more comments than the head holds
+    if len(rows) < 2 and len(raw) > HEAD_BYTES:  # more comments than the head holds, or a long line
         text = decode(raw, file)
         rows = trim_empty_columns(data_lines(text))
+    long = next(((n, len(t)) for n, t in rows[:HEAD_ROWS + 1] if len(t) > csv.field_size_limit()), None)
+    if long:  # no edge table's line: a name this long is garbage (and csv's sniffing stops at it)
+        raise GraphFormatError(file, f"a line of {long[1]:,} characters: more than an edge table's line "
+                                     f"holds ({csv.field_size_limit():,} at most)", long[0])
     if not rows:
         raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
     if _dict_row(rows[0][1]) is not None:

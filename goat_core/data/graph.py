@@ -271,8 +271,10 @@ def count_components(graph: Graph) -> int:
 def decode(raw: bytes, file: str) -> str:
     if not raw.strip():
         raise GraphFormatError(file, "the file is empty")
-    if b"\x00" in raw[:MAX_BINARY_SNIFF]:
-        raise GraphFormatError(file, "binary content: expected a text edge list")
+    nul = raw.find(b"\x00")  # anywhere: pandas would read a NUL past the head into a name
+    if nul >= 0:
+        line = raw.count(b"\n", 0, nul) + 1 if nul >= MAX_BINARY_SNIFF else None
+        raise GraphFormatError(file, "binary content: expected a text edge list", line)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
