@@ -253,3 +253,14 @@ def test_ids_beyond_int64_keep_their_digits(tmp_path, writer):
     getattr(unsigned, writer)(path, **({} if writer == "to_json" else {"index": False}))
     assert set(edges_of(read_graph_bytes(path.read_bytes(), "u64"))) == {
         frozenset((str(2**64 - 1), "1")), frozenset(("0", "2"))}
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t", " "])
+def test_numpy_savetxt_with_a_header_comment(tmp_path, delimiter):
+    """np.savetxt's header is a '# ' comment line: over "0,1" lines it is not LGL's '# node'."""
+    g = karate(False, False)
+    path = tmp_path / "k.txt"
+    np.savetxt(path, np.array(g.get_edgelist()), fmt="%d", delimiter=delimiter,
+               header=delimiter.join(["source", "target"]))
+    graph = read_graph_bytes(path.read_bytes(), "k.txt")
+    assert graph.read.format == "edgelist" and edges_of(graph) == expected(g)
