@@ -290,10 +290,10 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
         raw = raw.replace(b"\r", b"\n")  # classic Mac line ends: lines the reader can skip and count
     head = _head(raw)
     text = head if head is not None else decode(raw, file)
-    rows = trim_empty_columns(data_lines(text))
+    rows = table_rows(text)
     if len(rows) < 2 and len(raw) > HEAD_BYTES:  # more comments than the head holds, or a long line
         text = decode(raw, file)
-        rows = trim_empty_columns(data_lines(text))
+        rows = table_rows(text)
     long = next(((n, len(t)) for n, t in rows[:HEAD_ROWS + 1] if len(t) > csv.field_size_limit()), None)
     if long:  # no edge table's line: a name this long is garbage (and csv's sniffing stops at it)
         raise GraphFormatError(file, f"a line of {long[1]:,} characters: more than an edge table's line "
@@ -301,7 +301,7 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     if not rows:
         raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
     if _dict_row(rows[0][1]) is not None:
-        return _read_dict_rows(trim_empty_columns(data_lines(decode(raw, file))), file, options)
+        return _read_dict_rows(table_rows(decode(raw, file)), file, options)
     layout = header_by_names(sniff_layout(rows, konect_header(text)), rows, options)
     body = rows[layout.header_line is not None:HEAD_ROWS + 1]
     sample = list(zip([n for n, _ in body], split_rows([text for _, text in body], layout.separator)))
@@ -597,11 +597,21 @@ def trim_empty_columns(rows: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return rows
 
 
+_SEPARATOR_LINE = re.compile(r"sep=.", re.IGNORECASE)
+
+
+def table_rows(text: str) -> list[tuple[int, str]]:
+    """(line, text) of a table's data lines: Excel's ``sep=;`` first line left out (sniffing finds
+    the separator it names), a spreadsheet's empty trailing columns trimmed."""
+    rows = data_lines(text)
+    return trim_empty_columns(rows[1:] if rows and _SEPARATOR_LINE.fullmatch(rows[0][1]) else rows)
+
+
 def first_rows(raw: bytes) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
     """(header or None, the first data row's fields) as :func:`read_table` lays the table out;
     None for no rows, text that is not UTF-8, or networkx's attribute-dict lines."""
     head = _head(raw)
-    rows = trim_empty_columns(data_lines(head)) if head is not None else []
+    rows = table_rows(head) if head is not None else []
     if not rows or _dict_row(rows[0][1]) is not None:
         return None
     layout = sniff_layout(rows, konect_header(head or ""))

@@ -175,6 +175,8 @@ TABLES = {
                              0.0),
     "spreadsheet": (spreadsheet, 0.0),
     "french": (french, 0.5),
+    "excel-sep-hint": (lambda rows: b"sep=;\r\n" + french(rows), 0.5),  # Excel's separator line
+    "excel-sep-hint-comma": (lambda rows: b"sep=,\n" + spreadsheet(rows), 0.0),
 }
 
 
