@@ -500,10 +500,12 @@ class _Edges:
             return
         try:
             token = fields[c.weight]
-            comma = self.layout.separator == ";" and _DECIMAL_COMMA.fullmatch(token)  # 2,5 in a French sheet
-            parse_weight(token.replace(",", ".") if comma else token, self.file, number)
+            comma = _DECIMAL_COMMA.fullmatch(token)  # 2,5 in a French sheet
+            decimal = comma and self.layout.separator in DECIMAL_COMMA_SEPARATORS
+            parse_weight(token.replace(",", ".") if decimal else token, self.file, number)
         except GraphFormatError as err:  # a third column of text: no weight, so what is it?
             hint = WIDE_HINT if self.positional else ""
+            hint += COMMA_HINT if comma and not decimal else ""
             if self.positional and self.layout.separator in ("\t", None) and not any(
                     len(f) > 1 and is_number(f[1]) for f in _sample(self.sample)):
                 hint += SIF_HINT  # a small SIF file is not told from a table by its content
@@ -552,11 +554,11 @@ class _Edges:
 
 def _floats(column: Any, separator: str | None) -> np.ndarray:
     """A column of weights as numbers (NaN where one is not): a decimal comma read as a point
-    where the separator is ";" (spreadsheets in comma-decimal locales)."""
+    where the separator is ";" or a tab (spreadsheets in comma-decimal locales)."""
     import pandas as pd
 
     texts = column.astype(str).str.strip()
-    if separator == ";":
+    if separator in DECIMAL_COMMA_SEPARATORS:
         texts = texts.str.replace(r"^([+-]?\d+),(\d+)$", r"\1.\2", regex=True)
     return pd.to_numeric(texts, errors="coerce").to_numpy(np.float64, na_value=np.nan)
 
@@ -671,7 +673,7 @@ def _report(graph: Graph, body: list[tuple[int, list[str]]], layout: Layout, col
     notes = list(extra)
     if layout.konect:
         notes.append(f"KONECT header: {' '.join(layout.konect)}")
-    if layout.separator == ";" and columns.weight is not None and any(
+    if layout.separator in DECIMAL_COMMA_SEPARATORS and columns.weight is not None and any(
             "," in f[columns.weight] for _, f in body if len(f) > columns.weight):
         notes.append("weights with a decimal comma (2,5) read as 2.5")
     if columns.weight_guessed:
@@ -698,6 +700,9 @@ ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist'
 
 
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
+DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
+COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); "
+              "--weight none leaves the weights out")
 
 
 # Integers in these ranges are Unix times (seconds, or milliseconds, 1973 to 2100), not weights:

@@ -180,6 +180,28 @@ TABLES = {
 }
 
 
+def unicode_text(rows) -> bytes:
+    """Excel's "Unicode Text" export from a German sheet: UTF-16 LE with a BOM, tabs, CRLF, decimal commas."""
+    lines = ["Quelle\tZiel\tGewicht"] + [f"{u}\t{v}\t{w},5" for u, v, w in rows]
+    return "".join(line + "\r\n" for line in lines).encode("utf-16")
+
+
+TABLES |= {
+    "pandas-tab-decimal-comma": (lambda rows: pandas_csv([(u, v, w + 0.5) for u, v, w in rows], sep="\t",
+                                                         decimal=",", index=False), 0.5),
+    "excel-unicode-text-german": (unicode_text, 0.5),
+}
+
+
+def test_decimal_commas_in_a_comma_separated_file_say_so():
+    from goat_core.data.formats import ReadOptions
+    from tests.data.reading import read_error
+
+    raw = pandas_csv([("a", "b", 1.5), ("b", "c", 2.5)], decimal=",", index=False)  # "1,5" quoted
+    assert read_error(raw, "d.csv").startswith("d.csv:2: weight '1,5' is not a number: a decimal comma")
+    assert read_graph_bytes(raw, "d.csv", ReadOptions(weight="none")).num_edges == 2
+
+
 @pytest.mark.parametrize("name", TABLES)
 def test_tables_as_other_tools_write_them(name):
     write, extra = TABLES[name]
