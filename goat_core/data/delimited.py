@@ -567,9 +567,10 @@ _FLOAT = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?")
 
 
 def _whole_floats(names: list[str]) -> np.ndarray | None:
-    """The integers that names written as floats stand for ("1.0", "2.000000e+00"), or None when
-    a name is not a float with an integer value (below 2**53, where floats hold integers exactly)."""
-    if not all(_FLOAT.fullmatch(name) for name in names):
+    """The integers that names written as floats stand for ("1.0", "2.000000e+00"; beside integers,
+    as pandas writes a float column of ids next to an int one), or None when a name is not a whole
+    number (below 2**53, where floats hold integers exactly)."""
+    if not all(_FLOAT.fullmatch(name) or _INTEGER.fullmatch(name) for name in names):
         return None
     values = np.array(names, dtype=np.float64)
     if not np.all((values == np.floor(values)) & (np.abs(values) < 2**53)):

@@ -288,3 +288,18 @@ def test_numpy_savetxt_with_a_header_comment(tmp_path, delimiter):
                header=delimiter.join(["source", "target"]))
     graph = read_graph_bytes(path.read_bytes(), "k.txt")
     assert graph.read.format == "edgelist" and edges_of(graph) == expected(g)
+
+
+@pytest.mark.parametrize("writer", ["to_csv", "to_parquet", "to_json"])
+def test_a_float_column_of_ids_beside_an_integer_one_names_the_same_nodes(tmp_path, writer):
+    """pandas turns an id column with a missing value into floats: after dropna() it writes 2.0
+    in one column and 2 in the other, which are one node."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": [1, 2, None, 3], "target": [2, 3, 1, 1]}).dropna()
+    path = tmp_path / "ids"
+    getattr(frame, writer)(path, **({} if writer == "to_json" else {"index": False}))
+    graph = read_graph_bytes(path.read_bytes(), "ids")
+    assert graph.names == ("1", "2", "3") and set(edges_of(graph)) == {frozenset(("1", "2")),
+                                                                       frozenset(("2", "3")),
+                                                                       frozenset(("3", "1"))}
