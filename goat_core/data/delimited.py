@@ -348,10 +348,7 @@ def _line_index(raw: bytes, file: str, sep: str | None, skip: int) -> RowAt:
         rows.extend([] if rows else [(n, t) for n, t in data_lines(decode(raw, file)) if n > skip])
         if k >= len(rows):
             return None
-        fields = split_rows([rows[k][1]], sep)[0]
-        while len(fields) > 2 and fields[-1] == "" and sep in (",", ";", "\t"):
-            fields.pop()  # a spreadsheet's empty trailing columns
-        return rows[k][0], fields
+        return rows[k][0], split_rows([rows[k][1]], sep)[0]
     return row
 
 
@@ -481,6 +478,8 @@ class _Edges:
     def check(self, number: int, fields: list[str], weights: bool) -> None:
         """One row's checks: its field count and its ends, or its weight."""
         c, width, header = self.columns, self.width, self.layout.header is not None
+        while len(fields) > max(width, 2) and fields[-1] == "" and self.layout.separator in (",", ";", "\t"):
+            fields = fields[:-1]  # a spreadsheet's empty trailing columns
         if self.positional:
             if len(fields) < 2:
                 raise GraphFormatError(self.file, f"only {len(fields)} column; expected 'source target "
@@ -504,8 +503,8 @@ class _Edges:
             decimal = comma and self.layout.separator in DECIMAL_COMMA_SEPARATORS
             parse_weight(token.replace(",", ".") if decimal else token, self.file, number)
         except GraphFormatError as err:  # a third column of text: no weight, so what is it?
-            hint = WIDE_HINT if self.positional else ""
-            hint += COMMA_HINT if comma and not decimal else ""
+            hint = (COMMA_HINT if comma and not decimal else NO_WEIGHT_HINT if not token else "") + (
+                WIDE_HINT if self.positional else "")
             if self.positional and self.layout.separator in ("\t", None) and not any(
                     len(f) > 1 and is_number(f[1]) for f in _sample(self.sample)):
                 hint += SIF_HINT  # a small SIF file is not told from a table by its content
@@ -702,8 +701,9 @@ ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist'
 
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
-COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); "
-              "--weight none leaves the weights out")
+COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); --weight "
+              "none reads every edge with weight 1")
+NO_WEIGHT_HINT = " (an empty weight: --weight none reads every edge with weight 1)"
 
 
 # Integers in these ranges are Unix times (seconds, or milliseconds, 1973 to 2100), not weights:

@@ -257,3 +257,15 @@ def test_json_integers_past_2_64_are_refused_not_wrapped(lines):
     raw = ("\n".join(map(json.dumps, rows)) if lines else json.dumps(rows, indent=1)).encode()
     message = read_error(raw, "big.json")
     assert message.startswith("big.json:") and "123456789012345678901 is past 2**64" in message
+
+
+def test_an_empty_weight_column_is_named_as_such():
+    """pandas writes a weight column of NaN as empty fields ("a,b,"): not a ragged row."""
+    from goat_core.data.formats import ReadOptions
+    from tests.data.reading import read_error
+
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "weight": [None, None]})
+    raw = frame.to_csv(index=False)
+    message = read_error(raw.encode(), "e.csv")
+    assert message.startswith("e.csv:2: weight '' is not a number") and "--weight none" in message
+    assert read_graph_bytes(raw.encode(), "e.csv", ReadOptions(weight="none")).num_edges == 2
