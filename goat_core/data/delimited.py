@@ -36,11 +36,11 @@ from .graph import (
 # weak ones (plausible node names) only choose columns once a header has been recognised.
 STRONG_SOURCE = {"source", "src", "from", "sourceid", "fromid", "sourcenode", "fromnode", "node1", "tail",
                  "origin", "sender", "srcid", "srcnode", "sourcenodeid", "fromnodeid", "sourcevertex",
-                 "fromvertex", "startnode"}
+                 "fromvertex", "startnode", "startid", "start"}  # Neo4j: :START_ID, _start
 STRONG_TARGET = {"target", "dst", "dest", "destination", "to", "targetid", "toid", "targetnode", "tonode",
                  "node2", "head", "receiver", "dstid", "dstnode", "destid", "destnode", "destinationid",
                  "destinationnode", "targetnodeid", "tonodeid", "targetvertex", "tovertex", "endnode",
-                 "recipient"}
+                 "recipient", "endid", "end"}
 WEAK_SOURCE = {"u", "n1", "v1", "id1", "nodea", "a1"}
 WEAK_TARGET = {"v", "n2", "v2", "id2", "nodeb", "a2"}
 WEIGHT_NAMES = {"weight", "weights", "w", "value", "strength", "count"}

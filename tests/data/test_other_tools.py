@@ -193,6 +193,14 @@ TABLES |= {
 }
 
 
+TABLES |= {  # Neo4j's relationship CSVs: neo4j-admin import's header, APOC's export.csv
+    "neo4j-admin-import": (lambda rows: b":START_ID,:END_ID,:TYPE,weight:float\n" + "".join(
+        f"{u},{v},KNOWS,{w}\n" for u, v, w in rows).encode(), 0.0),
+    "neo4j-apoc-export": (lambda rows: b'"_start","_end","_type","weight"\n' + "".join(
+        f'"{u}","{v}","KNOWS","{w}"\n' for u, v, w in rows).encode(), 0.0),
+}
+
+
 def test_decimal_commas_in_a_comma_separated_file_say_so():
     from goat_core.data.formats import ReadOptions
     from tests.data.reading import read_error
