@@ -428,7 +428,7 @@ class _Edges:
         else:
             node_names = list(names)
             integral = all(_INTEGER.fullmatch(name) for name in node_names)
-            whole = None if integral else _whole_floats(node_names)  # np.savetxt's 1.000e+00
+            whole = None if integral else _whole_floats(node_names, self.file)  # np.savetxt's 1.0e+00
             if integral:  # "007": integers as text
                 node_names, src, dst = _integer_order(node_names, src, dst)
             elif whole is not None:
@@ -565,16 +565,20 @@ def _floats(column: Any, separator: str | None) -> np.ndarray:
 _FLOAT = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?")
 
 
-def _whole_floats(names: list[str]) -> np.ndarray | None:
+def _whole_floats(names: list[str], file: str) -> np.ndarray | None:
     """The integers that names written as floats stand for ("1.0", "2.000000e+00"; beside integers,
     as pandas writes a float column of ids next to an int one), or None when a name is not a whole
-    number (below 2**53, where floats hold integers exactly)."""
+    number; a float past 2**53 (whose digits were lost when written) is refused."""
     if not all(_FLOAT.fullmatch(name) or _INTEGER.fullmatch(name) for name in names):
         return None
-    values = np.array(names, dtype=np.float64)
-    if not np.all((values == np.floor(values)) & (np.abs(values) < 2**53)):
+    floats = [name for name in names if not _INTEGER.fullmatch(name)]
+    values = np.array(floats, dtype=np.float64)
+    if not np.all(values == np.floor(values)):
         return None
-    return values.astype(np.int64)
+    if (lost := np.flatnonzero(np.abs(values) >= 2**53)).size:
+        raise GraphFormatError(file, f"id {floats[lost[0]]} is a float past 2**53, whose digits were lost "
+                                     "when written: write the ids as integers (pandas: astype('Int64'))")
+    return np.array([int(name) if _INTEGER.fullmatch(name) else int(float(name)) for name in names])
 
 
 def _integer_order(names: list[str], src: np.ndarray, dst: np.ndarray

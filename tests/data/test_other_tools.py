@@ -311,3 +311,15 @@ def test_a_float_column_of_ids_beside_an_integer_one_names_the_same_nodes(tmp_pa
     assert graph.names == ("1", "2", "3") and set(edges_of(graph)) == {frozenset(("1", "2")),
                                                                        frozenset(("2", "3")),
                                                                        frozenset(("3", "1"))}
+
+
+def test_ids_written_as_floats_past_2_53_are_refused_not_split():
+    """Twitter-sized ids in a pandas float column (a missing value made it float) lose digits when
+    written (1.2345678901234568e+18): not the same node as the integer beside it, nor a name."""
+    import pandas as pd
+
+    from tests.data.reading import read_error
+
+    frame = pd.DataFrame({"source": [1234567890123456789, None, 2], "target": [2, 3, 1234567890123456789]})
+    message = read_error(frame.dropna().to_csv(index=False).encode(), "t.csv")
+    assert message.startswith("t.csv: id 1.2345678901234568e+18 is a float past 2**53")
