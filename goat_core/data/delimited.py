@@ -303,6 +303,10 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     if _dict_row(rows[0][1]) is not None:
         return _read_dict_rows(table_rows(decode(raw, file)), file, options)
     layout = header_by_names(sniff_layout(rows, konect_header(text)), rows, options)
+    if layout.konect and layout.konect[0] == "bip":
+        raise GraphFormatError(file, "a KONECT bipartite file (% bip): each side numbers its nodes from 1, "
+                                     "so left node 1 is not right node 1; prefix one side's ids to read it",
+                               1)
     body = rows[layout.header_line is not None:HEAD_ROWS + 1]
     sample = list(zip([n for n, _ in body], split_rows([text for _, text in body], layout.separator)))
     skip = layout.header_line if layout.header_line is not None else rows[0][0] - 1
