@@ -279,7 +279,8 @@ def decode(raw: bytes, file: str) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise GraphFormatError(file, "not UTF-8 text (binary or wrongly encoded file)", line) from None
+        raise GraphFormatError(file, "not UTF-8 text (binary, or text in another encoding: save it as UTF-8, "
+                                     "as Excel's 'CSV UTF-8' does)", line) from None
     return text
 
 

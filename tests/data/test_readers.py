@@ -155,6 +155,21 @@ def test_konect_file_with_weights_and_timestamps():
     assert graph.read.ignored == ("column 3",)
 
 
+def test_a_konect_bipartite_file_is_refused_not_merged():
+    """KONECT's `% bip` numbers each side from 1: left node 1 is not right node 1 (`1 1` is no self-loop)."""
+    from tests.data.reading import read_error
+
+    message = read_error(b"% bip unweighted\n% 3 2 2\n1 1\n1 2\n2 1\n", "out.github")
+    assert message.startswith("out.github:1: a KONECT bipartite file")
+
+
+def test_text_in_another_encoding_says_to_save_it_as_utf8():
+    from tests.data.reading import read_error
+
+    message = read_error("source,target\nMüller,Zoë\n".encode("cp1252"), "w.csv")
+    assert message.startswith("w.csv:2: not UTF-8 text") and "save it as UTF-8" in message
+
+
 @pytest.mark.parametrize("pack", ["gzip", "bz2", "zip", "xz"])
 def test_compressed_edge_lists_by_their_bytes(tmp_path, pack):
     import lzma
