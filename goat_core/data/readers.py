@@ -151,6 +151,10 @@ def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, st
         raw, inner = _decompress(raw, kind, file, max_bytes)
         compression = kind if compression is None else f"{compression} + {kind}"
         member = member or inner
+    deeper = next((name for magic, name in MAGIC.items() if raw.startswith(magic)), None)
+    if deeper:
+        raise GraphFormatError(file, f"compressed three times ({compression} + {deeper}): twice is unpacked "
+                                     "here")
     what = next((name for magic, name in UNREAD.items() if raw.startswith(magic)), None)
     if what is None and len(raw) > 262 and raw[257:262] == b"ustar":
         what = "a tar archive"

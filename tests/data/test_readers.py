@@ -288,6 +288,7 @@ def test_the_xml_refusal_is_defusedxml_s_own(monkeypatch):
     (b"graph [ node [ id 0 ", "cannot parse GML"),
     (gzip.compress(b"0 1\n")[:-6], "not a readable gzip file"),
     (b"PK\x03\x04garbage", "not a readable zip file"),
+    (gzip.compress(gzip.compress(gzip.compress(b"0 1\n"))), "h.bin: compressed three times (gzip + gzip +"),
     (b"a,b\n" * 5000 + b"c\x00d,e\n", "h.bin:5001: binary content"),  # a NUL past the first 8 kB
     (b"a," * 100_000, "h.bin:1: a line of 199,999 characters"),  # no line end; the last "," trimmed
     (b"source,target\n" + b"a" * 200_000 + b",b\nb,c\n", "h.bin:2: a line of 200,002 characters"),
