@@ -323,3 +323,13 @@ def test_ids_written_as_floats_past_2_53_are_refused_not_split():
     frame = pd.DataFrame({"source": [1234567890123456789, None, 2], "target": [2, 3, 1234567890123456789]})
     message = read_error(frame.dropna().to_csv(index=False).encode(), "t.csv")
     assert message.startswith("t.csv: id 1.2345678901234568e+18 is a float past 2**53")
+
+
+@pytest.mark.parametrize("sep", [" ", "\t", ","])
+def test_r_write_table_s_escaped_quotes_are_refused_not_misread(sep):
+    """R's write.table escapes a quote in a name as \\" (qmethod='escape', its default); CSV doubles it."""
+    from tests.data.reading import read_error
+
+    lines = ['"from"', '"to"', '"weight"'], ['"1"', '"O\\"Brien"', '"b"', "1.5"], ['"2"', '"b"', '"c"', "2"]
+    raw = "".join(sep.join(fields) + "\n" for fields in lines).encode()
+    assert read_error(raw, "r.txt").startswith("r.txt:2: a \\\" inside a quoted name")
