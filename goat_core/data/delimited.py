@@ -383,6 +383,9 @@ def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout
         if not integer_ids or isinstance(err, GraphFormatError):
             raise
         graph = table.graph(chunks(columns, False), directed, False)  # text after all: as text
+    if not options.directed and {"directed", "undirected"} <= table.kinds:
+        raise GraphFormatError(file, "its Type column has both Directed and Undirected edges (Gephi's mixed "
+                                     "graph): --directed reads every edge as directed, as written")
     return graph, _report(graph, sample, layout, columns, directed, why, table.notes)
 
 
@@ -396,6 +399,9 @@ class _Edges:
         self.width = len(layout.header) if layout.header is not None else layout.width
         self.positional = layout.header is None and not columns.given and not layout.konect
         self.notes: list[str] = []
+        keys = [header_key(h) for h in layout.header or ()]
+        self.type_at = keys.index("type") if "type" in keys else None  # Gephi's Directed/Undirected
+        self.kinds: set[str] = set()  # the values seen in it
 
     def graph(self, chunks: Iterable[Any], directed: bool, integers: bool) -> Graph:
         import pandas as pd
@@ -458,6 +464,8 @@ class _Edges:
             chunk = chunk.iloc[:, :self.width]  # a spreadsheet's empty trailing columns
         if chunk.shape[1] != self.width or (self.positional and not 2 <= self.width <= 3):
             self.refuse(first)
+        if self.type_at is not None:
+            self.kinds.update(chunk[self.type_at].astype(str).str.strip().str.lower().unique())
         ends = [self.text(chunk[k]) for k in (c.source, c.target)]
         if any(e.dtype == object and (e == "").any() for e in ends):
             self.refuse(first)

@@ -128,6 +128,17 @@ def test_gephi_edge_table(tmp_path):
         graph.read.summary()
 
 
+def test_a_gephi_mixed_graph_is_refused_unless_directed():
+    """Gephi's edge table of a mixed graph: Directed on some rows, Undirected on others (past row 21)."""
+    from tests.data.reading import read_error
+
+    types = ["Directed"] * 30 + ["Undirected"]
+    raw = "Source,Target,Type,Weight\n" + "".join(f"n{k},n{k + 1},{t},1.0\n" for k, t in enumerate(types))
+    assert "Directed and Undirected" in read_error(raw.encode(), "mixed.csv") and "--directed" in \
+        read_error(raw.encode(), "mixed.csv")
+    assert parse_edge_list(raw.encode(), "mixed.csv", directed=True).num_edges == 31
+
+
 def test_quoted_names_hold_the_separator(tmp_path):
     g = nx.Graph()
     g.add_weighted_edges_from([("Smith, John", "Doe, Jane", 2.0), ("Doe, Jane", 'Roe "R"', 1.5),
