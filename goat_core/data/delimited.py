@@ -302,7 +302,7 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
         raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
     if _dict_row(rows[0][1]) is not None:
         return _read_dict_rows(table_rows(decode(raw, file)), file, options)
-    if (escaped := raw.find(b'\\"') if b"\\" in raw else -1) >= 0:  # R's write.table: csv keeps the \\
+    if (escaped := raw.find(b'\\"')) >= 0:  # R's write.table (qmethod="escape"): csv would keep the \\
         raise GraphFormatError(file, 'a \\" inside a quoted name (R\'s write.table escapes quotes so): write '
                                      'the file with qmethod = "double" (or write.csv): CSV doubles it',
                                raw.count(b"\n", 0, escaped) + 1)
