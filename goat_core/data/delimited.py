@@ -45,7 +45,7 @@ WEAK_SOURCE = {"u", "n1", "v1", "id1", "nodea", "a1"}
 WEAK_TARGET = {"v", "n2", "v2", "id2", "nodeb", "a2"}
 WEIGHT_NAMES = {"weight", "weights", "w", "value", "strength", "count"}
 COLUMN_NAMES = STRONG_SOURCE | STRONG_TARGET | WEAK_SOURCE | WEAK_TARGET | WEIGHT_NAMES  # any edge column
-INDEX_NAMES = {"", "index", "unnamed0", "idx", "rowid", "row"}
+INDEX_NAMES = {"", "index", "idx", "rowid", "row"}  # and pandas' "Unnamed: 0": is_index
 # Columns that are never an edge's end (Gephi's Type/Id/Label, times): left out when the ends are
 # taken in order because the header does not name them.
 NOT_ENDS = {"type", "id", "label", "timestamp", "time", "date", "datetime", "ts", "year", "key", "kind",
@@ -56,6 +56,12 @@ RowAt = Callable[[int], tuple[int, list[str]] | None]  # data row k's (file line
 HEAD_ROWS = 21  # what the header and separator are decided on (the first 21 data lines)
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 _INTEGER = re.compile(r"-?\d+")
+
+
+def is_index(key: str) -> bool:
+    """A row index's column name (as :func:`header_key` spells it): pandas' ``Unnamed: 0`` of a
+    table saved again, ``index``, ... never an edge's end nor its weight."""
+    return key in INDEX_NAMES or re.fullmatch(r"unnamed\d+", key) is not None
 
 
 def is_decimal(token: str) -> bool:
@@ -107,7 +113,7 @@ def looks_like_header(first: list[str], rest: list[list[str]]) -> bool:
         return True
     if any(k in STRONG_SOURCE for k in keys) and any(k in STRONG_TARGET for k in keys):
         return True
-    if first and first[0] == "" and rest and all(r and r[0] != "" for r in rest[:20]):
+    if first and (first[0] == "" or is_index(keys[0])) and rest and all(r and r[0] != "" for r in rest[:20]):
         return True  # pandas' to_csv: an unnamed index column
     if len(first) >= 3 and not is_number(first[2]) and rest and all(
             len(r) >= 3 and is_decimal(r[2]) for r in rest[:20]):
@@ -204,7 +210,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
                    sample: list[list[str]] | None = None) -> Columns:
     """The columns an edge takes: the caller's choice, else the header's names, else position."""
     header, width = layout.header, layout.width if layout.header is None else len(layout.header)
-    index = 0 if header is not None and header_key(header[0]) in INDEX_NAMES and width > 2 else None
+    index = 0 if header is not None and is_index(header_key(header[0])) and width > 2 else None
     keys = [header_key(h) for h in header] if header is not None else []
     given_weight = None if options.weight in (None, NO_WEIGHT) else _resolve(options.weight, layout, "weight",
                                                                               file)
@@ -233,7 +239,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
             numeric = bool(sample) and all(len(r) > third and is_decimal(r[third]) for r in sample or ())
             values = np.array([float(r[third].replace(",", ".")) for r in sample or ()]) if numeric else None
             times = values is not None and _unix_times(values)
-            if numeric and not times and keys[third] not in NOT_ENDS:  # numbers under an unknown name
+            if numeric and not times and keys[third] not in NOT_ENDS and not is_index(keys[third]):
                 weight, guessed = third, True
     elif options.source is None:
         weight = 2 if width == 3 or (layout.konect and width >= 3) else None
@@ -267,7 +273,7 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
     if source is not None and target is not None:
         return source, target
     candidates = [i for i, k in enumerate(keys)
-                  if i not in taken and k not in WEIGHT_NAMES and k not in NOT_ENDS]
+                  if i not in taken and k not in WEIGHT_NAMES and k not in NOT_ENDS and not is_index(k)]
     if source is None and target is None and len(candidates) in (2, 3):
         return candidates[0], candidates[1]  # the ends in order; a third is a weight or ignored
     others = [i for i in candidates if i not in (source, target)]

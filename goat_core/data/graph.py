@@ -566,8 +566,8 @@ def unique_labels(g: Any, name: str) -> bool:
 
 def header_key(name: str) -> str:
     """A column name compared: lower case, letters and digits only, a ``:type`` suffix left out
-    (Neo4j's ``weight:float``; ``:START_ID`` keeps its name)."""
-    return re.sub(r"[^0-9a-z]", "", name.lower().split(":")[0] or name.lower())
+    (Neo4j's ``weight:float``; ``:START_ID`` and pandas' ``Unnamed: 0`` keep their names)."""
+    return re.sub(r"[^0-9a-z]", "", re.sub(r"(?<=\w):[a-z]+$", "", name.lower()))
 
 
 def literal_dict(text: str, file: str, line: int) -> dict:

@@ -333,3 +333,17 @@ def test_r_write_table_s_escaped_quotes_are_refused_not_misread(sep):
     lines = ['"from"', '"to"', '"weight"'], ['"1"', '"O\\"Brien"', '"b"', "1.5"], ['"2"', '"b"', '"c"', "2"]
     raw = "".join(sep.join(fields) + "\n" for fields in lines).encode()
     assert read_error(raw, "r.txt").startswith("r.txt:2: a \\\" inside a quoted name")
+
+
+@pytest.mark.parametrize("index", [False, True])
+@pytest.mark.parametrize("names", [("source", "target"), ("a", "b")])
+def test_a_table_saved_again_by_pandas_keeps_its_old_index_apart(names, index):
+    """read_csv then to_csv again: the old index comes back as 'Unnamed: 0' (after a new unnamed one)."""
+    import io
+
+    import pandas as pd
+
+    first = pd.DataFrame({names[0]: ["x", "y", "z"], names[1]: ["y", "z", "w"]}).to_csv()
+    raw = pd.read_csv(io.StringIO(first)).to_csv(index=index).encode()
+    graph = read_graph_bytes(raw, "again.csv")
+    assert set(edges_of(graph)) == {frozenset("xy"), frozenset("yz"), frozenset("zw")}
