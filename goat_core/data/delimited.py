@@ -525,7 +525,8 @@ class _Edges:
             decimal = comma and self.layout.separator in DECIMAL_COMMA_SEPARATORS
             parse_weight(token.replace(",", ".") if decimal else token, self.file, number)
         except GraphFormatError as err:  # a third column of text: no weight, so what is it?
-            hint = (COMMA_HINT if comma and not decimal else NO_WEIGHT_HINT if not token else "") + (
+            none = not token or "not positive" in err.problem  # an empty weight, a signed network's -1
+            hint = (COMMA_HINT if comma and not decimal else NO_WEIGHT_HINT if none else "") + (
                 WIDE_HINT if self.positional else "")
             if self.positional and self.layout.separator in ("\t", None) and not any(
                     len(f) > 1 and is_number(f[1]) for f in _sample(self.sample)):
@@ -729,7 +730,7 @@ _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
 COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); --weight "
               "none reads every edge with weight 1")
-NO_WEIGHT_HINT = " (an empty weight: --weight none reads every edge with weight 1)"
+NO_WEIGHT_HINT = " (--weight none reads every edge with weight 1)"
 
 
 # Integers in these ranges are Unix times (seconds, or milliseconds, 1973 to 2100), not weights:

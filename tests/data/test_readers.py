@@ -166,6 +166,17 @@ def test_konect_file_with_weights_and_timestamps():
     assert graph.read.ignored == ("column 3",)
 
 
+def test_a_konect_signed_file_says_how_to_read_it_unweighted():
+    """KONECT's `% sym signed` (slashdot-zoo, epinions) holds -1/+1 ties: not weights GOAT can train on."""
+    from goat_core.data.formats import ReadOptions
+    from tests.data.reading import read_error
+
+    raw = b"% asym signed\n1 2 -1\n2 3 1\n"
+    assert read_error(raw, "out.signed").startswith("out.signed:2: weight -1 is not positive")
+    assert "--weight none" in read_error(raw, "out.signed")
+    assert read_graph_bytes(raw, "out.signed", ReadOptions(weight="none")).num_edges == 2
+
+
 def test_a_konect_bipartite_file_is_refused_not_merged():
     """KONECT's `% bip` numbers each side from 1: left node 1 is not right node 1 (`1 1` is no self-loop)."""
     from tests.data.reading import read_error
