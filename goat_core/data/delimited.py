@@ -526,9 +526,9 @@ class _Edges:
             parse_weight(token.replace(",", ".") if decimal else token, self.file, number)
         except GraphFormatError as err:  # a third column of text: no weight, so what is it?
             none = not token or "not positive" in err.problem  # an empty weight, a signed network's -1
-            hint = (COMMA_HINT if comma and not decimal else NO_WEIGHT_HINT if none else "") + (
-                WIDE_HINT if self.positional else "")
-            if self.positional and self.layout.separator in ("\t", None) and not any(
+            hint = COMMA_HINT if comma and not decimal else WIDE_HINT if self.positional else \
+                NO_WEIGHT_HINT if none else ""
+            if self.positional and self.layout.separator in ("\t", None) and not is_number(token) and not any(
                     len(f) > 1 and is_number(f[1]) for f in _sample(self.sample)):
                 hint += SIF_HINT  # a small SIF file is not told from a table by its content
             raise GraphFormatError(self.file, err.problem + hint, err.line) from None
