@@ -56,6 +56,7 @@ RowAt = Callable[[int], tuple[int, list[str]] | None]  # data row k's (file line
 HEAD_ROWS = 21  # what the header and separator are decided on (the first 21 data lines)
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 _INTEGER = re.compile(r"-?\d+")
+_NOT_DECIMAL_COMMA = re.compile(r"(?<!\d),|,(?!\d)")
 
 
 def is_index(key: str) -> bool:
@@ -76,11 +77,16 @@ def sniff_separator(lines: list[str]) -> str | None:
     """Tab, comma, semicolon or pipe when it splits every line into as many (>= 2) fields, unless
     tabs and blanks are mixed (:func:`_mixed_blanks`); else the first in line 1; else None (blanks)."""
     blanks = len({len(line.split()) for line in lines}) == 1 and len(lines[0].split()) >= 2
+    def splits(sep: str) -> bool:
+        counts = {len(row) for row in csv.reader(lines, delimiter=sep)}
+        return len(counts) == 1 and counts.pop() >= 2
+
     for sep in SEPARATORS:
         if sep is None:
             break
-        counts = {len(row) for row in csv.reader(lines, delimiter=sep)}
-        if len(counts) == 1 and counts.pop() >= 2:
+        if sep == "," and splits(";") and not _NOT_DECIMAL_COMMA.search("\n".join(lines)):
+            continue  # "a;b;1,5": a European sheet's decimal commas, not its separator
+        if splits(sep):
             return None if sep == "\t" and blanks and _mixed_blanks(lines) else sep
     if blanks:
         return None  # a hand-edited list mixing tabs and spaces: whitespace, whatever its mix
@@ -115,7 +121,7 @@ def looks_like_header(first: list[str], rest: list[list[str]]) -> bool:
         return True
     if first and (first[0] == "" or is_index(keys[0])) and rest and all(r and r[0] != "" for r in rest[:20]):
         return True  # pandas' to_csv: an unnamed index column
-    if len(first) >= 3 and not is_number(first[2]) and rest and all(
+    if len(first) >= 3 and not is_decimal(first[2]) and rest and all(
             len(r) >= 3 and is_decimal(r[2]) for r in rest[:20]):
         return True
     ids_numeric = rest and all(is_number(r[0]) and is_number(r[1]) for r in rest[:20] if len(r) >= 2)

@@ -193,6 +193,13 @@ TABLES |= {
 }
 
 
+def european(rows) -> bytes:
+    """A European sheet saved without its header: ";" between fields, decimal commas."""
+    return "".join(f"{u};{v};{w},5\r\n" for u, v, w in rows).encode()
+
+
+TABLES |= {"european-headerless": (european, 0.5),
+           "european-headerless-sep-hint": (lambda rows: b"sep=;\r\n" + european(rows), 0.5)}
 TABLES |= {  # Neo4j's relationship CSVs: neo4j-admin import's header, APOC's export.csv
     "neo4j-admin-import": (lambda rows: b":START_ID,:END_ID,:TYPE,weight:float\n" + "".join(
         f"{u},{v},KNOWS,{w}\n" for u, v, w in rows).encode(), 0.0),
