@@ -531,7 +531,7 @@ class _Edges:
             decimal = comma and self.layout.separator in DECIMAL_COMMA_SEPARATORS
             parse_weight(token.replace(",", ".") if decimal else token, self.file, number)
         except GraphFormatError as err:  # a third column of text: no weight, so what is it?
-            none = not token or "not positive" in err.problem  # an empty weight, a signed network's -1
+            none = (not token or "not positive" in err.problem) and not c.given  # empty, or -1 (signed)
             hint = COMMA_HINT if comma and not decimal else WIDE_HINT if self.positional else \
                 NO_WEIGHT_HINT if none else ""
             if self.positional and self.layout.separator in ("\t", None) and not is_number(token) and not any(
