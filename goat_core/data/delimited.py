@@ -77,21 +77,23 @@ def sniff_separator(lines: list[str]) -> str | None:
     """Tab, comma, semicolon or pipe when it splits every line into as many (>= 2) fields, unless
     tabs and blanks are mixed (:func:`_mixed_blanks`); else the first in line 1; else None (blanks)."""
     blanks = len({len(line.split()) for line in lines}) == 1 and len(lines[0].split()) >= 2
-    def splits(sep: str) -> bool:
-        counts = {len(row) for row in csv.reader(lines, delimiter=sep)}
-        return len(counts) == 1 and counts.pop() >= 2
-
     for sep in SEPARATORS:
         if sep is None:
             break
-        if sep == "," and splits(";") and not _NOT_DECIMAL_COMMA.search("\n".join(lines)):
+        if sep == "," and _splits(lines, ";") and not _NOT_DECIMAL_COMMA.search("\n".join(lines)):
             continue  # "a;b;1,5": a European sheet's decimal commas, not its separator
-        if splits(sep):
+        if _splits(lines, sep):
             return None if sep == "\t" and blanks and _mixed_blanks(lines) else sep
     if blanks:
         return None  # a hand-edited list mixing tabs and spaces: whitespace, whatever its mix
     first = lines[0] if lines else ""
     return next((sep for sep in (",", ";", "\t", "|") if sep in first), None)
+
+
+def _splits(lines: list[str], sep: str) -> bool:
+    """Whether ``sep`` splits every line into as many fields, two or more."""
+    counts = {len(row) for row in csv.reader(lines, delimiter=sep)}
+    return len(counts) == 1 and counts.pop() >= 2
 
 
 def _mixed_blanks(lines: list[str]) -> bool:
