@@ -19,7 +19,6 @@ from .graph import (
     FLOAT32_MAX,
     HEADER_WORDS,
     MAX_ATTRIBUTES_CHARS,
-    MAX_BINARY_SNIFF,
     Graph,
     build_graph,
     data_lines,
@@ -37,16 +36,16 @@ from .graph import (
 # weak ones (plausible node names) only choose columns once a header has been recognised.
 STRONG_SOURCE = {"source", "src", "from", "sourceid", "fromid", "sourcenode", "fromnode", "node1", "tail",
                  "origin", "sender", "srcid", "srcnode", "sourcenodeid", "fromnodeid", "sourcevertex",
-                 "fromvertex", "startnode"}
+                 "fromvertex", "startnode", "startid", "start"}  # Neo4j: :START_ID, _start
 STRONG_TARGET = {"target", "dst", "dest", "destination", "to", "targetid", "toid", "targetnode", "tonode",
                  "node2", "head", "receiver", "dstid", "dstnode", "destid", "destnode", "destinationid",
                  "destinationnode", "targetnodeid", "tonodeid", "targetvertex", "tovertex", "endnode",
-                 "recipient"}
+                 "recipient", "endid", "end"}
 WEAK_SOURCE = {"u", "n1", "v1", "id1", "nodea", "a1"}
 WEAK_TARGET = {"v", "n2", "v2", "id2", "nodeb", "a2"}
 WEIGHT_NAMES = {"weight", "weights", "w", "value", "strength", "count"}
 COLUMN_NAMES = STRONG_SOURCE | STRONG_TARGET | WEAK_SOURCE | WEAK_TARGET | WEIGHT_NAMES  # any edge column
-INDEX_NAMES = {"", "index", "unnamed0", "idx", "rowid", "row"}
+INDEX_NAMES = {"", "index", "idx", "rowid", "row"}  # and pandas' "Unnamed: 0": is_index
 # Columns that are never an edge's end (Gephi's Type/Id/Label, times): left out when the ends are
 # taken in order because the header does not name them.
 NOT_ENDS = {"type", "id", "label", "timestamp", "time", "date", "datetime", "ts", "year", "key", "kind",
@@ -57,6 +56,13 @@ RowAt = Callable[[int], tuple[int, list[str]] | None]  # data row k's (file line
 HEAD_ROWS = 21  # what the header and separator are decided on (the first 21 data lines)
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 _INTEGER = re.compile(r"-?\d+")
+_NOT_DECIMAL_COMMA = re.compile(r"(?<!\d),|,(?!\d)")
+
+
+def is_index(key: str) -> bool:
+    """A row index's column name (as :func:`header_key` spells it): pandas' ``Unnamed: 0`` of a
+    table saved again, ``index``, ... never an edge's end nor its weight."""
+    return key in INDEX_NAMES or re.fullmatch(r"unnamed\d+", key) is not None
 
 
 def is_decimal(token: str) -> bool:
@@ -79,13 +85,20 @@ def sniff_separator(lines: list[str]) -> str | None:
     for sep in SEPARATORS:
         if sep is None:
             break
-        counts = {len(row) for row in csv.reader(lines, delimiter=sep)}
-        if len(counts) == 1 and counts.pop() >= 2:
+        if sep == "," and _splits(lines, ";") and not _NOT_DECIMAL_COMMA.search("\n".join(lines)):
+            continue  # "a;b;1,5": a European sheet's decimal commas, not its separator
+        if _splits(lines, sep):
             return None if sep == "\t" and blanks and _mixed_blanks(lines) else sep
     if blanks:
         return None  # a hand-edited list mixing tabs and spaces: whitespace, whatever its mix
     first = lines[0] if lines else ""
     return next((sep for sep in (",", ";", "\t", "|") if sep in first), None)
+
+
+def _splits(lines: list[str], sep: str) -> bool:
+    """Whether ``sep`` splits every line into as many fields, two or more."""
+    counts = {len(row) for row in csv.reader(lines, delimiter=sep)}
+    return len(counts) == 1 and counts.pop() >= 2
 
 
 def _mixed_blanks(lines: list[str]) -> bool:
@@ -113,9 +126,9 @@ def looks_like_header(first: list[str], rest: list[list[str]]) -> bool:
         return True
     if any(k in STRONG_SOURCE for k in keys) and any(k in STRONG_TARGET for k in keys):
         return True
-    if first and first[0] == "" and rest and all(r and r[0] != "" for r in rest[:20]):
+    if first and (first[0] == "" or is_index(keys[0])) and rest and all(r and r[0] != "" for r in rest[:20]):
         return True  # pandas' to_csv: an unnamed index column
-    if len(first) >= 3 and not is_number(first[2]) and rest and all(
+    if len(first) >= 3 and not is_decimal(first[2]) and rest and all(
             len(r) >= 3 and is_decimal(r[2]) for r in rest[:20]):
         return True
     ids_numeric = rest and all(is_number(r[0]) and is_number(r[1]) for r in rest[:20] if len(r) >= 2)
@@ -210,7 +223,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
                    sample: list[list[str]] | None = None) -> Columns:
     """The columns an edge takes: the caller's choice, else the header's names, else position."""
     header, width = layout.header, layout.width if layout.header is None else len(layout.header)
-    index = 0 if header is not None and header_key(header[0]) in INDEX_NAMES and width > 2 else None
+    index = 0 if header is not None and is_index(header_key(header[0])) and width > 2 else None
     keys = [header_key(h) for h in header] if header is not None else []
     given_weight = None if options.weight in (None, NO_WEIGHT) else _resolve(options.weight, layout, "weight",
                                                                               file)
@@ -239,7 +252,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
             numeric = bool(sample) and all(len(r) > third and is_decimal(r[third]) for r in sample or ())
             values = np.array([float(r[third].replace(",", ".")) for r in sample or ()]) if numeric else None
             times = values is not None and _unix_times(values)
-            if numeric and not times and keys[third] not in NOT_ENDS:  # numbers under an unknown name
+            if numeric and not times and keys[third] not in NOT_ENDS and not is_index(keys[third]):
                 weight, guessed = third, True
     elif options.source is None:
         weight = 2 if width == 3 or (layout.konect and width >= 3) else None
@@ -273,7 +286,7 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
     if source is not None and target is not None:
         return source, target
     candidates = [i for i, k in enumerate(keys)
-                  if i not in taken and k not in WEIGHT_NAMES and k not in NOT_ENDS]
+                  if i not in taken and k not in WEIGHT_NAMES and k not in NOT_ENDS and not is_index(k)]
     if source is None and target is None and len(candidates) in (2, 3):
         return candidates[0], candidates[1]  # the ends in order; a third is a weight or ignored
     others = [i for i in candidates if i not in (source, target)]
@@ -290,21 +303,29 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
 
 def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """A delimited text's graph and the account of how it was read."""
-    if not raw or raw.isspace() or b"\x00" in raw[:MAX_BINARY_SNIFF]:
+    if not raw or raw.isspace() or b"\x00" in raw:
         decode(raw, file)  # empty or binary: its one-line error
     if b"\r" in raw[:HEAD_BYTES] and b"\n" not in raw[:HEAD_BYTES]:
         raw = raw.replace(b"\r", b"\n")  # classic Mac line ends: lines the reader can skip and count
     head = _head(raw)
     text = head if head is not None else decode(raw, file)
-    rows = trim_empty_columns(data_lines(text))
-    if not rows and len(raw) > HEAD_BYTES:  # more comments than the head holds
+    rows = table_rows(text)
+    if len(rows) < 2 and len(raw) > HEAD_BYTES:  # more comments than the head holds, or a long line
         text = decode(raw, file)
-        rows = trim_empty_columns(data_lines(text))
+        rows = table_rows(text)
     if not rows:
         raise GraphFormatError(file, "no edges: the file holds only comments or blank lines")
     if _dict_row(rows[0][1]) is not None:
-        return _read_dict_rows(trim_empty_columns(data_lines(decode(raw, file))), file, options)
+        return _read_dict_rows(table_rows(decode(raw, file)), file, options)
+    if (escaped := raw.find(b'\\"')) >= 0:  # R's write.table (qmethod="escape"): csv would keep the \\
+        raise GraphFormatError(file, 'a \\" inside a quoted name (R\'s write.table escapes quotes so): write '
+                                     'the file with qmethod = "double" (or write.csv): CSV doubles it',
+                               raw.count(b"\n", 0, escaped) + 1)
     layout = header_by_names(sniff_layout(rows, konect_header(text)), rows, options)
+    if layout.konect and layout.konect[0] == "bip":
+        raise GraphFormatError(file, "a KONECT bipartite file (% bip): each side numbers its nodes from 1, "
+                                     "so left node 1 is not right node 1; prefix one side's ids to read it",
+                               1)
     body = rows[layout.header_line is not None:HEAD_ROWS + 1]
     sample = list(zip([n for n, _ in body], split_rows([text for _, text in body], layout.separator)))
     skip = layout.header_line if layout.header_line is not None else rows[0][0] - 1
@@ -350,10 +371,7 @@ def _line_index(raw: bytes, file: str, sep: str | None, skip: int) -> RowAt:
         rows.extend([] if rows else [(n, t) for n, t in data_lines(decode(raw, file)) if n > skip])
         if k >= len(rows):
             return None
-        fields = split_rows([rows[k][1]], sep)[0]
-        while len(fields) > 2 and fields[-1] == "" and sep in (",", ";", "\t"):
-            fields.pop()  # a spreadsheet's empty trailing columns
-        return rows[k][0], fields
+        return rows[k][0], split_rows([rows[k][1]], sep)[0]
     return row
 
 
@@ -380,6 +398,9 @@ def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout
         if not integer_ids or isinstance(err, GraphFormatError):
             raise
         graph = table.graph(chunks(columns, False), directed, False)  # text after all: as text
+    if not options.directed and {"directed", "undirected"} <= table.kinds:
+        raise GraphFormatError(file, "its Type column has both Directed and Undirected edges (Gephi's mixed "
+                                     "graph): --directed reads every edge as directed, as written")
     return graph, _report(graph, sample, layout, columns, directed, why, table.notes)
 
 
@@ -393,6 +414,9 @@ class _Edges:
         self.width = len(layout.header) if layout.header is not None else layout.width
         self.positional = layout.header is None and not columns.given and not layout.konect
         self.notes: list[str] = []
+        keys = [header_key(h) for h in layout.header or ()]
+        self.type_at = keys.index("type") if "type" in keys else None  # Gephi's Directed/Undirected
+        self.kinds: set[str] = set()  # the values seen in it
 
     def graph(self, chunks: Iterable[Any], directed: bool, integers: bool) -> Graph:
         import pandas as pd
@@ -433,7 +457,7 @@ class _Edges:
         else:
             node_names = list(names)
             integral = all(_INTEGER.fullmatch(name) for name in node_names)
-            whole = None if integral else _whole_floats(node_names)  # np.savetxt's 1.000e+00
+            whole = None if integral else _whole_floats(node_names, self.file)  # np.savetxt's 1.0e+00
             if integral:  # "007": integers as text
                 node_names, src, dst = _integer_order(node_names, src, dst)
             elif whole is not None:
@@ -441,7 +465,7 @@ class _Edges:
                 node_names, src, dst = nodes.astype(str).tolist(), codes[src], codes[dst]
                 self.notes.append("ids written as floats (as np.savetxt writes them) read as integers")
             if integral or whole is not None:
-                values = np.array([int(name) for name in node_names], dtype=np.int64)
+                values = np.array([int(name) for name in node_names])  # uint64 or object past 2**63
                 self.refuse_ambiguous(values[src], values[dst], weights)
             self.refuse_times(weights)
             self.refuse_lone_first(node_names, src, dst)
@@ -455,6 +479,8 @@ class _Edges:
             chunk = chunk.iloc[:, :self.width]  # a spreadsheet's empty trailing columns
         if chunk.shape[1] != self.width or (self.positional and not 2 <= self.width <= 3):
             self.refuse(first)
+        if self.type_at is not None:
+            self.kinds.update(chunk[self.type_at].astype(str).str.strip().str.lower().unique())
         ends = [self.text(chunk[k]) for k in (c.source, c.target)]
         if any(e.dtype == object and (e == "").any() for e in ends):
             self.refuse(first)
@@ -483,6 +509,8 @@ class _Edges:
     def check(self, number: int, fields: list[str], weights: bool) -> None:
         """One row's checks: its field count and its ends, or its weight."""
         c, width, header = self.columns, self.width, self.layout.header is not None
+        while len(fields) > max(width, 2) and fields[-1] == "" and self.layout.separator in (",", ";", "\t"):
+            fields = fields[:-1]  # a spreadsheet's empty trailing columns
         if self.positional:
             if len(fields) < 2:
                 raise GraphFormatError(self.file, f"only {len(fields)} column; expected 'source target "
@@ -502,11 +530,14 @@ class _Edges:
             return
         try:
             token = fields[c.weight]
-            comma = self.layout.separator == ";" and _DECIMAL_COMMA.fullmatch(token)  # 2,5 in a French sheet
-            parse_weight(token.replace(",", ".") if comma else token, self.file, number)
+            comma = _DECIMAL_COMMA.fullmatch(token)  # 2,5 in a French sheet
+            decimal = comma and self.layout.separator in DECIMAL_COMMA_SEPARATORS
+            parse_weight(token.replace(",", ".") if decimal else token, self.file, number)
         except GraphFormatError as err:  # a third column of text: no weight, so what is it?
-            hint = WIDE_HINT if self.positional else ""
-            if self.positional and self.layout.separator in ("\t", None) and not any(
+            none = (not token or "not positive" in err.problem) and not c.given  # empty, or -1 (signed)
+            hint = COMMA_HINT if comma and not decimal else WIDE_HINT if self.positional else \
+                NO_WEIGHT_HINT if none else ""
+            if self.positional and self.layout.separator in ("\t", None) and not is_number(token) and not any(
                     len(f) > 1 and is_number(f[1]) for f in _sample(self.sample)):
                 hint += SIF_HINT  # a small SIF file is not told from a table by its content
             raise GraphFormatError(self.file, err.problem + hint, err.line) from None
@@ -554,11 +585,11 @@ class _Edges:
 
 def _floats(column: Any, separator: str | None) -> np.ndarray:
     """A column of weights as numbers (NaN where one is not): a decimal comma read as a point
-    where the separator is ";" (spreadsheets in comma-decimal locales)."""
+    where the separator is ";" or a tab (spreadsheets in comma-decimal locales)."""
     import pandas as pd
 
     texts = column.astype(str).str.strip()
-    if separator == ";":
+    if separator in DECIMAL_COMMA_SEPARATORS:
         texts = texts.str.replace(r"^([+-]?\d+),(\d+)$", r"\1.\2", regex=True)
     return pd.to_numeric(texts, errors="coerce").to_numpy(np.float64, na_value=np.nan)
 
@@ -566,15 +597,20 @@ def _floats(column: Any, separator: str | None) -> np.ndarray:
 _FLOAT = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?")
 
 
-def _whole_floats(names: list[str]) -> np.ndarray | None:
-    """The integers that names written as floats stand for ("1.0", "2.000000e+00"), or None when
-    a name is not a float with an integer value (below 2**53, where floats hold integers exactly)."""
-    if not all(_FLOAT.fullmatch(name) for name in names):
+def _whole_floats(names: list[str], file: str) -> np.ndarray | None:
+    """The integers that names written as floats stand for ("1.0", "2.000000e+00"; beside integers,
+    as pandas writes a float column of ids next to an int one), or None when a name is not a whole
+    number; a float past 2**53 (whose digits were lost when written) is refused."""
+    if not all(_FLOAT.fullmatch(name) or _INTEGER.fullmatch(name) for name in names):
         return None
-    values = np.array(names, dtype=np.float64)
-    if not np.all((values == np.floor(values)) & (np.abs(values) < 2**53)):
+    floats = [name for name in names if not _INTEGER.fullmatch(name)]
+    values = np.array(floats, dtype=np.float64)
+    if not np.all(values == np.floor(values)):
         return None
-    return values.astype(np.int64)
+    if (lost := np.flatnonzero(np.abs(values) >= 2**53)).size:
+        raise GraphFormatError(file, f"id {floats[lost[0]]} is a float past 2**53, whose digits were lost "
+                                     "when written: write the ids as integers (pandas: astype('Int64'))")
+    return np.array([int(name) if _INTEGER.fullmatch(name) else int(float(name)) for name in names])
 
 
 def _integer_order(names: list[str], src: np.ndarray, dst: np.ndarray
@@ -599,11 +635,21 @@ def trim_empty_columns(rows: list[tuple[int, str]]) -> list[tuple[int, str]]:
     return rows
 
 
+_SEPARATOR_LINE = re.compile(r"sep=.", re.IGNORECASE)
+
+
+def table_rows(text: str) -> list[tuple[int, str]]:
+    """(line, text) of a table's data lines: Excel's ``sep=;`` first line left out (sniffing finds
+    the separator it names), a spreadsheet's empty trailing columns trimmed."""
+    rows = data_lines(text)
+    return trim_empty_columns(rows[1:] if rows and _SEPARATOR_LINE.fullmatch(rows[0][1]) else rows)
+
+
 def first_rows(raw: bytes) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
     """(header or None, the first data row's fields) as :func:`read_table` lays the table out;
     None for no rows, text that is not UTF-8, or networkx's attribute-dict lines."""
     head = _head(raw)
-    rows = trim_empty_columns(data_lines(head)) if head is not None else []
+    rows = table_rows(head) if head is not None else []
     if not rows or _dict_row(rows[0][1]) is not None:
         return None
     layout = sniff_layout(rows, konect_header(head or ""))
@@ -663,7 +709,7 @@ def _report(graph: Graph, body: list[tuple[int, list[str]]], layout: Layout, col
     notes = list(extra)
     if layout.konect:
         notes.append(f"KONECT header: {' '.join(layout.konect)}")
-    if layout.separator == ";" and columns.weight is not None and any(
+    if layout.separator in DECIMAL_COMMA_SEPARATORS and columns.weight is not None and any(
             "," in f[columns.weight] for _, f in body if len(f) > columns.weight):
         notes.append("weights with a decimal comma (2,5) read as 2.5")
     if columns.weight_guessed:
@@ -690,6 +736,10 @@ ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist'
 
 
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
+DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
+COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); --weight "
+              "none reads every edge with weight 1")
+NO_WEIGHT_HINT = " (--weight none reads every edge with weight 1)"
 
 
 # Integers in these ranges are Unix times (seconds, or milliseconds, 1973 to 2100), not weights:

@@ -25,6 +25,7 @@ _BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029\x00]")
 _LONE_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
                              r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 DEFAULT_MAX_BYTES = 2 * 2**30  # as readers.MAX_DECOMPRESSED: Parquet's content once decompressed
+_LONG_DIGITS = re.compile(r"\d{20}")  # 2**64 has 20 digits
 MAX_COLUMNS = 1000  # more keys than this are a table's rows, never its columns
 
 
@@ -93,7 +94,7 @@ def json_lines(text: str, file: str) -> Table:
     """One JSON object per line (pandas' ``lines=True``); row k is the k-th non-blank line, and a
     line pandas cannot read is found (only then) by reading the lines one by one."""
     lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    _refuse_lone_surrogates(text, file)
+    _refuse_what_pandas_misreads(text, file, lines=True)
     try:
         frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
     except (ValueError, TypeError) as err:
@@ -193,7 +194,7 @@ def _is_default(keys: Sequence[Any]) -> bool:
 def json_frame(text: str, file: str, orient: str, told: str = "") -> Table:
     """The table of a JSON document of a known orient, read by ``pd.read_json`` (values as JSON
     spells them: no dtype guessing, row keys as written)."""
-    _refuse_lone_surrogates(text, file)
+    _refuse_what_pandas_misreads(text, file)
     try:
         frame = pd.read_json(io.StringIO(text), orient=orient, dtype=False, convert_axes=False)
     except (ValueError, KeyError, TypeError) as err:  # "Value is too big!", a table schema without types
@@ -203,11 +204,28 @@ def json_frame(text: str, file: str, orient: str, told: str = "") -> Table:
     return frame_table(frame, f"orient '{orient}'{told}", unnamed="index" if orient == "table" else "")
 
 
-def _refuse_lone_surrogates(text: str, file: str) -> None:
+def _refuse_what_pandas_misreads(text: str, file: str, lines: bool = False) -> None:
+    """Refuses half a surrogate pair (pandas drops it or fails on it) and an integer past 2**64
+    (pandas wraps 123456789012345678901 to 12776324570088369205), naming the line; only a document
+    holding a 20-digit run is parsed again, by Python's json, to find its integers."""
     found = _LONE_SURROGATE.search(text)
     if found:
         raise GraphFormatError(file, f"{found[0]} is half a surrogate pair: not valid Unicode text",
                                text.count("\n", 0, found.start()) + 1)
+    if not _LONG_DIGITS.search(text):
+        return
+
+    def exact(token: str) -> int:
+        if not -2**63 <= int(token) < 2**64:
+            raise GraphFormatError(file, f"the integer {token[:40]} is past 2**64, which pandas' JSON reader "
+                                         "wraps around: write such ids as strings",
+                                   text.count("\n", 0, text.find(token)) + 1)
+        return 0
+    for document in text.splitlines() if lines else [text]:
+        try:
+            json.loads(document, parse_int=exact)
+        except (json.JSONDecodeError, RecursionError):
+            pass  # pandas' own error, or the line's, names it
 
 
 def _kind(value: Any) -> str:
@@ -293,7 +311,8 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
     texts = pd.DataFrame({k: _texts(column) for k, column in enumerate(typed)})
     for k, column in enumerate(typed):
         _refuse_cells(column, texts[k], k, table, file)
-    integers = pd.DataFrame({k: c if c.dtype.kind in "iu" else texts[k] for k, c in enumerate(typed)})
+    integers = pd.DataFrame({k: c if c.dtype.kind == "i" or c.dtype.kind == "u" and c.dtype.itemsize < 8
+                             else texts[k] for k, c in enumerate(typed)})  # uint64 as text: past int64
     numbers = table.lines if table.lines is not None else range(1, table.rows + 1)
 
     def row(k: int) -> tuple[int, list[str]] | None:

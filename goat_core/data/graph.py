@@ -274,13 +274,16 @@ def count_components(graph: Graph) -> int:
 def decode(raw: bytes, file: str) -> str:
     if not raw.strip():
         raise GraphFormatError(file, "the file is empty")
-    if b"\x00" in raw[:MAX_BINARY_SNIFF]:
-        raise GraphFormatError(file, "binary content: expected a text edge list")
+    nul = raw.find(b"\x00")  # anywhere: pandas would read a NUL past the head into a name
+    if nul >= 0:
+        line = raw.count(b"\n", 0, nul) + 1 if nul >= MAX_BINARY_SNIFF else None
+        raise GraphFormatError(file, "binary content: expected a text edge list", line)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise GraphFormatError(file, "not UTF-8 text (binary or wrongly encoded file)", line) from None
+        raise GraphFormatError(file, "not UTF-8 text (binary, or text in another encoding: save it as UTF-8, "
+                                     "as Excel's 'CSV UTF-8' does)", line) from None
     return text
 
 
@@ -565,7 +568,9 @@ def unique_labels(g: Any, name: str) -> bool:
 
 
 def header_key(name: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", name.lower())
+    """A column name compared: lower case, letters and digits only, a ``:type`` suffix left out
+    (Neo4j's ``weight:float``; ``:START_ID`` and pandas' ``Unnamed: 0`` keep their names)."""
+    return re.sub(r"[^0-9a-z]", "", re.sub(r"(?<=\w):[a-z]+$", "", name.lower()))
 
 
 def literal_dict(text: str, file: str, line: int) -> dict:

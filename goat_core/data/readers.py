@@ -160,6 +160,10 @@ def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, st
         raw, inner = _decompress(raw, kind, file, max_bytes)
         compression = kind if compression is None else f"{compression} + {kind}"
         member = member or inner
+    deeper = next((name for magic, name in MAGIC.items() if raw.startswith(magic)), None)
+    if deeper:
+        raise GraphFormatError(file, f"compressed three times ({compression} + {deeper}): twice is unpacked "
+                                     "here")
     what = next((name for magic, name in UNREAD.items() if raw.startswith(magic)), None)
     if what is None and len(raw) > 262 and raw[257:262] == b"ustar":
         what = "a tar archive"
@@ -251,7 +255,10 @@ def looks_lgl(lines: list[str]) -> bool:
     # igraph names the `# node` lines as it names the neighbors: word comments over integer ids
     # (`# part two` before more `1 2` lines) are an edge list's comments, not LGL's nodes
     names = [row[1:].strip() for row, node in zip(rows, nodes) if node]
-    neighbors = [row.split()[0] for row, node in zip(rows, nodes) if not node]
+    data = [row for row, node in zip(rows, nodes) if not node]
+    if any(all(sep in row for row in data) for sep in ",;|"):
+        return False  # "0,1" under np.savetxt's "# source,target": a delimited table, not lone neighbors
+    neighbors = [row.split()[0] for row in data]
     if all(n.isdigit() for n in neighbors) and not all(n.isdigit() for n in names):
         return False
     lone = any(not node and len(row.split()) == 1 for row, node in zip(rows, nodes))

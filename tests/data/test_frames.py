@@ -171,7 +171,7 @@ def test_json_lines_errors_name_their_line():
     ('{"a": {"x": {"weight": 1}}, "b": {"x": {}}}', "holds an object, not a single value"),
     ('[{"source": "a\\ud800b", "target": "b"}]', "t:1: \\ud800 is half a surrogate pair"),  # pandas drops it
     ('[{"source": "a", "target": "\\udc00"}]', "t:1: \\udc00 is half a surrogate pair"),
-    ('[{"source": 100000000000000000000000, "target": 2}]', "t: pandas cannot read this JSON as orient"),
+    ('[{"source": 100000000000000000000000, "target": 2}]', "t:1: the integer 1000000000000"),
 ])
 def test_malformed_tables_are_one_line_errors(raw, words):
     assert words in one_line(raw.encode())
@@ -246,3 +246,26 @@ def test_a_format_reader_s_table_section_takes_the_same_path():
     graph, report = read_frame(rows, "x.sif", ReadOptions(), "sif")
     assert graph.names == ("a", "b", "c") and graph.weight.tolist() == [2.0, 3.0]
     assert (report.format, report.header, report.weight) == ("sif", None, "column 2")
+
+
+@pytest.mark.parametrize("lines", [False, True])
+def test_json_integers_past_2_64_are_refused_not_wrapped(lines):
+    """pandas' JSON parser reads 123456789012345678901 as 12776324570088369205 (modulo 2**64)."""
+    from tests.data.reading import read_error
+
+    rows = [{"source": 123456789012345678901, "target": 1}, {"source": 1, "target": 2}]
+    raw = ("\n".join(map(json.dumps, rows)) if lines else json.dumps(rows, indent=1)).encode()
+    message = read_error(raw, "big.json")
+    assert message.startswith("big.json:") and "123456789012345678901 is past 2**64" in message
+
+
+def test_an_empty_weight_column_is_named_as_such():
+    """pandas writes a weight column of NaN as empty fields ("a,b,"): not a ragged row."""
+    from goat_core.data.formats import ReadOptions
+    from tests.data.reading import read_error
+
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "weight": [None, None]})
+    raw = frame.to_csv(index=False)
+    message = read_error(raw.encode(), "e.csv")
+    assert message.startswith("e.csv:2: weight '' is not a number") and "--weight none" in message
+    assert read_graph_bytes(raw.encode(), "e.csv", ReadOptions(weight="none")).num_edges == 2

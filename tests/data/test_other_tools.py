@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import warnings
 
+import numpy as np
 import pytest
 
 from goat_core.data.readers import read_graph_bytes
@@ -175,7 +176,46 @@ TABLES = {
                              0.0),
     "spreadsheet": (spreadsheet, 0.0),
     "french": (french, 0.5),
+    "excel-sep-hint": (lambda rows: b"sep=;\r\n" + french(rows), 0.5),  # Excel's separator line
+    "excel-sep-hint-comma": (lambda rows: b"sep=,\n" + spreadsheet(rows), 0.0),
 }
+
+
+def unicode_text(rows) -> bytes:
+    """Excel's "Unicode Text" export from a German sheet: UTF-16 LE with a BOM, tabs, CRLF, decimal commas."""
+    lines = ["Quelle\tZiel\tGewicht"] + [f"{u}\t{v}\t{w},5" for u, v, w in rows]
+    return "".join(line + "\r\n" for line in lines).encode("utf-16")
+
+
+TABLES |= {
+    "pandas-tab-decimal-comma": (lambda rows: pandas_csv([(u, v, w + 0.5) for u, v, w in rows], sep="\t",
+                                                         decimal=",", index=False), 0.5),
+    "excel-unicode-text-german": (unicode_text, 0.5),
+}
+
+
+def european(rows) -> bytes:
+    """A European sheet saved without its header: ";" between fields, decimal commas."""
+    return "".join(f"{u};{v};{w},5\r\n" for u, v, w in rows).encode()
+
+
+TABLES |= {"european-headerless": (european, 0.5),
+           "european-headerless-sep-hint": (lambda rows: b"sep=;\r\n" + european(rows), 0.5)}
+TABLES |= {  # Neo4j's relationship CSVs: neo4j-admin import's header, APOC's export.csv
+    "neo4j-admin-import": (lambda rows: b":START_ID,:END_ID,:TYPE,weight:float\n" + "".join(
+        f"{u},{v},KNOWS,{w}\n" for u, v, w in rows).encode(), 0.0),
+    "neo4j-apoc-export": (lambda rows: b'"_start","_end","_type","weight"\n' + "".join(
+        f'"{u}","{v}","KNOWS","{w}"\n' for u, v, w in rows).encode(), 0.0),
+}
+
+
+def test_decimal_commas_in_a_comma_separated_file_say_so():
+    from goat_core.data.formats import ReadOptions
+    from tests.data.reading import read_error
+
+    raw = pandas_csv([("a", "b", 1.5), ("b", "c", 2.5)], decimal=",", index=False)  # "1,5" quoted
+    assert read_error(raw, "d.csv").startswith("d.csv:2: weight '1,5' is not a number: a decimal comma")
+    assert read_graph_bytes(raw, "d.csv", ReadOptions(weight="none")).num_edges == 2
 
 
 @pytest.mark.parametrize("name", TABLES)
@@ -442,3 +482,84 @@ def test_graphml_edges_saying_what_the_graph_says_are_not_mixed():
     raw = MIXED["graphml"].replace(b' directed="true"', b' directed="false"')
     graph = read_graph_bytes(raw, "undirected.graphml")
     assert not graph.directed and edges_of(graph) == {frozenset("ab"): 2.5, frozenset("bc"): 1.0}
+
+
+HUGE = [(str(2**64 + 1), str(2**63), 1.0), (str(2**63), "-5", 2.0), ("-5", "007", 3.0)]
+
+
+@pytest.mark.parametrize("writer", ["to_csv", "to_parquet", "to_json"])
+def test_ids_beyond_int64_keep_their_digits(tmp_path, writer):
+    """pandas writes ids past 2**63 (a uint64 or text column) as their digits: read as those names."""
+    import pandas as pd
+
+    frame = pd.DataFrame(HUGE, columns=["source", "target", "weight"])
+    path = tmp_path / "huge"
+    getattr(frame, writer)(path, **({} if writer == "to_json" else {"index": False}))
+    graph = read_graph_bytes(path.read_bytes(), "huge")
+    assert edges_of(graph) == {frozenset((u, v)): w for u, v, w in HUGE}
+    unsigned = pd.DataFrame({"source": np.array([2**64 - 1, 0], np.uint64), "target": np.array([1, 2])})
+    getattr(unsigned, writer)(path, **({} if writer == "to_json" else {"index": False}))
+    assert set(edges_of(read_graph_bytes(path.read_bytes(), "u64"))) == {
+        frozenset((str(2**64 - 1), "1")), frozenset(("0", "2"))}
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t", " "])
+def test_numpy_savetxt_with_a_header_comment(tmp_path, delimiter):
+    """np.savetxt's header is a '# ' comment line: over "0,1" lines it is not LGL's '# node'."""
+    g = karate(False, False)
+    path = tmp_path / "k.txt"
+    np.savetxt(path, np.array(g.get_edgelist()), fmt="%d", delimiter=delimiter,
+               header=delimiter.join(["source", "target"]))
+    graph = read_graph_bytes(path.read_bytes(), "k.txt")
+    assert graph.read.format == "edgelist" and edges_of(graph) == expected(g)
+
+
+@pytest.mark.parametrize("writer", ["to_csv", "to_parquet", "to_json"])
+def test_a_float_column_of_ids_beside_an_integer_one_names_the_same_nodes(tmp_path, writer):
+    """pandas turns an id column with a missing value into floats: after dropna() it writes 2.0
+    in one column and 2 in the other, which are one node."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"source": [1, 2, None, 3], "target": [2, 3, 1, 1]}).dropna()
+    path = tmp_path / "ids"
+    getattr(frame, writer)(path, **({} if writer == "to_json" else {"index": False}))
+    graph = read_graph_bytes(path.read_bytes(), "ids")
+    assert graph.names == ("1", "2", "3") and set(edges_of(graph)) == {frozenset(("1", "2")),
+                                                                       frozenset(("2", "3")),
+                                                                       frozenset(("3", "1"))}
+
+
+def test_ids_written_as_floats_past_2_53_are_refused_not_split():
+    """Twitter-sized ids in a pandas float column (a missing value made it float) lose digits when
+    written (1.2345678901234568e+18): not the same node as the integer beside it, nor a name."""
+    import pandas as pd
+
+    from tests.data.reading import read_error
+
+    frame = pd.DataFrame({"source": [1234567890123456789, None, 2], "target": [2, 3, 1234567890123456789]})
+    message = read_error(frame.dropna().to_csv(index=False).encode(), "t.csv")
+    assert message.startswith("t.csv: id 1.2345678901234568e+18 is a float past 2**53")
+
+
+@pytest.mark.parametrize("sep", [" ", "\t", ","])
+def test_r_write_table_s_escaped_quotes_are_refused_not_misread(sep):
+    """R's write.table escapes a quote in a name as \\" (qmethod='escape', its default); CSV doubles it."""
+    from tests.data.reading import read_error
+
+    lines = ['"from"', '"to"', '"weight"'], ['"1"', '"O\\"Brien"', '"b"', "1.5"], ['"2"', '"b"', '"c"', "2"]
+    raw = "".join(sep.join(fields) + "\n" for fields in lines).encode()
+    assert read_error(raw, "r.txt").startswith("r.txt:2: a \\\" inside a quoted name")
+
+
+@pytest.mark.parametrize("index", [False, True])
+@pytest.mark.parametrize("names", [("source", "target"), ("a", "b")])
+def test_a_table_saved_again_by_pandas_keeps_its_old_index_apart(names, index):
+    """read_csv then to_csv again: the old index comes back as 'Unnamed: 0' (after a new unnamed one)."""
+    import io
+
+    import pandas as pd
+
+    first = pd.DataFrame({names[0]: ["x", "y", "z"], names[1]: ["y", "z", "w"]}).to_csv()
+    raw = pd.read_csv(io.StringIO(first)).to_csv(index=index).encode()
+    graph = read_graph_bytes(raw, "again.csv")
+    assert set(edges_of(graph)) == {frozenset("xy"), frozenset("yz"), frozenset("zw")}

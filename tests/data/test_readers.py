@@ -128,6 +128,17 @@ def test_gephi_edge_table(tmp_path):
         graph.read.summary()
 
 
+def test_a_gephi_mixed_graph_is_refused_unless_directed():
+    """Gephi's edge table of a mixed graph: Directed on some rows, Undirected on others (past row 21)."""
+    from tests.data.reading import read_error
+
+    types = ["Directed"] * 30 + ["Undirected"]
+    raw = "Source,Target,Type,Weight\n" + "".join(f"n{k},n{k + 1},{t},1.0\n" for k, t in enumerate(types))
+    assert "Directed and Undirected" in read_error(raw.encode(), "mixed.csv") and "--directed" in \
+        read_error(raw.encode(), "mixed.csv")
+    assert parse_edge_list(raw.encode(), "mixed.csv", directed=True).num_edges == 31
+
+
 def test_quoted_names_hold_the_separator(tmp_path):
     g = nx.Graph()
     g.add_weighted_edges_from([("Smith, John", "Doe, Jane", 2.0), ("Doe, Jane", 'Roe "R"', 1.5),
@@ -153,6 +164,32 @@ def test_konect_file_with_weights_and_timestamps():
     assert {(graph.names[s], graph.names[t]): w for s, t, w in zip(graph.src, graph.dst, graph.weight)} == \
         {(str(u), str(v)): d["weight"] for u, v, d in g.edges(data=True)}
     assert graph.read.ignored == ("column 3",)
+
+
+def test_a_konect_signed_file_says_how_to_read_it_unweighted():
+    """KONECT's `% sym signed` (slashdot-zoo, epinions) holds -1/+1 ties: not weights GOAT can train on."""
+    from goat_core.data.formats import ReadOptions
+    from tests.data.reading import read_error
+
+    raw = b"% asym signed\n1 2 -1\n2 3 1\n"
+    assert read_error(raw, "out.signed").startswith("out.signed:2: weight -1 is not positive")
+    assert "--weight none" in read_error(raw, "out.signed")
+    assert read_graph_bytes(raw, "out.signed", ReadOptions(weight="none")).num_edges == 2
+
+
+def test_a_konect_bipartite_file_is_refused_not_merged():
+    """KONECT's `% bip` numbers each side from 1: left node 1 is not right node 1 (`1 1` is no self-loop)."""
+    from tests.data.reading import read_error
+
+    message = read_error(b"% bip unweighted\n% 3 2 2\n1 1\n1 2\n2 1\n", "out.github")
+    assert message.startswith("out.github:1: a KONECT bipartite file")
+
+
+def test_text_in_another_encoding_says_to_save_it_as_utf8():
+    from tests.data.reading import read_error
+
+    message = read_error("source,target\nMüller,Zoë\n".encode("cp1252"), "w.csv")
+    assert message.startswith("w.csv:2: not UTF-8 text") and "save it as UTF-8" in message
 
 
 @pytest.mark.parametrize("pack", ["gzip", "bz2", "zip", "xz"])
@@ -273,6 +310,9 @@ def test_the_xml_refusal_is_defusedxml_s_own(monkeypatch):
     (b"graph [ node [ id 0 ", "cannot parse GML"),
     (gzip.compress(b"0 1\n")[:-6], "not a readable gzip file"),
     (b"PK\x03\x04garbage", "not a readable zip file"),
+    (gzip.compress(gzip.compress(gzip.compress(b"0 1\n"))), "h.bin: compressed three times (gzip + gzip +"),
+    (b"a,b\n" * 5000 + b"c\x00d,e\n", "h.bin:5001: binary content"),  # a NUL past the first 8 kB
+    (b"a," * 100_000, "h.bin:1: 100000 columns"),  # no line end; the last "," trimmed
 ])
 def test_hostile_and_broken_files_are_one_line_errors(raw, words):
     with pytest.raises(GraphFormatError) as info:
