@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping, Sequence
 
@@ -95,9 +96,10 @@ def degree_histogram(degrees: ArrayLike, log_y: bool = False) -> go.Figure:
 def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: ArrayLike, *,
                groups: ArrayLike | None = None, group_names: Sequence[str] = (), directed: bool = False,
                highlight: Mapping[int, str] | None = None, height: int = 560) -> str:
-    """A self-contained, offline pyvis page for ``st.iframe``. Labels and tooltips are the names themselves:
-    vis-network 9 draws labels on the canvas and writes a string tooltip as text (``innerText``), so an
-    HTML escape would be shown literally; ``tojson`` keeps them from closing the page's script."""
+    """A self-contained, offline pyvis page for ``st.iframe``. Labels and tooltips show the names as written:
+    vis-network 9 draws labels on the canvas and writes a string tooltip as text (an HTML escape would show
+    literally), except that pyvis swaps in its own popup, which writes tooltips with ``innerHTML``, once
+    any tooltip holds "href": then every tooltip is HTML-escaped. ``tojson`` keeps names in the script."""
     from pyvis.network import Network
 
     net = Network(height=f"{height}px", width="100%", directed=directed, cdn_resources="in_line",
@@ -106,13 +108,15 @@ def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: Ar
     codes = None if groups is None else np.asarray(groups)
     sizes = _node_sizes(degree, 8, 30)
     highlight = highlight or {}
+    group_of = [""] * len(names) if codes is None else [f" | {_group_label(int(c), group_names)}"
+                                                        for c in codes]
+    tips = [f"{name} | degree {degree[i]}{group_of[i]}" for i, name in enumerate(names)]
+    if any("href" in tip for tip in tips):  # pyvis' innerHTML popup (Network.generate_html)
+        tips = [html.escape(tip) for tip in tips]
     for i, name in enumerate(names):
         code = -1 if codes is None else int(codes[i])
-        tip = f"{name} | degree {degree[i]}"
-        if groups is not None:
-            tip += f" | {_group_label(code, group_names)}"
         role = highlight.get(i)
-        options = dict(size=float(sizes[i]), title=tip, color=group_color(code))
+        options = dict(size=float(sizes[i]), title=tips[i], color=group_color(code))
         if role:
             options.update(borderWidth=5, color={"background": group_color(code),
                                                  "border": ROLE_COLORS.get(role, SHARED_COLOR)})

@@ -108,6 +108,16 @@ def test_pyvis_page_is_offline_and_escaped():
     assert closer not in page
 
 
+def test_pyvis_tooltips_are_escaped_where_pyvis_writes_them_as_html():
+    """A tooltip holding "href" makes pyvis write every tooltip with innerHTML: then they are escaped."""
+    link = "<img src=x onerror=alert(1) href=y>"
+    page = views.pyvis_html(["a", link], np.array([0]), np.array([1]), np.array([1, 1]))
+    assert "popup.innerHTML = nodeData[0].title" in page  # pyvis' own popup, as it does today
+    nodes = json.loads(re.search(r"nodes = new vis\.DataSet\((\[.*?\])\);", page, re.S).group(1))
+    assert [n["title"].split(" | ")[0] for n in nodes] == ["a", html.escape(link)]
+    assert [n["label"] for n in nodes] == ["a", link]  # labels are drawn on the canvas: as written
+
+
 def test_ego_view_puts_shared_neighbors_between_the_pair():
     fig = views.ego_figure("s", "t", [1, 2, 3], [3, 4], ["n1", "n2", "n3"], ["n3", "n4"],
                            [0.6, 0.3, 0.1], [0.2, 0.8], source_id=0, target_id=5)
