@@ -187,11 +187,11 @@ def looks_graph6(raw: bytes) -> bool:
     """graph6 or sparse6 without their ``>>graph6<<`` header (nauty writes none): a first line of
     63..126 characters only (no blank nor comma, so no edge list), graph6's as long as the node
     count it opens with says, sparse6's after a ``:``."""
-    from networkx.readwrite.graph6 import data_to_n
-
     found = _GRAPH6_LINE.match(raw)
     if found is None or found.group(1):
         return found is not None
+    from networkx.readwrite.graph6 import data_to_n  # here: importing networkx costs an edge list 10 MB
+
     head = [c - 63 for c in found.group(2)[:8]]
     try:
         n, rest = data_to_n(head)
