@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -231,11 +232,15 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     return graph, replace(report, names_from=f"GML {by}" if by else "GML id (labels missing or repeated)")
 
 
+def _positive(value: object) -> bool:
+    return is_number(str(value)) and 0 < float(str(value)) < math.inf
+
+
 def value_as_weight(g: Any, options: ReadOptions) -> ReadOptions:
     """``options`` reading an edge's ``value`` as its weight when no edge has a ``weight`` and every
-    edge a numeric ``value`` (Newman's and Gephi's GML, d3's JSON)."""
+    edge a positive ``value`` (Newman's and Gephi's GML, d3's JSON); else ``value`` is left out."""
     edges = [data for *_, data in g.edges(data=True)]
-    if options.weight is None and edges and all("weight" not in d and is_number(str(d.get("value", "")))
+    if options.weight is None and edges and all("weight" not in d and _positive(d.get("value"))
                                                 for d in edges):
         return replace(options, weight="value")
     return options

@@ -389,6 +389,14 @@ def test_gml_edge_values_are_the_weights_as_gephi_and_newman_write_them():
     assert not read_graph_bytes(GEPHI_GML, "gephi.gml", ReadOptions(weight="none")).weighted
 
 
+@pytest.mark.parametrize("value", [b"0", b"-1", b'"friend"'])
+def test_gml_values_that_are_not_all_positive_are_left_out_not_refused_as_weights(value):
+    raw = GEPHI_GML.replace(b"value 4", b"value " + value)
+    graph = read_graph_bytes(raw, "values.gml")  # a 0 or a word: value is not a weight there
+    assert not graph.weighted and graph.num_edges == 2
+    assert "edge attribute 'value'" in graph.read.ignored
+
+
 @pytest.mark.parametrize("raw, words", [
     (b"graph [\n" + b"a [ " * 100_000 + b"] " * 100_000 + b"\nnode [ id 0 ] ]", "nested too deeply"),
     (b"LEDA.GRAPH\nstring\nshort\n-2\n2\n|{a}|\n|{b}|\n1\n1 9 0 |{}|\n", "no node 9"),
