@@ -16,6 +16,7 @@ import streamlit as st
 import goat_core
 from goat_core import archive
 from goat_core.analysis import splits
+from goat_core.data.formats import FORMAT_TITLES
 from goat_core.data.graph import is_number
 from goat_core.data.readers import table_columns
 
@@ -34,8 +35,12 @@ PENDING = "upload_pending"  # a table not read as found: (LAST's five fields, he
 FIXERS = ("upload_fix_source", "upload_fix_target", "upload_fix_weight")
 TABLES = ("edgelist", "json-table", "parquet")  # the formats whose columns the pickers choose
 NO_WEIGHT = -1  # the weight picker's "unweighted"
+# The read errors name the command line's flags (they are goat_core's); in the app, these controls
+APP_FLAGS = (" (In the app: --format is the Format choice, --directed the Directed edges box, and --source, "
+             "--target and --weight the column pickers.)")
 FORMATS_NOTE = (
-    "Any **graph file**, recognised by its content: an edge list or table (CSV, TSV, spaces, `;` or `|`; "
+    "Any **graph file**, recognised by its content (or read as the Format choice says): an edge list or "
+    "table (CSV, TSV, spaces, `;` or `|`; "
     "a header chooses columns by name, e.g. Gephi's `Source,Target,Weight`; pandas' index column is left "
     "out; KONECT), pandas' `to_json` (any orient, JSON Lines) and `to_parquet` tables, read the same way, "
     "networkx's edge and adjacency lists, GEXF, GraphML, GML, Pajek, node-link JSON, igraph's LGL, NCOL "
@@ -58,7 +63,12 @@ def section(ex: Explorer) -> None:
                                        key="upload_labels", max_upload_size=MAX_LABELS_MB)
         ready = [f"{f.name} ({f.size:,} bytes)" for f in (chosen, labels_file) if f is not None]
         st.caption(f"Ready to load: {md(', '.join(ready))}" if ready else "No file chosen yet.")
-        st.checkbox("Directed edges", key="upload_directed",
+        c1, c2 = st.columns(2, vertical_alignment="bottom")
+        c1.selectbox("Format", [None, *FORMAT_TITLES], key="upload_format",
+                     format_func=lambda f: "found from the content" if f is None else FORMAT_TITLES[f],
+                     help="Leave it to the content, or say what the file is when it could be two things "
+                          "(an adjacency list or a weighted edge list, a SIF file).")
+        c2.checkbox("Directed edges", key="upload_directed",
                     help="Keep edge directions (without it: as the file declares, e.g. a directed GEXF; "
                          "edge lists are undirected). GOAT's neighborhoods ignore direction either way "
                          "(the paper's D counts both).")
@@ -81,7 +91,8 @@ def load(ex: Explorer) -> None:
     if labels_raw is not None and parts.too_big(ex, labels.name, labels_raw, MAX_LABELS_MB, "labels files",
                                                 kept):
         return
-    options = goat_core.ReadOptions(directed=bool(st.session_state.get("upload_directed", False)))
+    options = goat_core.ReadOptions(format=st.session_state.get("upload_format"),
+                                    directed=bool(st.session_state.get("upload_directed", False)))
     read(ex, edges.name, raw, labels.name if labels is not None else None, labels_raw, options)
 
 
@@ -94,7 +105,7 @@ def read(ex: Explorer, name: str, raw: bytes, labels_name: str | None, labels_ra
         graph = cache.uploaded_graph(cache.digest(raw), name, options, cache.digest(labels_raw) if labels_raw
                                      else None, labels_name, MAX_UNPACKED_MB * 2**20, raw, labels_raw)
     except goat_core.GoatError as err:
-        ex.message = ("error", str(err))
+        ex.message = ("error", str(err) + (APP_FLAGS if " --" in str(err) else ""))
         if pend:
             st.session_state.pop(PENDING, None)
             if str(getattr(err, "file", "")).startswith(name):  # not the labels file's error

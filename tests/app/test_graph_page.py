@@ -391,3 +391,18 @@ def test_upload_a_french_sheet_and_change_the_weight_it_guessed(app):
     app.selectbox(key="upload_col_weight").select_index(0)  # (none: unweighted)
     app.button(key="upload_reread").click().run()
     assert not app.error and not explorer(app).graph.weighted
+
+
+def test_a_file_that_could_be_two_things_is_read_with_the_format_chosen(app):
+    """'a b c' lines: a weighted edge list, an adjacency list or SIF; the error says --format, which in
+    the app is the Format choice: choosing it reads the same file."""
+    adjacency = b"a b c\nb c d\nc a e\n"
+    upload(app, adjacency, name="adj.txt")
+    [message] = texts(app.error)
+    assert message.startswith("adj.txt:1: ") and "--format sif" in message and "Format choice" in message
+    assert explorer(app).graph_key == "lesmis"  # the current graph is kept
+    app.selectbox(key="upload_format").set_value("adjlist").run()
+    app.button(key="upload_load").click().run()
+    assert not app.exception and not app.error
+    assert metric(app, "Nodes") == "5" and metric(app, "Edges") == "5"
+    assert explorer(app).graph.read.format == "adjlist" and not explorer(app).graph.read.detected
