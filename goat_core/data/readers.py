@@ -21,6 +21,7 @@ import numpy as np
 from ..errors import GraphFormatError
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
 from .delimited import first_rows, read_table
+from .dimacs import looks_dimacs, read_dimacs
 from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
 from .frames import frame_columns, looks_json_lines, read_json, read_parquet
@@ -68,6 +69,7 @@ READERS: dict[str, Reader] = {
     "ncol": read_ncol,
     "leda": read_leda,
     "graph6": read_graph6,
+    "dimacs": read_dimacs,
 }
 
 
@@ -308,6 +310,7 @@ SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     ("dl", lambda h: looks_dl(h.text)),
     ("leda", lambda h: h.text.startswith("LEDA.GRAPH")),
     ("graph6", lambda h: h.text.startswith((">>graph6<<", ">>sparse6<<")) or looks_graph6(h.raw)),
+    ("dimacs", lambda h: looks_dimacs(h.rows)),
     ("pajek", lambda h: any(row.lower().startswith(PAJEK_STARTS) for row in h.rows[:1])),
     ("gml", lambda h: _GML_START.match("\n".join(h.rows[:20])) is not None),
     ("lgl", lambda h: looks_lgl(h.lines)),
