@@ -20,7 +20,8 @@ def test_igraph_write_dimacs_is_read_as_the_directed_arcs_it_wrote(tmp_path):
     assert graph.read.format == "dimacs" and graph.read.detected and graph.directed and not graph.weighted
     assert graph.names == tuple(str(i) for i in range(1, 201))
     loops = sum(e.source == e.target for e in g.es)
-    assert edges_of(graph) == {(str(e.source + 1), str(e.target + 1)): 1.0 for e in g.es if e.source != e.target}
+    arcs = {(str(e.source + 1), str(e.target + 1)): 1.0 for e in g.es if e.source != e.target}
+    assert edges_of(graph) == arcs
     assert graph.read.edges == g.ecount() and graph.report.self_loops_dropped == loops
     assert "arc values (capacities, lengths) left out" in graph.read.notes
 
