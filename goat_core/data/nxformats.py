@@ -73,7 +73,7 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     else:
         version, gexf = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
         g = parsed(lambda: nx.read_gexf(io.BytesIO(gexf), version=version), file, title)
-    by = next((key for key in ("label", "name") if unique_labels(g, key)), None)  # igraph's GraphML: name
+    by = names_key(g)
     graph, report = to_graph(g, file, options, fmt, names_attribute=by)
     return graph, replace(report, notes=report.notes + ((MIXED_NOTE,) if mixed else ()))
 
@@ -111,6 +111,11 @@ def one_kind_of_edge(raw: bytes, root: Any, fmt: str) -> bytes:
             reverse.set(key, directed)
         edge.set(key, directed)
     return tostring(root)
+
+
+def names_key(g: Any) -> str | None:
+    """The node attribute that names the nodes: unique labels, else unique names (igraph's), else none."""
+    return next((key for key in ("label", "name") if unique_labels(g, key)), None)
 
 
 def parsed(parse: Callable[[], Any], file: str, title: str, line: int | None = None) -> Any:
@@ -227,7 +232,7 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
         text = _GML_GRAPH.sub(lambda m: m.group(0) + "\n  multigraph 1", text, count=1)
     g = parsed(lambda: nx.parse_gml(text, label=None), file, "GML")
     options = value_as_weight(g, options)
-    by = next((key for key in ("label", "name") if unique_labels(g, key)), None)
+    by = names_key(g)
     graph, report = to_graph(g, file, options, "gml", names_attribute=by)
     return graph, replace(report, names_from=f"GML {by}" if by else "GML id (labels missing or repeated)")
 
