@@ -91,3 +91,24 @@ def test_colour_picker_shows_what_it_offers_after_an_unlabelled_upload(server, n
     page.keyboard.press("Escape")
     assert offered == ["communities", "degree"]  # no labels to colour by
     assert shown_choice(page, "graph_colour") == "communities"  # what the chart is coloured by
+
+
+def test_a_file_needing_its_format_is_read_with_the_format_choice_and_kept_after_a_refresh(server, new_page):
+    """'a b c' lines could be three things: refused naming --format, which is the Format choice here."""
+    page = new_page()
+    open_app(page, server)
+    upload_bytes(page, "adj.txt", b"a b c\nb c d\nc a e\n")
+    page.get_by_text("Format choice").first.wait_for()  # the refusal says which control --format is
+    assert page.get_by_text("Loaded adj.txt").count() == 0
+    page.locator(".st-key-upload_format").click()
+    page.get_by_role("option", name="adjacency list", exact=True).click()
+    settle(page)
+    assert shown_choice(page, "upload_format") == "adjacency list"
+    page.get_by_role("button", name="Load graph").click()
+    page.get_by_text("Loaded adj.txt: 5 nodes, 5 edges.").wait_for()
+    settle(page)
+    assert "graph=upload" in page.url, page.url
+    page.reload()  # the link carries the upload: the same graph after a refresh
+    settle(page)
+    page.get_by_text("adj.txt").first.wait_for()
+    assert page.get_by_text("read as adjacency list (format as given)").count() >= 1
