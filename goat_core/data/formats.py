@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from ..errors import GraphFormatError, ParameterError
 
 FORMAT_ALIASES = {"auto": None, "csv": "edgelist", "tsv": "edgelist", "txt": "edgelist",
-                  "json": "node-link", "net": "pajek", "mtx": "matrix-market", "gv": "dot",
+                  "json": "node-link", "net": "pajek", "paj": "pajek", "mtx": "matrix-market", "gv": "dot",
                   "ucinet": "dl", "jsonl": "json-table", "ndjson": "json-table", "pq": "parquet",
                   "gw": "leda", "g6": "graph6", "sparse6": "graph6", "s6": "graph6"}
 # The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content), titled.

@@ -257,16 +257,35 @@ _GML_GRAPH = re.compile(r"\bgraph\s*\[", re.IGNORECASE)
 def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """Pajek, by igraph's reader (it reads igraph's ``*Vertices n`` without vertex lines too). A mixed
     network (``*Arcs`` and ``*Edges``, as Pajek writes one) is directed, each edge both ways: igraph
-    would make it all one kind, so its edges are given to igraph as arcs."""
-    text = decode(raw, file)
-    kinds = {kind.lower() for kind in _PAJEK_SECTION.findall(text)}
-    if not (kinds & {"arcs", "arcslist"} and kinds & {"edges", "edgeslist"}):
-        return read_igraph(raw, file, options, "pajek")
-    graph, report = read_igraph(_edges_as_arcs(text.splitlines(), file).encode(), file, options, "pajek")
-    return graph, replace(report, notes=report.notes + (MIXED_NOTE,))
+    would make it all one kind, so its edges are given to igraph as arcs. igraph ends the file at a
+    blank line, so blank lines become ``%`` comments (line numbers kept)."""
+    lines = [line if line.strip() else "%" for line in decode(raw, file).splitlines()]
+    lines, notes = _first_network(lines, file)
+    kinds = {m.group(1).lower() for line in lines if (m := _PAJEK_SECTION.match(line))}
+    mixed = bool(kinds & {"arcs", "arcslist"} and kinds & {"edges", "edgeslist"})
+    text = _edges_as_arcs(lines, file) if mixed else "\n".join(lines) + "\n"
+    graph, report = read_igraph(text.encode(), file, options, "pajek")
+    return graph, replace(report, notes=report.notes + notes + ((MIXED_NOTE,) if mixed else ()))
 
 
 _PAJEK_SECTION = re.compile(r"^[ \t]*\*(\w+)", re.MULTILINE)
+_NETWORK_SECTIONS = {"network", "vertices", "arcs", "edges", "arcslist", "edgeslist", "matrix"}
+
+
+def _first_network(lines: list[str], file: str) -> tuple[list[str], tuple[str, ...]]:
+    """A project file's (``.paj``) one network, its partitions and vectors left out and named (igraph
+    would stop at the first); a second network is refused."""
+    sections = [(k, m.group(1).lower(), line.strip()) for k, line in enumerate(lines)
+                if (m := _PAJEK_SECTION.match(line))]
+    networks = [k for k, kind, _ in sections if kind == "network"]
+    if len(networks) > 1:
+        raise GraphFormatError(file, f"a Pajek project of {len(networks)} networks: one is read here; save "
+                                     "the one to read as its own .net file", networks[1] + 1)
+    other = [f"{title} (line {k + 1})" for k, kind, title in sections if kind not in _NETWORK_SECTIONS]
+    if not other:
+        return lines, ()
+    cut = next(k for k, kind, _ in sections if kind not in _NETWORK_SECTIONS)
+    return lines[:cut], (f"left out: {', '.join(other)} (a Pajek project's partitions and vectors)",)
 
 
 def _edges_as_arcs(lines: list[str], file: str) -> str:
@@ -352,7 +371,7 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
         g.vs["name"] = [str(i + 1) for i in range(g.vcount())]
     elif fmt == "pajek":  # igraph's write_pajek escapes a name's " as &#34; (its reader leaves it)
         g.vs["name"] = [str(name).replace("&#34;", '"') for name in g.vs["name"]]
-    if fmt == "ncol":  # nodes in the edge-list reader's order (integer names 0..n-1 stay put), not first-seen
+    if fmt in ("ncol", "lgl"):  # nodes in the edge-list reader's order (integers sorted), not first-seen
         index = {name: k for k, name in enumerate(g.vs["name"])}
         g = g.permute_vertices([index[name] for name in node_order(g.vs["name"])])  # new k is old [k]
     nx_graph = g.to_networkx()

@@ -571,3 +571,34 @@ def test_a_table_saved_again_by_pandas_keeps_its_old_index_apart(names, index):
     raw = pd.read_csv(io.StringIO(first)).to_csv(index=index).encode()
     graph = read_graph_bytes(raw, "again.csv")
     assert set(edges_of(graph)) == {frozenset("xy"), frozenset("yz"), frozenset("zw")}
+
+
+# Pajek files with a blank line inside a section (hand-edited class notes): igraph's reader ends the
+# file at a blank line, which read "1 2, blank, 2 3" as one edge
+def test_a_blank_line_inside_a_pajek_section_does_not_end_the_file():
+    raw = b'*Vertices 3\n1 "a"\n2 "b"\n\n3 "c"\n*Edges\n1 2\n  \n2 3\n\n'
+    assert edges_of(read_graph_bytes(raw, "blank.net")) == {frozenset("ab"): 1.0, frozenset("bc"): 1.0}
+
+
+# Pajek's project files (.paj): networks, then partitions and vectors of their vertices
+PROJECT = (b'*Network one\n*Vertices 3\n1 "a"\n2 "b"\n3 "c"\n*Edges\n1 2\n2 3\n\n'
+           b"*Partition groups\n*Vertices 3\n1\n1\n2\n\n*Vector sizes\n*Vertices 3\n0.5\n0.1\n0.2\n")
+
+
+def test_a_pajek_project_s_partitions_and_vectors_are_left_out_and_named():
+    graph = read_graph_bytes(PROJECT, "project.paj")
+    assert edges_of(graph) == {frozenset("ab"): 1.0, frozenset("bc"): 1.0}
+    assert "*Partition groups (line 10)" in " ".join(graph.read.notes)
+
+
+def test_a_pajek_project_of_two_networks_is_refused_naming_the_second():
+    raw = PROJECT + b'*Network two\n*Vertices 2\n1 "x"\n2 "y"\n*Edges\n1 2\n'
+    message = read_error(raw, "two.paj")
+    assert message.startswith("two.paj:21:") and "2 networks" in message
+
+
+def test_igraph_s_lgl_reads_to_the_same_graph_as_its_edge_list(tmp_path):
+    g = karate(named=False, weighted=False)  # LGL lists nodes first-seen: 9 appears after 10
+    lgl, edges = read_graph_bytes(written(tmp_path, g, "lgl"), "k.lgl"), read_graph_bytes(
+        written(tmp_path, g, "edgelist"), "k.txt")
+    assert lgl.names == edges.names and lgl.fingerprint() == edges.fingerprint()
