@@ -56,7 +56,7 @@ RowAt = Callable[[int], tuple[int, list[str]] | None]  # data row k's (file line
 HEAD_ROWS = 21  # what the header and separator are decided on (the first 21 data lines)
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 _INTEGER = re.compile(r"-?\d+")
-_NOT_DECIMAL_COMMA = re.compile(r"(?<!\d),|,(?!\d)")
+_NOT_DECIMAL_COMMA = re.compile(r"(?<!\d),(?! )|,(?![\d ])")  # nor a name's ("Smith, J")
 
 
 def is_index(key: str) -> bool:
@@ -86,7 +86,7 @@ def sniff_separator(lines: list[str]) -> str | None:
         if sep is None:
             break
         if sep == "," and _splits(lines, ";") and not _NOT_DECIMAL_COMMA.search("\n".join(lines)):
-            continue  # "a;b;1,5": a European sheet's decimal commas, not its separator
+            continue  # "a;b;1,5", "Smith, J;Doe, A": decimal commas, commas in names, not the separator
         if _splits(lines, sep):
             return None if sep == "\t" and blanks and _mixed_blanks(lines) else sep
     if blanks:

@@ -602,3 +602,10 @@ def test_igraph_s_lgl_reads_to_the_same_graph_as_its_edge_list(tmp_path):
     lgl, edges = read_graph_bytes(written(tmp_path, g, "lgl"), "k.lgl"), read_graph_bytes(
         written(tmp_path, g, "edgelist"), "k.txt")
     assert lgl.names == edges.names and lgl.fingerprint() == edges.fingerprint()
+
+
+def test_a_semicolon_sheet_of_names_holding_a_comma_and_a_blank_is_split_at_its_semicolons():
+    """A sheet of authors ("Smith, J") saved with ";" and no header: its commas are in the names."""
+    raw = b"Smith, J;Doe, A\r\nDoe, A;Roe, B\r\nRoe, B;Smith, J\r\n"
+    graph = read_graph_bytes(raw, "authors.csv")
+    assert graph.read.separator == "semicolon" and set(graph.names) == {"Smith, J", "Doe, A", "Roe, B"}
