@@ -274,6 +274,7 @@ def parquet_table(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
 
 # --------------------------------------------------------------------------- Excel workbooks
 
+MAX_CELLS = 2**23  # a sheet's cells looked at: a million rows of 8 columns (Excel's limit is 1,048,576 rows)
 HINT_BYTES = 2**22  # why a cell is empty is looked up (all cells in memory, ~50x) in workbooks this small
 
 
@@ -291,8 +292,8 @@ def looks_workbook(raw: bytes) -> bool:
 
 def read_excel(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEFAULT_MAX_BYTES
                ) -> tuple[Graph, ReadReport]:
-    """The first sheet of a workbook that holds cells, read by pandas (openpyxl) and then as a CSV
-    is; errors name the sheet's row (row 1 is the sheet's first)."""
+    """The first sheet of a workbook that holds cells, read by openpyxl and then as a CSV is; errors
+    name the sheet's row (row 1 is the sheet's first)."""
     name, cells, others = excel_sheet(raw, file, max_bytes)
     table = sheet_table(name, cells, others, options)
     try:
@@ -304,10 +305,10 @@ def read_excel(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEF
 
 
 def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFrame, list[str]]:
-    """(name, cells, the other sheets holding cells) of the first sheet holding cells; its cells as
-    openpyxl gives them (whole numbers as int, text, datetime), empty rows and columns left out,
-    the index being the sheet's row - 1. The members' sizes are checked before anything is read;
-    openpyxl parses the XML with defusedxml (no DTD entities: XML bombs)."""
+    """(name, cells, the other sheets holding cells) of the first sheet holding cells, read by openpyxl
+    (whole numbers as int, text, datetime), empty rows and columns left out, the index being the
+    sheet's row - 1. The members' sizes are checked before anything is read; openpyxl parses the XML
+    with defusedxml (no DTD entities: XML bombs)."""
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
             members = archive.infolist()
@@ -321,8 +322,20 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
         raise GraphFormatError(file, "an Excel binary workbook (.xlsb): save it as .xlsx or CSV to read it "
                                      "here")
     try:
-        sheets = pd.read_excel(io.BytesIO(raw), sheet_name=None, header=None, dtype=object, na_filter=False,
-                               engine="openpyxl")
+        from openpyxl import load_workbook
+
+        book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True, keep_links=False)
+        found: list[tuple[str, pd.DataFrame]] = []
+        cap = min(MAX_CELLS, max_bytes // 8)
+        for sheet in book.worksheets:
+            sheet.reset_dimensions()  # its declared size may be wrong, or hostile (pandas resets it too)
+            if found:
+                if _holds_cells(sheet, cap):
+                    found.append((sheet.title, pd.DataFrame()))
+            elif (cells := _without_empty(_sheet_cells(sheet, file, cap))).size:
+                found.append((sheet.title, cells))
+    except GraphFormatError:
+        raise
     except ImportError:
         raise GraphFormatError(file, "an Excel workbook: reading it needs openpyxl (pip install openpyxl)"
                                ) from None
@@ -337,16 +350,56 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
         problem = first_line(err) if cause is None else ("XML with a DTD or entities (<!DOCTYPE …>/<!ENTITY "
                                                          "…>) refused: they are how XML bombs work")
         raise GraphFormatError(file, f"cannot read this Excel workbook: {problem}") from None
-    filled = {name: _without_empty(cells) for name, cells in sheets.items()}
-    names = [name for name, cells in filled.items() if cells.size]
-    if not names:
+    if not found:
         raise GraphFormatError(file, "an Excel workbook whose sheets are empty: no edges")
-    return names[0], filled[names[0]], names[1:]
+    return found[0][0], found[0][1], [name for name, _ in found[1:]]
+
+
+def _sheet_cells(sheet: Any, file: str, max_cells: int) -> pd.DataFrame:
+    """A sheet's cells as pandas' read_excel gives them (a whole number as int, Excel's errors as NaN),
+    row k at index k - 1. Read here rather than by read_excel, which pads every row to the widest (one
+    cell at XFD1048576 in a 5 kB file made a table of 17 billion cells); the cells looked at, empty ones
+    before a row's last included, are capped."""
+    from openpyxl.cell.cell import ERROR_CODES
+
+    rows: list[list[Any]] = []
+    numbers: list[int] = []
+    seen = width = 0
+    for number, row in enumerate(sheet.iter_rows(values_only=True)):
+        seen += len(row)
+        if seen > max_cells or len(rows) * width > max_cells:
+            raise GraphFormatError(file, f"Excel sheet {sheet.title!r} of over {max_cells:,} cells (empty "
+                                         "ones before a row's last counted): more than read here; save it as "
+                                         "CSV")
+        values = [np.nan if v in ERROR_CODES else int(v) if isinstance(v, float) and v.is_integer() else v
+                  for v in row]
+        while values and _blank(values[-1]):
+            values.pop()
+        if values:
+            rows.append(values)
+            numbers.append(number)
+            width = max(width, len(values))
+    return pd.DataFrame([row + [None] * (width - len(row)) for row in rows], index=numbers, dtype=object)
+
+
+def _holds_cells(sheet: Any, max_cells: int) -> bool:
+    """Whether a sheet holds a cell that is not blank (past ``max_cells`` looked at, taken as yes)."""
+    seen = 0
+    for row in sheet.iter_rows(values_only=True):
+        seen += len(row)
+        if seen > max_cells or not all(map(_blank, row)):
+            return True
+    return False
+
+
+def _blank(value: Any) -> bool:
+    """An empty cell: nothing, blanks, or Excel's error value (NaN; v != v)."""
+    return value is None or value != value or (isinstance(value, str) and not value.strip())
 
 
 def _without_empty(cells: pd.DataFrame) -> pd.DataFrame:
     """The cells without the rows and columns that hold nothing (or blanks), which sheets have."""
-    empty = cells.map(lambda v: v != v or (isinstance(v, str) and not v.strip()))  # v != v: NaN, Excel's #N/A
+    empty = cells.map(_blank)
     return cells.loc[~empty.all(axis=1), ~empty.all(axis=0)]
 
 
@@ -388,7 +441,7 @@ def _why_empty(err: GraphFormatError, raw: bytes, name: str, cells: pd.DataFrame
     if err.line is None or err.line - 1 not in cells.index or len(raw) > HINT_BYTES:
         return err
     row = cells.loc[err.line - 1]
-    empty = [k for k in cells.columns if row[k] != row[k] or (isinstance(row[k], str) and not row[k].strip())]
+    empty = [k for k in cells.columns if _blank(row[k])]
     if not empty:
         return err
     from openpyxl import load_workbook

@@ -425,3 +425,19 @@ def test_an_opendocument_spreadsheet_is_refused_saying_what_to_save_it_as():
         ods.writestr("META-INF/manifest.xml", "<manifest/>")
     assert one_line(out.getvalue()) == ("t: an OpenDocument spreadsheet (.ods): save it as .xlsx or CSV "
                                         "to read it here")
+
+
+def test_a_far_cell_is_not_a_table_of_billions_of_empty_cells():
+    """pandas' read_excel pads every row to the widest: one blank cell at XFD1048576 made a 5 kB file a
+    table of 17 billion cells (it did not finish); a sheet whose rows reach far right is refused."""
+    def far(sheet):
+        sheet.append(["source", "target"])
+        sheet.append(["a", "b"])
+        sheet["XFD1048576"] = " "
+    assert read(workbook(far)).names == ("a", "b")
+
+    def wide(sheet):
+        for row in range(1, 700):
+            sheet.append(["a", "b"])
+            sheet.cell(row, 16384).value = " "
+    assert "cells (empty ones before a row's last counted): more than read here" in one_line(workbook(wide))
