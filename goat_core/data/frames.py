@@ -1,5 +1,6 @@
-"""Tables from pandas' ``to_json`` (every orient, JSON Lines), ``to_parquet`` and Excel workbooks, read
-by pandas; :func:`read_frame` takes any table (the formats' table sections too) to the shared table path."""
+"""Tables from pandas' ``to_json`` (every orient, JSON Lines) and ``to_parquet``, read by pandas, and
+Excel workbooks, read by openpyxl; :func:`read_frame` takes any table (the formats' table sections too)
+to the shared table path."""
 
 from __future__ import annotations
 
