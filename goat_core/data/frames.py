@@ -372,8 +372,8 @@ def _sheet_cells(sheet: Any, file: str, max_cells: int) -> pd.DataFrame:
             raise GraphFormatError(file, f"Excel sheet {sheet.title!r} of over {max_cells:,} cells (empty "
                                          "ones before a row's last counted): more than read here; save it as "
                                          "CSV")
-        values = [np.nan if v in ERROR_CODES else int(v) if isinstance(v, float) and v.is_integer() else v
-                  for v in row]
+        values = [np.nan if v in ERROR_CODES else int(v) if isinstance(v, float) and v.is_integer()
+                  and abs(v) < 2**53 else v for v in row]  # past 2**53 a float's digits are lost: refused
         while values and _blank(values[-1]):
             values.pop()
         if values:
@@ -406,17 +406,24 @@ def _without_empty(cells: pd.DataFrame) -> pd.DataFrame:
 
 def sheet_table(name: str, cells: pd.DataFrame, others: list[str], options: ReadOptions) -> Table:
     """A sheet's table: its first row is the header when a CSV's would be (or holds the columns the
-    options name); numbers stay numbers (integer ids as int64)."""
-    texts = cells.apply(_texts)
-    first = texts.iloc[0].tolist()
+    options name), past titles above it (rows with an empty cell over a header that has none, as
+    NodeXL's group titles); numbers stay numbers (integer ids as int64)."""
+    texts = cells.apply(_texts).values.tolist()
+    top = 0
+    while top + 1 < len(texts) and "" in texts[top] and "" not in texts[top + 1] and looks_like_header(
+            texts[top + 1], texts[top + 2:top + 2 + HEAD_ROWS]):
+        top += 1
+    first = texts[top]
     named = [v for v in (options.source, options.target, options.weight)
              if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdigit()]
-    header = looks_like_header(first, texts.iloc[1:HEAD_ROWS + 1].values.tolist()) or bool(named) and all(
+    header = looks_like_header(first, texts[top + 1:top + 1 + HEAD_ROWS]) or bool(named) and all(
         v.strip().lower() in {f.lower() for f in first} for v in named)
-    body = cells.iloc[1:] if header else cells
-    also = f" (also in the workbook, not read: {', '.join(map(repr, others))})" if others else ""
+    body = cells.iloc[top + header:]
+    notes = [f"its header on row {cells.index[top] + 1}: the rows above left out"] if top else []
+    notes += [f"also in the workbook, not read: {', '.join(map(repr, others))}"] if others else []
     return Table(first if header else None, [body[k].infer_objects() for k in body.columns],
-                 f"Excel sheet {name!r}{also}", lines=(body.index + 1).tolist(), guessed=True)
+                 f"Excel sheet {name!r}" + (f" ({'; '.join(notes)})" if notes else ""),
+                 lines=(body.index + 1).tolist(), guessed=True)
 
 
 def _refuse_dates(table: Table, positions: tuple[int, int, int | None] | None, file: str) -> None:

@@ -441,3 +441,37 @@ def test_a_far_cell_is_not_a_table_of_billions_of_empty_cells():
             sheet.append(["a", "b"])
             sheet.cell(row, 16384).value = " "
     assert "cells (empty ones before a row's last counted): more than read here" in one_line(workbook(wide))
+
+
+def test_a_title_above_the_header_is_left_out_and_nodexl_s_columns_are_known():
+    """A title (merged across the table) above the header, and NodeXL's Edges sheet: group titles
+    over its columns on row 1, Vertex 1 and Vertex 2 on row 2."""
+    g = karate()
+
+    def titled(sheet):
+        sheet.append(["Karate club, Zachary (1977)"])
+        sheet.merge_cells("A1:C1")
+        sheet.append(["Source", "Target", "Weight"])
+        for edge in g.edges(data="weight"):
+            sheet.append(list(edge))
+    graph = read(workbook(titled))
+    assert_same(graph, g)
+    assert graph.read.notes[0] == "Excel sheet 'Sheet' (its header on row 2: the rows above left out)"
+
+    def nodexl(sheet):
+        sheet.append([None, None, "Visual Properties", None, None, "Labels", None, "Graph Metrics"])
+        sheet.append(["Vertex 1", "Vertex 2", "Color", "Width", "Style", "Label", "Reciprocated?",
+                      "Edge Weight"])
+        for u, v, w in g.edges(data="weight"):
+            sheet.append([f"n{u}", f"n{v}", None, None, None, None, None, w])
+    graph = read(workbook(nodexl))
+    assert (graph.num_nodes, graph.num_edges, graph.read.weight) == (34, 78, "'Edge Weight'")
+    assert graph.weight.sum() == sum(w for _, _, w in g.edges(data="weight"))
+
+
+def test_an_id_past_2_53_whose_digits_excel_lost_is_refused():
+    def long_ids(sheet):
+        sheet.append(["source", "target"])
+        sheet.append([123456789012345678.0, 1])  # Excel keeps 15 digits: stored as 1.23456789012346E+17
+        sheet.append([1, 2])
+    assert "is a float past 2**53, whose digits were lost" in one_line(workbook(long_ids))
