@@ -454,18 +454,21 @@ def _why_empty(err: GraphFormatError, raw: bytes, name: str, cells: pd.DataFrame
         return err
     from openpyxl import load_workbook
 
-    sheet = load_workbook(io.BytesIO(raw), data_only=False)[name]  # formulas as written, merged ranges
+    try:
+        sheet = load_workbook(io.BytesIO(raw), data_only=False)[name]  # formulas as written, merged ranges
+    except Exception:  # what the read-only pass did not look at (a broken part): the error as it was
+        return err
     for k in empty:
         cell = sheet.cell(err.line, k + 1)
         merged = next((r for r in sheet.merged_cells.ranges if cell.coordinate in r), None)
-        if merged is not None:
+        if cell.data_type == "e" or row[k] is not None and row[k] != row[k]:  # NaN: an error saved
+            why = f"cell {cell.coordinate} holds an Excel error value ({cell.value})"
+        elif merged is not None and cell.coordinate != merged.start_cell.coordinate:
             why = (f"cell {cell.coordinate} is inside the merged cells {merged.coord}, whose value only "
                    f"{merged.start_cell.coordinate} holds: unmerge them and fill in every row")
         elif cell.data_type == "f":
             why = (f"cell {cell.coordinate} holds a formula ({cell.value}) whose result was never saved (as "
                    "programs write workbooks): open and save it in Excel or LibreOffice, or write values")
-        elif cell.data_type == "e":
-            why = f"cell {cell.coordinate} holds Excel's error {cell.value}"
         else:
             continue
         return GraphFormatError(err.file, f"{err.problem} ({why})", err.line)

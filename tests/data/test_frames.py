@@ -381,6 +381,12 @@ def test_empty_cells_say_why_they_are_empty():
     message = one_line(workbook(merged))
     assert message.startswith("t:3: empty node id") and "A3 is inside the merged cells A2:A3" in message
 
+    def error(sheet):
+        sheet.append(["source", "target"])
+        sheet.append([1, 2])
+        sheet.append([1, "#N/A"])  # a lookup that found nothing, as Excel saves it
+    assert one_line(workbook(error)) == "t:3: empty node id (cell B3 holds an Excel error value (#N/A))"
+
 
 BOMB = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol0 "lol">'
         + "".join(f'<!ENTITY lol{k} "{f"&lol{k - 1};" * 10}">' for k in range(1, 10))
