@@ -254,12 +254,18 @@ def test_a_very_long_file_name_is_shortened_in_headings_not_in_the_message(app):
     assert heading in plain(summary) and name not in plain(summary)
 
 
-def test_a_first_line_of_unknown_names_is_read_as_the_header_when_told(app):
+@pytest.mark.parametrize("suffix", ["csv", "xlsx"])
+def test_a_first_line_of_unknown_names_is_read_as_the_header_when_told(app, suffix):
+    import io
+
     import networkx as nx
 
     g = nx.les_miserables_graph()
     table = nx.to_pandas_edgelist(g, source="person", target="friend")[["person", "friend"]]
-    upload(app, table.to_csv(index=False).encode(), name="people.csv")
+    book = io.BytesIO()
+    table.to_excel(book, index=False)  # a sheet's first row is told as a CSV's first line is
+    upload(app, table.to_csv(index=False).encode() if suffix == "csv" else book.getvalue(),
+           name=f"people.{suffix}")
     assert len(app.error) == 1 and "a header or an edge?" in app.error[0].value
     assert explorer(app).graph_key == "lesmis"
     app.checkbox(key="upload_fix_header").check()
