@@ -306,7 +306,8 @@ def read_excel(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEF
 
 
 def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFrame, list[str]]:
-    """(name, cells, the other sheets holding cells) of the first sheet holding cells, read by openpyxl
+    """(name, cells, the other sheets holding cells, as shown) of the first sheet holding cells (hidden
+    sheets last), read by openpyxl
     (whole numbers as int, text, datetime), empty rows and columns left out, the index being the
     sheet's row - 1. The members' sizes are checked before anything is read; openpyxl parses the XML
     with defusedxml (no DTD entities: XML bombs)."""
@@ -328,11 +329,12 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
         book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True, keep_links=False)
         found: list[tuple[str, pd.DataFrame]] = []
         cap = min(MAX_CELLS, max_bytes // 8)
-        for sheet in book.worksheets:
+        for sheet in sorted(book.worksheets, key=lambda s: s.sheet_state != "visible"):  # hidden ones last
             sheet.reset_dimensions()  # its declared size may be wrong, or hostile (pandas resets it too)
+            state = f" ({sheet.sheet_state})" if sheet.sheet_state != "visible" else ""
             if found:
                 if _holds_cells(sheet, cap):
-                    found.append((sheet.title, pd.DataFrame()))
+                    found.append((repr(sheet.title) + state, pd.DataFrame()))
             elif (cells := _without_empty(_sheet_cells(sheet, file, cap))).size:
                 found.append((sheet.title, cells))
     except GraphFormatError:
@@ -420,7 +422,7 @@ def sheet_table(name: str, cells: pd.DataFrame, others: list[str], options: Read
         v.strip().lower() in {f.lower() for f in first} for v in named)
     body = cells.iloc[top + header:]
     notes = [f"its header on row {cells.index[top] + 1}: the rows above left out"] if top else []
-    notes += [f"also in the workbook, not read: {', '.join(map(repr, others))}"] if others else []
+    notes += [f"also in the workbook, not read: {', '.join(others)}"] if others else []
     return Table(first if header else None, [body[k].infer_objects() for k in body.columns],
                  f"Excel sheet {name!r}" + (f" ({'; '.join(notes)})" if notes else ""),
                  lines=(body.index + 1).tolist(), guessed=True)

@@ -481,3 +481,22 @@ def test_an_id_past_2_53_whose_digits_excel_lost_is_refused():
         sheet.append([123456789012345678.0, 1])  # Excel keeps 15 digits: stored as 1.23456789012346E+17
         sheet.append([1, 2])
     assert "is a float past 2**53, whose digits were lost" in one_line(workbook(long_ids))
+
+
+def test_a_hidden_sheet_is_passed_over_for_the_sheet_people_see():
+    """A hidden sheet first (lookup lists, a template's settings) is not what a user means."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    lists = book.active
+    lists.title, lists.sheet_state = "lists", "hidden"
+    lists.append(["red", "green"])
+    lists.append(["blue", "black"])
+    edges = book.create_sheet("edges")
+    edges.append(["source", "target"])
+    edges.append(["a", "b"])
+    out = io.BytesIO()
+    book.save(out)
+    graph = read(out.getvalue())
+    assert graph.names == ("a", "b")
+    assert graph.read.notes[0] == "Excel sheet 'edges' (also in the workbook, not read: 'lists' (hidden))"
