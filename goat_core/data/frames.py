@@ -423,9 +423,9 @@ def sheet_table(name: str, cells: pd.DataFrame, others: list[str], options: Read
     body = cells.iloc[top + header:]
     notes = [f"its header on row {cells.index[top] + 1}: the rows above left out"] if top else []
     notes += [f"also in the workbook, not read: {', '.join(others)}"] if others else []
-    return Table(first if header else None, [body[k].infer_objects() for k in body.columns],
-                 f"Excel sheet {name!r}" + (f" ({'; '.join(notes)})" if notes else ""),
-                 lines=(body.index + 1).tolist(), guessed=True)
+    columns = [body[k].infer_objects().reset_index(drop=True) for k in body.columns]  # row k at k
+    how = f"Excel sheet {name!r}" + (f" ({'; '.join(notes)})" if notes else "")
+    return Table(first if header else None, columns, how, lines=(body.index + 1).tolist(), guessed=True)
 
 
 def _refuse_dates(table: Table, positions: tuple[int, int, int | None] | None, file: str) -> None:
