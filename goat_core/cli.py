@@ -74,11 +74,11 @@ def add_read_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("reading a graph file (default: found from its content)")
     group.add_argument("--format", choices=FORMATS + tuple(FORMAT_ALIASES), metavar="FORMAT",
                        help=f"the file's format: {', '.join(FORMATS)} (csv/tsv = edgelist, json = node-link, "
-                            "jsonl/ndjson = json-table, pq = parquet, net = pajek, mtx = matrix-market, "
-                            "gv = dot, ucinet = dl; auto = detect, the default)")
-    group.add_argument("--source", metavar="COL", help="edge tables (CSV, pandas JSON, Parquet): the source "
-                                                       "column, by header name or 0-based position (with "
-                                                       "--target)")
+                            "jsonl/ndjson = json-table, pq = parquet, xlsx = excel, net = pajek, "
+                            "mtx = matrix-market, gv = dot, ucinet = dl; auto = detect, the default)")
+    group.add_argument("--source", metavar="COL", help="edge tables (CSV, pandas JSON, Parquet, Excel): the "
+                                                       "source column, by header name or 0-based position "
+                                                       "(with --target)")
     group.add_argument("--target", metavar="COL", help="edge tables: the target column (name or position)")
     group.add_argument("--weight", metavar="COL", help="edge tables: the weight column (name or position); "
                                                        "networkx formats: the edge attribute; none: "

@@ -33,7 +33,8 @@ LAST = "upload_last"  # the last graph file loaded: (name, bytes, labels name, l
 PICKERS = ("upload_col_source", "upload_col_target", "upload_col_weight")
 PENDING = "upload_pending"  # a table not read as found: (LAST's five fields, header, first row, format)
 FIXERS = ("upload_fix_source", "upload_fix_target", "upload_fix_weight")
-TABLES = ("edgelist", "json-table", "parquet")  # the formats whose columns the pickers choose
+TABLES = ("edgelist", "json-table", "parquet", "excel")  # the formats whose columns the pickers choose
+GUESSED = ("edgelist", "excel")  # ... whose header is told from the values: the first line may be one
 NO_WEIGHT = -1  # the weight picker's "unweighted"
 # The read errors name the command line's flags (they are goat_core's); in the app, these controls
 APP_FLAGS = (" (In the app: --format is the Format choice, --directed the Directed edges box, and --source, "
@@ -42,7 +43,8 @@ FORMATS_NOTE = (
     "Any **graph file**, recognised by its content (or read as the Format choice says): an edge list or "
     "table (CSV, TSV, spaces, `;` or `|`; "
     "a header chooses columns by name, e.g. Gephi's `Source,Target,Weight`; pandas' index column is left "
-    "out; KONECT), pandas' `to_json` (any orient, JSON Lines) and `to_parquet` tables, read the same way, "
+    "out; KONECT), Excel workbooks (`.xlsx`: the first sheet holding cells), pandas' `to_json` (any orient, "
+    "JSON Lines) and `to_parquet` tables, read the same way, "
     "networkx's edge and adjacency lists, GEXF, GraphML, GML, Pajek, node-link JSON, igraph's LGL, NCOL "
     "and LEDA, Graphviz DOT, Matrix Market (`.mtx`), Gephi's GDF, VNA and UCINET DL exports, Cytoscape's "
     "SIF and XGMML, DIMACS; gzip, "
@@ -154,7 +156,7 @@ def pending_picker(ex: Explorer) -> None:
     c2.selectbox("Target", columns, format_func=title, key=FIXERS[1])
     c3.selectbox("Weight", [NO_WEIGHT] + columns, key=FIXERS[2],
                  format_func=lambda i: "(none: unweighted)" if i == NO_WEIGHT else title(i))
-    if header is None and pending[7] == "edgelist" and not any(is_number(v) for v in first):
+    if header is None and pending[7] in GUESSED and not any(is_number(v) for v in first):
         st.checkbox("The first line is a header", key="upload_fix_header",
                     help="Its words name the columns: read them as names, not as an edge.")
     c4.button("Read with these columns", key="upload_fix_read", on_click=read_pending, args=(ex,))
@@ -164,7 +166,7 @@ def read_pending(ex: Explorer) -> None:
     """The pending table read with the columns :func:`pending_picker` names."""
     name, raw, labels_name, labels_raw, options, header, first, fmt = st.session_state[PENDING]
     picked = [int(st.session_state[key]) for key in FIXERS]
-    by_name = header is None and fmt == "edgelist" and bool(st.session_state.get("upload_fix_header"))
+    by_name = header is None and fmt in GUESSED and bool(st.session_state.get("upload_fix_header"))
     column = (lambda i: first[i]) if by_name else (lambda i: i)  # the header's words: the first line is one
     chosen = replace(options, format=fmt, source=column(picked[0]), target=column(picked[1]),
                      weight="none" if picked[2] == NO_WEIGHT else column(picked[2]))

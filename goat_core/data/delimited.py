@@ -36,14 +36,14 @@ from .graph import (
 # weak ones (plausible node names) only choose columns once a header has been recognised.
 STRONG_SOURCE = {"source", "src", "from", "sourceid", "fromid", "sourcenode", "fromnode", "node1", "tail",
                  "origin", "sender", "srcid", "srcnode", "sourcenodeid", "fromnodeid", "sourcevertex",
-                 "fromvertex", "startnode", "startid", "start"}  # Neo4j: :START_ID, _start
+                 "fromvertex", "startnode", "startid", "start", "vertex1"}  # Neo4j: :START_ID, _start; NodeXL
 STRONG_TARGET = {"target", "dst", "dest", "destination", "to", "targetid", "toid", "targetnode", "tonode",
                  "node2", "head", "receiver", "dstid", "dstnode", "destid", "destnode", "destinationid",
                  "destinationnode", "targetnodeid", "tonodeid", "targetvertex", "tovertex", "endnode",
-                 "recipient", "endid", "end"}
+                 "recipient", "endid", "end", "vertex2"}
 WEAK_SOURCE = {"u", "n1", "v1", "id1", "nodea", "a1"}
 WEAK_TARGET = {"v", "n2", "v2", "id2", "nodeb", "a2"}
-WEIGHT_NAMES = {"weight", "weights", "w", "value", "strength", "count"}
+WEIGHT_NAMES = {"weight", "weights", "w", "value", "strength", "count", "edgeweight"}  # NodeXL: Edge Weight
 COLUMN_NAMES = STRONG_SOURCE | STRONG_TARGET | WEAK_SOURCE | WEAK_TARGET | WEIGHT_NAMES  # any edge column
 INDEX_NAMES = {"", "index", "idx", "rowid", "row"}  # and pandas' "Unnamed: 0": is_index
 # Columns that are never an edge's end (Gephi's Type/Id/Label, times): left out when the ends are

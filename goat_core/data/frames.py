@@ -1,11 +1,14 @@
-"""Tables from pandas' ``to_json`` (every orient, JSON Lines) and ``to_parquet``, read by pandas;
-:func:`read_frame` takes any table (the formats' table sections too) to the shared table path."""
+"""Tables from pandas' ``to_json`` (every orient, JSON Lines) and ``to_parquet``, read by pandas, and
+Excel workbooks, read by openpyxl; :func:`read_frame` takes any table (the formats' table sections too)
+to the shared table path."""
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 import re
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -14,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import GraphFormatError
-from .delimited import COLUMN_NAMES, HEAD_ROWS, Layout, read_fields
-from .formats import ReadOptions, ReadReport
+from .delimited import COLUMN_NAMES, HEAD_ROWS, Layout, looks_like_header, read_fields
+from .formats import NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, first_line, header_key
 from .nxformats import node_link_from_data, parse_json
 
@@ -38,6 +41,7 @@ class Table:
     columns: list[Sequence[Any]]
     how: str  # "orient 'records'", "JSON Lines", "Parquet", "GDF edge section", ...
     lines: list[int] | None = None
+    guessed: bool = False  # the header was told from the values, as a CSV's is (a sheet), not said
 
     @property
     def rows(self) -> int:
@@ -269,6 +273,210 @@ def parquet_table(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
     return frame_table(frame, "Parquet")
 
 
+# --------------------------------------------------------------------------- Excel workbooks
+
+MAX_CELLS = 2**23  # a sheet's cells looked at: a million rows of 8 columns (Excel's limit is 1,048,576 rows)
+HINT_BYTES = 2**22  # why a cell is empty is looked up (all cells in memory, ~50x) in workbooks this small
+
+
+def looks_workbook(raw: bytes) -> bool:
+    """An Office Open XML workbook (.xlsx, .xlsm, .xlsb): a zip of ``[Content_Types].xml`` and ``xl/``."""
+    if not raw.startswith(b"PK"):
+        return False
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            names = archive.namelist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return False
+    return "[Content_Types].xml" in names and any(name.startswith("xl/") for name in names)
+
+
+def read_excel(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEFAULT_MAX_BYTES
+               ) -> tuple[Graph, ReadReport]:
+    """The first sheet of a workbook that holds cells, read by openpyxl and then as a CSV is; errors
+    name the sheet's row (row 1 is the sheet's first)."""
+    name, cells, others = excel_sheet(raw, file, max_bytes)
+    table = sheet_table(name, cells, others, options)
+    try:
+        graph, report = read_frame(table, file, options, "excel")
+    except GraphFormatError as err:
+        raise _why_empty(err, raw, name, cells) from None
+    _refuse_dates(table, report.positions, file)
+    return graph, report
+
+
+def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFrame, list[str]]:
+    """(name, cells, the other sheets holding cells, as shown) of the first sheet holding cells (hidden
+    sheets last), read by openpyxl
+    (whole numbers as int, text, datetime), empty rows and columns left out, the index being the
+    sheet's row - 1. The members' sizes are checked before anything is read; openpyxl parses the XML
+    with defusedxml (no DTD entities: XML bombs)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+        raise GraphFormatError(file, f"not an Excel workbook (.xlsx): {first_line(err)}") from None
+    size = sum(info.file_size for info in members)  # a member read stops at its declared size
+    if size > max_bytes:
+        raise GraphFormatError(file, f"Excel workbook content over {max_bytes / 2**20:,.0f} MB once "
+                                     f"decompressed ({size / 2**20:,.0f} MB; the limit here): refused")
+    if any(info.filename.endswith(".bin") and info.filename.startswith("xl/workbook") for info in members):
+        raise GraphFormatError(file, "an Excel binary workbook (.xlsb): save it as .xlsx or CSV to read it "
+                                     "here")
+    try:
+        from openpyxl import load_workbook
+
+        book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True, keep_links=False)
+        found: list[tuple[str, pd.DataFrame]] = []
+        cap = min(MAX_CELLS, max_bytes // 8)
+        for sheet in sorted(book.worksheets, key=lambda s: s.sheet_state != "visible"):  # hidden ones last
+            sheet.reset_dimensions()  # its declared size may be wrong, or hostile (pandas resets it too)
+            state = f" ({sheet.sheet_state})" if sheet.sheet_state != "visible" else ""
+            if found:
+                if _holds_cells(sheet, cap):
+                    found.append((repr(sheet.title) + state, pd.DataFrame()))
+            elif (cells := _without_empty(_sheet_cells(sheet, file, cap))).size:
+                found.append((sheet.title, cells))
+    except GraphFormatError:
+        raise
+    except ImportError:
+        raise GraphFormatError(file, "an Excel workbook: reading it needs openpyxl (pip install openpyxl)"
+                               ) from None
+    except MemoryError:
+        raise GraphFormatError(file, "Excel workbook too large to read here") from None
+    except Exception as err:  # openpyxl and defusedxml raise many types: all mean "bad file"
+        from defusedxml import DefusedXmlException
+
+        cause: BaseException | None = err  # openpyxl wraps defusedxml's error in its own
+        while cause is not None and not isinstance(cause, DefusedXmlException):
+            cause = cause.__cause__ or cause.__context__
+        problem = first_line(err) if cause is None else ("XML with a DTD or entities (<!DOCTYPE …>/<!ENTITY "
+                                                         "…>) refused: they are how XML bombs work")
+        raise GraphFormatError(file, f"cannot read this Excel workbook: {problem}") from None
+    if not found:
+        raise GraphFormatError(file, "an Excel workbook whose sheets are empty: no edges")
+    return found[0][0], found[0][1], [name for name, _ in found[1:]]
+
+
+def _sheet_cells(sheet: Any, file: str, max_cells: int) -> pd.DataFrame:
+    """A sheet's cells as pandas' read_excel gives them (a whole number as int, Excel's errors as NaN),
+    row k at index k - 1. Read here rather than by read_excel, which pads every row to the widest (one
+    cell at XFD1048576 in a 5 kB file made a table of 17 billion cells); the cells looked at, empty ones
+    before a row's last included, are capped."""
+    from openpyxl.cell.cell import ERROR_CODES
+
+    rows: list[list[Any]] = []
+    numbers: list[int] = []
+    seen = width = 0
+    for number, row in enumerate(sheet.iter_rows(values_only=True)):
+        seen += len(row)
+        if seen > max_cells or len(rows) * width > max_cells:
+            raise GraphFormatError(file, f"Excel sheet {sheet.title!r} of over {max_cells:,} cells (empty "
+                                         "ones before a row's last counted): more than read here; save it as "
+                                         "CSV")
+        values = [np.nan if v in ERROR_CODES else int(v) if isinstance(v, float) and v.is_integer()
+                  and abs(v) < 2**53 else v for v in row]  # past 2**53 a float's digits are lost: refused
+        while values and _blank(values[-1]):
+            values.pop()
+        if values:
+            rows.append(values)
+            numbers.append(number)
+            width = max(width, len(values))
+    return pd.DataFrame([row + [None] * (width - len(row)) for row in rows], index=numbers, dtype=object)
+
+
+def _holds_cells(sheet: Any, max_cells: int) -> bool:
+    """Whether a sheet holds a cell that is not blank (past ``max_cells`` looked at, taken as yes)."""
+    seen = 0
+    for row in sheet.iter_rows(values_only=True):
+        seen += len(row)
+        if seen > max_cells or not all(map(_blank, row)):
+            return True
+    return False
+
+
+def _blank(value: Any) -> bool:
+    """An empty cell: nothing, blanks, or Excel's error value (NaN; v != v)."""
+    return value is None or value != value or (isinstance(value, str) and not value.strip())
+
+
+def _without_empty(cells: pd.DataFrame) -> pd.DataFrame:
+    """The cells without the rows and columns that hold nothing (or blanks), which sheets have."""
+    empty = cells.map(_blank)
+    return cells.loc[~empty.all(axis=1), ~empty.all(axis=0)]
+
+
+def sheet_table(name: str, cells: pd.DataFrame, others: list[str], options: ReadOptions) -> Table:
+    """A sheet's table: its first row is the header when a CSV's would be (or holds the columns the
+    options name), past titles above it (rows with an empty cell over a header that has none, as
+    NodeXL's group titles); numbers stay numbers (integer ids as int64)."""
+    texts = cells.apply(_texts).values.tolist()
+    top = 0
+    while top + 1 < len(texts) and "" in texts[top] and "" not in texts[top + 1] and looks_like_header(
+            texts[top + 1], texts[top + 2:top + 2 + HEAD_ROWS]):
+        top += 1
+    first = texts[top]
+    named = [v for v in (options.source, options.target, options.weight)
+             if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdigit()]
+    header = looks_like_header(first, texts[top + 1:top + 1 + HEAD_ROWS]) or bool(named) and all(
+        v.strip().lower() in {f.lower() for f in first} for v in named)
+    body = cells.iloc[top + header:]
+    notes = [f"its header on row {cells.index[top] + 1}: the rows above left out"] if top else []
+    notes += [f"also in the workbook, not read: {', '.join(others)}"] if others else []
+    columns = [body[k].infer_objects().reset_index(drop=True) for k in body.columns]  # row k at k
+    how = f"Excel sheet {name!r}" + (f" ({'; '.join(notes)})" if notes else "")
+    return Table(first if header else None, columns, how, lines=(body.index + 1).tolist(), guessed=True)
+
+
+def _refuse_dates(table: Table, positions: tuple[int, int, int | None] | None, file: str) -> None:
+    """A date or time as a node id: Excel stores ids typed as 1-2 or SEPT2 as dates, losing them."""
+    for k in (positions or ())[:2]:
+        dated = pd.Series(table.columns[k]).map(
+            lambda v: isinstance(v, (datetime.date, datetime.time, datetime.timedelta))).to_numpy()
+        if dated.any():
+            at = int(np.argmax(dated))
+            name = repr(table.names[k]) if table.names is not None else str(k)
+            value = pd.Series(table.columns[k]).iloc[at]
+            raise GraphFormatError(file, f"column {name} holds a date ({value}), not a node id: Excel "
+                                         "turns ids typed as 1-2 or SEPT2 into dates; format the column as "
+                                         "Text and type them again, or choose other columns: --source COL "
+                                         "--target COL (library: source=, target=)",
+                                   table.lines[at] if table.lines else None)
+
+
+def _why_empty(err: GraphFormatError, raw: bytes, name: str, cells: pd.DataFrame) -> GraphFormatError:
+    """A row's error, saying why an empty cell of the row is empty when the workbook tells: a formula
+    whose result was never saved (openpyxl and other programs save none), inside merged cells, or
+    Excel's error value (#N/A, #REF!)."""
+    if err.line is None or err.line - 1 not in cells.index or len(raw) > HINT_BYTES:
+        return err
+    row = cells.loc[err.line - 1]
+    empty = [k for k in cells.columns if _blank(row[k])]
+    if not empty:
+        return err
+    from openpyxl import load_workbook
+
+    try:
+        sheet = load_workbook(io.BytesIO(raw), data_only=False)[name]  # formulas as written, merged ranges
+    except Exception:  # what the read-only pass did not look at (a broken part): the error as it was
+        return err
+    for k in empty:
+        cell = sheet.cell(err.line, k + 1)
+        merged = next((r for r in sheet.merged_cells.ranges if cell.coordinate in r), None)
+        if cell.data_type == "e" or row[k] is not None and row[k] != row[k]:  # NaN: an error saved
+            why = f"cell {cell.coordinate} holds an Excel error value ({cell.value})"
+        elif merged is not None and cell.coordinate != merged.start_cell.coordinate:
+            why = (f"cell {cell.coordinate} is inside the merged cells {merged.coord}, whose value only "
+                   f"{merged.start_cell.coordinate} holds: unmerge them and fill in every row")
+        elif cell.data_type == "f":
+            why = (f"cell {cell.coordinate} holds a formula ({cell.value}) whose result was never saved (as "
+                   "programs write workbooks): open and save it in Excel or LibreOffice, or write values")
+        else:
+            continue
+        return GraphFormatError(err.file, f"{err.problem} ({why})", err.line)
+    return err
+
+
 def frame_table(frame: pd.DataFrame, how: str, unnamed: str = "") -> Table:
     """A DataFrame's table: its columns (no header when they are numbered 0..k-1, as orient 'values'
     and ``read_csv(header=None)`` number them), and its index unless it is pandas' default 0..n-1
@@ -323,7 +531,8 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
     try:
         graph, report = read_fields(lambda columns, whole: [integers if whole else texts],
                                     Layout(",", header, None, width, None), file, options, sample, row,
-                                    has_header=header is not None, integer_ids=True)
+                                    has_header=None if table.guessed else header is not None,
+                                    integer_ids=True)
     except GraphFormatError as err:
         if err.line is None or table.lines is not None:
             raise
@@ -370,11 +579,13 @@ def table_header(table: Table) -> tuple[tuple[str, ...] | None, tuple[str, ...]]
 
 def frame_columns(raw: bytes, file: str, fmt: str, max_bytes: int = DEFAULT_MAX_BYTES
                   ) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
-    """(header, first row) of a JSON or Parquet table as :func:`read_frame` lays it out; None
+    """(header, first row) of a JSON, Parquet or Excel table as :func:`read_frame` lays it out; None
     when it is not one (node-link JSON, a broken file)."""
     try:
         if fmt == "parquet":
             return table_header(parquet_table(raw, file, max_bytes))
+        if fmt == "excel":
+            return table_header(sheet_table(*excel_sheet(raw, file, max_bytes), ReadOptions()))
         text = decode(raw, file)
         if looks_json_lines(text):
             return table_header(json_lines(text, file))

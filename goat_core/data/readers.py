@@ -24,7 +24,7 @@ from .delimited import first_rows, read_table
 from .dimacs import looks_dimacs, read_dimacs
 from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
-from .frames import frame_columns, looks_json_lines, read_json, read_parquet
+from .frames import frame_columns, looks_json_lines, looks_workbook, read_excel, read_json, read_parquet
 from .gdf import looks_gdf, read_gdf
 from .graph import Graph, NodeLabels
 from .matrixmarket import looks_matrix_market, read_matrix_market
@@ -65,6 +65,7 @@ READERS: dict[str, Reader] = {
     "xgmml": read_xgmml,
     "json-table": read_json,
     "parquet": read_parquet,
+    "excel": read_excel,
     "lgl": read_lgl,
     "ncol": read_ncol,
     "leda": read_leda,
@@ -81,8 +82,8 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
     shown = f"{file}/{member}" if member else file
     raw, utf16 = _utf16_as_utf8(raw)
     fmt = options.format or sniff_format(raw, shown)
-    if fmt == "parquet":  # compressed inside: the cap applies to its columns once decompressed
-        graph, report = read_parquet(raw, shown, options, max_bytes)
+    if fmt in ("parquet", "excel"):  # compressed inside: the cap applies to their content decompressed
+        graph, report = (read_parquet if fmt == "parquet" else read_excel)(raw, shown, options, max_bytes)
     else:
         graph, report = READERS[fmt](raw, shown, options)
     graph = replace(graph, source=shown)
@@ -118,7 +119,7 @@ class TableColumns(NamedTuple):
 
     header: tuple[str, ...] | None
     first: tuple[str, ...]
-    format: str  # "edgelist", "json-table" or "parquet"
+    format: str  # "edgelist", "json-table", "parquet" or "excel"
 
 
 def table_columns(raw: bytes, file: str = "<upload>", *, max_bytes: int = MAX_DECOMPRESSED
@@ -130,8 +131,8 @@ def table_columns(raw: bytes, file: str = "<upload>", *, max_bytes: int = MAX_DE
         raw, _, _ = unpack(raw, file, max_bytes)
         raw, _ = _utf16_as_utf8(raw)
         fmt = sniff_format(raw, file)
-        if fmt in ("json-table", "node-link", "parquet"):
-            fmt = "parquet" if fmt == "parquet" else "json-table"
+        if fmt in ("json-table", "node-link", "parquet", "excel"):
+            fmt = fmt if fmt in ("parquet", "excel") else "json-table"
             found = frame_columns(raw, file, fmt, max_bytes)
         elif fmt == "edgelist":
             found = first_rows(raw)
@@ -148,7 +149,7 @@ MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"PK\x03\x04
          b"PK\x05\x06": "zip"}
 UNREAD = {b"7z\xbc\xaf\x27\x1c": "a 7-Zip archive", b"Rar!": "a RAR archive",
           b"\x28\xb5\x2f\xfd": "zstd-compressed", b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
-          b"\xd0\xcf\x11\xe0": "an old Excel/Office file",
+          b"\xd0\xcf\x11\xe0": "an old Excel .xls or Office file: save it as .xlsx or CSV",
           b"ARROW1": "an Arrow/Feather file"}
 
 
@@ -156,13 +157,13 @@ def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, st
     """(content, compression, zip member): a compressed file's content, capped at ``max_bytes``."""
     compression, member = None, None
     for _ in range(2):  # a .zip holding a .gz is unpacked twice; no deeper
-        kind = next((name for magic, name in MAGIC.items() if raw.startswith(magic)), None)
+        kind = _packed(raw)
         if kind is None:
             break
         raw, inner = _decompress(raw, kind, file, max_bytes)
         compression = kind if compression is None else f"{compression} + {kind}"
         member = member or inner
-    deeper = next((name for magic, name in MAGIC.items() if raw.startswith(magic)), None)
+    deeper = _packed(raw)
     if deeper:
         raise GraphFormatError(file, f"compressed three times ({compression} + {deeper}): twice is unpacked "
                                      "here")
@@ -172,8 +173,14 @@ def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, st
     if what:
         raise GraphFormatError(file, f"binary content ({what}), not a graph file: gzip, bz2, xz and "
                                      "one-file zip are unpacked; graphs are text, CSV, GEXF, GraphML, GML, "
-                                     "Pajek, JSON or Parquet")
+                                     "Pajek, JSON or Parquet (or an Excel .xlsx workbook)")
     return raw, compression, member
+
+
+def _packed(raw: bytes) -> str | None:
+    """How ``raw`` is compressed; None for none, and for a workbook (a zip read as one)."""
+    kind = next((name for magic, name in MAGIC.items() if raw.startswith(magic)), None)
+    return None if kind == "zip" and looks_workbook(raw) else kind
 
 
 def _decompress(raw: bytes, kind: str, file: str, max_bytes: int) -> tuple[bytes, str | None]:
@@ -204,8 +211,9 @@ def _decompress(raw: bytes, kind: str, file: str, max_bytes: int) -> tuple[bytes
 
 def _only_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
     names = [i.filename for i in archive.infolist()]
-    if any(n.startswith("xl/") for n in names) and "[Content_Types].xml" in names:
-        raise GraphFormatError(file, "an Excel workbook: save the sheet as CSV and upload that")
+    if "mimetype" in names and archive.read("mimetype").startswith(b"application/vnd.oasis.opendocument"):
+        raise GraphFormatError(file, "an OpenDocument spreadsheet (.ods): save it as .xlsx or CSV to read it "
+                                     "here")
     files = [i for i in archive.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")
              and Path(i.filename).name not in (".DS_Store", "Thumbs.db")]
     if len(files) != 1:
@@ -295,6 +303,7 @@ class _Head(NamedTuple):
 # (format, test) in the order they are tried; an edge table when none says yes
 SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     ("parquet", lambda h: h.raw.startswith(b"PAR1")),
+    ("excel", lambda h: looks_workbook(h.raw)),
     ("gexf", lambda h: h.root == "gexf"),
     ("graphml", lambda h: h.root == "graphml"),
     ("xgmml", lambda h: h.root == "graph"

@@ -254,12 +254,18 @@ def test_a_very_long_file_name_is_shortened_in_headings_not_in_the_message(app):
     assert heading in plain(summary) and name not in plain(summary)
 
 
-def test_a_first_line_of_unknown_names_is_read_as_the_header_when_told(app):
+@pytest.mark.parametrize("suffix", ["csv", "xlsx"])
+def test_a_first_line_of_unknown_names_is_read_as_the_header_when_told(app, suffix):
+    import io
+
     import networkx as nx
 
     g = nx.les_miserables_graph()
     table = nx.to_pandas_edgelist(g, source="person", target="friend")[["person", "friend"]]
-    upload(app, table.to_csv(index=False).encode(), name="people.csv")
+    book = io.BytesIO()
+    table.to_excel(book, index=False)  # a sheet's first row is told as a CSV's first line is
+    upload(app, table.to_csv(index=False).encode() if suffix == "csv" else book.getvalue(),
+           name=f"people.{suffix}")
     assert len(app.error) == 1 and "a header or an edge?" in app.error[0].value
     assert explorer(app).graph_key == "lesmis"
     app.checkbox(key="upload_fix_header").check()
@@ -346,6 +352,35 @@ def test_upload_a_parquet_file_as_pandas_writes_it_and_choose_its_columns(app):
     app.button(key="upload_reread").click().run()
     assert not app.error and not app.exception
     assert not explorer(app).graph.weighted and explorer(app).graph.read.format == "parquet"
+
+
+def test_upload_an_excel_workbook_and_choose_its_columns(app):
+    """A sheet pandas' to_excel writes is read as its CSV would be: the question about a column, the
+    picker that answers it and the one that reads it again all keep reading it as a workbook."""
+    import io
+
+    import networkx as nx
+
+    table = nx.to_pandas_edgelist(nx.karate_club_graph(), source="a", target="b")
+    book = io.BytesIO()
+    table.rename(columns={"weight": "score"}).assign(other=7).to_excel(book, sheet_name="ties", index=False)
+    upload(app, book.getvalue(), name="karate.xlsx")
+    assert len(app.error) == 1 and "cannot tell which columns are source and target" in app.error[0].value
+    assert explorer(app).graph_key == "lesmis"
+    weights = ["(none: unweighted)", "a", "b", "score", "other"]
+    assert app.selectbox(key="upload_fix_weight").options == weights
+    app.selectbox(key="upload_fix_weight").set_value(2)
+    app.button(key="upload_fix_read").click().run()
+    assert not app.error and not app.exception
+    assert metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    graph = explorer(app).graph
+    assert graph.weighted and graph.read.format == "excel" and graph.read.weight == "'score'"
+    assert "78 edges read as Excel workbook (format as given) from 'a' → 'b', weight from 'score'" in \
+        " ".join(texts(app.markdown))
+    app.selectbox(key="upload_col_weight").select_index(0)  # (none: unweighted)
+    app.button(key="upload_reread").click().run()
+    assert not app.error and not app.exception
+    assert not explorer(app).graph.weighted and explorer(app).graph.read.format == "excel"
 
 
 def test_upload_a_dot_file_as_networkx_writes_it(app, tmp_path):

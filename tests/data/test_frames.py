@@ -269,3 +269,234 @@ def test_an_empty_weight_column_is_named_as_such():
     message = read_error(raw.encode(), "e.csv")
     assert message.startswith("e.csv:2: weight '' is not a number") and "--weight none" in message
     assert read_graph_bytes(raw.encode(), "e.csv", ReadOptions(weight="none")).num_edges == 2
+
+
+# --------------------------------------------------------------------------- Excel workbooks (.xlsx)
+
+
+def workbook(fill) -> bytes:
+    """An .xlsx written by openpyxl: ``fill(sheet)`` writes the first sheet's cells."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    fill(book.active)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def to_excel(df: pd.DataFrame, **options) -> bytes:
+    out = io.BytesIO()
+    df.to_excel(out, **options)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("options", [{}, {"index": False}, {"index": False, "sheet_name": "edges"}],
+                         ids=["index", "no-index", "sheet-name"])
+@pytest.mark.parametrize("make", [karate, lesmis], ids=["karate", "lesmis"])
+def test_pandas_to_excel_is_read_to_the_graph_it_wrote(make, options):
+    g = make()
+    graph = read(to_excel(frame(g), **options))
+    assert_same(graph, g)
+    assert graph.read.format == "excel" and graph.read.detected and graph.read.compression is None
+    assert graph.read.notes[0] == f"Excel sheet {options.get('sheet_name', 'Sheet1')!r}"
+    assert graph.read.index_column == (None if "index" in options else "")
+    assert (graph.read.source, graph.read.target, graph.read.weight) == ("'source'", "'target'", "'weight'")
+    assert graph.read.summary().startswith(f"{g.number_of_edges()} edges read as Excel workbook from")
+    assert table_columns(to_excel(frame(g), **options), "t") == (
+        ("",) * ("index" not in options) + ("source", "target", "weight"),
+        ("0",) * ("index" not in options) + tuple(map(str, frame(g).iloc[0])), "excel")
+
+
+def test_the_first_sheet_holding_cells_is_read_and_the_others_are_named():
+    g = karate()
+    out = io.BytesIO()
+    with pd.ExcelWriter(out) as writer:
+        pd.DataFrame().to_excel(writer, sheet_name="notes")  # an empty first sheet is passed over
+        frame(g).to_excel(writer, sheet_name="edges", index=False)
+        nodes = pd.DataFrame({"id": list(g), "club": [g.nodes[n]["club"] for n in g]})
+        nodes.to_excel(writer, sheet_name="nodes")
+    graph = read(out.getvalue())
+    assert_same(graph, g)
+    assert graph.read.notes[0] == "Excel sheet 'edges' (also in the workbook, not read: 'nodes')"
+
+
+def test_a_sheet_as_people_fill_it_in_is_read():
+    """A blank first row and column, Gephi's header, ids typed as 1.0, empty trailing rows and
+    columns that hold only blanks, and a formula in a column that is not read."""
+    g = karate()
+
+    def fill(sheet):
+        sheet.append([])
+        sheet.append([None, "Source", "Target", "Weight", "Note"])
+        for u, v, w in g.edges(data="weight"):
+            sheet.append([None, float(u), v, w, "=B3*2"])
+        for row in range(90, 95):
+            sheet.cell(row, 9).value = " "  # spreadsheets' trailing cells of blanks
+    graph = read(workbook(fill))
+    assert_same(graph, g)
+    assert graph.read.ignored == ("'Note'",) and graph.read.header == ("Source", "Target", "Weight", "Note")
+    assert graph.names[:3] == ("0", "1", "2")  # integer ids, in numeric order
+
+
+def test_a_sheet_without_a_header_is_read_by_position():
+    g = karate()
+    graph = read(to_excel(frame(g), index=False, header=False))
+    assert_same(graph, g)
+    assert (graph.read.header, graph.read.source, graph.read.weight) == (None, "column 0", "column 2")
+    pairs = to_excel(pd.DataFrame({"a": ["ann", "bob"], "b": ["bob", "cat"]}), index=False)
+    assert "t:1: the first line (a,b) is a header or an edge?" in one_line(pairs)  # as a CSV says
+    assert read(pairs, source="a", target="b").names == ("ann", "bob", "cat")
+
+
+def test_errors_name_the_sheet_row():
+    def fill(sheet):
+        sheet.append(["source", "target", "weight"])
+        sheet.append([1, 2, 1.5])
+        sheet.append([2, 3, "heavy"])
+    assert one_line(workbook(fill)).startswith("t:3: weight 'heavy' is not a number")
+
+    def dated(sheet):
+        sheet.append(["source", "target"])
+        sheet.append(["a", "b"])
+        sheet.append(["b", pd.Timestamp("2026-01-02").to_pydatetime()])  # "1-2" as Excel stores it
+    assert one_line(workbook(dated)).startswith("t:3: column 'target' holds a date (2026-01-02 00:00:00)")
+
+
+def test_empty_cells_say_why_they_are_empty():
+    """openpyxl saves no result of a formula (only Excel or LibreOffice compute one); merged cells
+    hold their value in their first cell only; both read as empty cells, and the error says why."""
+    def formula(sheet):
+        sheet.append(["source", "target", "weight"])
+        sheet.append([1, 2, 1])
+        sheet.append([2, 3, "=C2+1"])
+    message = one_line(workbook(formula))
+    assert message.startswith("t:3: weight '' is not a number") and "C3 holds a formula (=C2+1)" in message
+
+    def merged(sheet):
+        sheet.append(["source", "target"])
+        sheet.append([1, 2])
+        sheet.append([1, 3])
+        sheet.merge_cells("A2:A3")
+    message = one_line(workbook(merged))
+    assert message.startswith("t:3: empty node id") and "A3 is inside the merged cells A2:A3" in message
+
+    def error(sheet):
+        sheet.append(["source", "target"])
+        sheet.append([1, 2])
+        sheet.append([1, "#N/A"])  # a lookup that found nothing, as Excel saves it
+    assert one_line(workbook(error)) == "t:3: empty node id (cell B3 holds an Excel error value (#N/A))"
+
+
+BOMB = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol0 "lol">'
+        + "".join(f'<!ENTITY lol{k} "{f"&lol{k - 1};" * 10}">' for k in range(1, 10))
+        + ']><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
+          '<row r="1"><c r="A1" t="inlineStr"><is><t>&lol9;</t></is></c></row></sheetData></worksheet>')
+
+
+def replaced(raw: bytes, member: str, content: bytes) -> bytes:
+    """The workbook ``raw`` with one member's content replaced."""
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(raw)) as source, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as copy:
+        for info in source.infolist():
+            copy.writestr(info.filename, content if info.filename == member else source.read(info))
+    return out.getvalue()
+
+
+def test_broken_and_hostile_workbooks_are_one_line_errors():
+    raw = to_excel(frame(karate()), index=False)
+    assert one_line(raw[: len(raw) // 2]).startswith("t: not a readable zip file")
+    assert one_line(replaced(raw, "xl/worksheets/sheet1.xml", b"<worksheet><sheetData><row"
+                             )).startswith("t: cannot read this Excel workbook: ")
+    assert "DTD or entities" in one_line(replaced(raw, "xl/worksheets/sheet1.xml", BOMB.encode()))
+    with pytest.raises(GraphFormatError, match=r"^t: Excel workbook content over 0 MB once decompressed"):
+        read_graph_bytes(raw, "t", max_bytes=1000)  # checked before anything is read
+    assert read_graph_bytes(gzip.compress(raw), "k.xlsx.gz").read.compression == "gzip"
+    assert "save it as .xlsx or CSV" in one_line(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600))  # .xls
+    binary = raw.replace(b"xl/workbook.xml", b"xl/workbook.bin")  # .xlsb's part, renamed in place
+    assert one_line(binary) == "t: an Excel binary workbook (.xlsb): save it as .xlsx or CSV to read it here"
+    empty = to_excel(pd.DataFrame(), index=False)
+    assert one_line(empty) == "t: an Excel workbook whose sheets are empty: no edges"
+
+
+def test_an_opendocument_spreadsheet_is_refused_saying_what_to_save_it_as():
+    import zipfile
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as ods:  # as LibreOffice lays one out
+        ods.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        ods.writestr("content.xml", "<office:document-content/>")
+        ods.writestr("META-INF/manifest.xml", "<manifest/>")
+    assert one_line(out.getvalue()) == ("t: an OpenDocument spreadsheet (.ods): save it as .xlsx or CSV "
+                                        "to read it here")
+
+
+def test_a_far_cell_is_not_a_table_of_billions_of_empty_cells():
+    """pandas' read_excel pads every row to the widest: one blank cell at XFD1048576 made a 5 kB file a
+    table of 17 billion cells (it did not finish); a sheet whose rows reach far right is refused."""
+    def far(sheet):
+        sheet.append(["source", "target"])
+        sheet.append(["a", "b"])
+        sheet["XFD1048576"] = " "
+    assert read(workbook(far)).names == ("a", "b")
+
+    def wide(sheet):
+        for row in range(1, 700):
+            sheet.append(["a", "b"])
+            sheet.cell(row, 16384).value = " "
+    assert "cells (empty ones before a row's last counted): more than read here" in one_line(workbook(wide))
+
+
+def test_a_title_above_the_header_is_left_out_and_nodexl_s_columns_are_known():
+    """A title (merged across the table) above the header, and NodeXL's Edges sheet: group titles
+    over its columns on row 1, Vertex 1 and Vertex 2 on row 2."""
+    g = karate()
+
+    def titled(sheet):
+        sheet.append(["Karate club, Zachary (1977)"])
+        sheet.merge_cells("A1:C1")
+        sheet.append(["Source", "Target", "Weight"])
+        for edge in g.edges(data="weight"):
+            sheet.append(list(edge))
+    graph = read(workbook(titled))
+    assert_same(graph, g)
+    assert graph.read.notes[0] == "Excel sheet 'Sheet' (its header on row 2: the rows above left out)"
+
+    def nodexl(sheet):
+        sheet.append([None, None, "Visual Properties", None, None, "Labels", None, "Graph Metrics"])
+        sheet.append(["Vertex 1", "Vertex 2", "Color", "Width", "Style", "Label", "Reciprocated?",
+                      "Edge Weight"])
+        for u, v, w in g.edges(data="weight"):
+            sheet.append([f"n{u}", f"n{v}", None, None, None, None, None, w])
+    graph = read(workbook(nodexl))
+    assert (graph.num_nodes, graph.num_edges, graph.read.weight) == (34, 78, "'Edge Weight'")
+    assert graph.weight.sum() == sum(w for _, _, w in g.edges(data="weight"))
+
+
+def test_an_id_past_2_53_whose_digits_excel_lost_is_refused():
+    def long_ids(sheet):
+        sheet.append(["source", "target"])
+        sheet.append([123456789012345678.0, 1])  # Excel keeps 15 digits: stored as 1.23456789012346E+17
+        sheet.append([1, 2])
+    assert "is a float past 2**53, whose digits were lost" in one_line(workbook(long_ids))
+
+
+def test_a_hidden_sheet_is_passed_over_for_the_sheet_people_see():
+    """A hidden sheet first (lookup lists, a template's settings) is not what a user means."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    lists = book.active
+    lists.title, lists.sheet_state = "lists", "hidden"
+    lists.append(["red", "green"])
+    lists.append(["blue", "black"])
+    edges = book.create_sheet("edges")
+    edges.append(["source", "target"])
+    edges.append(["a", "b"])
+    out = io.BytesIO()
+    book.save(out)
+    graph = read(out.getvalue())
+    assert graph.names == ("a", "b")
+    assert graph.read.notes[0] == "Excel sheet 'edges' (also in the workbook, not read: 'lists' (hidden))"

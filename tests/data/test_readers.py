@@ -262,7 +262,7 @@ def test_bad_column_choices_name_the_columns(keywords, words):
 
 def test_bad_options_are_parameter_errors():
     with pytest.raises(ParameterError, match="format must be one of"):
-        parse_edge_list(b"a b\n", "f.txt", format="excel")
+        parse_edge_list(b"a b\n", "f.txt", format="sqlite")
     with pytest.raises(ParameterError, match="give both"):
         parse_edge_list(b"a b\n", "f.txt", source=0)
 
