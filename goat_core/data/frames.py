@@ -306,11 +306,10 @@ def read_excel(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEF
 
 
 def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFrame, list[str]]:
-    """(name, cells, the other sheets holding cells, as shown) of the first sheet holding cells (hidden
-    sheets last), read by openpyxl
-    (whole numbers as int, text, datetime), empty rows and columns left out, the index being the
-    sheet's row - 1. The members' sizes are checked before anything is read; openpyxl parses the XML
-    with defusedxml (no DTD entities: XML bombs)."""
+    """(name, cells, the other sheets holding cells, as shown) of the first sheet holding cells (one named
+    for edges first, hidden sheets last), read by openpyxl (whole numbers as int, text, datetime), empty
+    rows and columns left out, the index being the sheet's row - 1. The members' sizes are checked before
+    anything is read; openpyxl parses the XML with defusedxml (no DTD entities: XML bombs)."""
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
             members = archive.infolist()
@@ -329,7 +328,7 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
         book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True, keep_links=False)
         found: list[tuple[str, pd.DataFrame]] = []
         cap = min(MAX_CELLS, max_bytes // 8)
-        for sheet in sorted(book.worksheets, key=lambda s: s.sheet_state != "visible"):  # hidden ones last
+        for sheet in sorted(book.worksheets, key=_sheet_order):
             sheet.reset_dimensions()  # its declared size may be wrong, or hostile (pandas resets it too)
             state = f" ({sheet.sheet_state})" if sheet.sheet_state != "visible" else ""
             if found:
@@ -356,6 +355,15 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
     if not found:
         raise GraphFormatError(file, "an Excel workbook whose sheets are empty: no edges")
     return found[0][0], found[0][1], [name for name, _ in found[1:]]
+
+
+EDGE_SHEETS = {"edges", "edge", "edgelist", "links", "link", "ties", "relations", "relationships", "network"}
+
+
+def _sheet_order(sheet: Any) -> tuple[bool, bool]:
+    """Visible sheets first, and among them one named for edges ("Edges", "Edge list": a workbook
+    with a Nodes sheet in front of it), else the workbook's order."""
+    return sheet.sheet_state != "visible", header_key(sheet.title) not in EDGE_SHEETS
 
 
 def _sheet_cells(sheet: Any, file: str, max_cells: int) -> pd.DataFrame:

@@ -321,6 +321,19 @@ def test_the_first_sheet_holding_cells_is_read_and_the_others_are_named():
     assert graph.read.notes[0] == "Excel sheet 'edges' (also in the workbook, not read: 'nodes')"
 
 
+def test_a_sheet_named_for_edges_is_read_before_a_nodes_sheet_in_front_of_it():
+    """A workbook as people keep a network: a Nodes sheet first, then an "Edge list" sheet."""
+    g = karate()
+    out = io.BytesIO()
+    with pd.ExcelWriter(out) as writer:
+        pd.DataFrame({"id": list(g), "club": [g.nodes[n]["club"] for n in g]}).to_excel(
+            writer, sheet_name="Nodes", index=False)
+        frame(g).to_excel(writer, sheet_name="Edge list", index=False)
+    graph = read(out.getvalue())
+    assert_same(graph, g)
+    assert graph.read.notes[0] == "Excel sheet 'Edge list' (also in the workbook, not read: 'Nodes')"
+
+
 def test_a_sheet_as_people_fill_it_in_is_read():
     """A blank first row and column, Gephi's header, ids typed as 1.0, empty trailing rows and
     columns that hold only blanks, and a formula in a column that is not read."""
