@@ -388,3 +388,24 @@ def test_upload_an_lgl_file_igraph_writes(server, new_page, tmp_path):
     assert metric(page, "Nodes") == "34" and metric(page, "Edges") == "78"
     shot(page, "1-graph-uploaded-lgl")
     assert not page.get_by_test_id("stException").count()
+
+
+def test_upload_an_excel_workbook_with_a_nodes_sheet_in_front_of_its_edges(server, new_page, tmp_path):
+    """A workbook as people keep a network (pandas' to_excel: Nodes, then Edges) is read from its
+    Edges sheet, and the account names the sheet it left out."""
+    import networkx as nx
+    import pandas as pd
+
+    g = nx.karate_club_graph()
+    path = tmp_path / "karate.xlsx"
+    with pd.ExcelWriter(path) as writer:
+        pd.DataFrame({"id": list(g), "club": [g.nodes[n]["club"] for n in g]}).to_excel(
+            writer, sheet_name="Nodes", index=False)
+        nx.to_pandas_edgelist(g).to_excel(writer, sheet_name="Edges", index=False)
+    page = new_page()
+    upload(page, server, path)
+    page.get_by_text("Loaded karate.xlsx: 34 nodes, 78 edges.").wait_for()
+    page.get_by_text(re.compile(r"78 edges read as Excel workbook from 'source' → 'target'")).wait_for()
+    assert metric(page, "Nodes") == "34" and metric(page, "Edges") == "78"
+    shot(page, "1-graph-uploaded-xlsx")
+    assert not page.get_by_test_id("stException").count()
