@@ -332,8 +332,9 @@ def weight_problem(token: str) -> str | None:
     return None
 
 
-def parse_weight(token: str, file: str, line: int | None, hint: str = "") -> float:
-    """``token`` as a weight, or a one-line error naming the line, ending in ``hint``."""
+def parse_weight(token: str, file: str, line: int | None, hint: str = NO_WEIGHT_HINT) -> float:
+    """``token`` as a weight, or a one-line error naming the line, ending in ``hint``: by default
+    that --weight none reads the file (each reader honours it: it reads no weight then)."""
     problem = weight_problem(token)
     if problem is not None:
         raise GraphFormatError(file, problem + hint, line)

@@ -311,7 +311,7 @@ def _numbers(words: list[str], lines: list[int], file: str, signed: bool = False
         if signed and not (is_number(word) and math.isfinite(float(word))):
             raise GraphFormatError(file, f"value {word[:40]!r} is not a number", line)
         if not signed and not is_zero(word):  # the hint only where weight none would read it
-            parse_weight(word, file, line, hint=NO_WEIGHT_HINT if is_number(word) else "")
+            parse_weight(word, file, line, NO_WEIGHT_HINT if is_number(word) else "")
     return np.array([0.0 if is_zero(word) else float(word) for word in words], dtype=np.float64)
 
 
