@@ -332,11 +332,13 @@ def weight_problem(token: str) -> str | None:
     return None
 
 
-def parse_weight(token: str, file: str, line: int | None, hint: str = NO_WEIGHT_HINT) -> float:
-    """``token`` as a weight, or a one-line error naming the line, ending in ``hint``: by default
-    that --weight none reads the file (each reader honours it: it reads no weight then)."""
+def parse_weight(token: str, file: str, line: int | None, words_skipped: bool = True) -> float:
+    """``token`` as a weight, or a one-line error naming the line and --weight none, which every
+    reader honours by reading no weight; not for a word where the format's values are numbers
+    whatever the weight (``words_skipped=False``: a matrix's cells)."""
     problem = weight_problem(token)
     if problem is not None:
+        hint = NO_WEIGHT_HINT if words_skipped or is_number(token) else ""
         raise GraphFormatError(file, problem + hint, line)
     return float(token)
 

@@ -13,18 +13,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import (
-    FLOAT32_MAX,
-    MAX_NODES,
-    NO_WEIGHT_HINT,
-    Graph,
-    decode,
-    is_number,
-    is_zero,
-    normalise,
-    parse_weight,
-    unreciprocated,
-)
+from .graph import FLOAT32_MAX, MAX_NODES, Graph, decode, is_zero, normalise, parse_weight, unreciprocated
 
 BANNER = "%%matrixmarket"
 FIELDS = ("pattern", "integer", "real")
@@ -148,8 +137,7 @@ def _located(err: Exception, lines: list[str], size_line: int, layout: str, fiel
                                               "(the size line's rows)", number)
         if field != "pattern" and not (layout == "array" and is_zero(fields[-1])):
             try:
-                # weight none reads a value scipy parsed; a word stops scipy whatever the weight
-                parse_weight(fields[-1], file, number, NO_WEIGHT_HINT if is_number(fields[-1]) else "")
+                parse_weight(fields[-1], file, number, words_skipped=False)  # a word stops scipy anyway
             except GraphFormatError as bad:
                 return bad
     said = str(err).splitlines()[0] if str(err) else type(err).__name__

@@ -14,18 +14,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import (
-    FLOAT32_MAX,
-    MAX_NODES,
-    NO_WEIGHT_HINT,
-    Graph,
-    decode,
-    is_number,
-    is_zero,
-    normalise,
-    parse_weight,
-    tie_direction,
-)
+from .graph import FLOAT32_MAX, MAX_NODES, Graph, decode, is_zero, normalise, parse_weight, tie_direction
 
 LISTS = ("edgelist1", "nodelist1")
 HALVES = ("lowerhalf", "upperhalf")  # one triangle of a symmetric matrix
@@ -308,11 +297,18 @@ def _numbers(words: list[str], lines: list[int], file: str, signed: bool = False
     except ValueError:
         pass
     for word, line in zip(words, lines, strict=True):
-        if signed and not (is_number(word) and math.isfinite(float(word))):
+        if signed and not _finite(word):
             raise GraphFormatError(file, f"value {word[:40]!r} is not a number", line)
-        if not signed and not is_zero(word):  # the hint only where weight none would read it
-            parse_weight(word, file, line, NO_WEIGHT_HINT if is_number(word) else "")
+        if not signed and not is_zero(word):
+            parse_weight(word, file, line, words_skipped=False)  # a word stops the read, whatever the weight
     return np.array([0.0 if is_zero(word) else float(word) for word in words], dtype=np.float64)
+
+
+def _finite(word: str) -> bool:
+    try:
+        return math.isfinite(float(word))
+    except ValueError:
+        return False
 
 
 def _lists(data: list[tuple[int, list[str]]], head: Header, file: str, signed: bool):
