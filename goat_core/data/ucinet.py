@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from typing import NamedTuple
 
 import numpy as np
@@ -78,8 +79,8 @@ def _direction(head: Header, names: list[str], src: np.ndarray, dst: np.ndarray,
 # --------------------------------------------------------------------------- header
 
 
-def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[int, list[str]]]]:
-    """(the header's tokens, the data's lines as words): the data starts after ``data:``."""
+def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[int, str]]]:
+    """(the header's tokens, the data's lines and their numbers): the data starts after ``data:``."""
     header: list[Token] = []
     for number, line in enumerate(lines, start=1):
         for match in _tokens(_HEAD_TOKEN, line, number, file):
@@ -89,7 +90,7 @@ def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[
                     and not header[-1][2]:
                 header.pop()
                 rest = [(number, line[match.end():])] + list(enumerate(lines[number:], start=number + 1))
-                return header, [(n, words) for n, text in rest if (words := _words(text, n, file))]
+                return header, rest
             header.append((number, text, quoted))
     raise GraphFormatError(file, "a DL file without a 'data:' line", len(lines))
 
@@ -243,28 +244,70 @@ def _unique(labels: list[str], file: str, number: int | None) -> None:
 # --------------------------------------------------------------------------- data
 
 
-def _matrix(data: list[tuple[int, list[str]]], head: Header, file: str, signed: bool):
+def _matrix(data: list[tuple[int, str]], head: Header, file: str, signed: bool):
     """A matrix's rows (each after its label, when row labels are embedded) after the column labels
     (when embedded): n values a row, n - 1 without the diagonal, a half matrix its triangle's."""
     n, fmt, absent = head.n, head.fmt, int(head.absent)
-    words = [word for _, line in data for word in line]
-    numbers = [number for number, line in data for _ in line]
     cells = n * (n - absent) if fmt == "fullmatrix" else n * (n + 1) // 2 - absent * n
+    values = None if head.embedded else _parsed(data, cells, signed)
+    names = head.names
+    if values is None:  # labels in the data, a word or a wrong count: word by word, naming the line
+        names, values = _cells(data, head, cells, file, signed)
+    names = names or [str(i) for i in range(1, n + 1)]
+    counts = _row_counts(head)  # only now: the data holds n²/2 values or more, n is not hostile
+    found = np.flatnonzero(values)  # 0 is no tie
+    src = np.repeat(np.arange(n), counts)[found]
+    column = found - np.repeat(np.cumsum(counts) - counts, counts)[found]  # the cell's place in its row
+    dst = column + {"fullmatrix": absent * (column >= src), "lowerhalf": 0, "upperhalf": src + absent}[fmt]
+    rows = tuple((names[s], names[t], f"{values[k]:g}") for s, t, k in zip(src[:FIRST_ROWS], dst[:FIRST_ROWS],
+                                                                           found[:FIRST_ROWS], strict=True))
+    return names, src.astype(np.int64), dst.astype(np.int64), values[found], rows, ()
+
+
+def _parsed(data: list[tuple[int, str]], cells: int, signed: bool) -> np.ndarray | None:
+    """The cells parsed by numpy in C, without a Python string per cell (a 5,000-node matrix has 25
+    million); None where the word path must name a line: a quote, a word, a wrong count, a bad value."""
+    text = "\n".join(line for _, line in data).replace(",", " ")
+    if '"' in text:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # numpy < 2.3 warns at a word, returning what it read
+            values = np.fromstring(text, sep=" ")
+    except (ValueError, DeprecationWarning):
+        return None
+    good = np.isfinite(values) if signed else (values >= 0) & (values <= FLOAT32_MAX)
+    return values if len(values) == cells and good.all() else None
+
+
+def _row_counts(head: Header) -> np.ndarray:
+    """The values of each row: n, n - 1 without the diagonal, a half matrix's its triangle's."""
+    at, absent = np.arange(head.n), int(head.absent)
+    return {"fullmatrix": np.full(head.n, head.n - absent), "lowerhalf": at + 1 - absent,
+            "upperhalf": head.n - at - absent}[head.fmt]
+
+
+def _cells(data: list[tuple[int, str]], head: Header, cells: int, file: str,
+           signed: bool) -> tuple[list[str] | None, np.ndarray]:
+    """(the labels, the cells' values) word by word: the labels in the data checked, the first bad
+    count or value named with its line."""
+    n = head.n
+    data_words = [(number, _words(text, number, file)) for number, text in data]
+    words = [word for _, line in data_words for word in line]
+    numbers = [number for number, line in data_words for _ in line]
     lead, labelled = n if "column" in head.embedded else 0, "row" in head.embedded
     need = lead + cells + (n if labelled else 0)
-    if len(words) != need:  # before anything of size n is made: n may be hostile
-        shape = f"{n:,} × {n:,} values" if fmt == "fullmatrix" and not absent else \
-            f"{cells:,} values ({fmt}{', diagonal absent' if absent else ''})"
+    if len(words) != need:
+        full = head.fmt == "fullmatrix" and not head.absent
+        shape = f"{n:,} × {n:,} values" if full else \
+            f"{cells:,} values ({head.fmt}{', diagonal absent' if head.absent else ''})"
         shape += f", after {n:,} column labels" if lead else ""
         shape += ", each row after its label" if labelled else ""
-        shape += f" ({need:,})" if labelled or lead or fmt == "fullmatrix" and not absent else ""
+        shape += f" ({need:,})" if labelled or lead or full else ""
         line = numbers[need] if len(words) > need else numbers[-1] if numbers else None
         raise GraphFormatError(file, f"the matrix holds {len(words):,} entries, n = {n:,} needs {shape}"
                                      f"{' (a truncated file?)' if len(words) < need else ''}", line)
-    at = np.arange(n)
-    counts = {"fullmatrix": np.full(n, n - absent), "lowerhalf": at + 1 - absent,
-              "upperhalf": n - at - absent}[fmt]  # values a row
-    starts = lead + np.concatenate([[0], np.cumsum(counts + labelled)[:-1]]).astype(np.int64)
+    starts = lead + np.concatenate([[0], np.cumsum(_row_counts(head) + labelled)[:-1]]).astype(np.int64)
     lists = [(f"{side} labels", line, labels) for side, (line, labels) in head.given.items()]
     if lead:
         _unique(words[:n], file, numbers[0])
@@ -272,19 +315,12 @@ def _matrix(data: list[tuple[int, list[str]]], head: Header, file: str, signed: 
     if labelled:
         lists.append(("embedded row labels", numbers[int(starts[0])], [words[k] for k in starts]))
         _unique(lists[-1][2], file, lists[-1][1])
-    names = _same_labels(lists, file) or [str(i) for i in range(1, n + 1)]
+    names = _same_labels(lists, file)
     cell = np.ones(len(words), dtype=bool)
     cell[:lead] = False
     cell[starts[:n if labelled else 0]] = False
     kept = np.flatnonzero(cell)
-    values = _numbers([words[k] for k in kept], [numbers[k] for k in kept], file, signed)
-    found = np.flatnonzero(values)  # 0 is no tie
-    src = np.repeat(at, counts)[found]
-    column = found - np.repeat(np.cumsum(counts) - counts, counts)[found]  # the cell's place in its row
-    dst = column + {"fullmatrix": absent * (column >= src), "lowerhalf": 0, "upperhalf": src + absent}[fmt]
-    rows = tuple((names[s], names[t], words[kept[k]]) for s, t, k in zip(src[:FIRST_ROWS], dst[:FIRST_ROWS],
-                                                                         found[:FIRST_ROWS], strict=True))
-    return names, src.astype(np.int64), dst.astype(np.int64), values[found], rows, ()
+    return names, _numbers([words[k] for k in kept], [numbers[k] for k in kept], file, signed)
 
 
 def _numbers(words: list[str], lines: list[int], file: str, signed: bool = False) -> np.ndarray:
@@ -311,7 +347,7 @@ def _finite(word: str) -> bool:
         return False
 
 
-def _lists(data: list[tuple[int, list[str]]], head: Header, file: str, signed: bool):
+def _lists(data: list[tuple[int, str]], head: Header, file: str, signed: bool):
     """edgelist1 (``from to [value]`` a line) or nodelist1 (``ego alter alter …`` a line)."""
     n, fmt, labels, embedded = head.n, head.fmt, head.names, bool(head.embedded)
     names: list[str] = list(labels) if labels is not None else [] if embedded else \
@@ -321,7 +357,7 @@ def _lists(data: list[tuple[int, list[str]]], head: Header, file: str, signed: b
     dst: list[int] = []
     given: list[str] = []  # edgelist1's values, as written ("1" where none is)
     lines: list[int] = []
-    for number, words in data:
+    for number, words in ((number, words) for number, text in data if (words := _words(text, number, file))):
         if fmt == "edgelist1" and not 2 <= len(words) <= 3:
             raise GraphFormatError(file, f"an edgelist1 line is 'from to [value]', got {len(words)} values",
                                    number)

@@ -276,3 +276,15 @@ def test_one_matrix_label_is_left_out():
     graph = read_graph_bytes(raw, "one.dl")
     assert graph.names == ("a", "b") and graph.num_edges == 1
     assert "matrix label 'friendship' left out" in graph.read.notes
+
+
+def test_a_plain_matrix_is_parsed_without_a_string_per_cell(monkeypatch):
+    """A matrix of numbers only is parsed by numpy (a 5,000-node one has 25 million cells); the
+    word-by-word path is for labels in the data and for naming a bad line."""
+    from goat_core.data import ucinet
+
+    g = nx.gnm_random_graph(300, 900, seed=3)
+    monkeypatch.setattr(ucinet, "_cells", lambda *args: pytest.fail("read word by word"))
+    for raw in (gephi_fullmatrix(g), ucinet_dl(g, "lowerhalf", diagonal=False)):
+        graph = read_graph_bytes(raw, "p.dl")
+        assert set(edges_of(graph)) == {frozenset((str(u), str(v))) for u, v in g.edges}
