@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 import warnings
+from collections import Counter
 from typing import NamedTuple
 
 import numpy as np
@@ -234,11 +235,9 @@ def _same_labels(lists: list[tuple[str, int, list[str]]], file: str) -> list[str
 
 
 def _unique(labels: list[str], file: str, number: int | None) -> None:
-    seen: set[str] = set()
-    for label in labels:
-        if label in seen:
-            raise GraphFormatError(file, f"label {label!r} names two nodes", number)
-        seen.add(label)
+    if len(set(labels)) < len(labels):
+        twice = next(label for label, count in Counter(labels).items() if count > 1)
+        raise GraphFormatError(file, f"label {twice!r} names two nodes", number)
 
 
 # --------------------------------------------------------------------------- data
@@ -298,15 +297,13 @@ def _cells(data: list[tuple[int, str]], head: Header, cells: int, file: str,
     lead, labelled = n if "column" in head.embedded else 0, "row" in head.embedded
     need = lead + cells + (n if labelled else 0)
     if len(words) != need:
-        full = head.fmt == "fullmatrix" and not head.absent
-        shape = f"{n:,} × {n:,} values" if full else \
-            f"{cells:,} values ({head.fmt}{', diagonal absent' if head.absent else ''})"
-        shape += f", after {n:,} column labels" if lead else ""
-        shape += ", each row after its label" if labelled else ""
-        shape += f" ({need:,})" if labelled or lead or full else ""
+        what = [f"{n:,} × {n:,} values" if head.fmt == "fullmatrix" and not head.absent else
+                f"{cells:,} values ({head.fmt}{', diagonal absent' if head.absent else ''})"]
+        what += [f"{n:,} column labels first"] * bool(lead) + ["each row after its label"] * labelled
+        short = " (a truncated file?)" if len(words) < need else ""
         line = numbers[need] if len(words) > need else numbers[-1] if numbers else None
-        raise GraphFormatError(file, f"the matrix holds {len(words):,} entries, n = {n:,} needs {shape}"
-                                     f"{' (a truncated file?)' if len(words) < need else ''}", line)
+        raise GraphFormatError(file, f"the matrix holds {len(words):,} entries, n = {n:,} needs {need:,}: "
+                                     f"{', '.join(what)}{short}", line)
     starts = lead + np.concatenate([[0], np.cumsum(_row_counts(head) + labelled)[:-1]]).astype(np.int64)
     lists = [(f"{side} labels", line, labels) for side, (line, labels) in head.given.items()]
     if lead:

@@ -146,7 +146,7 @@ M = b"dl n=3\nformat = fullmatrix\ndata:\n"
 
 
 @pytest.mark.parametrize("raw, line, words", [
-    (M + b"0 1 0\n1 0 1\n0 1\n", 6, "the matrix holds 8 entries, n = 3 needs 3 × 3 values (9) (a truncated"),
+    (M + b"0 1 0\n1 0 1\n0 1\n", 6, "the matrix holds 8 entries, n = 3 needs 9: 3 × 3 values (a truncated"),
     (M + b"0 1 0\n1 0 1\n0 1 0\n1\n", 7, "the matrix holds 10 entries"),
     (M + b"0 1 0\n1 0 x\n0 1 0\n", 5, "weight 'x' is not a number"),
     (M + b"0 1 0\n1 0 -1\n0 1 0\n", 5, "weight -1 is not positive"),
@@ -168,7 +168,7 @@ M = b"dl n=3\nformat = fullmatrix\ndata:\n"
      "node 2 is labelled 'b' by the row labels, 'c' by the column labels: a one-mode"),
     (b"dl n=2\nrow labels embedded\ncolumn labels:\na b\ndata:\nb 0 1\na 1 0\n", 6,
      "node 1 is labelled 'a' by the column labels, 'b' by the embedded row labels"),
-    (b"dl n=3\nformat = lowerhalf\ndata:\n0\n1 0\n", 5, "n = 3 needs 6 values (lowerhalf)"),
+    (b"dl n=3\nformat = lowerhalf\ndata:\n0\n1 0\n", 5, "n = 3 needs 6: 6 values (lowerhalf)"),
     (b"dl nr=3, nc=2\ndata:\n", 1, "nr = …: a two-mode (rectangular) DL file"),
     (b"dl n=3 nm=2\ndata:\n", 1, "nm = 2: several matrices"),
     (b"dl n=3\nlabels:\na,b\ndata:\n", 3, "2 labels for n = 3 nodes"),
@@ -176,7 +176,7 @@ M = b"dl n=3\nformat = fullmatrix\ndata:\n"
     (b"dl n=x\ndata:\n", 1, "n must be a whole number of nodes, got 'x'"),
     (b"dl n=99999999999 format=edgelist1\ndata:\n1 2\n", 1, "99,999,999,999 nodes"),  # refused, not allocated
     (b"dl n=2\nweights = yes\ndata:\n", 2, "unknown DL setting 'weights'"),
-    (b"dl n=2\nrow labels:\na b\ndata:\n0 1\n", 5, "the matrix holds 2 entries, n = 2 needs 2 × 2 values"),
+    (b"dl n=2\nrow labels:\na b\ndata:\n0 1\n", 5, "the matrix holds 2 entries, n = 2 needs 4: 2 × 2 values"),
     (b"dl n=2\n0 1\n1 0\n", 3, "a DL file without a 'data:' line"),
     (b"dl n=2\nformat = edgelist1\ndata:\n1 \"2\n", 4, "a label opened with \" is not closed"),
 ])
