@@ -288,3 +288,27 @@ def test_a_plain_matrix_is_parsed_without_a_string_per_cell(monkeypatch):
     for raw in (gephi_fullmatrix(g), ucinet_dl(g, "lowerhalf", diagonal=False)):
         graph = read_graph_bytes(raw, "p.dl")
         assert set(edges_of(graph)) == {frozenset((str(u), str(v))) for u, v in g.edges}
+
+
+def sna_write_dl(g: nx.Graph, names: bool = True) -> bytes:
+    """``g`` as R's sna ``write.dl`` writes one sociomatrix: ``nm = 1``, the vertex labels quoted and
+    comma-separated, a ``matrix labels:`` line (1 when unnamed), each nonzero cell ``i j value ``
+    both ways for an undirected graph."""
+    nodes = list(g)
+    a = nx.to_numpy_array(g, nodelist=nodes)
+    labels = [f'"{node}"' for node in nodes] if names else [str(i) for i in range(1, len(nodes) + 1)]
+    n = len(nodes)
+    lines = [f"DL n = {n}, nm = 1, format = edgelist1", "labels:", ",".join(labels), "matrix labels:", "1",
+             "data:"]
+    lines += [f"{i + 1} {j + 1} {a[i, j]:g} " for j in range(n) for i in range(n) if a[i, j]]  # column-major
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.parametrize("names", [True, False])
+def test_r_sna_write_dl_with_its_matrix_label(names):
+    g = nx.les_miserables_graph()
+    graph = read_graph_bytes(sna_write_dl(g, names), "sna.dl")
+    assert not graph.directed and graph.weighted and graph.num_edges == g.number_of_edges()
+    if names:
+        assert edges_of(graph) == weighted_edges(g)
+    assert "matrix label '1' left out" in graph.read.notes
