@@ -9,6 +9,7 @@ offered as the graph's labels. A failed read leaves the current graph as it was.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, replace
 
 import streamlit as st
@@ -37,8 +38,10 @@ TABLES = ("edgelist", "json-table", "parquet", "excel")  # the formats whose col
 GUESSED = ("edgelist", "excel")  # ... whose header is told from the values: the first line may be one
 NO_WEIGHT = -1  # the weight picker's "unweighted"
 # The read errors name the command line's flags (they are goat_core's); in the app, these controls
-APP_FLAGS = (" (In the app: --format is the Format choice, --directed the Directed edges box, and --source, "
-             "--target and --weight the column pickers.)")
+APP_FLAGS = (" (In the app: --format is the Format choice, --directed the Directed edges box, --weight none "
+             "the Ignore weights box, and --source, --target and --weight the column pickers.)")
+# a flag after a blank or a "(" (--weight none's hint), not DOT's "a -- b"
+FLAGS = re.compile(r"--(?:format|directed|source|target|weight)\b")
 FORMATS_NOTE = (
     "Any **graph file**, recognised by its content (or read as the Format choice says): an edge list or "
     "table (CSV, TSV, spaces, `;` or `|`; "
@@ -74,6 +77,9 @@ def section(ex: Explorer) -> None:
                     help="Keep edge directions (without it: as the file declares, e.g. a directed GEXF; "
                          "edge lists are undirected). GOAT's neighborhoods ignore direction either way "
                          "(the paper's D counts both).")
+        c2.checkbox("Ignore weights", key="upload_unweighted",
+                    help="Read every edge with weight 1, whatever values the file holds (signed ties -1, "
+                         "values that are not weights).")
         st.button("Load graph", key="upload_load", type="primary", on_click=load, args=(ex,))
         pending_picker(ex)
 
@@ -94,7 +100,8 @@ def load(ex: Explorer) -> None:
                                                 kept):
         return
     options = goat_core.ReadOptions(format=st.session_state.get("upload_format"),
-                                    directed=bool(st.session_state.get("upload_directed", False)))
+                                    directed=bool(st.session_state.get("upload_directed", False)),
+                                    weight="none" if st.session_state.get("upload_unweighted") else None)
     read(ex, edges.name, raw, labels.name if labels is not None else None, labels_raw, options)
 
 
@@ -107,7 +114,7 @@ def read(ex: Explorer, name: str, raw: bytes, labels_name: str | None, labels_ra
         graph = cache.uploaded_graph(cache.digest(raw), name, options, cache.digest(labels_raw) if labels_raw
                                      else None, labels_name, MAX_UNPACKED_MB * 2**20, raw, labels_raw)
     except goat_core.GoatError as err:
-        ex.message = ("error", str(err) + (APP_FLAGS if " --" in str(err) else ""))
+        ex.message = ("error", str(err) + (APP_FLAGS if FLAGS.search(str(err)) else ""))
         if pend:
             st.session_state.pop(PENDING, None)
             if str(getattr(err, "file", "")).startswith(name):  # not the labels file's error

@@ -19,6 +19,7 @@ from .graph import (
     FLOAT32_MAX,
     HEADER_WORDS,
     MAX_ATTRIBUTES_CHARS,
+    NO_WEIGHT_HINT,
     Graph,
     build_graph,
     data_lines,
@@ -29,6 +30,7 @@ from .graph import (
     normalise,
     parse_weight,
     sorted_unique,
+    weight_problem,
 )
 
 # Header names, compared lower-case with everything but letters and digits removed
@@ -528,19 +530,18 @@ class _Edges:
             raise GraphFormatError(self.file, "empty node id", number)
         if c.weight is None or not weights:
             return
-        try:
-            token = fields[c.weight]
-            comma = _DECIMAL_COMMA.fullmatch(token)  # 2,5 in a French sheet
-            decimal = comma and self.layout.separator in DECIMAL_COMMA_SEPARATORS
-            parse_weight(token.replace(",", ".") if decimal else token, self.file, number)
-        except GraphFormatError as err:  # a third column of text: no weight, so what is it?
-            none = (not token or "not positive" in err.problem) and not c.given  # empty, or -1 (signed)
-            hint = COMMA_HINT if comma and not decimal else WIDE_HINT if self.positional else \
-                NO_WEIGHT_HINT if none else ""
-            if self.positional and self.layout.separator in ("\t", None) and not is_number(token) and not any(
-                    len(f) > 1 and is_number(f[1]) for f in _sample(self.sample)):
-                hint += SIF_HINT  # a small SIF file is not told from a table by its content
-            raise GraphFormatError(self.file, err.problem + hint, err.line) from None
+        token = fields[c.weight]
+        comma = _DECIMAL_COMMA.fullmatch(token)  # 2,5 in a French sheet
+        decimal = comma and self.layout.separator in DECIMAL_COMMA_SEPARATORS
+        problem = weight_problem(token.replace(",", ".") if decimal else token)
+        if problem is None:
+            return
+        text = self.positional and token and not is_number(token)  # a third column of text: what is it?
+        hint = COMMA_HINT if comma and not decimal else WIDE_HINT if text else NO_WEIGHT_HINT
+        if self.positional and self.layout.separator in ("\t", None) and not is_number(token) and not any(
+                len(f) > 1 and is_number(f[1]) for f in _sample(self.sample)):
+            hint += SIF_HINT  # a small SIF file is not told from a table by its content
+        raise GraphFormatError(self.file, problem + hint, number)
 
     def refuse_ambiguous(self, first: np.ndarray, second: np.ndarray, weights: np.ndarray | None) -> None:
         """Integer ids and a third integer column without a header: a row index or an adjacency
@@ -739,7 +740,6 @@ _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
 DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
 COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); --weight "
               "none reads every edge with weight 1")
-NO_WEIGHT_HINT = " (--weight none reads every edge with weight 1)"
 
 
 # Integers in these ranges are Unix times (seconds, or milliseconds, 1973 to 2100), not weights:

@@ -313,21 +313,34 @@ def is_zero(word: str) -> bool:
         return False  # not a number: reported with its line when the entries are read
 
 
-def parse_weight(token: str, file: str, line: int | None) -> float:
+NO_WEIGHT_HINT = " (--weight none reads every edge with weight 1; library: weight='none')"
+
+
+def weight_problem(token: str) -> str | None:
+    """Why ``token`` is not a weight (a positive finite number up to float32's largest), or None."""
     try:
         value = float(token.replace("_", " "))  # "1_000" is Python's, not a number in a file (pandas)
     except ValueError:
-        raise GraphFormatError(file, f"weight {token!r} is not a number", line) from None
-    if math.isnan(value):
-        raise GraphFormatError(file, "weight is NaN; weights must be positive finite numbers", line)
-    if math.isinf(value):
-        raise GraphFormatError(file, "weight is infinite; weights must be positive finite numbers", line)
+        return f"weight {token!r} is not a number"
+    if not math.isfinite(value):
+        return f"weight is {'NaN' if math.isnan(value) else 'infinite'}; weights must be positive finite " \
+               "numbers"
     if value > FLOAT32_MAX:  # training computes in float32, where 1e39 is inf
-        raise GraphFormatError(file, f"weight {token} is too large; weights must be positive numbers up to "
-                                     f"{FLOAT32_MAX:.3g}", line)
+        return f"weight {token} is too large; weights must be positive numbers up to {FLOAT32_MAX:.3g}"
     if value <= 0:
-        raise GraphFormatError(file, f"weight {token} is not positive; weights must be > 0", line)
-    return value
+        return f"weight {token} is not positive; weights must be > 0"
+    return None
+
+
+def parse_weight(token: str, file: str, line: int | None, words_skipped: bool = True) -> float:
+    """``token`` as a weight, or a one-line error naming the line and --weight none, which every
+    reader honours by reading no weight; not for a word where the format's values are numbers
+    whatever the weight (``words_skipped=False``: a matrix's cells)."""
+    problem = weight_problem(token)
+    if problem is not None:
+        hint = NO_WEIGHT_HINT if words_skipped or is_number(token) else ""
+        raise GraphFormatError(file, problem + hint, line)
+    return float(token)
 
 
 def parse_weights(tokens: list[str], lines: list[int], file: str) -> np.ndarray:

@@ -137,7 +137,7 @@ def _located(err: Exception, lines: list[str], size_line: int, layout: str, fiel
                                               "(the size line's rows)", number)
         if field != "pattern" and not (layout == "array" and is_zero(fields[-1])):
             try:
-                parse_weight(fields[-1], file, number)
+                parse_weight(fields[-1], file, number, words_skipped=False)  # a word stops scipy anyway
             except GraphFormatError as bad:
                 return bad
     said = str(err).splitlines()[0] if str(err) else type(err).__name__

@@ -1,11 +1,16 @@
-"""UCINET DL files (``.dl``; Gephi exports them): ``fullmatrix``, ``edgelist1`` and ``nodelist1``,
-labelled or not (docs/formats.md). Parsed here: igraph's ``Read_DL`` (1.0) refuses Gephi's files
-(``n =`` on a line after ``dl``) and names no line for a node outside 1..n.
+"""UCINET DL files (``.dl``; Gephi exports them): ``fullmatrix`` (with or without its diagonal),
+``lowerhalf``, ``upperhalf``, ``edgelist1`` and ``nodelist1``, labelled or not (docs/formats.md).
+Parsed here: igraph's ``Read_DL`` (1.0) refuses Gephi's files (``n =`` on a line after ``dl``) and
+names no line for a node outside 1..n.
 """
 
 from __future__ import annotations
 
+import math
 import re
+import warnings
+from collections import Counter
+from typing import NamedTuple
 
 import numpy as np
 
@@ -13,7 +18,12 @@ from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
 from .graph import FLOAT32_MAX, MAX_NODES, Graph, decode, is_zero, normalise, parse_weight, tie_direction
 
-FORMATS = ("fullmatrix", "edgelist1", "nodelist1")
+LISTS = ("edgelist1", "nodelist1")
+HALVES = ("lowerhalf", "upperhalf")  # one triangle of a symmetric matrix
+FORMATS = ("fullmatrix",) + HALVES + LISTS
+# whose labels a "... labels" statement gives (UCINET's level labels name matrices too)
+WHOSE = {"row": ("row",), "col": ("column",), "column": ("column",), "matrix": ("matrix",),
+         "level": ("matrix",)}
 SETTINGS = ("n", "nm", "nr", "nc", "format", "diagonal")
 _HEAD = re.compile(r"\s*dl\b[^\n]*?(?:\n[^\n]*?){0,20}?\bn[rcm]?\s*=", re.IGNORECASE)
 _HEAD_TOKEN = re.compile(r'"([^"]*)"|[^\s,=:"]+|[=:]|"')
@@ -35,32 +45,43 @@ def read_dl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRep
                                      "no other column can be chosen")
     lines = decode(raw, file).splitlines()
     header, data = _split_header(lines, file)
-    n, fmt, labels, embedded = _settings(header, file)
-    if fmt == "fullmatrix":
-        names, src, dst, values, rows = _full_matrix(data, n, labels, embedded, file)
-        notes: tuple[str, ...] = ()
-    else:
-        names, src, dst, values, rows, notes = _lists(data, n, fmt, labels, embedded, file)
+    head = _settings(header, file)
+    signed = options.weight == NO_WEIGHT  # any value but 0 is a tie
+    read = _lists if head.fmt in LISTS else _matrix
+    names, src, dst, values, rows, notes = read(data, head, file, signed)
     if len(src) == 0:
         raise GraphFormatError(file, "a DL file without ties (every value 0, or no data)")
-    weighted = bool(np.any(values != 1)) and options.weight != NO_WEIGHT
+    weighted = bool(np.any(values != 1)) and not signed
     weight = values if weighted else None
-    directed, why, more, keep = tie_direction(names, src, dst, weight, options.directed)
-    graph = normalise(names, src[keep], dst[keep], weight[keep] if weight is not None else None, directed,
-                      weighted, file)
+    directed, why, more, src, dst, weight = _direction(head, names, src, dst, weight, options.directed)
+    graph = normalise(names, src, dst, weight, directed, weighted, file)
     rows = rows if weighted else tuple(row[:2] for row in rows)
-    ignored = ("the values (weight none)",) if options.weight == NO_WEIGHT and np.any(values != 1) else ()
+    ignored = ("the values (weight none)",) if signed and np.any(values != 1) else ()
+    absent = ", diagonal absent" if head.absent and head.fmt not in LISTS else ""
     report = ReadReport(format="dl", edges=len(src), directed=directed, directed_why=why,
-                        weight=f"the {fmt} values" if weighted else None, ignored=ignored, rows=rows,
-                        notes=(f"n = {n:,}, format = {fmt}",) + notes + more)
+                        weight=f"the {head.fmt} values" if weighted else None, ignored=ignored, rows=rows,
+                        notes=(f"n = {head.n:,}, format = {head.fmt}{absent}",) + head.notes + notes + more)
     return graph, report
+
+
+def _direction(head: Header, names: list[str], src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
+               asked: bool):
+    """(directed, why, notes, src, dst, weight): a half matrix is symmetric (each tie both ways when
+    directed is asked); other ties directed unless each has its mirror (:func:`tie_direction`)."""
+    if head.fmt not in HALVES:
+        directed, why, notes, keep = tie_direction(names, src, dst, weight, asked)
+        return directed, why, notes, src[keep], dst[keep], weight[keep] if weight is not None else None
+    if not asked:
+        return False, f"{head.fmt}: half a symmetric matrix", (), src, dst, weight
+    both = None if weight is None else np.concatenate([weight, weight])
+    return True, "as asked", (), np.concatenate([src, dst]), np.concatenate([dst, src]), both
 
 
 # --------------------------------------------------------------------------- header
 
 
-def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[int, list[str]]]]:
-    """(the header's tokens, the data's lines as words): the data starts after ``data:``."""
+def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[int, str]]]:
+    """(the header's tokens, the data's lines and their numbers): the data starts after ``data:``."""
     header: list[Token] = []
     for number, line in enumerate(lines, start=1):
         for match in _tokens(_HEAD_TOKEN, line, number, file):
@@ -70,7 +91,7 @@ def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[
                     and not header[-1][2]:
                 header.pop()
                 rest = [(number, line[match.end():])] + list(enumerate(lines[number:], start=number + 1))
-                return header, [(n, words) for n, text in rest if (words := _words(text, n, file))]
+                return header, rest
             header.append((number, text, quoted))
     raise GraphFormatError(file, "a DL file without a 'data:' line", len(lines))
 
@@ -93,54 +114,75 @@ def _words(line: str, number: int, file: str) -> list[str]:
     return [m.group(1) if m.group(1) is not None else m.group(0) for m in matches]
 
 
-def _settings(tokens: list[Token], file: str) -> tuple[int, str, list[str] | None, bool]:
-    """(n, format, labels given by ``labels:`` or None, labels embedded) from the header."""
+class Header(NamedTuple):
+    n: int
+    fmt: str
+    absent: bool  # diagonal = absent: a matrix without its diagonal cells
+    names: list[str] | None  # labels:, row labels:, column labels: (one-mode: one list)
+    given: dict[str, tuple[int, list[str]]]  # "row"/"column" -> (line, labels) as the header lists them
+    embedded: frozenset[str]  # "row", "column": labels written in the data
+    notes: tuple[str, ...]
+
+
+def _settings(tokens: list[Token], file: str) -> Header:
+    """The header's settings (``n =``, ``format =``...) and label statements (``labels:``, ``row
+    labels:``, ``column labels embedded``...; UCINET's keywords, any case)."""
     if not tokens or tokens[0][2] or tokens[0][1].lower() != "dl":
         raise GraphFormatError(file, "a UCINET DL file starts with 'dl'", tokens[0][0] if tokens else 1)
     settings: dict[str, tuple[int, str]] = {}
-    labels: list[str] | None = None
-    labels_at = tokens[0][0]
-    embedded = False
+    given: dict[str, tuple[int, list[str]]] = {}
+    embedded: dict[str, int] = {}  # side -> its statement's line
     i = 1
     while i < len(tokens):
         number, text, _ = tokens[i]
-        key = text.lower()
         after = tokens[i + 1][1].lower() if i + 1 < len(tokens) else None
         if after == "=":
             if i + 2 >= len(tokens):
                 raise GraphFormatError(file, f"'{text} =' without a value", number)
-            if key not in SETTINGS:
+            if text.lower() not in SETTINGS:
                 raise GraphFormatError(file, f"unknown DL setting {text!r} (read: {', '.join(SETTINGS)})",
                                        number)
-            settings[key] = (number, tokens[i + 2][1].lower())
+            settings[text.lower()] = (number, tokens[i + 2][1].lower())
             i += 3
-        elif key in ("row", "col", "column") and after == "labels":
-            raise GraphFormatError(file, "row and column labels: a two-mode (rectangular) DL file, not a "
-                                         "graph's adjacency matrix", number)
-        elif key == "labels" and after == "embedded":
-            embedded = True
-            i += 3 if i + 2 < len(tokens) and tokens[i + 2][1] == ":" else 2
-        elif key == "labels" and after == ":":
-            labels_at = tokens[i + 2][0] if i + 2 < len(tokens) else number
-            i += 2
-            labels = []
-            while i < len(tokens) and not _starts_statement(tokens, i):
-                labels.append(tokens[i][1])
+        elif (statement := _label_statement(tokens, i)) is not None:
+            sides, i, embeds = statement
+            if embeds and sides == ("matrix",):
+                raise GraphFormatError(file, "matrix labels embedded is not read", number)
+            embedded.update(dict.fromkeys(sides if embeds else (), number))
+            start = i
+            while i < len(tokens) and not embeds and not _starts_statement(tokens, i):
                 i += 1
+            for side in () if embeds else sides:
+                if side in given:
+                    raise GraphFormatError(file, f"{side} labels listed twice (labels: lists the row and the "
+                                                 "column labels)", number)
+                given[side] = (tokens[start][0] if start < i else number, [t[1] for t in tokens[start:i]])
         else:
             raise GraphFormatError(file, f"unexpected {text[:40]!r} in the DL header (expected n =, "
                                          "format =, labels:, labels embedded or data:)", number)
-    return _checked(settings, labels, labels_at, embedded, tokens, file)
+    return _checked(settings, given, embedded, tokens, file)
+
+
+def _label_statement(tokens: list[Token], i: int) -> tuple[tuple[str, ...], int, bool] | None:
+    """(whose labels, the token after the statement, embedded) of ``[row|column|matrix] labels
+    embedded`` or ``...labels:`` at ``i``; None for anything else."""
+    words = ["" if quoted else text.lower() for _, text, quoted in tokens[i:i + 4]] + [""] * 3
+    skip = 0 if words[0] == "labels" else 1 if words[1] == "labels" and words[0] in WHOSE else None
+    if skip is None or words[skip + 1] not in ("embedded", ":"):
+        return None
+    sides = WHOSE[words[0]] if skip else ("row", "column")
+    if words[skip + 1] == ":":
+        return sides, i + skip + 2, False
+    return sides, i + skip + 2 + (words[skip + 2] == ":"), True
 
 
 def _starts_statement(tokens: list[Token], i: int) -> bool:
-    number, text, quoted = tokens[i]
     after = tokens[i + 1][1].lower() if i + 1 < len(tokens) else None
-    return not quoted and (after == "=" or text.lower() == "labels" and after in ("embedded", ":"))
+    return not tokens[i][2] and (after == "=" or _label_statement(tokens, i) is not None)
 
 
-def _checked(settings: dict[str, tuple[int, str]], labels: list[str] | None, labels_at: int, embedded: bool,
-             tokens: list[Token], file: str) -> tuple[int, str, list[str] | None, bool]:
+def _checked(settings: dict[str, tuple[int, str]], given: dict[str, tuple[int, list[str]]],
+             embedded: dict[str, int], tokens: list[Token], file: str) -> Header:
     for key in ("nr", "nc"):
         if key in settings:
             raise GraphFormatError(file, f"{key} = …: a two-mode (rectangular) DL file, not a graph's "
@@ -156,85 +198,155 @@ def _checked(settings: dict[str, tuple[int, str]], labels: list[str] | None, lab
     if "nm" in settings and settings["nm"][1] != "1":
         raise GraphFormatError(file, f"nm = {settings['nm'][1]}: several matrices in one DL file; keep the "
                                      "one to read", settings["nm"][0])
+    line, matrix = given.pop("matrix", (0, []))
+    if len(matrix) > 1:
+        raise GraphFormatError(file, f"{len(matrix)} matrix labels: several matrices in one DL file; keep "
+                                     "the one to read", line)
     fmt = settings.get("format", (0, "fullmatrix"))[1]
     if fmt not in FORMATS:
-        raise GraphFormatError(file, f"DL format {fmt!r} is not read (read: {', '.join(FORMATS)})",
+        two = " (a two-mode format: rows and columns are different nodes)" if fmt[-1:] == "2" else ""
+        raise GraphFormatError(file, f"DL format {fmt!r} is not read{two} (read: {', '.join(FORMATS)})",
                                settings["format"][0])
-    if fmt == "fullmatrix" and settings.get("diagonal", (0, "present"))[1] != "present":
-        raise GraphFormatError(file, "diagonal = absent is not read: write the full matrix",
-                               settings["diagonal"][0])
-    if labels is not None:
+    diagonal = settings.get("diagonal", (0, "present"))
+    if diagonal[1] not in ("present", "absent"):
+        raise GraphFormatError(file, f"diagonal = {diagonal[1]!r}: present or absent", diagonal[0])
+    if fmt in LISTS and len(embedded) == 1:
+        [(side, line)] = embedded.items()
+        raise GraphFormatError(file, f"{side} labels embedded alone: an {fmt} file's labels are embedded on "
+                                     "both sides (labels embedded)", line)
+    for line, labels in given.values():
         if len(labels) != n:
-            raise GraphFormatError(file, f"{len(labels):,} labels for n = {n:,} nodes", labels_at)
-        _unique(labels, file, labels_at)
-    return n, fmt, labels, embedded
+            raise GraphFormatError(file, f"{len(labels):,} labels for n = {n:,} nodes", line)
+        _unique(labels, file, line)
+    names = _same_labels([(f"{side} labels", line, labels) for side, (line, labels) in given.items()], file)
+    notes = tuple(f"matrix label {label!r} left out" for label in matrix)
+    return Header(n, fmt, diagonal[1] == "absent", names, given, frozenset(embedded), notes)
+
+
+def _same_labels(lists: list[tuple[str, int, list[str]]], file: str) -> list[str] | None:
+    """The one list of node labels that every list (the header's, the embedded ones) gives."""
+    for what, line, labels in lists[1:]:
+        k = next((k for k, (a, b) in enumerate(zip(lists[0][2], labels)) if a != b), None)
+        if k is not None:
+            raise GraphFormatError(file, f"node {k + 1} is labelled {lists[0][2][k]!r} by the {lists[0][0]}, "
+                                         f"{labels[k]!r} by the {what}: a one-mode matrix (n =) has one "
+                                         "label per node; a two-mode one (nr =, nc =) is not read", line)
+    return lists[0][2] if lists else None
 
 
 def _unique(labels: list[str], file: str, number: int | None) -> None:
-    seen: set[str] = set()
-    for label in labels:
-        if label in seen:
-            raise GraphFormatError(file, f"label {label!r} names two nodes", number)
-        seen.add(label)
+    if len(set(labels)) < len(labels):
+        twice = next(label for label, count in Counter(labels).items() if count > 1)
+        raise GraphFormatError(file, f"label {twice!r} names two nodes", number)
 
 
 # --------------------------------------------------------------------------- data
 
 
-def _full_matrix(data: list[tuple[int, list[str]]], n: int, labels: list[str] | None, embedded: bool,
-                 file: str):
-    """n rows of n values (after the column labels, each row after its label, when embedded)."""
-    words = [word for _, line in data for word in line]
-    numbers = [number for number, line in data for _ in line]
-    names = labels if labels is not None else [str(i) for i in range(1, n + 1)]
-    width = n + 1 if embedded else n
-    need = n * width + (n if embedded else 0)
-    if len(words) != need:
-        shape = f"{n:,} labels, then {n:,} rows of a label and {n:,} values" if embedded \
-            else f"{n:,} × {n:,} values"
-        line = numbers[need] if len(words) > need else numbers[-1] if numbers else None
-        raise GraphFormatError(file, f"the matrix holds {len(words):,} entries, n = {n:,} needs {shape} "
-                                     f"({need:,}){' (a truncated file?)' if len(words) < need else ''}", line)
-    if embedded:
-        columns = words[:n]
-        _unique(columns, file, numbers[0])
-        if labels is not None and columns != labels:
-            raise GraphFormatError(file, "the embedded column labels differ from the labels: list",
-                                   numbers[0])
-        names = columns
-        for row in range(n):
-            at = n + row * width
-            if words[at] != columns[row]:
-                raise GraphFormatError(file, f"row {row + 1} is labelled {words[at]!r}, column {row + 1} "
-                                             f"{columns[row]!r}: a one-mode matrix has one label per node",
-                                       numbers[at])
-        cells = [k for k in range(n, need) if (k - n) % width]
-        words, numbers = [words[k] for k in cells], [numbers[k] for k in cells]
-    values = _numbers(words, numbers, file)
+def _matrix(data: list[tuple[int, str]], head: Header, file: str, signed: bool):
+    """A matrix's rows (each after its label, when row labels are embedded) after the column labels
+    (when embedded): n values a row, n - 1 without the diagonal, a half matrix its triangle's."""
+    n, fmt, absent = head.n, head.fmt, int(head.absent)
+    cells = n * (n - absent) if fmt == "fullmatrix" else n * (n + 1) // 2 - absent * n
+    values = None if head.embedded else _parsed(data, cells, signed)
+    names = head.names
+    if values is None:  # labels in the data, a word or a wrong count: word by word, naming the line
+        names, values = _cells(data, head, cells, file, signed)
+    names = names or [str(i) for i in range(1, n + 1)]
+    counts = _row_counts(head)  # only now: the data holds n²/2 values or more, n is not hostile
     found = np.flatnonzero(values)  # 0 is no tie
-    src, dst = found // n, found % n
-    rows = tuple((names[s], names[t], words[k]) for s, t, k in zip(src[:FIRST_ROWS], dst[:FIRST_ROWS],
-                                                                   found[:FIRST_ROWS], strict=True))
-    return names, src.astype(np.int64), dst.astype(np.int64), values[found], rows
+    src = np.repeat(np.arange(n), counts)[found]
+    column = found - np.repeat(np.cumsum(counts) - counts, counts)[found]  # the cell's place in its row
+    dst = column + {"fullmatrix": absent * (column >= src), "lowerhalf": 0, "upperhalf": src + absent}[fmt]
+    rows = tuple((names[s], names[t], f"{values[k]:g}") for s, t, k in zip(src[:FIRST_ROWS], dst[:FIRST_ROWS],
+                                                                           found[:FIRST_ROWS], strict=True))
+    return names, src.astype(np.int64), dst.astype(np.int64), values[found], rows, ()
 
 
-def _numbers(words: list[str], lines: list[int], file: str) -> np.ndarray:
-    """Values in one numpy parse: 0 (no tie) or weights; the first bad one is named with its line."""
+def _parsed(data: list[tuple[int, str]], cells: int, signed: bool) -> np.ndarray | None:
+    """The cells parsed by numpy in C, without a Python string per cell (a 5,000-node matrix has 25
+    million); None where the word path must name a line: a quote, a word, a wrong count, a bad value."""
+    text = "\n".join(line for _, line in data).replace(",", " ")
+    if '"' in text:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # numpy < 2.3 warns at a word, returning what it read
+            values = np.fromstring(text, sep=" ")
+    except (ValueError, DeprecationWarning):
+        return None
+    good = np.isfinite(values) if signed else (values >= 0) & (values <= FLOAT32_MAX)
+    return values if len(values) == cells and good.all() else None
+
+
+def _row_counts(head: Header) -> np.ndarray:
+    """The values of each row: n, n - 1 without the diagonal, a half matrix's its triangle's."""
+    at, absent = np.arange(head.n), int(head.absent)
+    return {"fullmatrix": np.full(head.n, head.n - absent), "lowerhalf": at + 1 - absent,
+            "upperhalf": head.n - at - absent}[head.fmt]
+
+
+def _cells(data: list[tuple[int, str]], head: Header, cells: int, file: str,
+           signed: bool) -> tuple[list[str] | None, np.ndarray]:
+    """(the labels, the cells' values) word by word: the labels in the data checked, the first bad
+    count or value named with its line."""
+    n = head.n
+    data_words = [(number, _words(text, number, file)) for number, text in data]
+    words = [word for _, line in data_words for word in line]
+    numbers = [number for number, line in data_words for _ in line]
+    lead, labelled = n if "column" in head.embedded else 0, "row" in head.embedded
+    need = lead + cells + (n if labelled else 0)
+    if len(words) != need:
+        what = [f"{n:,} × {n:,} values" if head.fmt == "fullmatrix" and not head.absent else
+                f"{cells:,} values ({head.fmt}{', diagonal absent' if head.absent else ''})"]
+        what += [f"{n:,} column labels first"] * bool(lead) + ["each row after its label"] * labelled
+        short = " (a truncated file?)" if len(words) < need else ""
+        line = numbers[need] if len(words) > need else numbers[-1] if numbers else None
+        raise GraphFormatError(file, f"the matrix holds {len(words):,} entries, n = {n:,} needs {need:,}: "
+                                     f"{', '.join(what)}{short}", line)
+    starts = lead + np.concatenate([[0], np.cumsum(_row_counts(head) + labelled)[:-1]]).astype(np.int64)
+    lists = [(f"{side} labels", line, labels) for side, (line, labels) in head.given.items()]
+    if lead:
+        _unique(words[:n], file, numbers[0])
+        lists.append(("embedded column labels", numbers[0], words[:n]))
+    if labelled:
+        lists.append(("embedded row labels", numbers[int(starts[0])], [words[k] for k in starts]))
+        _unique(lists[-1][2], file, lists[-1][1])
+    names = _same_labels(lists, file)
+    cell = np.ones(len(words), dtype=bool)
+    cell[:lead] = False
+    cell[starts[:n if labelled else 0]] = False
+    kept = np.flatnonzero(cell)
+    return names, _numbers([words[k] for k in kept], [numbers[k] for k in kept], file, signed)
+
+
+def _numbers(words: list[str], lines: list[int], file: str, signed: bool = False) -> np.ndarray:
+    """Values in one numpy parse: 0 (no tie) or weights (any number but 0 is a tie when ``signed``:
+    weight none); the first bad one is named with its line."""
     try:
         values = np.asarray(words, dtype=np.float64)
-        if np.all((values >= 0) & (values <= FLOAT32_MAX)):  # NaN fails
+        if np.all(np.isfinite(values) if signed else (values >= 0) & (values <= FLOAT32_MAX)):  # NaN fails
             return values
     except ValueError:
         pass
     for word, line in zip(words, lines, strict=True):
-        if not is_zero(word):
-            parse_weight(word, file, line)
+        if signed and not _finite(word):
+            raise GraphFormatError(file, f"value {word[:40]!r} is not a number", line)
+        if not signed and not is_zero(word):
+            parse_weight(word, file, line, words_skipped=False)  # a word stops the read, whatever the weight
     return np.array([0.0 if is_zero(word) else float(word) for word in words], dtype=np.float64)
 
 
-def _lists(data: list[tuple[int, list[str]]], n: int, fmt: str, labels: list[str] | None, embedded: bool,
-           file: str):
+def _finite(word: str) -> bool:
+    try:
+        return math.isfinite(float(word))
+    except ValueError:
+        return False
+
+
+def _lists(data: list[tuple[int, str]], head: Header, file: str, signed: bool):
     """edgelist1 (``from to [value]`` a line) or nodelist1 (``ego alter alter …`` a line)."""
+    n, fmt, labels, embedded = head.n, head.fmt, head.names, bool(head.embedded)
     names: list[str] = list(labels) if labels is not None else [] if embedded else \
         [str(i) for i in range(1, n + 1)]
     index = {name: i for i, name in enumerate(names)}
@@ -242,7 +354,7 @@ def _lists(data: list[tuple[int, list[str]]], n: int, fmt: str, labels: list[str
     dst: list[int] = []
     given: list[str] = []  # edgelist1's values, as written ("1" where none is)
     lines: list[int] = []
-    for number, words in data:
+    for number, words in ((number, words) for number, text in data if (words := _words(text, number, file))):
         if fmt == "edgelist1" and not 2 <= len(words) <= 3:
             raise GraphFormatError(file, f"an edgelist1 line is 'from to [value]', got {len(words)} values",
                                    number)
@@ -253,7 +365,7 @@ def _lists(data: list[tuple[int, list[str]]], n: int, fmt: str, labels: list[str
         dst.extend(alters)
         given.extend(words[2:3] if len(words) == 3 and fmt == "edgelist1" else ["1"] * len(alters))
         lines.extend([number] * len(alters))
-    values = _numbers(given, lines, file)
+    values = _numbers(given, lines, file, signed)
     ties = values != 0  # an edge list's value 0 is no tie
     notes: tuple[str, ...] = ()
     if not ties.all():

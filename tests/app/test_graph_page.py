@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from ui.upload import APP_FLAGS
+
 from .conftest import explorer, goto, open_tab, plain, texts
 
 GOOD_EDGES = b"source,target,weight\nann,bob,2\nbob,cat,1\ncat,ann,1\ncat,dan,3\ndan,eve,1\n"
@@ -174,7 +176,8 @@ def test_upload_gephi_csv_shows_what_was_read_and_rereads_other_columns(app):
     assert not app.error and not explorer(app).graph.weighted and explorer(app).graph_fp != fingerprint
     app.selectbox(key="upload_col_weight").set_value(4)  # Label: empty, not a weight
     app.button(key="upload_reread").click().run()
-    assert texts(app.error) == ["gephi.csv:2: weight '' is not a number"]
+    assert texts(app.error) == ["gephi.csv:2: weight '' is not a number (--weight none reads every edge with "
+                                "weight 1; library: weight='none')" + APP_FLAGS]
     assert not explorer(app).graph.weighted and metric(app, "Nodes") == "4"  # the graph read before stays
 
 
@@ -441,3 +444,20 @@ def test_a_file_that_could_be_two_things_is_read_with_the_format_chosen(app):
     assert not app.exception and not app.error
     assert metric(app, "Nodes") == "5" and metric(app, "Edges") == "5"
     assert explorer(app).graph.read.format == "adjlist" and not explorer(app).graph.read.detected
+
+
+def test_a_signed_dot_file_is_read_with_ignore_weights_as_its_error_says(app, tmp_path):
+    """A bad weight's error names --weight none; in the app that is the Ignore weights box (a DOT
+    file has no column picker)."""
+    import networkx as nx
+
+    g = nx.karate_club_graph()
+    g.edges[0, 1]["weight"] = -1  # a signed tie
+    nx.nx_pydot.write_dot(g, tmp_path / "signed.dot")
+    upload(app, (tmp_path / "signed.dot").read_bytes(), name="signed.dot")
+    [message] = texts(app.error)
+    assert "weight -1 is not positive" in message and "--weight none reads every edge" in message
+    assert message.endswith(APP_FLAGS) and "the Ignore weights box" in message
+    app.checkbox(key="upload_unweighted").check().run()
+    app.button(key="upload_load").click().run()
+    assert not app.error and metric(app, "Nodes") == "34" and not explorer(app).graph.weighted

@@ -154,7 +154,9 @@ def test_json_lines_errors_name_their_line():
     assert one_line((good + "\n" + '["b", "c"]\n').encode(), "e.jsonl").startswith(
         "e.jsonl:3: a JSON Lines line holds a list")
     weights = good.replace("}", ', "weight": 2}') + '{"source": "b", "target": "c", "weight": "heavy"}\n'
-    assert one_line(weights.encode(), "e.jsonl") == "e.jsonl:2: weight 'heavy' is not a number"
+    assert one_line(weights.encode(), "e.jsonl") == (
+        "e.jsonl:2: weight 'heavy' is not a number (--weight none reads every edge with weight 1; library: "
+        "weight='none')")
     spaced = good + "\n\n" + '{"source": "b", "target": "c\\u2028d"}\n'  # row 2 on line 4
     assert one_line(spaced.encode(), "e.jsonl").startswith("e.jsonl:4: a value in column 'target' holds")
 

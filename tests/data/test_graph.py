@@ -425,3 +425,52 @@ def test_a_labels_path_that_is_a_directory_says_so(tmp_path):
     graph = parse_edge_list(b"a b\n", file="g.txt")
     with pytest.raises(GraphFormatError, match="is a directory, not a labels file"):
         read_labels(tmp_path, graph)
+
+
+def _bad_weight(value) -> object:
+    """Karate club with one edge's weight ``value``: a signed tie (-1) or a word."""
+    import networkx as nx
+
+    g = nx.karate_club_graph()
+    g.edges[0, 1]["weight"] = value
+    return g
+
+
+def _by_tool(file: str, g, tmp_path) -> bytes:
+    """``g`` as the tool that writes ``file``'s format writes it (Gephi's and Cytoscape's exports
+    as their tests write them)."""
+    import networkx as nx
+    import scipy.io
+
+    from .test_gdf import gephi_gdf
+    from .test_vna import gephi_vna
+    from .test_xgmml import cytoscape_xgmml
+
+    path = tmp_path / file
+    writers = {"g.dot": lambda: nx.nx_pydot.write_dot(g, path), "g.gml": lambda: nx.write_gml(g, path),
+               "g.csv": lambda: nx.to_pandas_edgelist(g).to_csv(path, index=False),
+               "g.mtx": lambda: scipy.io.mmwrite(path, nx.to_scipy_sparse_array(g)),
+               "g.gdf": lambda: path.write_bytes(gephi_gdf(g)),
+               "g.vna": lambda: path.write_bytes(gephi_vna(g)),
+               "g.xgmml": lambda: path.write_bytes(cytoscape_xgmml(g))}
+    writers[file]()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("file, value, problem", [
+    *[(file, -1, "is not positive") for file in ("g.dot", "g.gml", "g.csv", "g.mtx", "g.gdf", "g.vna",
+                                                 "g.xgmml")],
+    *[(file, "heavy", "'heavy' is not a number") for file in ("g.dot", "g.gml", "g.csv")],
+])
+def test_a_bad_weight_is_refused_naming_weight_none_which_reads_the_file(file, value, problem, tmp_path):
+    """Every reader's bad weight says --weight none, and --weight none then reads the file unweighted."""
+    from goat_core.data.formats import ReadOptions
+    from goat_core.data.readers import read_graph_bytes
+
+    raw = _by_tool(file, _bad_weight(value), tmp_path)
+    with pytest.raises(GraphFormatError) as info:
+        read_graph_bytes(raw, file)
+    assert problem in str(info.value)
+    assert str(info.value).endswith("(--weight none reads every edge with weight 1; library: weight='none')")
+    graph = read_graph_bytes(raw, file, ReadOptions(weight="none"))
+    assert not graph.weighted and (graph.num_nodes, graph.num_edges) == (34, 78)

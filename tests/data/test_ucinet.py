@@ -146,7 +146,7 @@ M = b"dl n=3\nformat = fullmatrix\ndata:\n"
 
 
 @pytest.mark.parametrize("raw, line, words", [
-    (M + b"0 1 0\n1 0 1\n0 1\n", 6, "the matrix holds 8 entries, n = 3 needs 3 × 3 values (9) (a truncated"),
+    (M + b"0 1 0\n1 0 1\n0 1\n", 6, "the matrix holds 8 entries, n = 3 needs 9: 3 × 3 values (a truncated"),
     (M + b"0 1 0\n1 0 1\n0 1 0\n1\n", 7, "the matrix holds 10 entries"),
     (M + b"0 1 0\n1 0 x\n0 1 0\n", 5, "weight 'x' is not a number"),
     (M + b"0 1 0\n1 0 -1\n0 1 0\n", 5, "weight -1 is not positive"),
@@ -154,7 +154,21 @@ M = b"dl n=3\nformat = fullmatrix\ndata:\n"
     (b"dl n=3 format=edgelist1\ndata:\n1 2 1 1\n", 3, "an edgelist1 line is 'from to [value]', got 4"),
     (b"dl n=3 format=edgelist1\ndata:\n1 2 heavy\n", 3, "weight 'heavy' is not a number"),
     (b"dl n=2 format=edgelist1 labels embedded\ndata:\na b\nb c\n", 4, "label 'c' is node 3, n = 2"),
-    (b"dl n=3\nformat = lowerhalf\ndata:\n", 2, "DL format 'lowerhalf' is not read"),
+    (b"dl n=3\nformat = edgelist2\ndata:\n1 2\n", 2, "DL format 'edgelist2' is not read (a two-mode format"),
+    (b"dl n=3\nformat = nodelist2\ndata:\n1 2\n", 2, "DL format 'nodelist2' is not read (a two-mode format"),
+    (b"dl n=3\ndiagonal = missing\ndata:\n", 2, "diagonal = 'missing': present or absent"),
+    (b"dl n=2\nlabels:\na b\nlabels:\nc d\ndata:\n0 1 1 0\n", 4, "row labels listed twice"),
+    (b"dl n=2\nlabels:\na b\ncolumn labels:\na b\ndata:\n0 1 1 0\n", 4, "column labels listed twice"),
+    (b"dl n=2 nm=2\nlevel labels:\nfriend foe\ndata:\n", 1, "nm = 2: several matrices"),
+    (b"dl n=2\nlevel labels:\nfriend foe\ndata:\n0 1 1 0\n", 3, "2 matrix labels: several matrices"),
+    (b"dl n=2\nmatrix labels embedded\ndata:\n0 1 1 0\n", 2, "matrix labels embedded is not read"),
+    (b"dl n=2 format=edgelist1\nrow labels embedded\ndata:\na 2\n", 2,
+     "row labels embedded alone: an edgelist1 file's labels are embedded on both sides"),
+    (b"dl n=2\nrow labels:\na b\ncolumn labels:\na c\ndata:\n0 1 1 0\n", 5,
+     "node 2 is labelled 'b' by the row labels, 'c' by the column labels: a one-mode"),
+    (b"dl n=2\nrow labels embedded\ncolumn labels:\na b\ndata:\nb 0 1\na 1 0\n", 6,
+     "node 1 is labelled 'a' by the column labels, 'b' by the embedded row labels"),
+    (b"dl n=3\nformat = lowerhalf\ndata:\n0\n1 0\n", 5, "n = 3 needs 6: 6 values (lowerhalf)"),
     (b"dl nr=3, nc=2\ndata:\n", 1, "nr = …: a two-mode (rectangular) DL file"),
     (b"dl n=3 nm=2\ndata:\n", 1, "nm = 2: several matrices"),
     (b"dl n=3\nlabels:\na,b\ndata:\n", 3, "2 labels for n = 3 nodes"),
@@ -162,7 +176,7 @@ M = b"dl n=3\nformat = fullmatrix\ndata:\n"
     (b"dl n=x\ndata:\n", 1, "n must be a whole number of nodes, got 'x'"),
     (b"dl n=99999999999 format=edgelist1\ndata:\n1 2\n", 1, "99,999,999,999 nodes"),  # refused, not allocated
     (b"dl n=2\nweights = yes\ndata:\n", 2, "unknown DL setting 'weights'"),
-    (b"dl n=2\nrow labels:\na b\ndata:\n", 2, "row and column labels"),
+    (b"dl n=2\nrow labels:\na b\ndata:\n0 1\n", 5, "the matrix holds 2 entries, n = 2 needs 4: 2 × 2 values"),
     (b"dl n=2\n0 1\n1 0\n", 3, "a DL file without a 'data:' line"),
     (b"dl n=2\nformat = edgelist1\ndata:\n1 \"2\n", 4, "a label opened with \" is not closed"),
 ])
@@ -175,3 +189,126 @@ def test_a_file_without_ties_says_so():
     with pytest.raises(GraphFormatError) as err:
         read_graph_bytes(M + b"0 0 0\n0 0 0\n0 0 0\n", "zero.dl")
     assert str(err.value) == "zero.dl: a DL file without ties (every value 0, or no data)"
+
+
+# As UCINET 6 writes and documents DL (its user's guide, "DL Filetype"; from memory: no UCINET runs
+# here): labels as one list (labels:) or a row and a column list, either embedded in the data; a
+# matrix without its diagonal (diagonal = absent); a half matrix, one triangle of a symmetric one.
+
+def ucinet_dl(g: nx.Graph, fmt: str = "fullmatrix", diagonal: bool = True, labels: str = "labels:") -> bytes:
+    """``g`` as a DL file UCINET writes: ``labels`` is ``labels:``, ``row labels:`` (a row and a
+    column list), ``labels embedded``, ``row labels embedded`` or ``column labels embedded``."""
+    nodes = [str(node) for node in g]
+    quoted = [f'"{node}"' if " " in node or "," in node else node for node in nodes]
+    a = nx.to_numpy_array(g, weight="weight")
+    keep = {"fullmatrix": lambda i, j: diagonal or i != j, "lowerhalf": lambda i, j: j < i + diagonal,
+            "upperhalf": lambda i, j: j > i - diagonal}[fmt]
+    head = [f"DL N = {len(nodes)}", f"FORMAT = {fmt.upper()}"] + ([] if diagonal else ["DIAGONAL = ABSENT"])
+    rows = [[f"{a[i, j]:g}" for j in range(len(nodes)) if keep(i, j)] for i in range(len(nodes))]
+    if labels.endswith(":"):
+        head += [labels.upper(), ",".join(quoted)] + (["COLUMN LABELS:", ",".join(quoted)] if "row" in labels
+                                                      else [])
+    else:
+        head.append(labels.upper())
+        if "column" not in labels:  # each row after its label
+            rows = [[quoted[i]] + row for i, row in enumerate(rows)]
+        if "row" not in labels:  # the column labels open the data
+            rows = [quoted] + rows
+    return ("\n".join(head + ["DATA:"] + [" ".join(row) for row in rows]) + "\n").encode()
+
+
+def signed_karate() -> nx.Graph:
+    g = nx.karate_club_graph()
+    nx.relabel_nodes(g, {0: "Mr Hi", 33: "Officer, J"}, copy=False)  # a blank and a comma: quoted labels
+    for u, v in g.edges:
+        g.edges[u, v]["weight"] = 1.0
+    return g
+
+
+@pytest.mark.parametrize("labels", ["labels:", "row labels:", "labels embedded", "row labels embedded",
+                                    "column labels embedded"])
+def test_ucinet_labels_as_one_list_two_lists_or_embedded(labels):
+    g = signed_karate()
+    graph = read_graph_bytes(ucinet_dl(g, labels=labels), "k.dl")
+    assert graph.names == tuple(str(node) for node in g) and not graph.directed and not graph.weighted
+    assert set(edges_of(graph)) == {frozenset((str(u), str(v))) for u, v in g.edges}
+
+
+@pytest.mark.parametrize("fmt, diagonal", [("fullmatrix", False), ("lowerhalf", True), ("lowerhalf", False),
+                                           ("upperhalf", True), ("upperhalf", False)])
+@pytest.mark.parametrize("labels", ["labels:", "labels embedded"])
+def test_a_matrix_without_its_diagonal_or_half_of_it(fmt, diagonal, labels):
+    g = nx.les_miserables_graph()
+    graph = read_graph_bytes(ucinet_dl(g, fmt, diagonal, labels), "m.dl")
+    assert not graph.directed and graph.weighted and edges_of(graph) == weighted_edges(g)
+    assert f"n = 77, format = {fmt}" + ("" if diagonal else ", diagonal absent") in graph.read.notes
+    if fmt != "fullmatrix":
+        assert graph.read.directed_why == f"{fmt}: half a symmetric matrix"
+        both = read_graph_bytes(ucinet_dl(g, fmt, diagonal, labels), "m.dl", ReadOptions(directed=True))
+        assert both.directed and both.num_edges == 2 * g.number_of_edges()
+
+
+def test_a_directed_matrix_without_diagonal_stays_directed():
+    d = nx.gnm_random_graph(30, 90, seed=2, directed=True)
+    graph = read_graph_bytes(ucinet_dl(d, diagonal=False), "d.dl")
+    assert graph.directed and set(edges_of(graph)) == {(str(u), str(v)) for u, v in d.edges}
+
+
+def test_signed_ties_read_unweighted_with_weight_none():
+    g = signed_karate()
+    for u, v in list(g.edges)[::3]:
+        g.edges[u, v]["weight"] = -1.0  # a signed network: UCINET's -1 for a negative tie
+    raw = ucinet_dl(g, "lowerhalf")
+    message = read_error(raw, "s.dl")
+    assert "weight -1 is not positive" in message and "(--weight none reads every edge with weight" in message
+    graph = read_graph_bytes(raw, "s.dl", ReadOptions(weight="none"))
+    assert not graph.weighted and graph.num_edges == g.number_of_edges()
+    assert "the values (weight none)" in graph.read.ignored
+    signed = b"dl n=3 format=edgelist1\ndata:\n1 2 -1\n2 3 1\n"
+    edges = read_graph_bytes(signed, "e.dl", ReadOptions(weight="none"))
+    assert edges.num_edges == 2 and edges.directed
+    assert read_error(M + b"0 1 0\n1 0 x\n0 1 0\n", "x.dl", ReadOptions(weight="none")) == \
+        "x.dl:5: value 'x' is not a number"
+
+
+def test_one_matrix_label_is_left_out():
+    raw = b"dl n=2\nmatrix labels:\nfriendship\nlabels:\na b\ndata:\n0 1\n1 0\n"
+    graph = read_graph_bytes(raw, "one.dl")
+    assert graph.names == ("a", "b") and graph.num_edges == 1
+    assert "matrix label 'friendship' left out" in graph.read.notes
+
+
+def test_a_plain_matrix_is_parsed_without_a_string_per_cell(monkeypatch):
+    """A matrix of numbers only is parsed by numpy (a 5,000-node one has 25 million cells); the
+    word-by-word path is for labels in the data and for naming a bad line."""
+    from goat_core.data import ucinet
+
+    g = nx.gnm_random_graph(300, 900, seed=3)
+    monkeypatch.setattr(ucinet, "_cells", lambda *args: pytest.fail("read word by word"))
+    for raw in (gephi_fullmatrix(g), ucinet_dl(g, "lowerhalf", diagonal=False)):
+        graph = read_graph_bytes(raw, "p.dl")
+        assert set(edges_of(graph)) == {frozenset((str(u), str(v))) for u, v in g.edges}
+
+
+def sna_write_dl(g: nx.Graph, names: bool = True) -> bytes:
+    """``g`` as R's sna ``write.dl`` writes one sociomatrix: ``nm = 1``, the vertex labels quoted and
+    comma-separated, a ``matrix labels:`` line (1 when unnamed), each nonzero cell ``i j value ``
+    both ways for an undirected graph."""
+    nodes = list(g)
+    a = nx.to_numpy_array(g, nodelist=nodes)
+    labels = [f'"{node}"' for node in nodes] if names else [str(i) for i in range(1, len(nodes) + 1)]
+    n = len(nodes)
+    lines = [f"DL n = {n}, nm = 1, format = edgelist1", "labels:", ",".join(labels), "matrix labels:", "1",
+             "data:"]
+    lines += [f"{i + 1} {j + 1} {a[i, j]:g} " for j in range(n) for i in range(n) if a[i, j]]  # column-major
+    return ("\n".join(lines) + "\n").encode()
+
+
+@pytest.mark.parametrize("names", [True, False])
+def test_r_sna_write_dl_with_its_matrix_label(names):
+    g = nx.les_miserables_graph()
+    graph = read_graph_bytes(sna_write_dl(g, names), "sna.dl")
+    assert not graph.directed and graph.weighted and graph.num_edges == g.number_of_edges()
+    if names:
+        assert edges_of(graph) == weighted_edges(g)
+    assert "matrix label '1' left out" in graph.read.notes
