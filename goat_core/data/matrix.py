@@ -1,0 +1,129 @@
+"""Adjacency matrices in a table (``--format matrix``), as pandas, numpy, igraph, R and Gephi write
+them (docs/formats.md). pandas reads the cells at once; a cell is its tie's weight, 0 or empty no
+tie, as in a UCINET DL full matrix."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from ..errors import GraphFormatError
+from .delimited import COLUMN_NAMES, HEAD_ROWS, NOT_ENDS, SEPARATORS, sniff_separator, split_rows, table_rows
+from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
+from .graph import FLOAT32_MAX, Graph, decode, first_line, header_key, is_number, normalise, tie_direction
+
+MIN_FOUND = 4  # fewer numbered nodes are a matrix only when told: 2 or 3 numbers a line are edges
+NO_VALUES = "--weight none reads every non-zero cell as a tie; library: weight='none'"
+Rows = list[tuple[int, str]]
+
+
+def matrix_shape(head: list[tuple[int, list[str]]], count: int | None, file: str
+                 ) -> tuple[list[str] | None, bool, int]:
+    """(the header's names or None, rows start with their name, n) from the first two rows and the
+    rows' ``count`` (None: a head, whose numbers are a header only when they count 0..n-1 or 1..n)."""
+    (line, first), second = head[0], head[1][1] if len(head) > 1 else []
+    header = len(set(first)) == len(first) and (count == len(first) + 1 if count else first in (
+        [str(i) for i in range(start, start + len(first))] for start in (0, 1)))
+    if all(is_number(f) for f in first) and len(second) == len(first) and not header:
+        return None, False, len(first)
+    if len(second) not in (len(first), len(first) + 1):
+        raise GraphFormatError(file, f"{len(second)} fields under a header of {len(first)}: a matrix's rows "
+                                     "hold a value for each column (and maybe their label first)", head[1][0])
+    labelled = len(second) == len(first) + 1 or first[0] == "" or second[:1] == first[1:2]
+    labels = first if len(second) == len(first) + 1 or not labelled else first[1:]
+    bad = next((label for label, times in Counter(labels).items() if times > 1 or not label), None)
+    if bad is not None:
+        raise GraphFormatError(file, f"the header names node {bad!r} twice (or a column without a name): "
+                                     "each column of an adjacency matrix is one node", line)
+    return labels, labelled, len(labels)
+
+
+def looks_matrix(rows: list[str], complete: bool) -> bool:
+    """An unmistakable adjacency matrix in the first rows (else an edge table): n rows of n numbers
+    (n >= 4), or a header of n names over n rows of n numbers, each row's name first in the header's
+    order (numbered names: n >= 4), or none (then the header holds under two names edge tables use)."""
+    sep = sniff_separator(rows[:HEAD_ROWS]) if len(rows) > 1 else None
+    fields = split_rows(rows, sep)
+    try:
+        labels, labelled, n = matrix_shape(list(enumerate(fields[:2])), len(fields) if complete else None, "")
+    except (GraphFormatError, IndexError):
+        return False
+    body = fields[labels is not None:]
+    numbered = labels is None or all(re.fullmatch(r"-?\d+", label) for label in labels)
+    return (n >= (MIN_FOUND if numbered else 2) and (len(body) == n if complete else len(body) <= n)
+            and all(len(row) == n + labelled and (not labelled or row[0] == label)
+                    and all(is_number(cell) or cell == "" for cell in row[labelled:])
+                    for row, label in zip(body, labels or body))
+            and (labelled or sum(header_key(label) in COLUMN_NAMES | NOT_ENDS for label in labels or ()) < 2))
+
+
+def read_matrix(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    options.refuse_columns("adjacency matrix", file)
+    if options.weight not in (None, NO_WEIGHT):
+        raise GraphFormatError(file, f"an adjacency matrix's cells are its weights ({NO_VALUES})")
+    if not (rows := table_rows(decode(raw, file))):
+        raise GraphFormatError(file, "no rows: the file holds only comments or blank lines")
+    sep = sniff_separator([text for _, text in rows[:HEAD_ROWS]])
+    labels, labelled, n = matrix_shape([(k, split_rows([t], sep)[0]) for k, t in rows[:2]], len(rows), file)
+    body = rows[labels is not None:]
+    if len(body) != n:
+        raise GraphFormatError(file, f"{len(body):,} rows of {n:,} columns: an adjacency matrix is square",
+                               body[min(n, len(body) - 1)][0] if body else rows[0][0])
+    names = labels if labels is not None else [str(i) for i in range(n)]
+    values = _values(body, sep, labelled, names, file)
+    if options.weight != NO_WEIGHT and (bad := ~((values >= 0) & (values <= FLOAT32_MAX))).any():
+        r, c = divmod(int(np.argmax(bad)), n)
+        raise GraphFormatError(file, f"cell {names[r]} → {names[c]} is {values[r, c]:g}: a weight is "
+                                     f"positive and finite, 0 or empty for no tie ({NO_VALUES})", body[r][0])
+    graph, report = _graph(values, names, options, file)
+    numbered = "" if labels else f" without a header: nodes 0..{n - 1}, as numpy and igraph number them"
+    return graph, replace(report, separator=SEPARATORS[sep], notes=(f"{n:,} × {n:,} matrix{numbered}",))
+
+
+def _values(body: Rows, sep: str | None, labelled: bool, names: list[str], file: str) -> np.ndarray:
+    """The cells (empty: 0) read by pandas once each row holds n values after its label (pandas
+    would fill a short row with NaN, as an empty cell) and that label names its column."""
+    for k, (number, text) in enumerate(body):
+        fields = split_rows([text], sep)[0] if '"' in text else text.split(sep)  # sep None: blanks
+        if len(fields) != len(names) + labelled:
+            raise GraphFormatError(file, f"a row of {len(fields) - labelled:,} values in a matrix of "
+                                         f"{len(names):,} columns (ragged rows)", number)
+        if labelled and fields[0].strip() != names[k]:
+            raise GraphFormatError(file, f"row {k + 1} is labelled {fields[0]!r}, column {k + 1} "
+                                         f"{names[k]!r}: a matrix names its rows as its columns", number)
+    try:
+        frame = pd.read_csv(io.StringIO("\n".join(text for _, text in body)), sep=sep or r"\s+", header=None,
+                            index_col=0 if labelled else None, dtype={0: str} if labelled else None,
+                            keep_default_na=False, na_values=[""], skipinitialspace=True, engine="c")
+    except (pd.errors.ParserError, ValueError) as err:
+        raise GraphFormatError(file, f"pandas could not read the matrix: {first_line(err)}") from None
+    bad = [(int(np.argmax(wrong)), k) for k, (_, cells) in enumerate(frame.items()) if cells.dtype.kind
+           not in "iuf" and (wrong := (pd.to_numeric(cells, errors="coerce").isna() & cells.notna())).any()]
+    if bad:
+        r, c = min(bad)
+        raise GraphFormatError(file, f"cell {frame.iat[r, c]!r} is not a number: an adjacency matrix holds a "
+                                     "weight (0 or empty: no tie) in every cell", body[r][0])
+    return np.ascontiguousarray(frame.to_numpy(dtype=np.float64, na_value=0.0))
+
+
+def _graph(values: np.ndarray, names: list[str], options: ReadOptions, file: str) -> tuple[Graph, ReadReport]:
+    """The non-zero cells as ties; undirected when the matrix is symmetric, as tie_direction says."""
+    found = np.flatnonzero(values)
+    if len(found) == 0:
+        raise GraphFormatError(file, "an adjacency matrix with no ties (every cell 0 or empty)")
+    src, dst = np.divmod(found, len(names))
+    ties = values.ravel()[found]
+    weighted = options.weight != NO_WEIGHT and bool(np.any(ties != 1))
+    directed, why, _, keep = tie_direction(names, src, dst, ties if weighted else None, options.directed)
+    src, dst, ties = src[keep], dst[keep], ties[keep]
+    shown = zip(src[:FIRST_ROWS].tolist(), dst[:FIRST_ROWS].tolist(), ties[:FIRST_ROWS].tolist())
+    left = ("the cells' values (weight none)",) if options.weight == NO_WEIGHT and np.any(ties != 1) else ()
+    return normalise(names, src, dst, ties if weighted else None, directed, weighted, file), ReadReport(
+        "matrix", len(src), directed, why if directed else "a symmetric matrix", ignored=left,
+        weight="the cells" if weighted else None,
+        rows=tuple((names[s], names[t]) + ((f"{w:g}",) if weighted else ()) for s, t, w in shown))
