@@ -182,6 +182,21 @@ def test_weight_none_reads_negative_cells_as_ties():
     assert graph.num_edges == 3 and not graph.directed and not graph.weighted  # -1 mirrors a 1
 
 
+def test_a_wide_header_that_is_not_quite_a_matrix_is_refused_briefly_pointing_at_the_format(tmp_path):
+    """A matrix with one row label edited: not told from a table by its content, so refused; the
+    message lists a few of the 77 names, not all of them twice, and names --format matrix."""
+    raw = pandas_matrix(tmp_path, nx.les_miserables_graph()).replace(b"\nValjean,", b"\nJean Valjean,")
+    message = read_error(raw, "lesmis.csv")
+    assert "Gavroche" not in message and "more" in message and "--format matrix" in message
+    assert len(message) < 600
+    assert "Jean Valjean" in read_error(raw, "lesmis.csv", ReadOptions(format="matrix"))
+
+
+def test_a_headerless_square_and_one_row_more_is_refused_naming_the_format():
+    message = read_error(BROKEN["not square"][0], "m.txt")
+    assert message.startswith("m.txt:1: 4 columns") and "--format matrix" in message
+
+
 def test_a_2000_node_matrix_reads(tmp_path):
     g = nx.gnm_random_graph(2000, 8000, seed=1)
     graph = read_graph_bytes(savetxt(tmp_path, g, fmt="%d"), "big.txt")
