@@ -45,8 +45,9 @@ def matrix_shape(head: list[tuple[int, list[str]]], count: int | None, file: str
 
 def looks_matrix(rows: list[str], complete: bool) -> bool:
     """An unmistakable adjacency matrix in the first rows (else an edge table): n rows of n numbers
-    (n >= 4), or a header of n names over n rows of n numbers, each row's name first in the header's
-    order (numbered names: n >= 4), or none (then the header holds under two names edge tables use)."""
+    (n >= 4), or a header of n names over them, each row led by its name in the header's order (n >= 2;
+    numbered names: n >= 4), or by none when n >= 4, the diagonal is 0 and under two names are an
+    edge table's (``Person,Friend,Strength`` over three rows is an edge table)."""
     sep = sniff_separator(rows[:HEAD_ROWS]) if len(rows) > 1 else None
     fields = split_rows(rows, sep)
     try:
@@ -54,12 +55,15 @@ def looks_matrix(rows: list[str], complete: bool) -> bool:
     except (GraphFormatError, IndexError):
         return False
     body = fields[labels is not None:]
-    numbered = labels is None or all(re.fullmatch(r"-?\d+", label) for label in labels)
-    return (n >= (MIN_FOUND if numbered else 2) and (len(body) == n if complete else len(body) <= n)
-            and all(len(row) == n + labelled and (not labelled or row[0] == label)
-                    and all(is_number(cell) or cell == "" for cell in row[labelled:])
-                    for row, label in zip(body, labels or body))
-            and (labelled or sum(header_key(label) in COLUMN_NAMES | NOT_ENDS for label in labels or ()) < 2))
+    numbered = labels is None or not labelled or all(re.fullmatch(r"-?\d+", label) for label in labels)
+    fits = all(len(row) == n + labelled and (not labelled or row[0] == label) and all(
+        is_number(cell) or cell == "" for cell in row[labelled:]) for row, label in zip(body, labels or body))
+    if not fits or n < (MIN_FOUND if numbered else 2) or not (len(body) == n if complete else len(body) <= n):
+        return False
+    if labels is None or labelled:
+        return True
+    edge_words = sum(header_key(label) in COLUMN_NAMES | NOT_ENDS for label in labels)
+    return edge_words < 2 and all(row[k] == "" or float(row[k]) == 0 for k, row in enumerate(body))
 
 
 def read_matrix(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:

@@ -144,6 +144,7 @@ EDGE_LISTS = {
                                               b"4,1,2,400\n",
     "pandas edge frame with integer columns": b",0,1,2\n0,5,7,1\n1,3,4,1\n2,7,3,2\n",
     "networkx edge table": None,
+    "three unknown names over three rows": b"Person,Friend,Strength\n1,2,5\n2,3,1\n3,1,2\n",
 }
 
 
@@ -153,6 +154,11 @@ def test_an_edge_list_stays_an_edge_list(tmp_path, name):
     if raw is None:
         raw = nx.to_pandas_edgelist(nx.karate_club_graph()).to_csv(index=False).encode()
     assert read_graph_bytes(raw, "edges.csv").read.format == "edgelist"
+
+
+def test_unknown_names_over_a_square_whose_diagonal_is_not_0_are_refused_as_before():
+    message = read_error(b"p,q,r,s\n1,2,3,4\n2,3,4,5\n3,4,5,6\n4,5,6,0\n", "edges.csv")
+    assert "cannot tell which columns are source and target" in message and "--format matrix" in message
 
 
 BROKEN = {
