@@ -44,10 +44,10 @@ def matrix_shape(head: list[tuple[int, list[str]]], count: int | None, file: str
 
 
 def looks_matrix(rows: list[str], complete: bool) -> bool:
-    """An unmistakable adjacency matrix in the first rows (else an edge table): n rows of n numbers
-    (n >= 4), or a header of n names over them, each row led by its name in the header's order (n >= 2;
-    numbered names: n >= 4), or by none when n >= 4, the diagonal is 0 and under two names are an
-    edge table's (``Person,Friend,Strength`` over three rows is an edge table)."""
+    """An unmistakable adjacency matrix in the first rows (else an edge table): a header of n names
+    over n rows of n numbers, each led by its name in the header's order (n >= 2; numbered names:
+    n >= 4); or n >= 4 rows of n numbers whose diagonal is 0 (``u v w time`` rows are not), under no
+    header or one holding under two names an edge table uses (``Person,Friend,Strength,Time``)."""
     sep = sniff_separator(rows[:HEAD_ROWS]) if len(rows) > 1 else None
     fields = split_rows(rows, sep)
     try:
@@ -60,9 +60,9 @@ def looks_matrix(rows: list[str], complete: bool) -> bool:
         is_number(cell) or cell == "" for cell in row[labelled:]) for row, label in zip(body, labels or body))
     if not fits or n < (MIN_FOUND if numbered else 2) or not (len(body) == n if complete else len(body) <= n):
         return False
-    if labels is None or labelled:
+    if labelled:
         return True
-    edge_words = sum(header_key(label) in COLUMN_NAMES | NOT_ENDS for label in labels)
+    edge_words = sum(header_key(label) in COLUMN_NAMES | NOT_ENDS for label in labels or ())
     return edge_words < 2 and all(row[k] == "" or float(row[k]) == 0 for k, row in enumerate(body))
 
 

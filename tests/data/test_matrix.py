@@ -132,6 +132,13 @@ def test_diagonal_is_a_self_loop_dropped_as_other_matrices_do():
     assert graph.num_edges == 2 and graph.report.self_loops_dropped == 1
 
 
+def test_a_headerless_square_with_a_diagonal_is_an_edge_table_unless_told():
+    """Four edges of 'u v weight time' are four rows of four numbers: a matrix only when told."""
+    raw = b"1 2 1 1000\n2 3 1 1001\n3 4 1 1002\n4 1 1 1003\n"
+    assert "--format matrix" in read_error(raw, "m.txt")
+    assert read_graph_bytes(raw, "m.txt", ReadOptions(format="matrix")).report.self_loops_dropped == 4
+
+
 def test_a_small_headerless_square_is_read_as_a_matrix_only_when_told():
     raw = b"0 1 1\n1 0 1\n1 1 0\n"
     assert read_graph_bytes(raw, "m.txt", ReadOptions(weight="none")).read.format == "edgelist"
