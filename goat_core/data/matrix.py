@@ -26,7 +26,9 @@ def matrix_shape(head: list[tuple[int, list[str]]], count: int | None, file: str
                  ) -> tuple[list[str] | None, bool, int]:
     """(the header's names or None, rows start with their name, n) from the first two rows and the
     rows' ``count`` (None: a head, whose numbers are a header only when they count 0..n-1 or 1..n)."""
-    (line, first), second = head[0], head[1][1] if len(head) > 1 else []
+    if len(head) < 2:
+        raise GraphFormatError(file, "one row: an adjacency matrix has a row for each column", head[0][0])
+    (line, first), (_, second) = head
     header = len(set(first)) == len(first) and (count == len(first) + 1 if count else first in (
         [str(i) for i in range(start, start + len(first))] for start in (0, 1)))
     if all(is_number(f) for f in first) and len(second) == len(first) and not header:
@@ -48,6 +50,7 @@ def looks_matrix(rows: list[str], complete: bool) -> bool:
     over n rows of n numbers, each led by its name in the header's order (n >= 2; numbered names:
     n >= 4); or n >= 4 rows of n numbers whose diagonal is 0 (``u v w time`` rows are not), under no
     header or one holding under two names an edge table uses (``Person,Friend,Strength,Time``)."""
+    rows = [text for _, text in table_rows("\n".join(rows))]  # Excel's sep=; line and empty last columns out
     sep = sniff_separator(rows[:HEAD_ROWS]) if len(rows) > 1 else None
     fields = split_rows(rows, sep)
     try:
@@ -67,9 +70,9 @@ def looks_matrix(rows: list[str], complete: bool) -> bool:
 
 
 def read_matrix(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    options.refuse_columns("adjacency matrix", file)
-    if options.weight not in (None, NO_WEIGHT):
-        raise GraphFormatError(file, f"an adjacency matrix's cells are its weights ({NO_VALUES})")
+    if options.source is not None or options.weight not in (None, NO_WEIGHT):
+        raise GraphFormatError(file, f"an adjacency matrix has no columns to choose: its cells are the "
+                                     f"weights ({NO_VALUES})")
     if not (rows := table_rows(decode(raw, file))):
         raise GraphFormatError(file, "no rows: the file holds only comments or blank lines")
     sep = sniff_separator([text for _, text in rows[:HEAD_ROWS]])
@@ -83,7 +86,8 @@ def read_matrix(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
     if options.weight != NO_WEIGHT and (bad := ~((values >= 0) & (values <= FLOAT32_MAX))).any():
         r, c = divmod(int(np.argmax(bad)), n)
         raise GraphFormatError(file, f"cell {names[r]} → {names[c]} is {values[r, c]:g}: a weight is "
-                                     f"positive and finite, 0 or empty for no tie ({NO_VALUES})", body[r][0])
+                                     f"positive, up to {FLOAT32_MAX:.3g}; 0 or empty: no tie ({NO_VALUES})",
+                               body[r][0])
     graph, report = _graph(values, names, options, file)
     numbered = "" if labels else f" without a header: nodes 0..{n - 1}, as numpy and igraph number them"
     return graph, replace(report, separator=SEPARATORS[sep], notes=(f"{n:,} × {n:,} matrix{numbered}",))

@@ -219,3 +219,19 @@ def test_a_2000_node_matrix_reads(tmp_path):
 def test_a_konect_file_of_four_columns_and_four_rows_stays_an_edge_list():
     raw = b"% asym posweighted\n% 4 4 4\n1 2 3 1000\n2 3 1 1001\n3 1 2 1002\n3 4 5 1003\n"
     assert read_graph_bytes(raw, "out.konect").read.format == "edgelist"
+
+
+@pytest.mark.parametrize("raw", [b"1\n", b",a,b,c\n"], ids=["one cell", "a header alone"])
+def test_one_row_is_refused_as_a_matrix(raw):
+    assert read_error(raw, "m.csv", ReadOptions(format="matrix")).startswith("m.csv:1: one row")
+
+
+def test_excel_sep_line_and_empty_trailing_columns_read_as_a_matrix():
+    raw = b"sep=;\n;a;b;c;;\na;0;1;0;;\nb;1;0;1;;\nc;0;1;0;;\n"
+    graph = read_graph_bytes(raw, "sheet.csv")
+    assert graph.read.format == "matrix" and set(edges_of(graph)) == {frozenset("ab"), frozenset("bc")}
+
+
+def test_columns_cannot_be_chosen_in_a_matrix():
+    message = read_error(R_WRITE_CSV, "m.csv", ReadOptions(format="matrix", source="A", target="B"))
+    assert "no columns to choose" in message and "--weight none" in message
