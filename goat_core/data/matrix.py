@@ -7,7 +7,6 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -19,7 +18,6 @@ from .graph import FLOAT32_MAX, Graph, decode, first_line, header_key, is_number
 
 MIN_FOUND = 4  # fewer numbered nodes are a matrix only when told: 2 or 3 numbers a line are edges
 NO_VALUES = "--weight none reads every non-zero cell as a tie; library: weight='none'"
-Rows = list[tuple[int, str]]
 
 
 def matrix_shape(head: list[tuple[int, list[str]]], count: int | None, file: str
@@ -63,10 +61,8 @@ def looks_matrix(rows: list[str], complete: bool) -> bool:
         is_number(cell) or cell == "" for cell in row[labelled:]) for row, label in zip(body, labels or body))
     if not fits or n < (MIN_FOUND if numbered else 2) or not (len(body) == n if complete else len(body) <= n):
         return False
-    if labelled:
-        return True
-    edge_words = sum(header_key(label) in COLUMN_NAMES | NOT_ENDS for label in labels or ())
-    return edge_words < 2 and all(row[k] == "" or float(row[k]) == 0 for k, row in enumerate(body))
+    return labelled or (sum(header_key(label) in COLUMN_NAMES | NOT_ENDS for label in labels or ()) < 2
+                        and all(row[k] == "" or float(row[k]) == 0 for k, row in enumerate(body)))
 
 
 def read_matrix(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
@@ -88,12 +84,12 @@ def read_matrix(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
         raise GraphFormatError(file, f"cell {names[r]} → {names[c]} is {values[r, c]:g}: a weight is "
                                      f"positive, up to {FLOAT32_MAX:.3g}; 0 or empty: no tie ({NO_VALUES})",
                                body[r][0])
-    graph, report = _graph(values, names, options, file)
     numbered = "" if labels else f" without a header: nodes 0..{n - 1}, as numpy and igraph number them"
-    return graph, replace(report, separator=SEPARATORS[sep], notes=(f"{n:,} × {n:,} matrix{numbered}",))
+    return _graph(values, names, options, file, SEPARATORS[sep], f"{n:,} × {n:,} matrix{numbered}")
 
 
-def _values(body: Rows, sep: str | None, labelled: bool, names: list[str], file: str) -> np.ndarray:
+def _values(body: list[tuple[int, str]], sep: str | None, labelled: bool, names: list[str], file: str
+            ) -> np.ndarray:
     """The cells (empty: 0) read by pandas once each row holds n values after its label (pandas
     would fill a short row with NaN, as an empty cell) and that label names its column."""
     for k, (number, text) in enumerate(body):
@@ -119,8 +115,9 @@ def _values(body: Rows, sep: str | None, labelled: bool, names: list[str], file:
     return frame.to_numpy(dtype=np.float64, na_value=0.0)  # column by column, as pandas holds them
 
 
-def _graph(values: np.ndarray, names: list[str], options: ReadOptions, file: str) -> tuple[Graph, ReadReport]:
-    """The non-zero cells as ties; undirected when the matrix is symmetric, as tie_direction says."""
+def _graph(values: np.ndarray, names: list[str], options: ReadOptions, file: str, separator: str, note: str
+           ) -> tuple[Graph, ReadReport]:
+    """The non-zero cells as ties, undirected when the matrix is symmetric, and the account."""
     columns = values.T  # a view in memory order (pandas' columns): read without a copy of n² cells
     found = np.flatnonzero(columns)
     if len(found) == 0:
@@ -133,6 +130,6 @@ def _graph(values: np.ndarray, names: list[str], options: ReadOptions, file: str
     graph = normalise(names, src[keep], dst[keep], ties[keep] if weighted else None, directed, weighted, file)
     shown = zip(*(edges[:FIRST_ROWS].tolist() for edges in (graph.src, graph.dst, graph.weight)))
     return graph, ReadReport(
-        "matrix", int(keep.sum()), directed, why if directed else "a symmetric matrix", ignored=left,
-        weight="the cells" if weighted else None,
+        "matrix", int(keep.sum()), directed, why if directed else "a symmetric matrix", separator=separator,
+        weight="the cells" if weighted else None, ignored=left, notes=(note,),
         rows=tuple((names[s], names[t]) + ((f"{w:g}",) if weighted else ()) for s, t, w in shown))
