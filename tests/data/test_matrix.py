@@ -10,6 +10,7 @@ import csv
 import igraph
 import networkx as nx
 import numpy as np
+import pandas as pd
 import pytest
 
 from goat_core.data.formats import ReadOptions
@@ -113,6 +114,19 @@ def test_directed_weighted_pandas_matrix_and_weight_none(tmp_path):
 R_WRITE_CSV = b'"","A","B","C","D"\n"A",0,1,1,0\n"B",1,0,0,1\n"C",1,0,0,0\n"D",0,1,0,0\n'
 R_WRITE_TABLE = b'"A" "B" "C" "D"\n"A" 0 1 1 0\n"B" 1 0 0 1\n"C" 1 0 0 0\n"D" 0 1 0 0\n'
 GEPHI_MATRIX = b";A;B;C\nA;0;1;0\nB;1;0;1\nC;0;1;0\n"  # a small one: 3 named nodes
+
+
+def test_rows_numbered_as_pandas_and_r_number_them_take_the_header_names(tmp_path):
+    """pd.DataFrame(matrix, columns=names).to_csv(): rows 0..n-1 (with names n0..n33, 'n1' and 'n2'
+    were read as an edge list's ends: 7 nodes); R's write.csv of a matrix without dimnames: columns
+    V1..Vn, rows 1..n."""
+    path = tmp_path / "m.csv"
+    pd.DataFrame(nx.to_numpy_array(nx.karate_club_graph()), columns=[f"n{i}" for i in range(34)]).to_csv(path)
+    graph = read_graph_bytes(path.read_bytes(), "m.csv")
+    assert graph.read.format == "matrix" and graph.names[:2] == ("n0", "n1") and graph.num_edges == 78
+    r_csv = b'"","V1","V2","V3","V4"\n"1",0,1,1,0\n"2",1,0,0,1\n"3",1,0,0,0\n"4",0,1,0,0\n'
+    expected = {frozenset(e) for e in [("V1", "V2"), ("V1", "V3"), ("V2", "V4")]}
+    assert set(edges_of(read_graph_bytes(r_csv, "r.csv"))) == expected
 
 
 @pytest.mark.parametrize("raw", [R_WRITE_CSV, R_WRITE_TABLE, GEPHI_MATRIX],
