@@ -18,6 +18,7 @@ from .graph import FLOAT32_MAX, HEADER_WORDS, Graph, decode, first_line, is_numb
 
 MIN_FOUND = 4  # fewer numbered nodes are a matrix only when told: 2 or 3 numbers a line are edges
 NO_VALUES = "--weight none reads every non-zero cell as a tie; library: weight='none'"
+CHUNK_CELLS = 1 << 24  # cells pandas reads at a time
 
 
 def matrix_shape(head: list[tuple[int, list[str]]], count: int | None, file: str
@@ -107,8 +108,16 @@ def _values(body: list[tuple[int, str]], sep: str | None, row_names: list[str] |
         if row_names is not None and fields[0].strip() != row_names[k]:
             raise GraphFormatError(file, f"row {k + 1} is labelled {fields[0]!r}, not {row_names[k]!r}: rows "
                                          "are named as the columns (or numbered 0.. or 1..)", number)
+    values, step = np.empty((n, n)), max(1, CHUNK_CELLS // n)
+    for at in range(0, n, step):  # in blocks of rows: pandas' columns never hold all n² cells
+        values[at:at + step] = _block(body[at:at + step], sep, labelled, file)
+    return values
+
+
+def _block(rows: list[tuple[int, str]], sep: str | None, labelled: bool, file: str) -> np.ndarray:
+    """Rows' cells by pandas' C parser (empty: 0); a cell that is not a number is named with its line."""
     try:
-        frame = pd.read_csv(io.StringIO("\n".join(text for _, text in body)), sep=sep or r"\s+", header=None,
+        frame = pd.read_csv(io.StringIO("\n".join(text for _, text in rows)), sep=sep or r"\s+", header=None,
                             index_col=0 if labelled else None, dtype={0: str} if labelled else None,
                             keep_default_na=False, na_values=[""], skipinitialspace=True, engine="c")
     except (pd.errors.ParserError, ValueError) as err:
@@ -118,19 +127,18 @@ def _values(body: list[tuple[int, str]], sep: str | None, row_names: list[str] |
     if bad:
         r, c = min(bad)
         raise GraphFormatError(file, f"cell {frame.iat[r, c]!r} is not a number: an adjacency matrix holds a "
-                                     "weight (0 or empty: no tie) in every cell", body[r][0])
-    return frame.to_numpy(dtype=np.float64, na_value=0.0)  # column by column, as pandas holds them
+                                     "weight (0 or empty: no tie) in every cell", rows[r][0])
+    return frame.to_numpy(dtype=np.float64, na_value=0.0)
 
 
 def _graph(values: np.ndarray, names: list[str], options: ReadOptions, file: str, separator: str, note: str
            ) -> tuple[Graph, ReadReport]:
     """The non-zero cells as ties, undirected when the matrix is symmetric, and the account."""
-    columns = values.T  # a view in memory order (pandas' columns): read without a copy of n² cells
-    found = np.flatnonzero(columns)
+    found = np.flatnonzero(values)
     if len(found) == 0:
         raise GraphFormatError(file, "an adjacency matrix with no ties (every cell 0 or empty)")
-    dst, src = np.divmod(found, len(names))
-    ties = columns.ravel()[found]
+    src, dst = np.divmod(found, len(names))
+    ties = values.ravel()[found]
     weighted = options.weight != NO_WEIGHT and bool(np.any(ties != 1))
     directed, why, _, keep = tie_direction(names, src, dst, ties if weighted else None, options.directed)
     left = ("the cells' values (weight none)",) if options.weight == NO_WEIGHT and np.any(ties != 1) else ()
