@@ -1,6 +1,6 @@
 """Adjacency matrices in a table (``--format matrix``), as pandas, numpy, igraph, R and Gephi write
-them (docs/formats.md). pandas reads the cells at once; a cell is its tie's weight, 0 or empty no
-tie, as in a UCINET DL full matrix."""
+them (docs/formats.md). pandas reads the cells, a block of rows at a time; a cell is its tie's
+weight, 0 or empty no tie, as in a UCINET DL full matrix."""
 
 from __future__ import annotations
 

@@ -156,8 +156,9 @@ def test_a_headerless_square_with_a_diagonal_is_an_edge_table_unless_told():
 def test_a_small_headerless_square_is_read_as_a_matrix_only_when_told():
     raw = b"0 1 1\n1 0 1\n1 1 0\n"
     assert read_graph_bytes(raw, "m.txt", ReadOptions(weight="none")).read.format == "edgelist"
-    graph = read_graph_bytes(raw, "m.txt", ReadOptions(format="matrix"))
-    assert set(edges_of(graph)) == {frozenset(e) for e in [("0", "1"), ("0", "2"), ("1", "2")]}
+    for name in ("matrix", "adjacency-matrix"):
+        graph = read_graph_bytes(raw, "m.txt", ReadOptions(format=name))
+        assert set(edges_of(graph)) == {frozenset(e) for e in [("0", "1"), ("0", "2"), ("1", "2")]}
 
 
 EDGE_LISTS = {
