@@ -7,7 +7,7 @@ import csv
 import io
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -193,12 +193,20 @@ class Columns:
 
 
 
-def _choice_hint(layout: Layout) -> str:
-    names = ", ".join(layout.header) if layout.header is not None else ""
+def _listed(names: Sequence[str], few: int = 6) -> str:
+    """The first few names and how many more: a wide header (a matrix's 77 names) in one short line."""
+    more = f" … {len(names) - few:,} more" if len(names) > few + 1 else ""
+    return ", ".join(names[:few] if more else names) + more
+
+
+def _choice_hint(layout: Layout, sample: list[list[str]] | None = None) -> str:
+    names = _listed(layout.header) if layout.header is not None else ""
     where = f"the header names {names}" if names else \
         f"there is no header: give 0-based positions (0 to {layout.width - 1})"
+    square = layout.header is not None and len(layout.header) >= 4 and bool(sample) and all(
+        is_decimal(cell) or cell == "" for row in sample or () for cell in row[1:])
     return (f"say which columns hold the edges: --source COL --target COL [--weight COL|none] "
-            f"(library: source=, target=, weight=); {where}")
+            f"(library: source=, target=, weight=); {where}" + (MATRIX_HINT if square else ""))
 
 
 def _resolve(value: str | int, layout: Layout, what: str, file: str) -> int:
@@ -216,7 +224,7 @@ def _resolve(value: str | int, layout: Layout, what: str, file: str) -> int:
     width = len(header) if header is not None else layout.width
     if re.fullmatch(r"\d+", text) and int(text) < width:
         return int(text)
-    known = f"the header names {', '.join(repr(h) for h in header)}" if header is not None else \
+    known = f"the header names {_listed([repr(h) for h in header])}" if header is not None else \
         f"there is no header and {width} columns (0-based positions 0 to {width - 1})"
     raise GraphFormatError(file, f"no {what} column {value!r}: {known}")
 
@@ -234,7 +242,7 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
         target = _resolve(options.target if options.target is not None else 1, layout, "target", file)
         index = None if index in (source, target) else index
     elif header is not None:
-        source, target = _named_ends(keys, {index, given_weight}, layout, file)
+        source, target = _named_ends(keys, {index, given_weight}, layout, file, sample)
     else:
         source, target = 0, 1
     if source == target:
@@ -270,7 +278,8 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
                    given=options.source is not None or options.weight is not None, weight_guessed=guessed)
 
 
-def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: str) -> tuple[int, int]:
+def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: str,
+                sample: list[list[str]] | None) -> tuple[int, int]:
     """Source and target by the header's names; else the only two (or first two of three) columns
     that are not an index, a weight or something else by name."""
     def one(names: set[str], what: str) -> int | None:
@@ -296,8 +305,8 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
         return others[0], target
     if target is None and source is not None and len(candidates) in (2, 3) and others:
         return source, others[0]  # source;cible;poids: the other end is the first column left
-    raise GraphFormatError(file, f"header {', '.join(layout.header or ())}: cannot tell which columns "
-                                 "are source and target; " + _choice_hint(layout), layout.header_line)
+    raise GraphFormatError(file, "cannot tell which columns are source and target; "
+                                 + _choice_hint(layout, sample), layout.header_line)
 
 
 # --------------------------------------------------------------------------- reading
@@ -518,7 +527,8 @@ class _Edges:
                 raise GraphFormatError(self.file, f"only {len(fields)} column; expected 'source target "
                                                   "[weight]'" + ADJLIST_HINT, number)
             if len(fields) > 3:
-                hint = WIDE_HINT if len(fields) == width else ""
+                square = all(is_decimal(field) or field == "" for field in fields)
+                hint = WIDE_HINT + (MATRIX_HINT if square else "") if len(fields) == width else ""
                 raise GraphFormatError(self.file, f"{len(fields)} columns; expected 'source target [weight]'"
                                                   f"{hint}", number)
         if len(fields) != width:
@@ -734,6 +744,7 @@ WIDE_HINT = ("; or say which columns hold the edge: --source COL --target COL [-
              "(library: source=, target=, weight=)")
 SIF_HINT = "; or a Cytoscape SIF file (source, interaction type, target): --format sif"
 ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist')"
+MATRIX_HINT = "; or an adjacency matrix: --format matrix (library: format='matrix')"
 
 
 _DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")

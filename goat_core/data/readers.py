@@ -20,13 +20,14 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
-from .delimited import first_rows, read_table
+from .delimited import first_rows, konect_header, read_table
 from .dimacs import looks_dimacs, read_dimacs
 from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
 from .frames import frame_columns, looks_json_lines, looks_workbook, read_excel, read_json, read_parquet
 from .gdf import looks_gdf, read_gdf
 from .graph import Graph, NodeLabels
+from .matrix import looks_matrix, read_matrix
 from .matrixmarket import looks_matrix_market, read_matrix_market
 from .nxformats import (
     looks_graph6,
@@ -71,6 +72,7 @@ READERS: dict[str, Reader] = {
     "leda": read_leda,
     "graph6": read_graph6,
     "dimacs": read_dimacs,
+    "matrix": read_matrix,
 }
 
 
@@ -327,6 +329,8 @@ SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     ("adjlist", lambda h: has_networkx_header(h.text)),
     # Cytoscape's SIF only when no edge table can be meant (few interaction types, never a number)
     ("sif", lambda h: looks_sif(h.lines)),
+    # a square of numbers that is not KONECT's (`% asym` over `u v weight time` rows)
+    ("matrix", lambda h: looks_matrix(h.rows, len(h.raw) <= 65536) and not konect_header(h.text)),
 )
 
 
