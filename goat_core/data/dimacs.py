@@ -2,6 +2,8 @@
 ``p KIND NODES EDGES`` line, then ``e u v`` edges (colouring, cliques: undirected) or ``a u v [value…]``
 arcs (max-flow, shortest paths: directed), nodes numbered 1..NODES. Arc values (capacities, lengths)
 are left out, as ``n`` lines (a flow's source and sink) are: a length is a distance, not a tie's strength.
+METIS graphs (METIS, KaHIP, the DIMACS10 challenge's ``.graph`` files, networkit): ``n m [fmt [ncon]]``,
+then node i's line lists its neighbours, 1-based (a blank line: a node alone).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import MAX_NODES, Graph, decode, normalise
+from .graph import MAX_NODES, Graph, decode, normalise, parse_weights
 
 PROBLEM = re.compile(r"p\s+(\w+)\s+(\d+)\s+(\d+)\s*$")
 COMMENT = re.compile(r"c(\s|$)")
@@ -66,3 +68,72 @@ def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
     report = ReadReport(format="dimacs", edges=len(ends), directed=directed, directed_why=why,
                         rows=tuple((str(u), str(v)) for u, v in ends[:FIRST_ROWS]), notes=tuple(notes))
     return graph, report
+
+
+# METIS: "n m [fmt [ncon]]"; fmt's digits say a line opens with a vertex size and ncon vertex weights (left
+# out) and each neighbour is followed by the edge's weight
+METIS_HEADER = re.compile(r"(\d+)\s+(\d+)(?:\s+([01]{1,3})(?:\s+(\d+))?)?")
+
+
+def looks_metis(first_row: str, raw: bytes) -> bool:
+    """Only when unmistakable: n lines after the header, listing a symmetric adjacency of 2m entries."""
+    found = METIS_HEADER.fullmatch(first_row)
+    lines = raw.count(b"\n") + (not raw.endswith(b"\n")) - raw.count(b"\n%") - raw.startswith(b"%")
+    end = raw[-4096:]
+    blank_tail = end[len(end.rstrip()):].count(b"\n")  # blank last lines: nodes alone, or nothing
+    if found is None or not lines - blank_tail - 1 <= int(found[1]) <= lines - 1:  # a large edge list fails
+        return False
+    try:
+        return bool(read_metis(raw, "", ReadOptions()))
+    except GraphFormatError:
+        return False
+
+
+def read_metis(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    options.refuse_columns("METIS", file)
+    lines = [(k, line.split()) for k, line in enumerate(decode(raw, file).splitlines(), 1)
+             if not line.lstrip().startswith("%")]
+    n, m, skip, step = _metis_header(lines, file)
+    counts, ends, weights = [], [], []
+    for number, fields in lines[1:]:
+        ids = fields[skip::step]
+        if len(fields[skip:]) % step or not all(map(str.isdecimal, ids)) or max(map(len, ids), default=0) > 9:
+            raise GraphFormatError(file, f"a METIS node's line lists neighbours numbered 1 to {n:,}"
+                                         f"{' each with a weight' if step == 2 else ''}: "
+                                         f"{' '.join(fields)[:40]!r}", number)
+        counts.append(len(ids))
+        ends += ids
+        weights += fields[skip + 1::2] if step == 2 else []
+    pairs = np.stack([np.repeat(np.arange(1, n + 1), counts), np.array(ends, dtype=np.int64)])
+    line_of = np.repeat([number for number, _ in lines[1:]], counts)  # each tie's line
+    if len(bad := np.flatnonzero((pairs[1] < 1) | (pairs[1] > n))):
+        raise GraphFormatError(file, f"node {pairs[1][bad[0]]} named, but the METIS header says {n:,} nodes",
+                               int(line_of[bad[0]]))
+    codes = pairs[0] * (n + 1) + pairs[1]
+    if len(ends) + int((pairs[0] == pairs[1]).sum()) != 2 * m or not np.array_equal(
+            np.unique(codes), np.unique(pairs[1] * (n + 1) + pairs[0])):  # each edge from both ends
+        raise GraphFormatError(file, f"the METIS lines do not list each of the header's {m:,} edges from "
+                                     "both ends", lines[0][0])
+    keep = (pairs[0] <= pairs[1]) | options.directed  # each edge once; directed: both ways
+    weight = parse_weights(weights, line_of.tolist(), file)[keep] if step == 2 else None
+    graph = normalise([str(i) for i in range(1, n + 1)], pairs[0][keep] - 1, pairs[1][keep] - 1, weight,
+                      options.directed, step == 2, file)
+    return graph, ReadReport(format="metis", edges=int(keep.sum()), directed=options.directed,
+                             directed_why="as asked" if options.directed else "",
+                             weight="the METIS edge weights" if step == 2 else None)
+
+
+def _metis_header(lines: list[tuple[int, list[str]]], file: str) -> tuple[int, int, int, int]:
+    """(n, m, fields before a line's neighbours, 2 when each neighbour has a weight else 1); blank
+    lines past the n nodes' taken off ``lines``."""
+    found = METIS_HEADER.fullmatch(" ".join(lines[0][1])) if lines else None
+    if found is None or not 0 < int(found[1]) <= MAX_NODES:
+        raise GraphFormatError(file, "expected a METIS header 'n m [fmt [ncon]]' before the nodes' lines", 1)
+    n, fmt = int(found[1]), (found[3] or "0").zfill(3)
+    while len(lines) - 1 > n and not lines[-1][1]:
+        lines.pop()  # blank lines after the last node's
+    if len(lines) - 1 != n:
+        raise GraphFormatError(file, f"the METIS header says {n:,} nodes, one line each; {len(lines) - 1:,} "
+                                     "lines follow it", lines[0][0])
+    skip = (fmt[0] == "1") + (fmt[1] == "1") * int(found[4] or 1)  # a vertex size, ncon vertex weights
+    return n, int(found[2]), skip, 1 + (fmt[2] == "1")

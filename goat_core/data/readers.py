@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import GraphFormatError
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
 from .delimited import first_rows, read_table
-from .dimacs import looks_dimacs, read_dimacs
+from .dimacs import looks_dimacs, looks_metis, read_dimacs, read_metis
 from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
 from .frames import frame_columns, looks_json_lines, read_json, read_parquet
@@ -70,6 +70,7 @@ READERS: dict[str, Reader] = {
     "leda": read_leda,
     "graph6": read_graph6,
     "dimacs": read_dimacs,
+    "metis": read_metis,
 }
 
 
@@ -311,6 +312,7 @@ SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     ("leda", lambda h: h.text.startswith("LEDA.GRAPH")),
     ("graph6", lambda h: h.text.startswith((">>graph6<<", ">>sparse6<<")) or looks_graph6(h.raw)),
     ("dimacs", lambda h: looks_dimacs(h.rows)),
+    ("metis", lambda h: bool(h.rows) and looks_metis(h.rows[0], h.raw)),
     ("pajek", lambda h: any(row.lower().startswith(PAJEK_STARTS) for row in h.rows[:1])),
     ("gml", lambda h: _GML_START.match("\n".join(h.rows[:20])) is not None),
     ("lgl", lambda h: looks_lgl(h.lines)),

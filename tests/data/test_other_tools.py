@@ -571,3 +571,30 @@ def test_a_table_saved_again_by_pandas_keeps_its_old_index_apart(names, index):
     raw = pd.read_csv(io.StringIO(first)).to_csv(index=index).encode()
     graph = read_graph_bytes(raw, "again.csv")
     assert set(edges_of(graph)) == {frozenset("xy"), frozenset("yz"), frozenset("zw")}
+
+
+# networkit's METIS writer ('n m 0', then each node's neighbours, numbered from 1, a blank line for a
+# node alone; a self-loop written once and counted in m), exactly as networkit 11.3 writes a triangle
+# 1-2-3, a loop on 4 and node 5 alone: networkit is not a dependency, so its output is kept here.
+NETWORKIT_METIS = b"5 4 0\n2 3 \n1 3 \n2 1 \n4 \n\n"
+
+
+def test_networkit_metis_output_is_read_as_metis():
+    graph = read_graph_bytes(NETWORKIT_METIS, "g.graph")
+    assert graph.read.format == "metis" and graph.names == ("1", "2", "3", "4", "5")
+    assert edges_of(graph) == {frozenset(p): 1.0 for p in (("1", "2"), ("2", "3"), ("1", "3"))}
+    assert graph.report.self_loops_dropped == 1
+
+
+def test_networkit_metis_writer_is_read_to_the_graph_it_wrote(tmp_path):
+    nk = pytest.importorskip("networkit")
+    for weighted in (False, True):
+        g = nk.Graph(36, weighted=weighted)  # karate and two nodes alone
+        for k, (u, v) in enumerate(ig.Graph.Famous("Zachary").get_edgelist()):
+            g.addEdge(u, v, 0.5 + k % 4) if weighted else g.addEdge(u, v)
+        path = tmp_path / "k.graph"
+        nk.graphio.writeGraph(g, str(path), nk.graphio.Format.METIS)
+        graph = read_graph_bytes(path.read_bytes(), "k.graph")
+        assert graph.read.format == "metis" and graph.num_nodes == 36 and graph.weighted == weighted
+        wrote = {frozenset((str(u + 1), str(v + 1))): g.weight(u, v) for u, v in g.iterEdges()}
+        assert edges_of(graph) == wrote
