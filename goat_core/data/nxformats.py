@@ -69,6 +69,8 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
         raise GraphFormatError(file, f"XML whose root is <{local}>, not <{fmt}>: expected {title}")
     mixed = raw is not (raw := one_kind_of_edge(raw, root, fmt))
     if fmt == "graphml":
+        if not tag.startswith("{"):  # networkit writes `xmlnsi=`: networkx reads namespaced GraphML only
+            raw = in_namespace(raw, "graphml", "http://graphml.graphdrawing.org/xmlns")
         g = parsed(lambda: nx.parse_graphml(raw), file, title)
     else:
         version, gexf = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
@@ -157,9 +159,15 @@ def gexf_in_networkx_namespace(raw: bytes, tag: str, declared: str | None, file:
         quoted = [(q + namespace + q).encode() for q in "\"'"]
         for old in quoted:
             raw = raw.replace(old, b'"' + wanted.encode() + b'"')
-    else:  # no namespace: declare networkx's on the root element
-        raw = re.sub(rb"<gexf\b", b'<gexf xmlns="' + wanted.encode() + b'"', raw, count=1)
+    else:
+        raw = in_namespace(raw, "gexf", wanted)
     return version, raw
+
+
+def in_namespace(raw: bytes, root: str, namespace: str) -> bytes:
+    """A document without a namespace with ``namespace`` declared on its ``root`` element."""
+    tag = root.encode()
+    return re.sub(rb"<" + tag + rb"\b", b'<%s xmlns="%s"' % (tag, namespace.encode()), raw, count=1)
 
 
 # --------------------------------------------------------------------------- GML, Pajek, node-link
