@@ -647,3 +647,41 @@ def test_networkit_graphml_writer_is_read_to_the_graph_it_wrote(tmp_path):
         assert graph.num_nodes == 36 and graph.directed == directed
         pair = tuple if directed else frozenset
         assert edges_of(graph) == {pair((str(u), str(v))): g.weight(u, v) for u, v in g.iterEdges()}
+
+
+# rustworkx 0.18's writers for a path a-b-c weighted 2.5 and 1 (payloads {"name": ...} and {"weight": ...}):
+# node_link_json nests each payload under "data" (strings: its callbacks must return them), and
+# write_graphml numbers each domain's keys apart, so a node key and an edge key are both "d1".
+# rustworkx is not a dependency: its output is kept here.
+RUSTWORKX_NODE_LINK = (
+    b'{"directed":false,"multigraph":true,"attrs":null,"nodes":[{"id":0,"data":{"name":"a"}},{"id":1,"data":'
+    b'{"name":"b"}},{"id":2,"data":{"name":"c"}}],"links":[{"source":0,"target":1,"id":0,"data":{"weight":'
+    b'"2.5"}},{"source":1,"target":2,"id":1,"data":{"weight":"1.0"}}]}')
+RUSTWORKX_GRAPHML = (
+    b'<?xml version="1.0" encoding="UTF-8"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns" xmlns'
+    b':xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://graphml.graphdrawing.o'
+    b'rg/xmlns http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd"><key id="d1" for="node" attr.name='
+    b'"name" attr.type="string"></key><key id="d1" for="edge" attr.name="weight" attr.type="float"></key'
+    b'><graph edgedefault="undirected"><node id="n0"><data key="d1">a</data></node><node id="n1"><data k'
+    b'ey="d1">b</data></node><node id="n2"><data key="d1">c</data></node><edge source="n0" target="n1"><'
+    b'data key="d1">2.5</data></edge><edge source="n1" target="n2"><data key="d1">1</data></edge></graph'
+    b'></graphml>')
+
+
+def test_rustworkx_node_link_json_and_graphml_are_read_with_their_weights():
+    path = {frozenset(("0", "1")): 2.5, frozenset(("1", "2")): 1.0}
+    graph = read_graph_bytes(RUSTWORKX_NODE_LINK, "g.json")  # nodes by id, the payload's name kept
+    assert edges_of(graph) == path and graph.node_attrs["name"].tolist() == ["a", "b", "c"]
+    graph = read_graph_bytes(RUSTWORKX_GRAPHML, "g.graphml")  # the unique names name the nodes
+    assert edges_of(graph) == {frozenset(("a", "b")): 2.5, frozenset(("b", "c")): 1.0}
+
+
+def test_the_copies_of_rustworkx_output_are_what_rustworkx_writes(tmp_path):
+    rx = pytest.importorskip("rustworkx")
+    g = rx.PyGraph()
+    g.add_nodes_from([{"name": "a"}, {"name": "b"}, {"name": "c"}])
+    g.add_edges_from([(0, 1, {"weight": 2.5}), (1, 2, {"weight": 1.0})])
+    text = rx.node_link_json(g, node_attrs=dict, edge_attrs=lambda d: {k: str(v) for k, v in d.items()})
+    assert text.encode() == RUSTWORKX_NODE_LINK
+    rx.write_graphml(g, str(tmp_path / "g.graphml"))
+    assert (tmp_path / "g.graphml").read_bytes() == RUSTWORKX_GRAPHML
