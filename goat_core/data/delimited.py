@@ -350,7 +350,7 @@ def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...
         at = raw.find(b"\n", at) + 1 or len(raw)
     body = raw[at:]
     if b"#" in body or b"%" in body or _BLANK_ROW.search(b"\n" + body[:256]) or _BLANK_ROW.search(body):
-        body = _SKIPPED.sub(b"", body)
+        body = _skipped(layout.separator).sub(b"", body)
     types: dict = defaultdict(lambda: str, dict.fromkeys(integers, np.int64))
     sep = layout.separator if layout.separator is not None else r"\s+"
     yield from pd.read_csv(io.BytesIO(body), sep=sep, header=None, dtype=types, na_filter=False,
@@ -358,8 +358,18 @@ def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...
                            chunksize=CHUNK_ROWS, engine="c", index_col=False)
 
 
-# Lines the text reader skips (as data_lines does): comments, and blank rows (",,," of a sheet)
-_SKIPPED = re.compile(rb"(?m)^(?:[ \t]*[#%][^\r\n]*|[ \t,;|]+)(?=\r?$)")
+def _skipped(sep: str | None) -> re.Pattern[bytes]:
+    """The lines the text reader skips: blank rows (",,," of a sheet) and comments; in a delimited table
+    a #/% line holding the separator is a row ("#python,#data,3": hashtags), as :func:`_is_row` says."""
+    sep_byte = re.escape(sep).encode() if sep else b""
+    return re.compile(rb"(?m)^(?:[ \t]*[#%][^\r\n" + sep_byte + rb"]*|[ \t,;|]+)(?=\r?$)")
+
+
+def _is_row(line: str, sep: str | None) -> bool:
+    """A data line as :func:`_skipped` leaves it (``line`` stripped, not blank)."""
+    return bool(line.strip(",;|\t ")) and (not line.startswith(("#", "%")) or sep is not None and sep in line)
+
+
 _BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster
 
 
@@ -368,7 +378,8 @@ def _line_index(raw: bytes, file: str, sep: str | None, skip: int) -> RowAt:
     rows: list[tuple[int, str]] = []
 
     def row(k: int) -> tuple[int, list[str]] | None:
-        rows.extend([] if rows else [(n, t) for n, t in data_lines(decode(raw, file)) if n > skip])
+        lines = ((n, t.strip()) for n, t in enumerate(decode(raw, file).splitlines(), start=1) if n > skip)
+        rows.extend([] if rows else [(n, t) for n, t in lines if _is_row(t, sep)])
         if k >= len(rows):
             return None
         return rows[k][0], split_rows([rows[k][1]], sep)[0]

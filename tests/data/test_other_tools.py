@@ -685,3 +685,18 @@ def test_the_copies_of_rustworkx_output_are_what_rustworkx_writes(tmp_path):
     assert text.encode() == RUSTWORKX_NODE_LINK
     rx.write_graphml(g, str(tmp_path / "g.graphml"))
     assert (tmp_path / "g.graphml").read_bytes() == RUSTWORKX_GRAPHML
+
+
+def test_hashtags_that_open_a_csv_row_are_nodes_not_comments():
+    """A hashtag network from pandas (or polars): '#python,#data,3' is a row; dropping it as a comment
+    lost those edges without a word."""
+    pd = pytest.importorskip("pandas")
+    rows = [("alice", "#python", 1), ("#python", "#data", 3), ("#data", "bob", 2), ("%rate", "bob", 1)]
+    raw = pd.DataFrame(rows, columns=["source", "target", "weight"]).to_csv(index=False).encode()
+    graph = read_graph_bytes(raw, "tags.csv")
+    assert edges_of(graph) == {frozenset((u, v)): float(w) for u, v, w in rows}
+    headless = b"# a comment before the data stays one\nalice;#python\n#python;#data\n"
+    assert edges_of(read_graph_bytes(headless, "tags.csv")) == {frozenset(("alice", "#python")): 1.0,
+                                                                  frozenset(("#python", "#data")): 1.0}
+    assert read_graph_bytes(b"a,b\nb,c\n# the end\n", "tail.csv").num_edges == 2  # no separator: a comment
+    assert read_error(b"source,target\na,b\n#t,c,d\nx,y\n", "t.csv").startswith("t.csv:3: 3 columns")
