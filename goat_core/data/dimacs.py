@@ -2,6 +2,7 @@
 ``p KIND NODES EDGES`` line, then ``e u v`` edges (colouring, cliques: undirected) or ``a u v [value…]``
 arcs (max-flow, shortest paths: directed), nodes numbered 1..NODES. Arc values (capacities, lengths)
 are left out, as ``n`` lines (a flow's source and sink) are: a length is a distance, not a tie's strength.
+Georgia Tech's SNAP graphs (networkit's "SNAP" writer): ``p n m u|d type 0|1``, then ``u v [weight]`` lines.
 METIS graphs (METIS, KaHIP, the DIMACS10 challenge's ``.graph`` files, networkit): ``n m [fmt [ncon]]``,
 then node i's line lists its neighbours, 1-based (a blank line: a node alone).
 """
@@ -14,22 +15,29 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import MAX_NODES, Graph, decode, normalise, parse_weights
+from .graph import MAX_NODES, Graph, data_lines, decode, normalise, parse_weights
 
 PROBLEM = re.compile(r"p\s+(\w+)\s+(\d+)\s+(\d+)\s*$")
 COMMENT = re.compile(r"c(\s|$)")
+# Georgia Tech's SNAP: undirected or directed, a weight type (u: none), ids numbered from 0 or 1
+GT_PROBLEM = re.compile(r"p\s+(\d+)\s+(\d+)\s+([ud])\s+([uilfd])\s+([01])")
 TIES = ("e", "a")
 
 
 def looks_dimacs(rows: list[str]) -> bool:
     """A ``p KIND NODES EDGES`` line after only comments, and after it only c, n, e and a lines."""
     at = next((k for k, row in enumerate(rows) if not COMMENT.match(row)), None)
+    if at is not None and GT_PROBLEM.fullmatch(rows[at]):
+        return all(row[:1].isdigit() for row in rows[at + 1:])
     return at is not None and PROBLEM.match(rows[at]) is not None and all(
         COMMENT.match(row) or row[:2] in ("n ", "e ", "a ") for row in rows[at + 1:])
 
 
 def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     options.refuse_columns("DIMACS", file)
+    rows = data_lines(decode(raw, file))
+    if rows and (found := GT_PROBLEM.fullmatch(rows[0][1])):
+        return _read_gt_snap(rows, found, file, options)
     if options.weight not in (None, NO_WEIGHT):
         raise GraphFormatError(file, "DIMACS edges are read unweighted (an arc's value is a capacity or a "
                                      "length): there is no weight to choose")
@@ -68,6 +76,27 @@ def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
     report = ReadReport(format="dimacs", edges=len(ends), directed=directed, directed_why=why,
                         rows=tuple((str(u), str(v)) for u, v in ends[:FIRST_ROWS]), notes=tuple(notes))
     return graph, report
+
+
+def _read_gt_snap(rows: list[tuple[int, str]], found: re.Match, file: str,
+                  options: ReadOptions) -> tuple[Graph, ReadReport]:
+    n, kind, weighted, base = int(found[1]), found[3], found[4] != "u", int(found[5])
+    edges = [(number, line.split()) for number, line in rows[1:]]
+    for number, fields in edges:
+        ids = fields[:2]
+        if len(fields) != 2 + weighted or not all(f.isdecimal() and base <= int(f) < n + base for f in ids):
+            shape = "u v weight" if weighted else "u v"
+            raise GraphFormatError(file, f"expected '{shape}', nodes numbered {base} to {n - 1 + base:,} "
+                                         f"(the p line): {' '.join(fields)[:40]!r}", number)
+    pairs = np.array([fields[:2] for _, fields in edges], dtype=np.int64).reshape(-1, 2) - base
+    weights = parse_weights([f[2] for _, f in edges], [k for k, _ in edges], file) if weighted else None
+    directed = options.directed or kind == "d"
+    graph = normalise([str(i + base) for i in range(n)], pairs[:, 0], pairs[:, 1], weights, directed,
+                      weighted, file)
+    why = "as asked" if options.directed else "the p line says" if directed else ""
+    note = f"Georgia Tech SNAP graph (networkit's SNAP writer): nodes {base} to {n - 1 + base:,}"
+    return graph, ReadReport(format="dimacs", edges=len(edges), directed=directed, directed_why=why,
+                             weight="column 2" if weighted else None, notes=(note,))
 
 
 # METIS: "n m [fmt [ncon]]"; fmt's digits say a line opens with a vertex size and ncon vertex weights (left

@@ -700,3 +700,23 @@ def test_hashtags_that_open_a_csv_row_are_nodes_not_comments():
                                                                   frozenset(("#python", "#data")): 1.0}
     assert read_graph_bytes(b"a,b\nb,c\n# the end\n", "tail.csv").num_edges == 2  # no separator: a comment
     assert read_error(b"source,target\na,b\n#t,c,d\nx,y\n", "t.csv").startswith("t.csv:3: 3 columns")
+
+
+# networkit's "SNAP" writer writes Georgia Tech's SNAP format (not Stanford's): "p n m u u 0" (undirected,
+# unweighted, ids from 0; networkit writes "u u 0" whatever the graph), then one "u v" line an edge.
+# networkit 11.3's file for a path 0-1-2 and node 3 alone:
+NETWORKIT_SNAP = b"p 4 2 u u 0\n1 0\n2 1\n"
+
+
+def test_networkit_snap_output_is_read_with_its_declared_nodes():
+    graph = read_graph_bytes(NETWORKIT_SNAP, "g.snap")  # refused; --source 0 --target 1 made 'p' a node
+    assert graph.names == ("0", "1", "2", "3") and not graph.directed
+    assert edges_of(graph) == {frozenset(("0", "1")): 1.0, frozenset(("1", "2")): 1.0}
+    directed = read_graph_bytes(b"p 3 2 d f 1\n1 2 0.5\n3 1 2\n", "g.snap")  # the format's other options
+    assert directed.directed and edges_of(directed) == {("1", "2"): 0.5, ("3", "1"): 2.0}
+    assert read_error(b"p 3 1 u u 0\n0 3\n", "g.snap").startswith("g.snap:2:")  # ids 0..2
+
+
+def test_the_copy_of_networkit_snap_output_is_what_networkit_writes(tmp_path):
+    nk = pytest.importorskip("networkit")
+    assert networkit_file(nk, tmp_path, [(0, 1, 1), (1, 2, 1)], 4, "SNAP") == NETWORKIT_SNAP
