@@ -81,6 +81,8 @@ def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
 def _read_gt_snap(rows: list[tuple[int, str]], found: re.Match, file: str,
                   options: ReadOptions) -> tuple[Graph, ReadReport]:
     n, kind, weighted, base = int(found[1]), found[3], found[4] != "u", int(found[5])
+    if not 0 < n <= MAX_NODES:
+        raise GraphFormatError(file, f"the p line says {n:,} nodes; 1 to {MAX_NODES:,} are read", rows[0][0])
     edges = [(number, line.split()) for number, line in rows[1:]]
     for number, fields in edges:
         ids = fields[:2]

@@ -715,6 +715,7 @@ def test_networkit_snap_output_is_read_with_its_declared_nodes():
     directed = read_graph_bytes(b"p 3 2 d f 1\n1 2 0.5\n3 1 2\n", "g.snap")  # the format's other options
     assert directed.directed and edges_of(directed) == {("1", "2"): 0.5, ("3", "1"): 2.0}
     assert read_error(b"p 3 1 u u 0\n0 3\n", "g.snap").startswith("g.snap:2:")  # ids 0..2
+    assert read_error(b"p 100000001 1 u u 0\n0 3\n", "g.snap").startswith("g.snap:1:")
 
 
 def test_the_copy_of_networkit_snap_output_is_what_networkit_writes(tmp_path):
