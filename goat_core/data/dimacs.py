@@ -146,7 +146,14 @@ def read_metis(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
         raise GraphFormatError(file, f"the METIS lines do not list each of the header's {m:,} edges from "
                                      "both ends", lines[0][0])
     keep = (pairs[0] <= pairs[1]) | options.directed  # each edge once; directed: both ways
-    weight = parse_weights(weights, line_of.tolist(), file)[keep] if step == 2 else None
+    weight = parse_weights(weights, line_of.tolist(), file) if step == 2 else None
+    if weight is not None:  # an edge's weight as each of its ends gives it
+        ours = np.argsort(codes, kind="stable")
+        theirs = np.argsort(pairs[1] * (n + 1) + pairs[0], kind="stable")
+        if len(bad := np.flatnonzero(weight[ours] != weight[theirs])):
+            raise GraphFormatError(file, "an edge whose two ends give it different METIS weights",
+                                   int(line_of[ours[bad[0]]]))
+        weight = weight[keep]
     graph = normalise([str(i) for i in range(1, n + 1)], pairs[0][keep] - 1, pairs[1][keep] - 1, weight,
                       options.directed, step == 2, file)
     return graph, ReadReport(format="metis", edges=int(keep.sum()), directed=options.directed,
@@ -159,7 +166,8 @@ def _metis_header(lines: list[tuple[int, list[str]]], file: str) -> tuple[int, i
     lines past the n nodes' taken off ``lines``."""
     found = METIS_HEADER.fullmatch(" ".join(lines[0][1])) if lines else None
     if found is None or not 0 < int(found[1]) <= MAX_NODES:
-        raise GraphFormatError(file, "expected a METIS header 'n m [fmt [ncon]]' before the nodes' lines", 1)
+        raise GraphFormatError(file, f"expected a METIS header 'n m [fmt [ncon]]' (1 to {MAX_NODES:,} nodes) "
+                                     "before the nodes' lines", 1)
     n, fmt = int(found[1]), (found[3] or "0").zfill(3)
     while len(lines) - 1 > n and not lines[-1][1]:
         lines.pop()  # blank lines after the last node's

@@ -106,5 +106,6 @@ def test_a_broken_metis_file_stops_at_its_line():
 
 def test_a_metis_weight_that_is_no_number_stops_at_its_line_and_directed_reads_both_ways():
     assert read_error(b"2 1 1\n2 x\n1 x\n", "w.graph", ReadOptions(format="metis")).startswith("w.graph:2:")
+    assert "different" in read_error(b"2 1 1\n2 3\n1 5\n", "w.graph", ReadOptions(format="metis"))
     graph = read_graph_bytes(b"2 1\n2\n1\n", "d.graph", ReadOptions(format="metis", directed=True))
     assert graph.directed and edges_of(graph) == {("1", "2"): 1.0, ("2", "1"): 1.0}
