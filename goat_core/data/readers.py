@@ -330,7 +330,7 @@ def sniff_format(raw: bytes, file: str) -> str:
     lines = text.splitlines()[:-1] if len(raw) > 65536 else text.splitlines()  # the last may be cut
     root = re.search(r"<(?!\?|!)(?:[\w.-]+:)?([\w.-]+)", text) if text.startswith("<") else None
     name = root.group(1).lower() if root else ""
-    if text.startswith(XML_STARTS) and name not in ("gexf", "graphml", "graph"):
+    if (text.startswith(XML_STARTS) or name == "html") and name not in ("gexf", "graphml", "graph"):  # pyvis
         raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>), GraphML (<graphml>) "
                                      "and XGMML (<graph>) are the XML graph formats read")
     rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith(("#", "%"))]

@@ -721,3 +721,16 @@ def test_networkit_snap_output_is_read_with_its_declared_nodes():
 def test_the_copy_of_networkit_snap_output_is_what_networkit_writes(tmp_path):
     nk = pytest.importorskip("networkit")
     assert networkit_file(nk, tmp_path, [(0, 1, 1), (1, 2, 1)], 4, "SNAP") == NETWORKIT_SNAP
+
+
+def test_a_pyvis_page_is_refused_as_html_not_offered_to_adjlist(tmp_path):
+    """pyvis' write_html (the app's own drawing library) writes a page, not a graph file; it was refused as
+    'only 1 column ... --format adjlist', which reads the page's words as nodes."""
+    network = pytest.importorskip("pyvis.network")
+    import networkx as nx
+
+    net = network.Network()
+    net.from_nx(nx.karate_club_graph())
+    net.write_html(str(tmp_path / "k.html"))
+    message = read_error((tmp_path / "k.html").read_bytes(), "k.html")
+    assert "<html>" in message and "adjlist" not in message
