@@ -480,8 +480,26 @@ class _Edges:
                 self.refuse_ambiguous(values[src], values[dst], weights)
             self.refuse_times(weights)
             self.refuse_lone_first(node_names, src, dst)
+        if not directed and weights is not None:
+            src, dst, weights = self.each_edge_once(src, dst, weights)
         return normalise(node_names, src, dst, weights, directed, self.columns.weight is not None, self.file,
                          self.layout.header_line is not None)
+
+    def each_edge_once(self, src: np.ndarray, dst: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Rows that give every edge both ways with one weight (networkit's bothDirections, SNAP's
+        SaveMatlabSparseMtx, MATLAB's find of a symmetric matrix) as each edge once: summed as
+        duplicates, every weight would double. Any other rows as they are."""
+        if np.count_nonzero(src < dst) != np.count_nonzero(src > dst):  # cheap: most tables stop here
+            return src, dst, weights
+        n = int(max(src.max(), dst.max())) + 1
+        forward = np.lexsort((weights, src * n + dst))
+        backward = np.lexsort((weights, dst * n + src))
+        if not (np.array_equal((src * n + dst)[forward], (dst * n + src)[backward])
+                and np.array_equal(weights[forward], weights[backward])):
+            return src, dst, weights
+        self.notes.append("every edge given both ways with one weight: read once")
+        keep = src <= dst
+        return src[keep], dst[keep], weights[keep]
 
     def chunk(self, chunk: Any, first: int) -> tuple[list[np.ndarray], np.ndarray | None]:
         """A chunk's ends (text stripped, or int64) and weights, or the first bad row refused."""

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
+from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import read_graph_bytes
 from tests.data.reading import edges_of, read_error
 
@@ -723,14 +724,40 @@ def test_the_copy_of_networkit_snap_output_is_what_networkit_writes(tmp_path):
     assert networkit_file(nk, tmp_path, [(0, 1, 1), (1, 2, 1)], 4, "SNAP") == NETWORKIT_SNAP
 
 
-def test_a_pyvis_page_is_refused_as_html_not_offered_to_adjlist(tmp_path):
+def test_a_pyvis_page_is_refused_as_html_not_offered_to_adjlist(tmp_path, monkeypatch):
     """pyvis' write_html (the app's own drawing library) writes a page, not a graph file; it was refused as
     'only 1 column ... --format adjlist', which reads the page's words as nodes."""
     network = pytest.importorskip("pyvis.network")
     import networkx as nx
 
+    monkeypatch.chdir(tmp_path)  # pyvis copies its scripts into lib/ beside the working directory
     net = network.Network()
     net.from_nx(nx.karate_club_graph())
     net.write_html(str(tmp_path / "k.html"))
     message = read_error((tmp_path / "k.html").read_bytes(), "k.html")
     assert "<html>" in message and "adjlist" not in message
+
+
+# networkit's EdgeListWriter(" ", 0, bothDirections=True) for a triangle weighted 2.5, 1 and 4: every edge
+# written both ways with its weight (as SNAP's SaveMatlabSparseMtx and MATLAB's find of a symmetric
+# matrix write them); summed as duplicates, every weight was doubled
+NETWORKIT_BOTH_DIRECTIONS = b"0 1 2.5\n0 2 4\n1 0 2.5\n1 2 1\n2 1 1\n2 0 4\n"
+
+
+def test_an_edge_list_giving_every_edge_both_ways_with_one_weight_reads_each_edge_once():
+    graph = read_graph_bytes(NETWORKIT_BOTH_DIRECTIONS, "b.txt")
+    assert edges_of(graph) == {frozenset("01"): 2.5, frozenset("02"): 4.0, frozenset("12"): 1.0}
+    assert any("both ways" in note for note in graph.read.notes)
+    directed = read_graph_bytes(NETWORKIT_BOTH_DIRECTIONS, "b.txt", ReadOptions(directed=True))
+    assert directed.num_edges == 6  # directed: each way its own arc
+    uneven = read_graph_bytes(b"a b 1\nb a 2\n", "u.txt")  # not one weight: duplicates, summed as before
+    assert edges_of(uneven) == {frozenset("ab"): 3.0}
+
+
+def test_the_copy_of_networkit_both_directions_is_what_networkit_writes(tmp_path):
+    nk = pytest.importorskip("networkit")
+    g = nk.Graph(3, weighted=True)
+    for u, v, w in [(0, 1, 2.5), (1, 2, 1.0), (2, 0, 4)]:
+        g.addEdge(u, v, w)
+    nk.graphio.EdgeListWriter(" ", 0, True).write(g, str(tmp_path / "b.txt"))
+    assert (tmp_path / "b.txt").read_bytes() == NETWORKIT_BOTH_DIRECTIONS
