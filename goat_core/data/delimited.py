@@ -619,7 +619,7 @@ def _floats(column: Any, separator: str | None) -> np.ndarray:
 
     texts = column.astype(str).str.strip()
     if separator in DECIMAL_COMMA_SEPARATORS:
-        texts = texts.str.replace(r"^([+-]?\d+),(\d+)$", r"\1.\2", regex=True)
+        texts = texts.str.replace(r"^([+-]?\d+),(\d+(?:[eE][+-]?\d+)?)$", r"\1.\2", regex=True)
     return pd.to_numeric(texts, errors="coerce").to_numpy(np.float64, na_value=np.nan)
 
 
@@ -764,7 +764,7 @@ SIF_HINT = "; or a Cytoscape SIF file (source, interaction type, target): --form
 ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist')"
 
 
-_DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
+_DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+(?:[eE][+-]?\d+)?")  # 2,5 and pandas' float_format 7,5e-01
 DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
 COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); --weight "
               "none reads every edge with weight 1")

@@ -761,3 +761,13 @@ def test_the_copy_of_networkit_both_directions_is_what_networkit_writes(tmp_path
         g.addEdge(u, v, w)
     nk.graphio.EdgeListWriter(" ", 0, True).write(g, str(tmp_path / "b.txt"))
     assert (tmp_path / "b.txt").read_bytes() == NETWORKIT_BOTH_DIRECTIONS
+
+
+def test_decimal_commas_with_an_exponent_are_numbers():
+    """pandas' to_csv(sep=';', decimal=',', float_format='%.1e') writes 7,5e-01; it was 'not a number'."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "weight": [0.75, 12000.0]})
+    for sep in (";", "\t"):
+        raw = frame.to_csv(sep=sep, decimal=",", float_format="%.1e", index=False).encode()
+        assert b"7,5e-01" in raw
+        assert edges_of(read_graph_bytes(raw, "e.csv")) == {frozenset("ab"): 0.75, frozenset("bc"): 12000.0}
