@@ -361,7 +361,7 @@ def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...
         at = raw.find(b"\n", at) + 1 or len(raw)
     body = raw[at:]
     if b"#" in body or b"%" in body or _BLANK_ROW.search(b"\n" + body[:256]) or _BLANK_ROW.search(body):
-        body = _SKIPPED.sub(b"", body)
+        body = _skipped(layout.separator).sub(b"", body)
     types: dict = defaultdict(lambda: str, dict.fromkeys(integers, np.int64))
     sep = layout.separator if layout.separator is not None else r"\s+"
     yield from pd.read_csv(io.BytesIO(body), sep=sep, header=None, dtype=types, na_filter=False,
@@ -369,8 +369,18 @@ def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...
                            chunksize=CHUNK_ROWS, engine="c", index_col=False)
 
 
-# Lines the text reader skips (as data_lines does): comments, and blank rows (",,," of a sheet)
-_SKIPPED = re.compile(rb"(?m)^(?:[ \t]*[#%][^\r\n]*|[ \t,;|]+)(?=\r?$)")
+def _skipped(sep: str | None) -> re.Pattern[bytes]:
+    """The lines the text reader skips: blank rows (",,," of a sheet) and comments; in a delimited table
+    a #/% line holding the separator is a row ("#python,#data,3": hashtags), as :func:`_is_row` says."""
+    sep_byte = re.escape(sep).encode() if sep else b""
+    return re.compile(rb"(?m)^(?:[ \t]*[#%][^\r\n" + sep_byte + rb"]*|[ \t,;|]+)(?=\r?$)")
+
+
+def _is_row(line: str, sep: str | None) -> bool:
+    """A data line as :func:`_skipped` leaves it (``line`` stripped, not blank)."""
+    return bool(line.strip(",;|\t ")) and (not line.startswith(("#", "%")) or sep is not None and sep in line)
+
+
 _BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster
 
 
@@ -379,7 +389,8 @@ def _line_index(raw: bytes, file: str, sep: str | None, skip: int) -> RowAt:
     rows: list[tuple[int, str]] = []
 
     def row(k: int) -> tuple[int, list[str]] | None:
-        rows.extend([] if rows else [(n, t) for n, t in data_lines(decode(raw, file)) if n > skip])
+        lines = ((n, t.strip()) for n, t in enumerate(decode(raw, file).splitlines(), start=1) if n > skip)
+        rows.extend([] if rows else [(n, t) for n, t in lines if _is_row(t, sep)])
         if k >= len(rows):
             return None
         return rows[k][0], split_rows([rows[k][1]], sep)[0]
@@ -480,8 +491,26 @@ class _Edges:
                 self.refuse_ambiguous(values[src], values[dst], weights)
             self.refuse_times(weights)
             self.refuse_lone_first(node_names, src, dst)
+        if not directed and weights is not None:
+            src, dst, weights = self.each_edge_once(src, dst, weights)
         return normalise(node_names, src, dst, weights, directed, self.columns.weight is not None, self.file,
                          self.layout.header_line is not None)
+
+    def each_edge_once(self, src: np.ndarray, dst: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Rows that give every edge both ways with one weight (networkit's bothDirections, SNAP's
+        SaveMatlabSparseMtx, MATLAB's find of a symmetric matrix) as each edge once: summed as
+        duplicates, every weight would double. Any other rows as they are."""
+        if np.count_nonzero(src < dst) != np.count_nonzero(src > dst):  # cheap: most tables stop here
+            return src, dst, weights
+        n = int(max(src.max(), dst.max())) + 1
+        forward = np.lexsort((weights, src * n + dst))
+        backward = np.lexsort((weights, dst * n + src))
+        if not (np.array_equal((src * n + dst)[forward], (dst * n + src)[backward])
+                and np.array_equal(weights[forward], weights[backward])):
+            return src, dst, weights
+        self.notes.append("every edge given both ways with one weight: read once")
+        keep = src <= dst
+        return src[keep], dst[keep], weights[keep]
 
     def chunk(self, chunk: Any, first: int) -> tuple[list[np.ndarray], np.ndarray | None]:
         """A chunk's ends (text stripped, or int64) and weights, or the first bad row refused."""
@@ -601,7 +630,7 @@ def _floats(column: Any, separator: str | None) -> np.ndarray:
 
     texts = column.astype(str).str.strip()
     if separator in DECIMAL_COMMA_SEPARATORS:
-        texts = texts.str.replace(r"^([+-]?\d+),(\d+)$", r"\1.\2", regex=True)
+        texts = texts.str.replace(r"^([+-]?\d+),(\d+(?:[eE][+-]?\d+)?)$", r"\1.\2", regex=True)
     return pd.to_numeric(texts, errors="coerce").to_numpy(np.float64, na_value=np.nan)
 
 
@@ -747,7 +776,7 @@ ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist'
 MATRIX_HINT = "; or an adjacency matrix: --format matrix (library: format='matrix')"
 
 
-_DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+")
+_DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+(?:[eE][+-]?\d+)?")  # 2,5 and pandas' float_format 7,5e-01
 DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
 COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); --weight "
               "none reads every edge with weight 1")

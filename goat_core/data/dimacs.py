@@ -2,6 +2,9 @@
 ``p KIND NODES EDGES`` line, then ``e u v`` edges (colouring, cliques: undirected) or ``a u v [value…]``
 arcs (max-flow, shortest paths: directed), nodes numbered 1..NODES. Arc values (capacities, lengths)
 are left out, as ``n`` lines (a flow's source and sink) are: a length is a distance, not a tie's strength.
+Georgia Tech's SNAP graphs (networkit's "SNAP" writer): ``p n m u|d type 0|1``, then ``u v [weight]`` lines.
+METIS graphs (METIS, KaHIP, the DIMACS10 challenge's ``.graph`` files, networkit): ``n m [fmt [ncon]]``,
+then node i's line lists its neighbours, 1-based (a blank line: a node alone).
 """
 
 from __future__ import annotations
@@ -12,22 +15,29 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import MAX_NODES, Graph, decode, normalise
+from .graph import MAX_NODES, Graph, data_lines, decode, normalise, parse_weights
 
 PROBLEM = re.compile(r"p\s+(\w+)\s+(\d+)\s+(\d+)\s*$")
 COMMENT = re.compile(r"c(\s|$)")
+# Georgia Tech's SNAP: undirected or directed, a weight type (u: none), ids numbered from 0 or 1
+GT_PROBLEM = re.compile(r"p\s+(\d+)\s+(\d+)\s+([ud])\s+([uilfd])\s+([01])")
 TIES = ("e", "a")
 
 
 def looks_dimacs(rows: list[str]) -> bool:
     """A ``p KIND NODES EDGES`` line after only comments, and after it only c, n, e and a lines."""
     at = next((k for k, row in enumerate(rows) if not COMMENT.match(row)), None)
+    if at is not None and GT_PROBLEM.fullmatch(rows[at]):
+        return all(row[:1].isdigit() for row in rows[at + 1:])
     return at is not None and PROBLEM.match(rows[at]) is not None and all(
         COMMENT.match(row) or row[:2] in ("n ", "e ", "a ") for row in rows[at + 1:])
 
 
 def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     options.refuse_columns("DIMACS", file)
+    rows = data_lines(decode(raw, file))
+    if rows and (found := GT_PROBLEM.fullmatch(rows[0][1])):
+        return _read_gt_snap(rows, found, file, options)
     if options.weight not in (None, NO_WEIGHT):
         raise GraphFormatError(file, "DIMACS edges are read unweighted (an arc's value is a capacity or a "
                                      "length): there is no weight to choose")
@@ -66,3 +76,103 @@ def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
     report = ReadReport(format="dimacs", edges=len(ends), directed=directed, directed_why=why,
                         rows=tuple((str(u), str(v)) for u, v in ends[:FIRST_ROWS]), notes=tuple(notes))
     return graph, report
+
+
+def _read_gt_snap(rows: list[tuple[int, str]], found: re.Match, file: str,
+                  options: ReadOptions) -> tuple[Graph, ReadReport]:
+    n, kind, weighted, base = int(found[1]), found[3], found[4] != "u", int(found[5])
+    if not 0 < n <= MAX_NODES:
+        raise GraphFormatError(file, f"the p line says {n:,} nodes; 1 to {MAX_NODES:,} are read", rows[0][0])
+    edges = [(number, line.split()) for number, line in rows[1:]]
+    for number, fields in edges:
+        ids = fields[:2]
+        if len(fields) != 2 + weighted or not all(f.isdecimal() and base <= int(f) < n + base for f in ids):
+            shape = "u v weight" if weighted else "u v"
+            raise GraphFormatError(file, f"expected '{shape}', nodes numbered {base} to {n - 1 + base:,} "
+                                         f"(the p line): {' '.join(fields)[:40]!r}", number)
+    pairs = np.array([fields[:2] for _, fields in edges], dtype=np.int64).reshape(-1, 2) - base
+    weights = parse_weights([f[2] for _, f in edges], [k for k, _ in edges], file) if weighted else None
+    directed = options.directed or kind == "d"
+    graph = normalise([str(i + base) for i in range(n)], pairs[:, 0], pairs[:, 1], weights, directed,
+                      weighted, file)
+    why = "as asked" if options.directed else "the p line says" if directed else ""
+    note = f"Georgia Tech SNAP graph (networkit's SNAP writer): nodes {base} to {n - 1 + base:,}"
+    return graph, ReadReport(format="dimacs", edges=len(edges), directed=directed, directed_why=why,
+                             weight="column 2" if weighted else None, notes=(note,))
+
+
+# METIS: "n m [fmt [ncon]]"; fmt's digits say a line opens with a vertex size and ncon vertex weights (left
+# out) and each neighbour is followed by the edge's weight
+METIS_HEADER = re.compile(r"(\d+)\s+(\d+)(?:\s+([01]{1,3})(?:\s+(\d+))?)?")
+
+
+def looks_metis(first_row: str, raw: bytes) -> bool:
+    """Only when unmistakable: n lines after the header, listing a symmetric adjacency of 2m entries."""
+    found = METIS_HEADER.fullmatch(first_row)
+    lines = raw.count(b"\n") + (not raw.endswith(b"\n")) - raw.count(b"\n%") - raw.startswith(b"%")
+    end = raw[-4096:]
+    blank_tail = end[len(end.rstrip()):].count(b"\n")  # blank last lines: nodes alone, or nothing
+    if found is None or not lines - blank_tail - 1 <= int(found[1]) <= lines - 1:  # a large edge list fails
+        return False
+    try:
+        return bool(read_metis(raw, "", ReadOptions()))
+    except GraphFormatError:
+        return False
+
+
+def read_metis(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    options.refuse_columns("METIS", file)
+    lines = [(k, line.split()) for k, line in enumerate(decode(raw, file).splitlines(), 1)
+             if not line.lstrip().startswith("%")]
+    n, m, skip, step = _metis_header(lines, file)
+    counts, ends, weights = [], [], []
+    for number, fields in lines[1:]:
+        ids = fields[skip::step]
+        if len(fields[skip:]) % step or not all(map(str.isdecimal, ids)) or max(map(len, ids), default=0) > 9:
+            raise GraphFormatError(file, f"a METIS node's line lists neighbours numbered 1 to {n:,}"
+                                         f"{' each with a weight' if step == 2 else ''}: "
+                                         f"{' '.join(fields)[:40]!r}", number)
+        counts.append(len(ids))
+        ends += ids
+        weights += fields[skip + 1::2] if step == 2 else []
+    pairs = np.stack([np.repeat(np.arange(1, n + 1), counts), np.array(ends, dtype=np.int64)])
+    line_of = np.repeat([number for number, _ in lines[1:]], counts)  # each tie's line
+    if len(bad := np.flatnonzero((pairs[1] < 1) | (pairs[1] > n))):
+        raise GraphFormatError(file, f"node {pairs[1][bad[0]]} named, but the METIS header says {n:,} nodes",
+                               int(line_of[bad[0]]))
+    codes = pairs[0] * (n + 1) + pairs[1]
+    if len(ends) + int((pairs[0] == pairs[1]).sum()) != 2 * m or not np.array_equal(
+            np.unique(codes), np.unique(pairs[1] * (n + 1) + pairs[0])):  # each edge from both ends
+        raise GraphFormatError(file, f"the METIS lines do not list each of the header's {m:,} edges from "
+                                     "both ends", lines[0][0])
+    keep = (pairs[0] <= pairs[1]) | options.directed  # each edge once; directed: both ways
+    weight = parse_weights(weights, line_of.tolist(), file) if step == 2 else None
+    if weight is not None:  # an edge's weight as each of its ends gives it
+        ours = np.argsort(codes, kind="stable")
+        theirs = np.argsort(pairs[1] * (n + 1) + pairs[0], kind="stable")
+        if len(bad := np.flatnonzero(weight[ours] != weight[theirs])):
+            raise GraphFormatError(file, "an edge whose two ends give it different METIS weights",
+                                   int(line_of[ours[bad[0]]]))
+        weight = weight[keep]
+    graph = normalise([str(i) for i in range(1, n + 1)], pairs[0][keep] - 1, pairs[1][keep] - 1, weight,
+                      options.directed, step == 2, file)
+    return graph, ReadReport(format="metis", edges=int(keep.sum()), directed=options.directed,
+                             directed_why="as asked" if options.directed else "",
+                             weight="the METIS edge weights" if step == 2 else None)
+
+
+def _metis_header(lines: list[tuple[int, list[str]]], file: str) -> tuple[int, int, int, int]:
+    """(n, m, fields before a line's neighbours, 2 when each neighbour has a weight else 1); blank
+    lines past the n nodes' taken off ``lines``."""
+    found = METIS_HEADER.fullmatch(" ".join(lines[0][1])) if lines else None
+    if found is None or not 0 < int(found[1]) <= MAX_NODES:
+        raise GraphFormatError(file, f"expected a METIS header 'n m [fmt [ncon]]' (1 to {MAX_NODES:,} nodes) "
+                                     "before the nodes' lines", 1)
+    n, fmt = int(found[1]), (found[3] or "0").zfill(3)
+    while len(lines) - 1 > n and not lines[-1][1]:
+        lines.pop()  # blank lines after the last node's
+    if len(lines) - 1 != n:
+        raise GraphFormatError(file, f"the METIS header says {n:,} nodes, one line each; {len(lines) - 1:,} "
+                                     "lines follow it", lines[0][0])
+    skip = (fmt[0] == "1") + (fmt[1] == "1") * int(found[4] or 1)  # a vertex size, ncon vertex weights
+    return n, int(found[2]), skip, 1 + (fmt[2] == "1")

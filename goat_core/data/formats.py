@@ -20,7 +20,8 @@ FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "vna": "VNA (NetDraw)", "dl": "UCINET DL", "sif": "SIF (Cytoscape)",
                  "xgmml": "XGMML (Cytoscape)", "json-table": "pandas JSON table",
                  "parquet": "Parquet", "excel": "Excel workbook", "lgl": "LGL", "ncol": "NCOL",
-                 "leda": "LEDA", "graph6": "graph6/sparse6", "dimacs": "DIMACS", "matrix": "adjacency matrix"}
+                 "leda": "LEDA", "graph6": "graph6/sparse6", "dimacs": "DIMACS", "matrix": "adjacency matrix",
+                 "metis": "METIS"}
 FORMATS = tuple(FORMAT_TITLES)
 NO_WEIGHT = "none"  # weight="none" / --weight none: every edge weighs 1, whatever the file holds
 FIRST_ROWS = 5  # rows of the file shown as read

@@ -67,8 +67,11 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     local = tag.rsplit("}", 1)[-1].lower()
     if local != fmt:
         raise GraphFormatError(file, f"XML whose root is <{local}>, not <{fmt}>: expected {title}")
+    raw = keys_per_domain(raw, root) if fmt == "graphml" else raw
     mixed = raw is not (raw := one_kind_of_edge(raw, root, fmt))
     if fmt == "graphml":
+        if not tag.startswith("{"):  # networkit writes `xmlnsi=`: networkx reads namespaced GraphML only
+            raw = in_namespace(raw, "graphml", "http://graphml.graphdrawing.org/xmlns")
         g = parsed(lambda: nx.parse_graphml(raw), file, title)
     else:
         version, gexf = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
@@ -110,6 +113,24 @@ def one_kind_of_edge(raw: bytes, root: Any, fmt: str) -> bytes:
             parent.append(reverse)
             reverse.set(key, directed)
         edge.set(key, directed)
+    return tostring(root)
+
+
+def keys_per_domain(raw: bytes, root: Any) -> bytes:
+    """rustworkx numbers each domain's GraphML keys apart (a node key and an edge key both "d1"), and
+    networkx, keeping one key an id, would read the other domain's values as its type: each key's id
+    then made its domain's, as each value's. The bytes as they are when every id is one key's."""
+    from xml.etree.ElementTree import tostring
+
+    keys = [key for key in root if str(key.tag).endswith("key")]
+    ids = [key.get("id") for key in keys]
+    if len(set(ids)) == len(ids) or any(key.get("for", "all") == "all" for key in keys):
+        return raw
+    for key in keys:
+        key.set("id", f"{key.get('for')} {key.get('id')}")
+    for element in root.iter():
+        for data in (child for child in element if str(child.tag).endswith("data")):
+            data.set("key", f"{str(element.tag).rsplit('}', 1)[-1]} {data.get('key')}")
     return tostring(root)
 
 
@@ -157,9 +178,15 @@ def gexf_in_networkx_namespace(raw: bytes, tag: str, declared: str | None, file:
         quoted = [(q + namespace + q).encode() for q in "\"'"]
         for old in quoted:
             raw = raw.replace(old, b'"' + wanted.encode() + b'"')
-    else:  # no namespace: declare networkx's on the root element
-        raw = re.sub(rb"<gexf\b", b'<gexf xmlns="' + wanted.encode() + b'"', raw, count=1)
+    else:
+        raw = in_namespace(raw, "gexf", wanted)
     return version, raw
+
+
+def in_namespace(raw: bytes, root: str, namespace: str) -> bytes:
+    """A document without a namespace with ``namespace`` declared on its ``root`` element."""
+    tag = root.encode()
+    return re.sub(rb"<" + tag + rb"\b", b'<%s xmlns="%s"' % (tag, namespace.encode()), raw, count=1)
 
 
 # --------------------------------------------------------------------------- GML, Pajek, node-link
@@ -445,9 +472,11 @@ def _networkx_node_link(data: dict, key: str) -> dict:
 
 
 def _flat(item: Any) -> Any:
-    """A graphology node or edge with its nested ``attributes`` beside its own keys."""
-    if isinstance(item, dict) and isinstance(item.get("attributes"), dict):
-        return {**item["attributes"], **{k: v for k, v in item.items() if k != "attributes"}}
+    """A graphology node or edge with its nested ``attributes`` beside its own keys, a rustworkx one
+    with its ``data`` (its payload, ``null`` when there is none)."""
+    for nested in ("attributes", "data"):
+        if isinstance(item, dict) and nested in item and isinstance(item[nested], (dict, type(None))):
+            return {**(item[nested] or {}), **{k: v for k, v in item.items() if k != nested}}
     return item
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from ..errors import GraphFormatError
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
 from .delimited import first_rows, konect_header, read_table
-from .dimacs import looks_dimacs, read_dimacs
+from .dimacs import looks_dimacs, looks_metis, read_dimacs, read_metis
 from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
 from .frames import frame_columns, looks_json_lines, looks_workbook, read_excel, read_json, read_parquet
@@ -73,6 +73,7 @@ READERS: dict[str, Reader] = {
     "graph6": read_graph6,
     "dimacs": read_dimacs,
     "matrix": read_matrix,
+    "metis": read_metis,
 }
 
 
@@ -322,6 +323,7 @@ SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     ("leda", lambda h: h.text.startswith("LEDA.GRAPH")),
     ("graph6", lambda h: h.text.startswith((">>graph6<<", ">>sparse6<<")) or looks_graph6(h.raw)),
     ("dimacs", lambda h: looks_dimacs(h.rows)),
+    ("metis", lambda h: bool(h.rows) and looks_metis(h.rows[0], h.raw)),
     ("pajek", lambda h: any(row.lower().startswith(PAJEK_STARTS) for row in h.rows[:1])),
     ("gml", lambda h: _GML_START.match("\n".join(h.rows[:20])) is not None),
     ("lgl", lambda h: looks_lgl(h.lines)),
@@ -341,7 +343,7 @@ def sniff_format(raw: bytes, file: str) -> str:
     lines = text.splitlines()[:-1] if len(raw) > 65536 else text.splitlines()  # the last may be cut
     root = re.search(r"<(?!\?|!)(?:[\w.-]+:)?([\w.-]+)", text) if text.startswith("<") else None
     name = root.group(1).lower() if root else ""
-    if text.startswith(XML_STARTS) and name not in ("gexf", "graphml", "graph"):
+    if (text.startswith(XML_STARTS) or name == "html") and name not in ("gexf", "graphml", "graph"):  # pyvis
         raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>), GraphML (<graphml>) "
                                      "and XGMML (<graph>) are the XML graph formats read")
     rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith(("#", "%"))]

@@ -56,3 +56,56 @@ def test_found_only_from_a_problem_line_and_weights_cannot_be_chosen():
     assert read_graph_bytes(b"c x\np edge 2 1\ne 1 2\n", "g.txt").read.format == "dimacs"
     message = read_error(b"p sp 2 1\na 1 2 7\n", "g.gr", ReadOptions(weight="2"))
     assert message.startswith("g.gr: DIMACS edges are read unweighted")
+
+
+def metis_file(g: nx.Graph, header: str | None = None, weights: bool = False) -> bytes:
+    """A graph as METIS's manual (and the DIMACS10 challenge's .graph files) writes it: 'n m [fmt]',
+    then node i's line lists its neighbours (each followed by the edge's weight when fmt is 1)."""
+    lines = ["% a comment", header or f"{g.number_of_nodes()} {g.number_of_edges()}"]
+    for u in sorted(g):
+        fields = [f"{v + 1} {g[u][v]['weight']}" if weights else str(v + 1) for v in sorted(g[u])]
+        lines.append(" ".join(fields))
+    return "\n".join(lines).encode() + b"\n"
+
+
+def test_a_metis_file_whose_nodes_all_have_two_neighbours_is_read_as_metis_not_as_an_edge_list():
+    cycle = nx.cycle_graph(12)  # every line 'a b': an edge list's shape, read so before
+    graph = read_graph_bytes(metis_file(cycle), "cycle.graph")
+    assert graph.read.format == "metis" and not graph.directed and not graph.weighted
+    assert graph.names == tuple(str(i) for i in range(1, 13))
+    assert edges_of(graph) == {frozenset((str(u + 1), str(v + 1))): 1.0 for u, v in cycle.edges}
+
+
+def test_metis_edge_weights_vertex_weights_and_isolated_nodes():
+    g = nx.petersen_graph()  # three neighbours a line: an edge list of 'a b weight' before
+    nx.set_edge_attributes(g, {e: 1 + k % 3 for k, e in enumerate(g.edges)}, "weight")
+    g.add_node(10)  # its line is blank
+    graph = read_graph_bytes(metis_file(g, "11 15 1", weights=True), "p.graph")
+    assert graph.read.format == "metis" and graph.weighted and graph.num_nodes == 11
+    wrote = {frozenset((str(u + 1), str(v + 1))): float(w) for u, v, w in g.edges(data="weight")}
+    assert edges_of(graph) == wrote
+    header, *lines = metis_file(g, "11 15 10").decode().splitlines()[1:]
+    vertex_weighted = "\n".join([header] + [f"7 {line}" for line in lines]).encode()  # each node weighs 7
+    assert edges_of(read_graph_bytes(vertex_weighted, "p.graph", ReadOptions(format="metis"))) == \
+        {frozenset((str(u + 1), str(v + 1))): 1.0 for u, v in g.edges}
+
+
+def test_an_edge_list_whose_first_line_could_be_a_metis_header_stays_an_edge_list():
+    graph = read_graph_bytes(b"3 3\n1 2\n2 3\n3 1\n", "e.txt")  # 3 lines, 6 ids, but not symmetric
+    assert graph.read.format == "edgelist" and graph.num_edges == 3 and graph.report.self_loops_dropped == 1
+
+
+def test_a_broken_metis_file_stops_at_its_line():
+    message = read_error(b"3 2\n2\n1 4\n2\n", "m.graph", ReadOptions(format="metis"))
+    assert message.startswith("m.graph:3:") and "4" in message and "--format" not in message
+    assert read_error(b"3 2\n2\n1\n", "m.graph", ReadOptions(format="metis")).startswith("m.graph:")
+    for bad in (b"0", b"99999999999999999999"):  # numbered from 1; past any node count
+        message = read_error(b"2 1\n2\n" + bad + b"\n", "m.graph", ReadOptions(format="metis"))
+        assert message.startswith("m.graph:3:")
+
+
+def test_a_metis_weight_that_is_no_number_stops_at_its_line_and_directed_reads_both_ways():
+    assert read_error(b"2 1 1\n2 x\n1 x\n", "w.graph", ReadOptions(format="metis")).startswith("w.graph:2:")
+    assert "different" in read_error(b"2 1 1\n2 3\n1 5\n", "w.graph", ReadOptions(format="metis"))
+    graph = read_graph_bytes(b"2 1\n2\n1\n", "d.graph", ReadOptions(format="metis", directed=True))
+    assert graph.directed and edges_of(graph) == {("1", "2"): 1.0, ("2", "1"): 1.0}

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
+from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import read_graph_bytes
 from tests.data.reading import edges_of, read_error
 
@@ -609,3 +610,202 @@ def test_a_semicolon_sheet_of_names_holding_a_comma_and_a_blank_is_split_at_its_
     raw = b"Smith, J;Doe, A\r\nDoe, A;Roe, B\r\nRoe, B;Smith, J\r\n"
     graph = read_graph_bytes(raw, "authors.csv")
     assert graph.read.separator == "semicolon" and set(graph.names) == {"Smith, J", "Doe, A", "Roe, B"}
+
+
+# networkit's METIS writer ('n m 0', then each node's neighbours, numbered from 1, a blank line for a
+# node alone; a self-loop written once and counted in m), exactly as networkit 11.3 writes a triangle
+# 1-2-3, a loop on 4 and node 5 alone: networkit is not a dependency, so its output is kept here.
+NETWORKIT_METIS = b"5 4 0\n2 3 \n1 3 \n2 1 \n4 \n\n"
+
+
+def test_networkit_metis_output_is_read_as_metis():
+    graph = read_graph_bytes(NETWORKIT_METIS, "g.graph")
+    assert graph.read.format == "metis" and graph.names == ("1", "2", "3", "4", "5")
+    assert edges_of(graph) == {frozenset(p): 1.0 for p in (("1", "2"), ("2", "3"), ("1", "3"))}
+    assert graph.report.self_loops_dropped == 1
+
+
+def networkit_file(nk, tmp_path, edges, n, fmt, weighted=False, directed=False) -> bytes:
+    g = nk.Graph(n, weighted=weighted, directed=directed)
+    for u, v, w in edges:
+        g.addEdge(u, v, w) if weighted else g.addEdge(u, v)
+    path = tmp_path / "networkit.out"
+    nk.graphio.writeGraph(g, str(path), getattr(nk.graphio.Format, fmt))
+    return path.read_bytes()
+
+
+def test_the_copies_of_networkit_output_are_what_networkit_writes(tmp_path):
+    nk = pytest.importorskip("networkit")
+    triangle_and_loop = [(0, 1, 1), (1, 2, 1), (2, 0, 1), (3, 3, 1)]
+    assert networkit_file(nk, tmp_path, triangle_and_loop, 5, "METIS") == NETWORKIT_METIS
+    path = [(0, 1, 2.5), (1, 2, 1.0)]
+    assert networkit_file(nk, tmp_path, path, 3, "GraphML", weighted=True) == NETWORKIT_GRAPHML
+
+
+def test_networkit_metis_writer_is_read_to_the_graph_it_wrote(tmp_path):
+    nk = pytest.importorskip("networkit")
+    for weighted in (False, True):
+        g = nk.Graph(36, weighted=weighted)  # karate and two nodes alone
+        for k, (u, v) in enumerate(ig.Graph.Famous("Zachary").get_edgelist()):
+            g.addEdge(u, v, 0.5 + k % 4) if weighted else g.addEdge(u, v)
+        path = tmp_path / "k.graph"
+        nk.graphio.writeGraph(g, str(path), nk.graphio.Format.METIS)
+        graph = read_graph_bytes(path.read_bytes(), "k.graph")
+        assert graph.read.format == "metis" and graph.num_nodes == 36 and graph.weighted == weighted
+        wrote = {frozenset((str(u + 1), str(v + 1))): g.weight(u, v) for u, v in g.iterEdges()}
+        assert edges_of(graph) == wrote
+
+
+# networkit's GraphML writer spells the namespace attribute `xmlnsi=`, so its elements are in no namespace
+# (networkx's reader then fails on its own str/bytes bug); networkit 11.3's file for a weighted path 0-1-2
+NETWORKIT_GRAPHML = (
+    b"<?xml version='1.0' encoding='utf-8'?>\n<graphml xmlnsi=\"http://graphml.graphdrawing.org/xmlns\" "
+    b"xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\" xsi:schemaLocation=\"http://graphml."
+    b"graphdrawing.org/xmlns &#09;&#09;&#09;http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd\"><key "
+    b"for=\"edge\" id=\"d1\" attr.name=\"weight\" attr.type=\"double\" /><graph edgedefault=\"undirected\">"
+    b"<node id=\"0\" /><node id=\"1\" /><node id=\"2\" /><edge directed=\"false\" target=\"0\" source=\"1\" "
+    b"id=\"e0\"><data key=\"d1\">2.5</data></edge><edge directed=\"false\" target=\"1\" source=\"2\" "
+    b"id=\"e1\"><data key=\"d1\">1.0</data></edge></graph></graphml>")
+
+
+def test_networkit_graphml_without_a_namespace_is_read():
+    graph = read_graph_bytes(NETWORKIT_GRAPHML, "g.graphml")
+    assert graph.read.format == "graphml" and not graph.directed
+    assert edges_of(graph) == {frozenset(("0", "1")): 2.5, frozenset(("1", "2")): 1.0}
+
+
+def test_networkit_graphml_writer_is_read_to_the_graph_it_wrote(tmp_path):
+    nk = pytest.importorskip("networkit")
+    for directed in (False, True):
+        g = nk.Graph(36, weighted=True, directed=directed)  # karate and two nodes alone
+        for k, (u, v) in enumerate(ig.Graph.Famous("Zachary").get_edgelist()):
+            g.addEdge(u, v, 0.5 + k % 4)
+        path = tmp_path / "k.graphml"
+        nk.graphio.writeGraph(g, str(path), nk.graphio.Format.GraphML)
+        graph = read_graph_bytes(path.read_bytes(), "k.graphml")
+        assert graph.num_nodes == 36 and graph.directed == directed
+        pair = tuple if directed else frozenset
+        assert edges_of(graph) == {pair((str(u), str(v))): g.weight(u, v) for u, v in g.iterEdges()}
+
+
+# rustworkx 0.18's writers for a path a-b-c weighted 2.5 and 1 (payloads {"name": ...} and {"weight": ...}):
+# node_link_json nests each payload under "data" (strings: its callbacks must return them), and
+# write_graphml numbers each domain's keys apart, so a node key and an edge key are both "d1".
+# rustworkx is not a dependency: its output is kept here.
+RUSTWORKX_NODE_LINK = (
+    b'{"directed":false,"multigraph":true,"attrs":null,"nodes":[{"id":0,"data":{"name":"a"}},{"id":1,"data":'
+    b'{"name":"b"}},{"id":2,"data":{"name":"c"}}],"links":[{"source":0,"target":1,"id":0,"data":{"weight":'
+    b'"2.5"}},{"source":1,"target":2,"id":1,"data":{"weight":"1.0"}}]}')
+RUSTWORKX_GRAPHML = (
+    b'<?xml version="1.0" encoding="UTF-8"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns" xmlns'
+    b':xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://graphml.graphdrawing.o'
+    b'rg/xmlns http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd"><key id="d1" for="node" attr.name='
+    b'"name" attr.type="string"></key><key id="d1" for="edge" attr.name="weight" attr.type="float"></key'
+    b'><graph edgedefault="undirected"><node id="n0"><data key="d1">a</data></node><node id="n1"><data k'
+    b'ey="d1">b</data></node><node id="n2"><data key="d1">c</data></node><edge source="n0" target="n1"><'
+    b'data key="d1">2.5</data></edge><edge source="n1" target="n2"><data key="d1">1</data></edge></graph'
+    b'></graphml>')
+
+
+def test_rustworkx_node_link_json_and_graphml_are_read_with_their_weights():
+    path = {frozenset(("0", "1")): 2.5, frozenset(("1", "2")): 1.0}
+    graph = read_graph_bytes(RUSTWORKX_NODE_LINK, "g.json")  # nodes by id, the payload's name kept
+    assert edges_of(graph) == path and graph.node_attrs["name"].tolist() == ["a", "b", "c"]
+    graph = read_graph_bytes(RUSTWORKX_GRAPHML, "g.graphml")  # the unique names name the nodes
+    assert edges_of(graph) == {frozenset(("a", "b")): 2.5, frozenset(("b", "c")): 1.0}
+
+
+def test_the_copies_of_rustworkx_output_are_what_rustworkx_writes(tmp_path):
+    rx = pytest.importorskip("rustworkx")
+    g = rx.PyGraph()
+    g.add_nodes_from([{"name": "a"}, {"name": "b"}, {"name": "c"}])
+    g.add_edges_from([(0, 1, {"weight": 2.5}), (1, 2, {"weight": 1.0})])
+    text = rx.node_link_json(g, node_attrs=dict, edge_attrs=lambda d: {k: str(v) for k, v in d.items()})
+    assert text.encode() == RUSTWORKX_NODE_LINK
+    rx.write_graphml(g, str(tmp_path / "g.graphml"))
+    assert (tmp_path / "g.graphml").read_bytes() == RUSTWORKX_GRAPHML
+
+
+def test_hashtags_that_open_a_csv_row_are_nodes_not_comments():
+    """A hashtag network from pandas (or polars): '#python,#data,3' is a row; dropping it as a comment
+    lost those edges without a word."""
+    pd = pytest.importorskip("pandas")
+    rows = [("alice", "#python", 1), ("#python", "#data", 3), ("#data", "bob", 2), ("%rate", "bob", 1)]
+    raw = pd.DataFrame(rows, columns=["source", "target", "weight"]).to_csv(index=False).encode()
+    graph = read_graph_bytes(raw, "tags.csv")
+    assert edges_of(graph) == {frozenset((u, v)): float(w) for u, v, w in rows}
+    headless = b"# a comment before the data stays one\nalice;#python\n#python;#data\n"
+    assert edges_of(read_graph_bytes(headless, "tags.csv")) == {frozenset(("alice", "#python")): 1.0,
+                                                                  frozenset(("#python", "#data")): 1.0}
+    assert read_graph_bytes(b"a,b\nb,c\n# the end\n", "tail.csv").num_edges == 2  # no separator: a comment
+    assert read_error(b"source,target\na,b\n#t,c,d\nx,y\n", "t.csv").startswith("t.csv:3: 3 columns")
+
+
+# networkit's "SNAP" writer writes Georgia Tech's SNAP format (not Stanford's): "p n m u u 0" (undirected,
+# unweighted, ids from 0; networkit writes "u u 0" whatever the graph), then one "u v" line an edge.
+# networkit 11.3's file for a path 0-1-2 and node 3 alone:
+NETWORKIT_SNAP = b"p 4 2 u u 0\n1 0\n2 1\n"
+
+
+def test_networkit_snap_output_is_read_with_its_declared_nodes():
+    graph = read_graph_bytes(NETWORKIT_SNAP, "g.snap")  # refused; --source 0 --target 1 made 'p' a node
+    assert graph.names == ("0", "1", "2", "3") and not graph.directed
+    assert edges_of(graph) == {frozenset(("0", "1")): 1.0, frozenset(("1", "2")): 1.0}
+    directed = read_graph_bytes(b"p 3 2 d f 1\n1 2 0.5\n3 1 2\n", "g.snap")  # the format's other options
+    assert directed.directed and edges_of(directed) == {("1", "2"): 0.5, ("3", "1"): 2.0}
+    assert read_error(b"p 3 1 u u 0\n0 3\n", "g.snap").startswith("g.snap:2:")  # ids 0..2
+    assert read_error(b"p 100000001 1 u u 0\n0 3\n", "g.snap").startswith("g.snap:1:")
+
+
+def test_the_copy_of_networkit_snap_output_is_what_networkit_writes(tmp_path):
+    nk = pytest.importorskip("networkit")
+    assert networkit_file(nk, tmp_path, [(0, 1, 1), (1, 2, 1)], 4, "SNAP") == NETWORKIT_SNAP
+
+
+def test_a_pyvis_page_is_refused_as_html_not_offered_to_adjlist(tmp_path, monkeypatch):
+    """pyvis' write_html (the app's own drawing library) writes a page, not a graph file; it was refused as
+    'only 1 column ... --format adjlist', which reads the page's words as nodes."""
+    network = pytest.importorskip("pyvis.network")
+    import networkx as nx
+
+    monkeypatch.chdir(tmp_path)  # pyvis copies its scripts into lib/ beside the working directory
+    net = network.Network()
+    net.from_nx(nx.karate_club_graph())
+    net.write_html(str(tmp_path / "k.html"))
+    message = read_error((tmp_path / "k.html").read_bytes(), "k.html")
+    assert "<html>" in message and "adjlist" not in message
+
+
+# networkit's EdgeListWriter(" ", 0, bothDirections=True) for a triangle weighted 2.5, 1 and 4: every edge
+# written both ways with its weight (as SNAP's SaveMatlabSparseMtx and MATLAB's find of a symmetric
+# matrix write them); summed as duplicates, every weight was doubled
+NETWORKIT_BOTH_DIRECTIONS = b"0 1 2.5\n0 2 4\n1 0 2.5\n1 2 1\n2 1 1\n2 0 4\n"
+
+
+def test_an_edge_list_giving_every_edge_both_ways_with_one_weight_reads_each_edge_once():
+    graph = read_graph_bytes(NETWORKIT_BOTH_DIRECTIONS, "b.txt")
+    assert edges_of(graph) == {frozenset("01"): 2.5, frozenset("02"): 4.0, frozenset("12"): 1.0}
+    assert any("both ways" in note for note in graph.read.notes)
+    directed = read_graph_bytes(NETWORKIT_BOTH_DIRECTIONS, "b.txt", ReadOptions(directed=True))
+    assert directed.num_edges == 6  # directed: each way its own arc
+    uneven = read_graph_bytes(b"a b 1\nb a 2\n", "u.txt")  # not one weight: duplicates, summed as before
+    assert edges_of(uneven) == {frozenset("ab"): 3.0}
+
+
+def test_the_copy_of_networkit_both_directions_is_what_networkit_writes(tmp_path):
+    nk = pytest.importorskip("networkit")
+    g = nk.Graph(3, weighted=True)
+    for u, v, w in [(0, 1, 2.5), (1, 2, 1.0), (2, 0, 4)]:
+        g.addEdge(u, v, w)
+    nk.graphio.EdgeListWriter(" ", 0, True).write(g, str(tmp_path / "b.txt"))
+    assert (tmp_path / "b.txt").read_bytes() == NETWORKIT_BOTH_DIRECTIONS
+
+
+def test_decimal_commas_with_an_exponent_are_numbers():
+    """pandas' to_csv(sep=';', decimal=',', float_format='%.1e') writes 7,5e-01; it was 'not a number'."""
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "weight": [0.75, 12000.0]})
+    for sep in (";", "\t"):
+        raw = frame.to_csv(sep=sep, decimal=",", float_format="%.1e", index=False).encode()
+        assert b"7,5e-01" in raw
+        assert edges_of(read_graph_bytes(raw, "e.csv")) == {frozenset("ab"): 0.75, frozenset("bc"): 12000.0}
