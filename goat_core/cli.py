@@ -74,8 +74,9 @@ def add_read_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("reading a graph file (default: found from its content)")
     group.add_argument("--format", choices=FORMATS + tuple(FORMAT_ALIASES), metavar="FORMAT",
                        help=f"the file's format: {', '.join(FORMATS)} (csv/tsv = edgelist, json = node-link, "
-                            "jsonl/ndjson = json-table, pq = parquet, xlsx = excel, net = pajek, "
-                            "mtx = matrix-market, gv = dot, ucinet = dl; auto = detect, the default)")
+                            "jsonl/ndjson = json-table, pq = parquet, xlsx = excel, net/paj = pajek, "
+                            "mtx = matrix-market, adjacency-matrix = matrix, gv = dot, ucinet = dl; auto = "
+                            "detect, the default)")
     group.add_argument("--source", metavar="COL", help="edge tables (CSV, pandas JSON, Parquet, Excel): the "
                                                        "source column, by header name or 0-based position "
                                                        "(with --target)")
