@@ -105,7 +105,7 @@ def _read_gt_snap(rows: list[tuple[int, str]], found: re.Match, file: str,
 
 # METIS: "n m [fmt [ncon]]"; fmt's digits say a line opens with a vertex size and ncon vertex weights (left
 # out) and each neighbour is followed by the edge's weight
-METIS_HEADER = re.compile(r"(\d+)\s+(\d+)(?:\s+([01]{1,3})(?:\s+(\d+))?)?")
+METIS_HEADER = re.compile(r"(\d{1,18})\s+(\d{1,18})(?:\s+([01]{1,3})(?:\s+(\d{1,9}))?)?")  # int() is quick
 
 
 def looks_metis(first_row: str, raw: bytes) -> bool:

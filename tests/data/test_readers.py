@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from goat_core import GraphFormatError, ParameterError, load_graph, parse_edge_list, read_graph_file
+from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import label_attributes, read_graph_bytes
 
 
@@ -499,3 +500,18 @@ def test_named_classes_come_before_a_tool_s_numbered_clustering(tmp_path):
     graph = parse_edge_list(written(tmp_path, "k.gexf", lambda p: nx.write_gexf(g, p)), "k.gexf")
     assert label_attributes(graph) == ["club", "modularity_class"]
     assert graph.labels.classes == ("Mr. Hi", "Officer") or graph.labels.classes == ("Officer", "Mr. Hi")
+
+
+BIG = b"9" * 5000  # past Python's 4,300-digit limit on int("…"), which raises ValueError
+
+
+@pytest.mark.parametrize("raw, fmt", [
+    (b"1 2\n2 " + BIG + b"\n", None),  # an edge list's id
+    (BIG + b" 1\n2\n1\n", "metis"), (b"2 " + BIG + b"\n2\n1\n", None),  # a METIS header's n, m
+    (b"p 3 1 u u 0\n0 " + BIG + b"\n", None), (b"p " + BIG + b" 1 u u 0\n0 1\n", None),  # Georgia Tech SNAP
+    (b"p edge " + BIG + b" 1\ne 1 2\n", None), (b"dl n=3\nformat=edgelist1\ndata:\n1 " + BIG + b"\n", None),
+    (b"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 " + BIG + b"\n", None)])
+def test_a_number_of_5000_digits_is_a_one_line_error_not_a_traceback(raw, fmt):
+    with pytest.raises(GraphFormatError, match="digits|a METIS header") as err:
+        read_graph_bytes(raw, "big.txt", ReadOptions(format=fmt))
+    assert str(err.value).startswith("big.txt") and "\n" not in str(err.value)
