@@ -196,7 +196,7 @@ class Columns:
 def _listed(names: Sequence[str], few: int = 6) -> str:
     """The first few names and how many more: a wide header (a matrix's 77 names) in one short line."""
     more = f" … {len(names) - few:,} more" if len(names) > few + 1 else ""
-    return ", ".join(names[:few] if more else names) + more
+    return ", ".join(name[:40] for name in (names[:few] if more else names)) + more  # a 20 kB name cut too
 
 
 def _choice_hint(layout: Layout, sample: list[list[str]] | None = None) -> str:
