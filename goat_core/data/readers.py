@@ -96,6 +96,9 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
             raise
         raise GraphFormatError(shown, f"a number of over {sys.get_int_max_str_digits():,} digits: no node "
                                       "id, count or weight is that long") from None
+    except MemoryError:  # a count the file declares (*Vertices, p, n =) past what this machine holds
+        raise GraphFormatError(shown, "out of memory reading it: the nodes or cells it declares are more "
+                                      "than this machine holds") from None
     graph = replace(graph, source=shown)
     notes = report.notes + (("UTF-16 text",) if utf16 else ())
     report = replace(report, compression=compression, member=member, detected=options.format is None,

@@ -515,3 +515,16 @@ def test_a_number_of_5000_digits_is_a_one_line_error_not_a_traceback(raw, fmt):
     with pytest.raises(GraphFormatError, match="digits|a METIS header") as err:
         read_graph_bytes(raw, "big.txt", ReadOptions(format=fmt))
     assert str(err.value).startswith("big.txt") and "\n" not in str(err.value)
+
+
+def test_a_file_declaring_more_nodes_than_memory_holds_is_a_one_line_error():
+    """igraph's Pajek reader, given '*Vertices 2000000000' (33 bytes), raises MemoryError where memory is
+    capped (4 GB here): that was a traceback; it is one line naming the file."""
+    import subprocess
+    import sys
+
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))\n"
+            "from goat_core.data.readers import read_graph_bytes\n"
+            "read_graph_bytes(b'*Vertices 2000000000\\n*Edges\\n1 2\\n', 'huge.net')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert "GraphFormatError: huge.net: " in done.stderr and "memory" in done.stderr
