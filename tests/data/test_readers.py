@@ -518,13 +518,20 @@ def test_a_number_of_5000_digits_is_a_one_line_error_not_a_traceback(raw, fmt):
 
 
 def test_a_file_declaring_more_nodes_than_memory_holds_is_a_one_line_error():
-    """igraph's Pajek reader, given '*Vertices 2000000000' (33 bytes), raises MemoryError where memory is
-    capped (4 GB here): that was a traceback; it is one line naming the file."""
+    """A Georgia Tech SNAP 'p' line declaring 99,999,999 nodes (22 bytes) raises MemoryError where memory
+    is capped (4 GB here): that was a traceback; it is one line naming the file. Pajek's '*Vertices
+    2000000000' (igraph's reader reserved them all) is refused before: past the 100,000,000 nodes read."""
     import subprocess
     import sys
 
     code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))\n"
             "from goat_core.data.readers import read_graph_bytes\n"
-            "read_graph_bytes(b'*Vertices 2000000000\\n*Edges\\n1 2\\n', 'huge.net')\n")
+            "for raw in (b'*Vertices 2000000000\\n*Edges\\n1 2\\n', b'p 99999999 1 u u 0\\n0 1\\n'):\n"
+            "    try:\n"
+            "        read_graph_bytes(raw, 'huge.net')\n"
+            "    except Exception as err:\n"
+            "        print(type(err).__name__, err)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert "GraphFormatError: huge.net: " in done.stderr and "memory" in done.stderr
+    pajek, snap = done.stdout.splitlines()
+    assert pajek.startswith("GraphFormatError huge.net:1: ") and "100,000,000" in pajek
+    assert snap.startswith("GraphFormatError huge.net: ") and "memory" in snap
