@@ -144,6 +144,9 @@ def _settings(tokens: list[Token], file: str) -> Header:
                                        number)
             settings[text.lower()] = (number, tokens[i + 2][1].lower())
             i += 3
+        elif text.lower() == "diagonal" and after in ("present", "absent"):  # UCINET's own "DIAGONAL PRESENT"
+            settings["diagonal"] = (number, after)
+            i += 2
         elif (statement := _label_statement(tokens, i)) is not None:
             sides, i, embeds = statement
             if embeds and sides == ("matrix",):
