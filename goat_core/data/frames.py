@@ -20,6 +20,7 @@ from ..errors import GraphFormatError
 from .delimited import COLUMN_NAMES, HEAD_ROWS, Layout, looks_like_header, read_fields
 from .formats import NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, first_line, header_key
+from .matrix import looks_matrix, read_matrix
 from .nxformats import node_link_from_data, parse_json
 
 # What str.splitlines() splits on (a name holding one would split its row when written), and NUL.
@@ -296,6 +297,12 @@ def read_excel(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEF
     """The first sheet of a workbook that holds cells, read by openpyxl and then as a CSV is; errors
     name the sheet's row (row 1 is the sheet's first)."""
     name, cells, others = excel_sheet(raw, file, max_bytes)
+    asked = options.format == "matrix"
+    square = abs(cells.shape[0] - cells.shape[1]) <= 1  # n rows of n cells, maybe a header and labels
+    text = cells.to_csv(header=False, index=False, lineterminator="\n") if square or asked else ""  # as a CSV
+    if asked or options.format is None and square and looks_matrix(text.splitlines(), True):
+        graph, report = read_matrix(text.encode(), file, options)
+        return graph, replace(report, notes=report.notes + (f"Excel sheet {name!r}",))
     table = sheet_table(name, cells, others, options)
     try:
         graph, report = read_frame(table, file, options, "excel")

@@ -87,7 +87,8 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
     raw, utf16 = _utf16_as_utf8(raw)
     try:
         fmt = options.format or sniff_format(raw, shown)
-        if fmt in ("parquet", "excel"):  # compressed inside: the cap applies to their content decompressed
+        if fmt in ("parquet", "excel") or fmt == "matrix" and looks_workbook(raw):  # compressed inside: the
+            # cap applies to their content decompressed; a workbook's sheet may hold a matrix
             graph, report = (read_parquet if fmt == "parquet" else read_excel)(raw, shown, options, max_bytes)
         else:
             graph, report = READERS[fmt](raw, shown, options)

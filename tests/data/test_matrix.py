@@ -6,6 +6,7 @@ the graph it came from; a broken one is refused with its line; an edge list stay
 from __future__ import annotations
 
 import csv
+import io
 
 import igraph
 import networkx as nx
@@ -264,3 +265,18 @@ def test_a_long_word_in_a_matrix_or_a_weight_is_shown_cut_in_the_one_line_error(
     assert len(read_error(edges.to_csv(index=False).encode(), "e.csv")) < 300
     wide = pd.DataFrame([[1, 2, 3, 4]], columns=["a" * 20_000, "b" * 20_000, "c", "d"])
     assert len(read_error(wide.to_csv(index=False).encode(), "w.csv")) < 600
+
+
+def test_an_adjacency_matrix_in_an_excel_sheet_is_read_as_one():
+    """pandas' to_excel of to_pandas_adjacency (Les Misérables; a numbered cycle): refused as an edge
+    table naming --format matrix, which then said 'binary content'; the sheet is read as a matrix."""
+    g = nx.les_miserables_graph()
+    sheet = io.BytesIO()
+    nx.to_pandas_adjacency(g).to_excel(sheet)
+    graph = read_graph_bytes(sheet.getvalue(), "lesmis.xlsx")
+    assert graph.read.format == "matrix" and edges_of(graph) == {
+        frozenset((u, v)): float(w) for u, v, w in g.edges(data="weight")}
+    numbered = io.BytesIO()
+    nx.to_pandas_adjacency(nx.cycle_graph(5)).to_excel(numbered)
+    graph = read_graph_bytes(numbered.getvalue(), "c.xlsx", ReadOptions(format="matrix"))
+    assert set(edges_of(graph)) == {frozenset((str(u), str(v))) for u, v in nx.cycle_graph(5).edges}
