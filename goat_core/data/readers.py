@@ -87,8 +87,9 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
     raw, utf16 = _utf16_as_utf8(raw)
     try:
         fmt = options.format or sniff_format(raw, shown)
-        if fmt in ("parquet", "excel") or fmt == "matrix" and looks_workbook(raw):  # compressed inside: the
-            # cap applies to their content decompressed; a workbook's sheet may hold a matrix
+        if fmt == "matrix" and (raw.startswith(b"PAR1") or looks_workbook(raw)):  # a table holding a matrix
+            fmt = "parquet" if raw.startswith(b"PAR1") else "excel"  # options.format still says matrix
+        if fmt in ("parquet", "excel"):  # compressed inside: the cap applies to their content decompressed
             graph, report = (read_parquet if fmt == "parquet" else read_excel)(raw, shown, options, max_bytes)
         else:
             graph, report = READERS[fmt](raw, shown, options)

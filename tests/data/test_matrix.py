@@ -267,10 +267,15 @@ def test_a_long_word_in_a_matrix_or_a_weight_is_shown_cut_in_the_one_line_error(
     assert len(read_error(wide.to_csv(index=False).encode(), "w.csv")) < 600
 
 
-def test_an_adjacency_matrix_in_an_excel_sheet_is_read_as_one():
-    """pandas' to_excel of to_pandas_adjacency (Les Misérables; a numbered cycle): refused as an edge
-    table naming --format matrix, which then said 'binary content'; the sheet is read as a matrix."""
+def test_an_adjacency_matrix_in_an_excel_sheet_or_parquet_is_read_as_one():
+    """pandas' to_excel / to_parquet of to_pandas_adjacency (Les Misérables; a numbered cycle): refused as
+    an edge table naming --format matrix, which then said 'binary content'; they are read as matrices."""
     g = nx.les_miserables_graph()
+    table = io.BytesIO()
+    nx.to_pandas_adjacency(g).to_parquet(table)
+    graph = read_graph_bytes(table.getvalue(), "lesmis.parquet")
+    assert graph.read.format == "matrix" and edges_of(graph) == {
+        frozenset((u, v)): float(w) for u, v, w in g.edges(data="weight")}
     sheet = io.BytesIO()
     nx.to_pandas_adjacency(g).to_excel(sheet)
     graph = read_graph_bytes(sheet.getvalue(), "lesmis.xlsx")
