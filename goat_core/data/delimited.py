@@ -196,7 +196,7 @@ class Columns:
 def _listed(names: Sequence[str], few: int = 6) -> str:
     """The first few names and how many more: a wide header (a matrix's 77 names) in one short line."""
     more = f" … {len(names) - few:,} more" if len(names) > few + 1 else ""
-    return ", ".join(names[:few] if more else names) + more
+    return ", ".join(name[:40] for name in (names[:few] if more else names)) + more  # a 20 kB name cut too
 
 
 def _choice_hint(layout: Layout, sample: list[list[str]] | None = None) -> str:
@@ -371,14 +371,16 @@ def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...
 
 def _skipped(sep: str | None) -> re.Pattern[bytes]:
     """The lines the text reader skips: blank rows (",,," of a sheet) and comments; in a delimited table
-    a #/% line holding the separator is a row ("#python,#data,3": hashtags), as :func:`_is_row` says."""
+    a #/% line holding the separator is a row ("#python,#data,3": hashtags) unless a blank follows the
+    # (np.savetxt's footer "# n,m"), as :func:`_is_row` says."""
     sep_byte = re.escape(sep).encode() if sep else b""
-    return re.compile(rb"(?m)^(?:[ \t]*[#%][^\r\n" + sep_byte + rb"]*|[ \t,;|]+)(?=\r?$)")
+    return re.compile(rb"(?m)^(?:[ \t]*[#%](?:[ \t][^\r\n]*|[^\r\n" + sep_byte + rb"]*)|[ \t,;|]+)(?=\r?$)")
 
 
 def _is_row(line: str, sep: str | None) -> bool:
     """A data line as :func:`_skipped` leaves it (``line`` stripped, not blank)."""
-    return bool(line.strip(",;|\t ")) and (not line.startswith(("#", "%")) or sep is not None and sep in line)
+    return bool(line.strip(",;|\t ")) and (not line.startswith(("#", "%")) or sep is not None and sep in line
+                                           and line[1:2] not in (" ", "\t"))
 
 
 _BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster

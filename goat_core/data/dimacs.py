@@ -80,7 +80,8 @@ def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
 
 def _read_gt_snap(rows: list[tuple[int, str]], found: re.Match, file: str,
                   options: ReadOptions) -> tuple[Graph, ReadReport]:
-    n, kind, weighted, base = int(found[1]), found[3], found[4] != "u", int(found[5])
+    n, kind, base = int(found[1]), found[3], int(found[5])
+    weighted, given = found[4] != "u", found[4] != "u" and options.weight != NO_WEIGHT  # weight none: 1
     if not 0 < n <= MAX_NODES:
         raise GraphFormatError(file, f"the p line says {n:,} nodes; 1 to {MAX_NODES:,} are read", rows[0][0])
     edges = [(number, line.split()) for number, line in rows[1:]]
@@ -91,19 +92,20 @@ def _read_gt_snap(rows: list[tuple[int, str]], found: re.Match, file: str,
             raise GraphFormatError(file, f"expected '{shape}', nodes numbered {base} to {n - 1 + base:,} "
                                          f"(the p line): {' '.join(fields)[:40]!r}", number)
     pairs = np.array([fields[:2] for _, fields in edges], dtype=np.int64).reshape(-1, 2) - base
-    weights = parse_weights([f[2] for _, f in edges], [k for k, _ in edges], file) if weighted else None
+    weights = parse_weights([f[2] for _, f in edges], [k for k, _ in edges], file) if given else None
     directed = options.directed or kind == "d"
     graph = normalise([str(i + base) for i in range(n)], pairs[:, 0], pairs[:, 1], weights, directed,
-                      weighted, file)
+                      given, file)
     why = "as asked" if options.directed else "the p line says" if directed else ""
     note = f"Georgia Tech SNAP graph (networkit's SNAP writer): nodes {base} to {n - 1 + base:,}"
     return graph, ReadReport(format="dimacs", edges=len(edges), directed=directed, directed_why=why,
-                             weight="column 2" if weighted else None, notes=(note,))
+                             weight="column 2" if given else None, notes=(note,),
+                             ignored=("column 2 (weight none)",) if weighted and not given else ())
 
 
 # METIS: "n m [fmt [ncon]]"; fmt's digits say a line opens with a vertex size and ncon vertex weights (left
 # out) and each neighbour is followed by the edge's weight
-METIS_HEADER = re.compile(r"(\d+)\s+(\d+)(?:\s+([01]{1,3})(?:\s+(\d+))?)?")
+METIS_HEADER = re.compile(r"(\d{1,18})\s+(\d{1,18})(?:\s+([01]{1,3})(?:\s+(\d{1,9}))?)?")  # int() is quick
 
 
 def looks_metis(first_row: str, raw: bytes) -> bool:
@@ -114,8 +116,8 @@ def looks_metis(first_row: str, raw: bytes) -> bool:
     blank_tail = end[len(end.rstrip()):].count(b"\n")  # blank last lines: nodes alone, or nothing
     if found is None or not lines - blank_tail - 1 <= int(found[1]) <= lines - 1:  # a large edge list fails
         return False
-    try:
-        return bool(read_metis(raw, "", ReadOptions()))
+    try:  # the shape decides, not the weights: a bad one is refused by the read, naming --weight none
+        return bool(read_metis(raw, "", ReadOptions(weight=NO_WEIGHT)))
     except GraphFormatError:
         return False
 
@@ -146,7 +148,8 @@ def read_metis(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
         raise GraphFormatError(file, f"the METIS lines do not list each of the header's {m:,} edges from "
                                      "both ends", lines[0][0])
     keep = (pairs[0] <= pairs[1]) | options.directed  # each edge once; directed: both ways
-    weight = parse_weights(weights, line_of.tolist(), file) if step == 2 else None
+    weighted = step == 2 and options.weight != NO_WEIGHT
+    weight = parse_weights(weights, line_of.tolist(), file) if weighted else None
     if weight is not None:  # an edge's weight as each of its ends gives it
         ours = np.argsort(codes, kind="stable")
         theirs = np.argsort(pairs[1] * (n + 1) + pairs[0], kind="stable")
@@ -155,10 +158,12 @@ def read_metis(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
                                    int(line_of[ours[bad[0]]]))
         weight = weight[keep]
     graph = normalise([str(i) for i in range(1, n + 1)], pairs[0][keep] - 1, pairs[1][keep] - 1, weight,
-                      options.directed, step == 2, file)
+                      options.directed, weighted, file)
     return graph, ReadReport(format="metis", edges=int(keep.sum()), directed=options.directed,
                              directed_why="as asked" if options.directed else "",
-                             weight="the METIS edge weights" if step == 2 else None)
+                             weight="the METIS edge weights" if weighted else None,
+                             ignored=("the METIS edge weights (weight none)",) if step == 2 and not weighted
+                             else ())
 
 
 def _metis_header(lines: list[tuple[int, list[str]]], file: str) -> tuple[int, int, int, int]:

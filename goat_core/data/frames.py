@@ -20,6 +20,7 @@ from ..errors import GraphFormatError
 from .delimited import COLUMN_NAMES, HEAD_ROWS, Layout, looks_like_header, read_fields
 from .formats import NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, first_line, header_key
+from .matrix import looks_matrix, read_matrix
 from .nxformats import node_link_from_data, parse_json
 
 # What str.splitlines() splits on (a name holding one would split its row when written), and NUL.
@@ -246,11 +247,31 @@ def _kind(value: Any) -> str:
 def read_parquet(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEFAULT_MAX_BYTES
                  ) -> tuple[Graph, ReadReport]:
     """A Parquet file (``DataFrame.to_parquet``), read by pyarrow; refused before it is read when
-    its columns take more than ``max_bytes`` once decompressed."""
-    return read_frame(parquet_table(raw, file, max_bytes), file, options, "parquet")
+    its columns take more than ``max_bytes`` once decompressed; an adjacency matrix's as a matrix."""
+    frame = parquet_frame(raw, file, max_bytes)
+    found = matrix_read(frame, file, options, "Parquet", index=not isinstance(frame.index, pd.RangeIndex))
+    return found or read_frame(frame_table(frame, "Parquet"), file, options, "parquet")
+
+
+def matrix_read(frame: pd.DataFrame, file: str, options: ReadOptions, how: str, **to_csv: Any
+                ) -> tuple[Graph, ReadReport] | None:
+    """A table (a sheet's cells, a Parquet file's frame) read as an adjacency matrix when --format matrix
+    asks or its CSV looks like one, as a CSV is found; None otherwise."""
+    asked = options.format == "matrix"
+    if not asked and (options.format is not None or abs(frame.shape[0] - frame.shape[1]) > 1):
+        return None  # not n rows of n cells (a header and labels aside): an edge table
+    text = frame.to_csv(lineterminator="\n", **to_csv)
+    if not asked and not looks_matrix(text.splitlines(), True):
+        return None
+    graph, report = read_matrix(text.encode(), file, options)
+    return graph, replace(report, notes=report.notes + (how,))
 
 
 def parquet_table(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Table:
+    return frame_table(parquet_frame(raw, file, max_bytes), "Parquet")
+
+
+def parquet_frame(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> pd.DataFrame:
     try:
         import pyarrow.parquet as pq
     except ImportError:
@@ -270,7 +291,7 @@ def parquet_table(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         raise GraphFormatError(file, "Parquet content too large to read here") from None
     except Exception as err:  # pyarrow raises many types (ArrowInvalid, OSError, ...): all mean "bad file"
         raise GraphFormatError(file, f"cannot read Parquet: {first_line(err)}") from None
-    return frame_table(frame, "Parquet")
+    return frame
 
 
 # --------------------------------------------------------------------------- Excel workbooks
@@ -296,6 +317,8 @@ def read_excel(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEF
     """The first sheet of a workbook that holds cells, read by openpyxl and then as a CSV is; errors
     name the sheet's row (row 1 is the sheet's first)."""
     name, cells, others = excel_sheet(raw, file, max_bytes)
+    if found := matrix_read(cells, file, options, f"Excel sheet {name!r}", header=False, index=False):
+        return found
     table = sheet_table(name, cells, others, options)
     try:
         graph, report = read_frame(table, file, options, "excel")

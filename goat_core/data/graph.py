@@ -321,14 +321,14 @@ def weight_problem(token: str) -> str | None:
     try:
         value = float(token.replace("_", " "))  # "1_000" is Python's, not a number in a file (pandas)
     except ValueError:
-        return f"weight {token!r} is not a number"
+        return f"weight {token[:40]!r} is not a number"
     if not math.isfinite(value):
         return f"weight is {'NaN' if math.isnan(value) else 'infinite'}; weights must be positive finite " \
                "numbers"
     if value > FLOAT32_MAX:  # training computes in float32, where 1e39 is inf
-        return f"weight {token} is too large; weights must be positive numbers up to {FLOAT32_MAX:.3g}"
+        return f"weight {token[:40]} is too large; weights must be positive numbers up to {FLOAT32_MAX:.3g}"
     if value <= 0:
-        return f"weight {token} is not positive; weights must be > 0"
+        return f"weight {token[:40]} is not positive; weights must be > 0"
     return None
 
 

@@ -40,8 +40,8 @@ def matrix_shape(head: list[tuple[int, list[str]]], count: int | None, file: str
     labels = first if len(second) == len(first) + 1 or not labelled else first[1:]
     bad = next((label for label, times in Counter(labels).items() if times > 1 or not label), None)
     if bad is not None:
-        raise GraphFormatError(file, f"the header names node {bad!r} twice (or a column without a name): "
-                                     "each column of an adjacency matrix is one node", line)
+        raise GraphFormatError(file, f"the header names node {bad[:40]!r} twice (or a column without a "
+                                     "name): each column of an adjacency matrix is one node", line)
     start = second[0] if labelled and second[0] != labels[0] and second[0] in ("0", "1") else None
     numbers = [str(k + int(start)) for k in range(len(labels))] if start else labels
     return labels, numbers if labelled else None, len(labels)
@@ -106,8 +106,9 @@ def _values(body: list[tuple[int, str]], sep: str | None, row_names: list[str] |
             raise GraphFormatError(file, f"a row of {len(fields) - labelled:,} values in a matrix of {n:,} "
                                          "columns (ragged rows)", number)
         if row_names is not None and fields[0].strip() != row_names[k]:
-            raise GraphFormatError(file, f"row {k + 1} is labelled {fields[0]!r}, not {row_names[k]!r}: rows "
-                                         "are named as the columns (or numbered 0.. or 1..)", number)
+            raise GraphFormatError(file, f"row {k + 1} is labelled {fields[0][:40]!r}, not "
+                                         f"{row_names[k][:40]!r}: rows are named as the columns (or numbered "
+                                         "0.. or 1..)", number)
     values, step = np.empty((n, n)), max(1, CHUNK_CELLS // n)
     for at in range(0, n, step):  # in blocks of rows: pandas' columns never hold all n² cells
         values[at:at + step] = _block(body[at:at + step], sep, labelled, file)
@@ -126,8 +127,8 @@ def _block(rows: list[tuple[int, str]], sep: str | None, labelled: bool, file: s
            not in "iuf" and (wrong := (pd.to_numeric(cells, errors="coerce").isna() & cells.notna())).any()]
     if bad:
         r, c = min(bad)
-        raise GraphFormatError(file, f"cell {frame.iat[r, c]!r} is not a number: an adjacency matrix holds a "
-                                     "weight (0 or empty: no tie) in every cell", rows[r][0])
+        raise GraphFormatError(file, f"cell {str(frame.iat[r, c])[:40]!r} is not a number: an adjacency "
+                                     "matrix holds a weight (0 or empty: no tie) in every cell", rows[r][0])
     return frame.to_numpy(dtype=np.float64, na_value=0.0)
 
 

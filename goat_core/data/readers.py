@@ -9,6 +9,7 @@ import gzip
 import io
 import lzma
 import re
+import sys
 import zipfile
 import zlib
 from collections.abc import Callable
@@ -84,11 +85,22 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
     raw, compression, member = unpack(raw, file, max_bytes)
     shown = f"{file}/{member}" if member else file
     raw, utf16 = _utf16_as_utf8(raw)
-    fmt = options.format or sniff_format(raw, shown)
-    if fmt in ("parquet", "excel"):  # compressed inside: the cap applies to their content decompressed
-        graph, report = (read_parquet if fmt == "parquet" else read_excel)(raw, shown, options, max_bytes)
-    else:
-        graph, report = READERS[fmt](raw, shown, options)
+    try:
+        fmt = options.format or sniff_format(raw, shown)
+        if fmt == "matrix" and (raw.startswith(b"PAR1") or looks_workbook(raw)):  # a table holding a matrix
+            fmt = "parquet" if raw.startswith(b"PAR1") else "excel"  # options.format still says matrix
+        if fmt in ("parquet", "excel"):  # compressed inside: the cap applies to their content decompressed
+            graph, report = (read_parquet if fmt == "parquet" else read_excel)(raw, shown, options, max_bytes)
+        else:
+            graph, report = READERS[fmt](raw, shown, options)
+    except ValueError as err:  # int() of a hostile number, in any reader that counts or numbers nodes
+        if "integer string conversion" not in str(err):
+            raise
+        raise GraphFormatError(shown, f"a number of over {sys.get_int_max_str_digits():,} digits: no node "
+                                      "id, count or weight is that long") from None
+    except MemoryError:  # a count the file declares (*Vertices, p, n =) past what this machine holds
+        raise GraphFormatError(shown, "out of memory reading it: the nodes or cells it declares are more "
+                                      "than this machine holds") from None
     graph = replace(graph, source=shown)
     notes = report.notes + (("UTF-16 text",) if utf16 else ())
     report = replace(report, compression=compression, member=member, detected=options.format is None,

@@ -144,6 +144,9 @@ def _settings(tokens: list[Token], file: str) -> Header:
                                        number)
             settings[text.lower()] = (number, tokens[i + 2][1].lower())
             i += 3
+        elif text.lower() == "diagonal" and after in ("present", "absent"):  # UCINET's own "DIAGONAL PRESENT"
+            settings["diagonal"] = (number, after)
+            i += 2
         elif (statement := _label_statement(tokens, i)) is not None:
             sides, i, embeds = statement
             if embeds and sides == ("matrix",):
@@ -248,7 +251,8 @@ def _matrix(data: list[tuple[int, str]], head: Header, file: str, signed: bool):
     (when embedded): n values a row, n - 1 without the diagonal, a half matrix its triangle's."""
     n, fmt, absent = head.n, head.fmt, int(head.absent)
     cells = n * (n - absent) if fmt == "fullmatrix" else n * (n + 1) // 2 - absent * n
-    values = None if head.embedded else _parsed(data, cells, signed)
+    # embedded labels, unless listed too and the data holds only the values (DNA's export says both)
+    values = None if head.embedded and head.names is None else _parsed(data, cells, signed)
     names = head.names
     if values is None:  # labels in the data, a word or a wrong count: word by word, naming the line
         names, values = _cells(data, head, cells, file, signed)

@@ -109,3 +109,23 @@ def test_a_metis_weight_that_is_no_number_stops_at_its_line_and_directed_reads_b
     assert "different" in read_error(b"2 1 1\n2 3\n1 5\n", "w.graph", ReadOptions(format="metis"))
     graph = read_graph_bytes(b"2 1\n2\n1\n", "d.graph", ReadOptions(format="metis", directed=True))
     assert graph.directed and edges_of(graph) == {("1", "2"): 1.0, ("2", "1"): 1.0}
+
+
+def test_weight_none_reads_metis_and_georgia_tech_snap_weights_as_1(tmp_path):
+    """networkit's METIS writer writes a signed weight (-2) as it is: refused, the message names --weight
+    none, which must then read the file (it kept the weights, refusing again; the app's Ignore weights
+    box did nothing). Georgia Tech SNAP's weighted 'p' line alike."""
+    nk = pytest.importorskip("networkit")
+    g = nk.Graph(3, weighted=True)
+    g.addEdge(0, 1, -2.0)
+    g.addEdge(1, 2, 0.5)
+    nk.graphio.METISGraphWriter().write(g, str(tmp_path / "s.graph"))
+    raw = (tmp_path / "s.graph").read_bytes()
+    assert "weight none" in read_error(raw, "s.graph")
+    graph = read_graph_bytes(raw, "s.graph", ReadOptions(weight="none"))
+    assert graph.read.format == "metis" and not graph.weighted
+    assert edges_of(graph) == {frozenset(("1", "2")): 1.0, frozenset(("2", "3")): 1.0}
+    snap = b"p 3 2 u f 0\n0 1 -2\n1 2 0.5\n"
+    assert "weight none" in read_error(snap, "s.txt")
+    graph = read_graph_bytes(snap, "s.txt", ReadOptions(weight="none"))
+    assert not graph.weighted and edges_of(graph) == {frozenset(("0", "1")): 1.0, frozenset(("1", "2")): 1.0}

@@ -6,6 +6,7 @@ the graph it came from; a broken one is refused with its line; an edge list stay
 from __future__ import annotations
 
 import csv
+import io
 
 import igraph
 import networkx as nx
@@ -250,3 +251,37 @@ def test_excel_sep_line_and_empty_trailing_columns_read_as_a_matrix():
 def test_columns_cannot_be_chosen_in_a_matrix():
     message = read_error(R_WRITE_CSV, "m.csv", ReadOptions(format="matrix", source="A", target="B"))
     assert "no columns to choose" in message and "--weight none" in message
+
+
+def test_a_long_word_in_a_matrix_or_a_weight_is_shown_cut_in_the_one_line_error():
+    """pandas writes a 20,000-character cell as it is; the refusal quoted it whole (20 kB a line)."""
+    frame = nx.to_pandas_adjacency(nx.cycle_graph(4)).astype(object)
+    frame.iloc[0, 3] = "x" * 20_000
+    raw = frame.to_csv().encode()
+    assert len(read_error(raw, "m.csv", ReadOptions(format="matrix"))) < 300
+    frame.iloc[0, 3], frame.index = 1.0, ["y" * 20_000, 1, 2, 3]
+    assert len(read_error(frame.to_csv().encode(), "m.csv", ReadOptions(format="matrix"))) < 300
+    edges = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"], "weight": [1, "w" * 20_000]})
+    assert len(read_error(edges.to_csv(index=False).encode(), "e.csv")) < 300
+    wide = pd.DataFrame([[1, 2, 3, 4]], columns=["a" * 20_000, "b" * 20_000, "c", "d"])
+    assert len(read_error(wide.to_csv(index=False).encode(), "w.csv")) < 600
+
+
+def test_an_adjacency_matrix_in_an_excel_sheet_or_parquet_is_read_as_one():
+    """pandas' to_excel / to_parquet of to_pandas_adjacency (Les Misérables; a numbered cycle): refused as
+    an edge table naming --format matrix, which then said 'binary content'; they are read as matrices."""
+    g = nx.les_miserables_graph()
+    table = io.BytesIO()
+    nx.to_pandas_adjacency(g).to_parquet(table)
+    graph = read_graph_bytes(table.getvalue(), "lesmis.parquet")
+    assert graph.read.format == "matrix" and edges_of(graph) == {
+        frozenset((u, v)): float(w) for u, v, w in g.edges(data="weight")}
+    sheet = io.BytesIO()
+    nx.to_pandas_adjacency(g).to_excel(sheet)
+    graph = read_graph_bytes(sheet.getvalue(), "lesmis.xlsx")
+    assert graph.read.format == "matrix" and edges_of(graph) == {
+        frozenset((u, v)): float(w) for u, v, w in g.edges(data="weight")}
+    numbered = io.BytesIO()
+    nx.to_pandas_adjacency(nx.cycle_graph(5)).to_excel(numbered)
+    graph = read_graph_bytes(numbered.getvalue(), "c.xlsx", ReadOptions(format="matrix"))
+    assert set(edges_of(graph)) == {frozenset((str(u), str(v))) for u, v in nx.cycle_graph(5).edges}

@@ -741,6 +741,18 @@ def test_hashtags_that_open_a_csv_row_are_nodes_not_comments():
     assert read_error(b"source,target\na,b\n#t,c,d\nx,y\n", "t.csv").startswith("t.csv:3: 3 columns")
 
 
+def test_a_numpy_savetxt_footer_holding_the_separator_is_a_comment(tmp_path):
+    """np.savetxt(footer=) writes '# n,m' under the rows: '# ' (a blank after it) opens a comment, never a
+    hashtag; it was read as the edge '# n' - 'm' (or refused as ragged rows)."""
+    np = pytest.importorskip("numpy")
+    np.savetxt(tmp_path / "e.csv", [[1, 2], [2, 3]], fmt="%d", delimiter=",", footer="n,m")
+    np.savetxt(tmp_path / "w.csv", [[1, 2, 0.5], [2, 3, 1.5]], fmt="%g", delimiter=",", footer="all, 2")
+    assert edges_of(read_graph_bytes((tmp_path / "e.csv").read_bytes(), "e.csv")) == {
+        frozenset(("1", "2")): 1.0, frozenset(("2", "3")): 1.0}
+    assert edges_of(read_graph_bytes((tmp_path / "w.csv").read_bytes(), "w.csv")) == {
+        frozenset(("1", "2")): 0.5, frozenset(("2", "3")): 1.5}
+
+
 # networkit's "SNAP" writer writes Georgia Tech's SNAP format (not Stanford's): "p n m u u 0" (undirected,
 # unweighted, ids from 0; networkit writes "u u 0" whatever the graph), then one "u v" line an edge.
 # networkit 11.3's file for a path 0-1-2 and node 3 alone:

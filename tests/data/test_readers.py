@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from goat_core import GraphFormatError, ParameterError, load_graph, parse_edge_list, read_graph_file
+from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import label_attributes, read_graph_bytes
 
 
@@ -499,3 +500,38 @@ def test_named_classes_come_before_a_tool_s_numbered_clustering(tmp_path):
     graph = parse_edge_list(written(tmp_path, "k.gexf", lambda p: nx.write_gexf(g, p)), "k.gexf")
     assert label_attributes(graph) == ["club", "modularity_class"]
     assert graph.labels.classes == ("Mr. Hi", "Officer") or graph.labels.classes == ("Officer", "Mr. Hi")
+
+
+BIG = b"9" * 5000  # past Python's 4,300-digit limit on int("…"), which raises ValueError
+
+
+@pytest.mark.parametrize("raw, fmt", [
+    (b"1 2\n2 " + BIG + b"\n", None),  # an edge list's id
+    (BIG + b" 1\n2\n1\n", "metis"), (b"2 " + BIG + b"\n2\n1\n", None),  # a METIS header's n, m
+    (b"p 3 1 u u 0\n0 " + BIG + b"\n", None), (b"p " + BIG + b" 1 u u 0\n0 1\n", None),  # Georgia Tech SNAP
+    (b"p edge " + BIG + b" 1\ne 1 2\n", None), (b"dl n=3\nformat=edgelist1\ndata:\n1 " + BIG + b"\n", None),
+    (b"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 " + BIG + b"\n", None)])
+def test_a_number_of_5000_digits_is_a_one_line_error_not_a_traceback(raw, fmt):
+    with pytest.raises(GraphFormatError, match="digits|a METIS header") as err:
+        read_graph_bytes(raw, "big.txt", ReadOptions(format=fmt))
+    assert str(err.value).startswith("big.txt") and "\n" not in str(err.value)
+
+
+def test_a_file_declaring_more_nodes_than_memory_holds_is_a_one_line_error():
+    """A Georgia Tech SNAP 'p' line declaring 99,999,999 nodes (22 bytes) raises MemoryError where memory
+    is capped (4 GB here): that was a traceback; it is one line naming the file. Pajek's '*Vertices
+    2000000000' (igraph's reader reserved them all) is refused before: past the 100,000,000 nodes read."""
+    import subprocess
+    import sys
+
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))\n"
+            "from goat_core.data.readers import read_graph_bytes\n"
+            "for raw in (b'*Vertices 2000000000\\n*Edges\\n1 2\\n', b'p 99999999 1 u u 0\\n0 1\\n'):\n"
+            "    try:\n"
+            "        read_graph_bytes(raw, 'huge.net')\n"
+            "    except Exception as err:\n"
+            "        print(type(err).__name__, err)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    pajek, snap = done.stdout.splitlines()
+    assert pajek.startswith("GraphFormatError huge.net:1: ") and "100,000,000" in pajek
+    assert snap.startswith("GraphFormatError huge.net: ") and "memory" in snap

@@ -312,3 +312,23 @@ def test_r_sna_write_dl_with_its_matrix_label(names):
     if names:
         assert edges_of(graph) == weighted_edges(g)
     assert "matrix label '1' left out" in graph.read.notes
+
+
+def test_ucinet_s_own_format_line_with_diagonal_present_and_level_labels():
+    """UCINET's export (and the Add Health files it wrote, NodeXL's DL writer) says 'FORMAT = FULLMATRIX
+    DIAGONAL PRESENT': no '=' before PRESENT; it was refused as "unexpected 'DIAGONAL'"."""
+    raw = (b'DL\r\nN=3\r\nFORMAT = FULLMATRIX DIAGONAL PRESENT\r\nROW LABELS:\r\n"a"\r\n"b"\r\n"c"\r\n'
+           b'COLUMN LABELS:\r\n"a"\r\n"b"\r\n"c"\r\nLEVEL LABELS:\r\n"friends"\r\n'
+           b'DATA:\r\n0 1 0\r\n1 0 2\r\n0 2 0\r\n')
+    assert edges_of(read_graph_bytes(raw, "u.dl")) == {frozenset("ab"): 1.0, frozenset("bc"): 2.0}
+    absent = b"dl n=3 format = fullmatrix diagonal absent\ndata:\n1 0\n1 1\n0 1\n"
+    assert edges_of(read_graph_bytes(absent, "a.dl")) == {frozenset("12"): 1.0, frozenset("23"): 1.0}
+
+
+def test_dna_s_dl_export_listing_its_labels_and_saying_embedded_reads_its_plain_values():
+    """Discourse Network Analyzer's DL export lists ROW and COLUMN LABELS, says LABELS EMBEDDED too, then
+    writes only the values (' %.6f'): refused as 'needs 15 entries, a truncated file?'."""
+    raw = (b'DL\nN=3\nFORMAT = FULLMATRIX DIAGONAL PRESENT\nROW LABELS:\n"a"\n"b"\n"c"\nROW LABELS EMBEDDED\n'
+           b'COLUMN LABELS:\n"a"\n"b"\n"c"\nCOLUMN LABELS EMBEDDED\nDATA:\n 0.000000 1.000000 0.000000\n'
+           b' 1.000000 0.000000 2.500000\n 0.000000 2.500000 0.000000')
+    assert edges_of(read_graph_bytes(raw, "dna.dl")) == {frozenset("ab"): 1.0, frozenset("bc"): 2.5}
