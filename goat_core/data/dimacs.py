@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import MAX_NODES, Graph, data_lines, decode, normalise, parse_weights
+from .graph import MAX_NODES, Graph, data_lines, declared_nodes, decode, normalise, parse_weights
 
 PROBLEM = re.compile(r"p\s+(\w+)\s+(\d+)\s+(\d+)\s*$")
 COMMENT = re.compile(r"c(\s|$)")
@@ -48,10 +48,11 @@ def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
             continue
         if fields[0] == "p" and not nodes:
             found = PROBLEM.match(line.strip())
-            if found is None or not 0 < int(found.group(2)) <= MAX_NODES:
+            if found is None or int(found.group(2)) == 0:
                 raise GraphFormatError(file, f"expected 'p KIND NODES EDGES' with 1 to {MAX_NODES:,} nodes, "
                                              f"got {line.strip()[:40]!r}", number)
-            kind, nodes = found.group(1), int(found.group(2))
+            kind, nodes = found.group(1), declared_nodes(int(found.group(2)), len(raw), file, number,
+                                                         "the p line")
         elif fields[0] in TIES and nodes:
             ids = [int(f) for f in fields[1:3] if f.isdecimal() and 1 <= int(f) <= nodes]
             if len(ids) != 2:
@@ -82,8 +83,7 @@ def _read_gt_snap(rows: list[tuple[int, str]], found: re.Match, file: str,
                   options: ReadOptions) -> tuple[Graph, ReadReport]:
     n, kind, base = int(found[1]), found[3], int(found[5])
     weighted, given = found[4] != "u", found[4] != "u" and options.weight != NO_WEIGHT  # weight none: 1
-    if not 0 < n <= MAX_NODES:
-        raise GraphFormatError(file, f"the p line says {n:,} nodes; 1 to {MAX_NODES:,} are read", rows[0][0])
+    declared_nodes(n, sum(len(text) + 1 for _, text in rows), file, rows[0][0], "the p line")
     edges = [(number, line.split()) for number, line in rows[1:]]
     for number, fields in edges:
         ids = fields[:2]

@@ -31,6 +31,19 @@ FLOAT32_MAX = float(np.finfo(np.float32).max)  # the largest weight training can
 # A declared node count beyond this (a corrupt or hostile size line) is refused before names are made
 # for it: 10^8 names alone take ~6 GB, and GOAT's embedding table at that size does not fit one machine.
 MAX_NODES = 100_000_000
+NODES_PER_BYTE_BEYOND = 100_000  # declared nodes a file holds at most: these, plus one a byte of it
+
+
+def declared_nodes(n: int, size: int, file: str, line: int | None, what: str) -> int:
+    """``n``, the nodes a header declares (``what``), or a one-line error past what a file of ``size``
+    bytes may declare: a node without a line of its own still costs a name (igraph's Pajek reader a
+    Python step), so 30 bytes declaring millions would take minutes and gigabytes."""
+    most = min(MAX_NODES, NODES_PER_BYTE_BEYOND + size)
+    if not 0 < n <= most:
+        raise GraphFormatError(file, f"{what} declares {n:,} nodes: 1 to {most:,} are read from a file of "
+                                     f"{size:,} bytes ({NODES_PER_BYTE_BEYOND:,} plus one a byte, at most "
+                                     f"{MAX_NODES:,})", line)
+    return n
 
 
 class NodeIndex(int):

@@ -13,7 +13,16 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import FLOAT32_MAX, MAX_NODES, Graph, decode, is_zero, normalise, parse_weight, unreciprocated
+from .graph import (
+    FLOAT32_MAX,
+    Graph,
+    declared_nodes,
+    decode,
+    is_zero,
+    normalise,
+    parse_weight,
+    unreciprocated,
+)
 
 BANNER = "%%matrixmarket"
 FIELDS = ("pattern", "integer", "real")
@@ -94,9 +103,7 @@ def _size(lines: list[str], layout: str, file: str) -> tuple[int, int]:
     if rows != cols:
         raise GraphFormatError(file, f"a rectangular {rows:,} × {cols:,} matrix (a bipartite graph?): an "
                                      "adjacency matrix is square", number)
-    if not 0 < rows <= MAX_NODES:
-        raise GraphFormatError(file, f"a {rows:,} × {rows:,} matrix: a graph of {rows:,} nodes (read: 1 to "
-                                     f"{MAX_NODES:,})", number)
+    declared_nodes(rows, sum(len(line) + 1 for line in lines), file, number, f"a {rows:,} × {rows:,} matrix")
     declared = rows * (rows + 1) // 2 if "symmetric" in lines[0].lower() else rows * rows
     if layout == "array" and len(lines) - number < declared:  # before scipy allocates the dense matrix
         raise GraphFormatError(file, f"the size line declares {declared:,} entries, the file holds "

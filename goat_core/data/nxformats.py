@@ -17,7 +17,16 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import MAX_NODES, Graph, decode, first_line, from_networkx, is_number, node_order, unique_labels
+from .graph import (
+    Graph,
+    declared_nodes,
+    decode,
+    first_line,
+    from_networkx,
+    is_number,
+    node_order,
+    unique_labels,
+)
 
 # Node attributes that say where or how a node is drawn, or repeat its id: not kept.
 DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spells", "size", "r", "g", "b",
@@ -288,10 +297,8 @@ def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     blank line, so blank lines become ``%`` comments (line numbers kept)."""
     lines = [line if line.strip() else "%" for line in decode(raw, file).splitlines()]
     lines, notes = _first_network(lines, file)
-    if (vertices := next((m for line in lines if (m := _VERTICES.match(line))), None)) and \
-            int(vertices[1]) > MAX_NODES:  # igraph would reserve them all (33 bytes, 16 GB)
-        raise GraphFormatError(file, f"*Vertices {int(vertices[1]):,}: up to {MAX_NODES:,} nodes are read",
-                               lines.index(vertices.string) + 1)
+    if vertices := next((m for line in lines if (m := _VERTICES.match(line))), None):  # igraph reserves them
+        declared_nodes(int(vertices[1]), len(raw), file, lines.index(vertices.string) + 1, "*Vertices")
     kinds = {m.group(1).lower() for line in lines if (m := _PAJEK_SECTION.match(line))}
     mixed = bool(kinds & {"arcs", "arcslist"} and kinds & {"edges", "edgeslist"})
     text = _edges_as_arcs(lines, file) if mixed else "\n".join(lines) + "\n"

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import FLOAT32_MAX, MAX_NODES, Graph, decode, is_zero, normalise, parse_weight, tie_direction
+from .graph import FLOAT32_MAX, Graph, declared_nodes, decode, is_zero, normalise, parse_weight, tie_direction
 
 LISTS = ("edgelist1", "nodelist1")
 HALVES = ("lowerhalf", "upperhalf")  # one triangle of a symmetric matrix
@@ -45,7 +45,7 @@ def read_dl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRep
                                      "no other column can be chosen")
     lines = decode(raw, file).splitlines()
     header, data = _split_header(lines, file)
-    head = _settings(header, file)
+    head = _settings(header, file, len(raw))
     signed = options.weight == NO_WEIGHT  # any value but 0 is a tie
     read = _lists if head.fmt in LISTS else _matrix
     names, src, dst, values, rows, notes = read(data, head, file, signed)
@@ -124,7 +124,7 @@ class Header(NamedTuple):
     notes: tuple[str, ...]
 
 
-def _settings(tokens: list[Token], file: str) -> Header:
+def _settings(tokens: list[Token], file: str, size: int) -> Header:
     """The header's settings (``n =``, ``format =``...) and label statements (``labels:``, ``row
     labels:``, ``column labels embedded``...; UCINET's keywords, any case)."""
     if not tokens or tokens[0][2] or tokens[0][1].lower() != "dl":
@@ -163,7 +163,7 @@ def _settings(tokens: list[Token], file: str) -> Header:
         else:
             raise GraphFormatError(file, f"unexpected {text[:40]!r} in the DL header (expected n =, "
                                          "format =, labels:, labels embedded or data:)", number)
-    return _checked(settings, given, embedded, tokens, file)
+    return _checked(settings, given, embedded, tokens, file, size)
 
 
 def _label_statement(tokens: list[Token], i: int) -> tuple[tuple[str, ...], int, bool] | None:
@@ -185,7 +185,7 @@ def _starts_statement(tokens: list[Token], i: int) -> bool:
 
 
 def _checked(settings: dict[str, tuple[int, str]], given: dict[str, tuple[int, list[str]]],
-             embedded: dict[str, int], tokens: list[Token], file: str) -> Header:
+             embedded: dict[str, int], tokens: list[Token], file: str, size: int) -> Header:
     for key in ("nr", "nc"):
         if key in settings:
             raise GraphFormatError(file, f"{key} = …: a two-mode (rectangular) DL file, not a graph's "
@@ -195,9 +195,7 @@ def _checked(settings: dict[str, tuple[int, str]], given: dict[str, tuple[int, l
     number, value = settings["n"]
     if not value.isdigit() or int(value) == 0:
         raise GraphFormatError(file, f"n must be a whole number of nodes, got {value!r}", number)
-    if int(value) > MAX_NODES:
-        raise GraphFormatError(file, f"n = {int(value):,} nodes (read: up to {MAX_NODES:,})", number)
-    n = int(value)
+    n = declared_nodes(int(value), size, file, number, "n =")
     if "nm" in settings and settings["nm"][1] != "1":
         raise GraphFormatError(file, f"nm = {settings['nm'][1]}: several matrices in one DL file; keep the "
                                      "one to read", settings["nm"][0])

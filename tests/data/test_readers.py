@@ -16,6 +16,7 @@ import pytest
 from goat_core import GraphFormatError, ParameterError, load_graph, parse_edge_list, read_graph_file
 from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import label_attributes, read_graph_bytes
+from tests.data.reading import read_error
 
 
 def karate() -> nx.Graph:
@@ -518,9 +519,8 @@ def test_a_number_of_5000_digits_is_a_one_line_error_not_a_traceback(raw, fmt):
 
 
 def test_a_file_declaring_more_nodes_than_memory_holds_is_a_one_line_error():
-    """A Georgia Tech SNAP 'p' line declaring 99,999,999 nodes (22 bytes) raises MemoryError where memory
-    is capped (4 GB here): that was a traceback; it is one line naming the file. Pajek's '*Vertices
-    2000000000' (igraph's reader reserved them all) is refused before: past the 100,000,000 nodes read."""
+    """Pajek's '*Vertices 2000000000' (igraph's reader reserved them all) and a Georgia Tech SNAP 'p'
+    line of 99,999,999 nodes (a MemoryError under a 4 GB cap) are refused before anything is built."""
     import subprocess
     import sys
 
@@ -533,5 +533,32 @@ def test_a_file_declaring_more_nodes_than_memory_holds_is_a_one_line_error():
             "        print(type(err).__name__, err)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     pajek, snap = done.stdout.splitlines()
-    assert pajek.startswith("GraphFormatError huge.net:1: ") and "100,000,000" in pajek
-    assert snap.startswith("GraphFormatError huge.net: ") and "memory" in snap
+    assert pajek.startswith("GraphFormatError huge.net:1: ") and "2,000,000,000 nodes" in pajek
+    assert snap.startswith("GraphFormatError huge.net:1: ") and "99,999,999 nodes" in snap
+
+
+def test_memory_running_out_while_reading_is_a_one_line_error(monkeypatch):
+    """What no declared count foresees (a large file's content) and memory cannot hold: one line."""
+    from goat_core.data import readers
+
+    def exhausted(raw, file, options):
+        raise MemoryError
+
+    monkeypatch.setitem(readers.READERS, "dimacs", exhausted)
+    message = read_error(b"p edge 3 1\ne 1 2\n", "big.col")
+    assert message.startswith("big.col") and "memory" in message
+
+
+@pytest.mark.parametrize("raw, fmt", [
+    (b"*Vertices 3000000\n*Edges\n1 2\n", "pajek"),  # igraph then networkx: 35 s for these 30 bytes
+    (b"p edge 5000000 1\ne 1 2\n", "dimacs"),
+    (b"p 5000000 1 u u 0\n0 1\n", "dimacs"),  # Georgia Tech SNAP
+    (b"%%MatrixMarket matrix coordinate pattern general\n5000000 5000000 1\n1 2\n", "matrix-market"),
+    (b"dl n=5000000 format=edgelist1\ndata:\n1 2\n", "dl"),
+])
+def test_a_tiny_file_declaring_millions_of_nodes_is_refused_before_naming_them(raw, fmt):
+    """A node declared without a line of its own still costs a name (and igraph's Pajek reader a Python
+    step): a few bytes declaring millions is refused at once, naming the line and the count."""
+    message = read_error(raw, "bomb")
+    assert "5,000,000" in message or "3,000,000" in message
+    assert read_graph_bytes(raw.replace(b"5000000", b"50").replace(b"3000000", b"30"), "small").num_nodes > 2
