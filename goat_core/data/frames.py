@@ -476,14 +476,14 @@ def _refuse_dates(table: Table, positions: tuple[int, int, int | None] | None, f
 
 
 def _why_empty(err: GraphFormatError, raw: bytes, name: str, cells: pd.DataFrame) -> GraphFormatError:
-    """A row's error, saying why an empty cell of the row is empty when the workbook tells: a formula
-    whose result was never saved (openpyxl and other programs save none), inside merged cells, or
+    """A row's error, saying why a cell of the row is empty (or 0) when the workbook tells: a formula
+    whose result was never saved (openpyxl saves none; XlsxWriter saves 0), inside merged cells, or
     Excel's error value (#N/A, #REF!)."""
     if err.line is None or err.line - 1 not in cells.index or len(raw) > HINT_BYTES:
         return err
     row = cells.loc[err.line - 1]
-    empty = [k for k in cells.columns if _blank(row[k])]
-    if not empty:
+    suspects = [k for k in cells.columns if _blank(row[k]) or row[k] == 0]
+    if not suspects:
         return err
     from openpyxl import load_workbook
 
@@ -491,17 +491,18 @@ def _why_empty(err: GraphFormatError, raw: bytes, name: str, cells: pd.DataFrame
         sheet = load_workbook(io.BytesIO(raw), data_only=False)[name]  # formulas as written, merged ranges
     except Exception:  # what the read-only pass did not look at (a broken part): the error as it was
         return err
-    for k in empty:
+    for k in suspects:
         cell = sheet.cell(err.line, k + 1)
         merged = next((r for r in sheet.merged_cells.ranges if cell.coordinate in r), None)
-        if cell.data_type == "e" or row[k] is not None and row[k] != row[k]:  # NaN: an error saved
+        blank = _blank(row[k])
+        if blank and (cell.data_type == "e" or row[k] is not None and row[k] != row[k]):  # NaN: an error
             why = f"cell {cell.coordinate} holds an Excel error value ({cell.value})"
-        elif merged is not None and cell.coordinate != merged.start_cell.coordinate:
+        elif cell.data_type == "f":
+            why = (f"cell {cell.coordinate} holds a formula ({cell.value}) whose result was never computed "
+                   "(as programs write workbooks): open and save it in Excel or LibreOffice, or write values")
+        elif blank and merged is not None and cell.coordinate != merged.start_cell.coordinate:
             why = (f"cell {cell.coordinate} is inside the merged cells {merged.coord}, whose value only "
                    f"{merged.start_cell.coordinate} holds: unmerge them and fill in every row")
-        elif cell.data_type == "f":
-            why = (f"cell {cell.coordinate} holds a formula ({cell.value}) whose result was never saved (as "
-                   "programs write workbooks): open and save it in Excel or LibreOffice, or write values")
         else:
             continue
         return GraphFormatError(err.file, f"{err.problem} ({why})", err.line)

@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import networkx as nx
@@ -376,6 +377,26 @@ def test_errors_name_the_sheet_row():
         sheet.append(["a", "b"])
         sheet.append(["b", pd.Timestamp("2026-01-02").to_pydatetime()])  # "1-2" as Excel stores it
     assert one_line(workbook(dated)).startswith("t:3: column 'target' holds a date (2026-01-02 00:00:00)")
+
+
+def test_a_formula_saved_with_the_result_0_says_so():
+    """XlsxWriter (pandas' engine where it is installed) saves 0 as every formula's result until Excel
+    opens the file: the weight 0 refused names the formula. Written as XlsxWriter writes the cell."""
+    def formula(sheet):
+        sheet.append(["source", "target", "weight"])
+        sheet.append(["a", "b", 1])
+        sheet.append(["b", "c", "=C2*2"])
+    raw = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(workbook(formula))) as book, zipfile.ZipFile(raw, "w") as out:
+        for item in book.infolist():
+            data = book.read(item)
+            if item.filename == "xl/worksheets/sheet1.xml":  # <f>C2*2</f> then XlsxWriter's <v>0</v>
+                data = data.replace(b"<f>C2*2</f><v></v>", b"<f>C2*2</f><v>0</v>").replace(
+                    b"<f>C2*2</f><v />", b"<f>C2*2</f><v>0</v>")
+                assert b"<v>0</v>" in data
+            out.writestr(item, data)
+    message = one_line(raw.getvalue())
+    assert message.startswith("t:3: weight 0 is not positive") and "C3 holds a formula (=C2*2)" in message
 
 
 def test_empty_cells_say_why_they_are_empty():
