@@ -195,7 +195,7 @@ def _checked(settings: dict[str, tuple[int, str]], given: dict[str, tuple[int, l
     number, value = settings["n"]
     if not value.isdigit() or int(value) == 0:
         raise GraphFormatError(file, f"n must be a whole number of nodes, got {value!r}", number)
-    n = declared_nodes(int(value), size, file, number, "n =")
+    n = declared_nodes(int(value), size, file, number, "the DL header")
     if "nm" in settings and settings["nm"][1] != "1":
         raise GraphFormatError(file, f"nm = {settings['nm'][1]}: several matrices in one DL file; keep the "
                                      "one to read", settings["nm"][0])
