@@ -332,42 +332,27 @@ def test_upload_an_xgmml_file_as_cytoscape_writes_it(app):
     assert "78 edges read as XGMML (Cytoscape)" in " ".join(texts(app.markdown))
 
 
-def test_upload_a_parquet_file_as_pandas_writes_it_and_choose_its_columns(app):
-    """to_parquet's table is read as a CSV is: the question about a column, the picker that
-    answers it and the one that reads it again all keep reading it as Parquet."""
-    import networkx as nx
-
-    table = nx.to_pandas_edgelist(nx.karate_club_graph(), source="a", target="b")
-    upload(app, table.rename(columns={"weight": "score"}).assign(other=7).to_parquet(), name="karate.parquet")
-    assert len(app.error) == 1 and "cannot tell which columns are source and target" in app.error[0].value
-    assert explorer(app).graph_key == "lesmis"
-    weights = ["(none: unweighted)", "a", "b", "score", "other"]
-    assert app.selectbox(key="upload_fix_weight").options == weights
-    app.selectbox(key="upload_fix_weight").set_value(2)
-    app.button(key="upload_fix_read").click().run()
-    assert not app.error and not app.exception
-    assert metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
-    graph = explorer(app).graph
-    assert graph.weighted and graph.read.format == "parquet" and graph.read.weight == "'score'"
-    assert "78 edges read as Parquet (format as given) from 'a' → 'b', weight from 'score'" in \
-        " ".join(texts(app.markdown))
-    app.selectbox(key="upload_col_weight").select_index(0)  # (none: unweighted)
-    app.button(key="upload_reread").click().run()
-    assert not app.error and not app.exception
-    assert not explorer(app).graph.weighted and explorer(app).graph.read.format == "parquet"
-
-
-def test_upload_an_excel_workbook_and_choose_its_columns(app):
-    """A sheet pandas' to_excel writes is read as its CSV would be: the question about a column, the
-    picker that answers it and the one that reads it again all keep reading it as a workbook."""
+def _karate_table(fmt: str) -> bytes:
+    """Karate as pandas writes it in ``fmt``: ends 'a' and 'b', the weight as 'score', one more column."""
     import io
 
     import networkx as nx
 
     table = nx.to_pandas_edgelist(nx.karate_club_graph(), source="a", target="b")
+    table = table.rename(columns={"weight": "score"}).assign(other=7)
+    if fmt == "parquet":
+        return table.to_parquet()
     book = io.BytesIO()
-    table.rename(columns={"weight": "score"}).assign(other=7).to_excel(book, sheet_name="ties", index=False)
-    upload(app, book.getvalue(), name="karate.xlsx")
+    table.to_excel(book, sheet_name="ties", index=False)
+    return book.getvalue()
+
+
+@pytest.mark.parametrize("fmt, name, title", [("parquet", "karate.parquet", "Parquet"),
+                                              ("excel", "karate.xlsx", "Excel workbook")])
+def test_upload_a_table_pandas_writes_and_choose_its_columns(app, fmt, name, title):
+    """to_parquet's table and to_excel's sheet are read as a CSV is: the question about a column, the
+    picker that answers it and the one that reads it again all keep reading it in its own format."""
+    upload(app, _karate_table(fmt), name=name)
     assert len(app.error) == 1 and "cannot tell which columns are source and target" in app.error[0].value
     assert explorer(app).graph_key == "lesmis"
     weights = ["(none: unweighted)", "a", "b", "score", "other"]
@@ -377,13 +362,13 @@ def test_upload_an_excel_workbook_and_choose_its_columns(app):
     assert not app.error and not app.exception
     assert metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
     graph = explorer(app).graph
-    assert graph.weighted and graph.read.format == "excel" and graph.read.weight == "'score'"
-    assert "78 edges read as Excel workbook (format as given) from 'a' → 'b', weight from 'score'" in \
+    assert graph.weighted and graph.read.format == fmt and graph.read.weight == "'score'"
+    assert f"78 edges read as {title} (format as given) from 'a' → 'b', weight from 'score'" in \
         " ".join(texts(app.markdown))
     app.selectbox(key="upload_col_weight").select_index(0)  # (none: unweighted)
     app.button(key="upload_reread").click().run()
     assert not app.error and not app.exception
-    assert not explorer(app).graph.weighted and explorer(app).graph.read.format == "excel"
+    assert not explorer(app).graph.weighted and explorer(app).graph.read.format == fmt
 
 
 def test_upload_a_dot_file_as_networkx_writes_it(app, tmp_path):
