@@ -9,6 +9,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -84,9 +85,7 @@ def sniff_separator(lines: list[str]) -> str | None:
     """Tab, comma, semicolon or pipe when it splits every line into as many (>= 2) fields, unless
     tabs and blanks are mixed (:func:`_mixed_blanks`); else the first in line 1; else None (blanks)."""
     blanks = len({len(line.split()) for line in lines}) == 1 and len(lines[0].split()) >= 2
-    for sep in SEPARATORS:
-        if sep is None:
-            break
+    for sep in ("\t", ",", ";", "|"):  # SEPARATORS' order
         if sep == "," and _splits(lines, ";") and not _NOT_DECIMAL_COMMA.search("\n".join(lines)):
             continue  # "a;b;1,5", "Smith, J;Doe, A": decimal commas, commas in names, not the separator
         if _splits(lines, sep):
@@ -192,7 +191,6 @@ class Columns:
     weight_guessed: bool = False  # an unknown name over numbers, taken as the weight
 
 
-
 def _listed(names: Sequence[str], few: int = 6) -> str:
     """The first few names and how many more: a wide header (a matrix's 77 names) in one short line."""
     more = f" … {len(names) - few:,} more" if len(names) > few + 1 else ""
@@ -248,13 +246,8 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
     if source == target:
         raise GraphFormatError(file, f"source and target are the same column ({source}); "
                                      + _choice_hint(layout))
-    weight: int | None
-    guessed = False
-    if options.weight == NO_WEIGHT:
-        weight = None
-    elif options.weight is not None:
-        weight = given_weight
-    elif header is not None:
+    weight, guessed = given_weight, False  # the caller's, None for --weight none
+    if options.weight is None and header is not None:
         named = [i for i, k in enumerate(keys) if k in WEIGHT_NAMES and i not in (source, target, index)]
         weight = named[0] if named else None
         if weight is None and options.source is None and width - (index is not None) == 3:
@@ -264,12 +257,10 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
             times = values is not None and _unix_times(values)
             if numeric and not times and keys[third] not in NOT_ENDS and not is_index(keys[third]):
                 weight, guessed = third, True
-    elif options.source is None:
+    elif options.weight is None and options.source is None:
         weight = 2 if width == 3 or (layout.konect and width >= 3) else None
         if layout.konect and layout.konect[1] == "unweighted":
             weight = None
-    else:
-        weight = None
     if weight is not None and weight in (source, target):
         raise GraphFormatError(file, f"the weight column is also an end of the edge ({weight}); "
                                      + _choice_hint(layout))
@@ -298,13 +289,10 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
         return source, target
     candidates = [i for i, k in enumerate(keys)
                   if i not in taken and k not in WEIGHT_NAMES and k not in NOT_ENDS and not is_index(k)]
-    if source is None and target is None and len(candidates) in (2, 3):
-        return candidates[0], candidates[1]  # the ends in order; a third is a weight or ignored
     others = [i for i in candidates if i not in (source, target)]
-    if source is None and target is not None and len(candidates) in (2, 3) and others:
-        return others[0], target
-    if target is None and source is not None and len(candidates) in (2, 3) and others:
-        return source, others[0]  # source;cible;poids: the other end is the first column left
+    if len(candidates) in (2, 3) and others:  # the missing ends in order; a third is a weight or ignored
+        first = source if source is not None else others.pop(0)
+        return first, target if target is not None else others[0]  # source;cible;poids: cible, the first left
     raise GraphFormatError(file, "cannot tell which columns are source and target; "
                                  + _choice_hint(layout, sample), layout.header_line)
 
@@ -340,19 +328,14 @@ def read_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     body = rows[layout.header_line is not None:HEAD_ROWS + 1]
     sample = list(zip([n for n, _ in body], split_rows([text for _, text in body], layout.separator)))
     skip = layout.header_line if layout.header_line is not None else rows[0][0] - 1
-    integer_ids = not _not_canonical(raw)  # "007" stays a name apart from "7"
-
-    def chunks(columns: Columns, integers: bool) -> Iterator[Any]:
-        ends = (columns.source, columns.target) if integers else ()
-        return _text_chunks(raw, layout, skip, ends)
-
-    return read_fields(chunks, layout, file, options, sample, _line_index(raw, file, layout.separator, skip),
-                       text=text, integer_ids=integer_ids)
+    return read_fields(partial(_text_chunks, raw, layout, skip), layout, file, options, sample,
+                       _line_index(raw, file, layout.separator, skip), text=text,
+                       integer_ids=not _not_canonical(raw))  # "007" stays a name apart from "7"
 
 
-def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...]) -> Iterator[Any]:
+def _text_chunks(raw: bytes, layout: Layout, skip: int, columns: Columns, integers: bool) -> Iterator[Any]:
     """The data rows after line ``skip`` as DataFrames of CHUNK_ROWS rows (pandas' C parser): text
-    fields, the ``integers`` columns as int64. Comment and blank lines are blanked first, so that
+    fields, the ends as int64 when ``integers``. Comment and blank lines are blanked first, so that
     pandas' line numbers are the file's."""
     import pandas as pd
 
@@ -361,26 +344,20 @@ def _text_chunks(raw: bytes, layout: Layout, skip: int, integers: tuple[int, ...
         at = raw.find(b"\n", at) + 1 or len(raw)
     body = raw[at:]
     if b"#" in body or b"%" in body or _BLANK_ROW.search(b"\n" + body[:256]) or _BLANK_ROW.search(body):
-        body = _skipped(layout.separator).sub(b"", body)
-    types: dict = defaultdict(lambda: str, dict.fromkeys(integers, np.int64))
+        body = re.sub(_skipped(layout.separator).encode(), b"", body)
+    ends = (columns.source, columns.target) if integers else ()
+    types: dict = defaultdict(lambda: str, dict.fromkeys(ends, np.int64))
     sep = layout.separator if layout.separator is not None else r"\s+"
     yield from pd.read_csv(io.BytesIO(body), sep=sep, header=None, dtype=types, na_filter=False,
                            skipinitialspace=True, skip_blank_lines=True, encoding="utf-8-sig",
                            chunksize=CHUNK_ROWS, engine="c", index_col=False)
 
 
-def _skipped(sep: str | None) -> re.Pattern[bytes]:
-    """The lines the text reader skips: blank rows (",,," of a sheet) and comments; in a delimited table
-    a #/% line holding the separator is a row ("#python,#data,3": hashtags) unless a blank follows the
-    # (np.savetxt's footer "# n,m"), as :func:`_is_row` says."""
-    sep_byte = re.escape(sep).encode() if sep else b""
-    return re.compile(rb"(?m)^(?:[ \t]*[#%](?:[ \t][^\r\n]*|[^\r\n" + sep_byte + rb"]*)|[ \t,;|]+)(?=\r?$)")
-
-
-def _is_row(line: str, sep: str | None) -> bool:
-    """A data line as :func:`_skipped` leaves it (``line`` stripped, not blank)."""
-    return bool(line.strip(",;|\t ")) and (not line.startswith(("#", "%")) or sep is not None and sep in line
-                                           and line[1:2] not in (" ", "\t"))
+def _skipped(sep: str | None) -> str:
+    """The pattern of the lines the table reader skips (pandas' bytes, and a bad row's finder's text):
+    blank rows (",,," of a sheet) and comments; in a delimited table a #/% line holding the separator
+    is a row ("#python,#data,3": hashtags) unless a blank follows the # (np.savetxt's footer "# n,m")."""
+    return r"(?m)^(?:[ \t]*[#%](?:[ \t][^\r\n]*|[^\r\n" + re.escape(sep or "") + r"]*)|[ \t,;|]+)(?=\r?$)"
 
 
 _BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster
@@ -389,10 +366,11 @@ _BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n
 def _line_index(raw: bytes, file: str, sep: str | None, skip: int) -> RowAt:
     """Data row k's file line and fields, the lines found only when a row is wrong."""
     rows: list[tuple[int, str]] = []
+    skipped = re.compile(_skipped(sep))
 
     def row(k: int) -> tuple[int, list[str]] | None:
         lines = ((n, t.strip()) for n, t in enumerate(decode(raw, file).splitlines(), start=1) if n > skip)
-        rows.extend([] if rows else [(n, t) for n, t in lines if _is_row(t, sep)])
+        rows.extend([] if rows else [(n, t) for n, t in lines if t and not skipped.match(t)])
         if k >= len(rows):
             return None
         return rows[k][0], split_rows([rows[k][1]], sep)[0]
@@ -455,10 +433,8 @@ class _Edges:
                     raise ValueError("text ids after all")
                 if not integers:
                     ends = _text_codes(ends[0], ends[1], names)
-                parts[0].append(ends[0])
-                parts[1].append(ends[1])
-                if weight is not None:
-                    parts[2].append(weight)
+                for part, array in zip(parts, ends if weight is None else [*ends, weight]):
+                    part.append(array)
                 done += len(chunk)
                 del chunk, ends
         except pd.errors.ParserError as err:
@@ -632,7 +608,7 @@ def _floats(column: Any, separator: str | None) -> np.ndarray:
 
     texts = column.astype(str).str.strip()
     if separator in DECIMAL_COMMA_SEPARATORS:
-        texts = texts.str.replace(r"^([+-]?\d+),(\d+(?:[eE][+-]?\d+)?)$", r"\1.\2", regex=True)
+        texts = texts.str.replace(f"^{_DECIMAL_COMMA.pattern}$", r"\1.\2", regex=True)
     return pd.to_numeric(texts, errors="coerce").to_numpy(np.float64, na_value=np.nan)
 
 
@@ -778,7 +754,7 @@ ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist'
 MATRIX_HINT = "; or an adjacency matrix: --format matrix (library: format='matrix')"
 
 
-_DECIMAL_COMMA = re.compile(r"[+-]?\d+,\d+(?:[eE][+-]?\d+)?")  # 2,5 and pandas' float_format 7,5e-01
+_DECIMAL_COMMA = re.compile(r"([+-]?\d+),(\d+(?:[eE][+-]?\d+)?)")  # 2,5 and pandas' float_format 7,5e-01
 DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
 COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); --weight "
               "none reads every edge with weight 1")
