@@ -60,6 +60,32 @@ HEAD_ROWS = 21  # what the header and separator are decided on (the first 21 dat
 _QUOTED = re.compile(r'"((?:[^"]|"")*)"|(\S+)')
 _INTEGER = re.compile(r"-?\d+")
 _NOT_DECIMAL_COMMA = re.compile(r"(?<!\d),(?! )|,(?![\d ])")  # nor a name's ("Smith, J")
+_DECIMAL_COMMA = re.compile(r"([+-]?\d+),(\d+(?:[eE][+-]?\d+)?)")  # 2,5 and pandas' float_format 7,5e-01
+DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
+_FLOAT = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?")
+_SEPARATOR_LINE = re.compile(r"sep=.", re.IGNORECASE)  # Excel's "sep=;" first line
+_BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster
+# SNAP's first comment line: "# Directed graph (each unordered pair of nodes is saved once): Wiki-Vote.txt"
+SNAP_DIRECTION = re.compile(r"#\s*(directed|undirected)\s+graph\b", re.IGNORECASE)
+# Integers in these ranges are Unix times (seconds, or milliseconds, 1973 to 2100), not weights:
+# SNAP's temporal graphs (CollegeMsg, sx-*) are "SRC DST UNIXTS" without a header.
+UNIX_SECONDS = (1e8, 4.2e9)
+UNIX_MILLISECONDS = (1e11, 4.2e12)
+# Ids whose integer value would not give back their text: "007", "+7", "-0" (distinct names,
+# which int64 columns would merge): such a file's ids are read as text.
+_LEADING_ZERO = re.compile(rb"[\s,]-?0\d")  # after a blank or comma; the file's start apart (3x faster)
+HEAD_BYTES = 65536  # the head a text's layout is found on
+# Rows per chunk of the table path: one chunk's tokens (text ids: two Python strings per row,
+# ~60 bytes each) are what loading holds beyond the arrays, ~8 MB at this size.
+CHUNK_ROWS = 1 << 16
+# The refusals' ways out
+WIDE_HINT = ("; or say which columns hold the edge: --source COL --target COL [--weight COL|none], 0-based "
+             "(library: source=, target=, weight=)")
+SIF_HINT = "; or a Cytoscape SIF file (source, interaction type, target): --format sif"
+ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist')"
+MATRIX_HINT = "; or an adjacency matrix: --format matrix (library: format='matrix')"
+COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); --weight "
+              "none reads every edge with weight 1")
 
 
 def is_index(key: str) -> bool:
@@ -360,9 +386,6 @@ def _skipped(sep: str | None) -> str:
     return r"(?m)^(?:[ \t]*[#%](?:[ \t][^\r\n]*|[^\r\n" + re.escape(sep or "") + r"]*)|[ \t,;|]+)(?=\r?$)"
 
 
-_BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster
-
-
 def _line_index(raw: bytes, file: str, sep: str | None, skip: int) -> RowAt:
     """Data row k's file line and fields, the lines found only when a row is wrong."""
     rows: list[tuple[int, str]] = []
@@ -612,9 +635,6 @@ def _floats(column: Any, separator: str | None) -> np.ndarray:
     return pd.to_numeric(texts, errors="coerce").to_numpy(np.float64, na_value=np.nan)
 
 
-_FLOAT = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?")
-
-
 def _whole_floats(names: list[str], file: str) -> np.ndarray | None:
     """The integers that names written as floats stand for ("1.0", "2.000000e+00"; beside integers,
     as pandas writes a float column of ids next to an int one), or None when a name is not a whole
@@ -641,26 +661,16 @@ def _integer_order(names: list[str], src: np.ndarray, dst: np.ndarray
     return [names[i] for i in order], new[src], new[dst]
 
 
-HEAD_BYTES = 65536
-
-
-def trim_empty_columns(rows: list[tuple[int, str]]) -> list[tuple[int, str]]:
-    """The rows without the empty trailing columns a spreadsheet exports (``a,b,3,,``): trimmed
-    only when every row ends with one, so that a row missing its last field is still named."""
-    for sep in (",", ";", "\t"):
-        if rows and all(text.endswith(sep) for _, text in rows):
-            return [(number, text.rstrip(sep + " ")) for number, text in rows]
-    return rows
-
-
-_SEPARATOR_LINE = re.compile(r"sep=.", re.IGNORECASE)
-
-
 def table_rows(text: str) -> list[tuple[int, str]]:
     """(line, text) of a table's data lines: Excel's ``sep=;`` first line left out (sniffing finds
-    the separator it names), a spreadsheet's empty trailing columns trimmed."""
+    the separator it names), a spreadsheet's empty trailing columns (``a,b,3,,``) trimmed, only when
+    every row ends with one, so that a row missing its last field is still named."""
     rows = data_lines(text)
-    return trim_empty_columns(rows[1:] if rows and _SEPARATOR_LINE.fullmatch(rows[0][1]) else rows)
+    rows = rows[1:] if rows and _SEPARATOR_LINE.fullmatch(rows[0][1]) else rows
+    for sep in (",", ";", "\t"):
+        if rows and all(line.endswith(sep) for _, line in rows):
+            return [(number, line.rstrip(sep + " ")) for number, line in rows]
+    return rows
 
 
 def first_rows(raw: bytes) -> tuple[tuple[str, ...] | None, tuple[str, ...]] | None:
@@ -689,10 +699,6 @@ def _head(raw: bytes) -> str | None:
 def _sample(body: list[tuple[int, list[str]]]) -> list[list[str]]:
     """The fields of the first data rows, on which columns are chosen."""
     return [fields for _, fields in body[:HEAD_ROWS]]
-
-
-# SNAP's first comment line: "# Directed graph (each unordered pair of nodes is saved once): Wiki-Vote.txt"
-SNAP_DIRECTION = re.compile(r"#\s*(directed|undirected)\s+graph\b", re.IGNORECASE)
 
 
 def _direction(options: ReadOptions, layout: Layout, body: list[tuple[int, list[str]]],
@@ -745,25 +751,6 @@ def _report(graph: Graph, body: list[tuple[int, list[str]]], layout: Layout, col
         rows=tuple(tuple(r[i] if i < len(r) else "" for i in wanted) for r in shown),
         notes=tuple(notes),
     )
-
-
-WIDE_HINT = ("; or say which columns hold the edge: --source COL --target COL [--weight COL|none], 0-based "
-             "(library: source=, target=, weight=)")
-SIF_HINT = "; or a Cytoscape SIF file (source, interaction type, target): --format sif"
-ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist')"
-MATRIX_HINT = "; or an adjacency matrix: --format matrix (library: format='matrix')"
-
-
-_DECIMAL_COMMA = re.compile(r"([+-]?\d+),(\d+(?:[eE][+-]?\d+)?)")  # 2,5 and pandas' float_format 7,5e-01
-DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
-COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); --weight "
-              "none reads every edge with weight 1")
-
-
-# Integers in these ranges are Unix times (seconds, or milliseconds, 1973 to 2100), not weights:
-# SNAP's temporal graphs (CollegeMsg, sx-*) are "SRC DST UNIXTS" without a header.
-UNIX_SECONDS = (1e8, 4.2e9)
-UNIX_MILLISECONDS = (1e11, 4.2e12)
 
 
 def _unix_times(third: np.ndarray) -> str | None:
@@ -838,18 +825,10 @@ def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions
     return graph, report
 
 
-# Ids whose integer value would not give back their text: "007", "+7", "-0" (distinct names,
-# which int64 columns would merge): such a file's ids are read as text.
-_LEADING_ZERO = re.compile(rb"[\s,]-?0\d")  # after a blank or comma; the file's start apart (3x faster)
-
-
 def _not_canonical(raw: bytes) -> bool:
     """Whether an id may be "007", "+7" or "-0" (a "+" or "-0" anywhere says maybe)."""
     return b"+" in raw or b"-0" in raw or _LEADING_ZERO.search(b" " + raw[:64]) is not None or \
         _LEADING_ZERO.search(raw) is not None
-# Rows per chunk of the table path: one chunk's tokens (text ids: two Python strings per row,
-# ~60 bytes each) are what loading holds beyond the arrays, ~8 MB at this size.
-CHUNK_ROWS = 1 << 16
 
 
 def _text_codes(src_ids: np.ndarray, dst_ids: np.ndarray, names: dict[str, int]) -> list[np.ndarray]:
