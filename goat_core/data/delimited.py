@@ -410,13 +410,13 @@ def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout
     if not sample:
         raise GraphFormatError(file, "no edges: only a header line")
     columns = choose_columns(layout, options, file, _sample(sample))
-    directed, why = _direction(options, layout, sample, text)
     integer_ids = integer_ids and all(len(f) > max(columns.source, columns.target) and _INTEGER.fullmatch(
         f[columns.source]) and _INTEGER.fullmatch(f[columns.target]) for _, f in sample)
     # the ambiguities to refuse: none the caller settled by naming columns, the format or the header
     guess = {"index": not columns.given, "adjlist": not columns.given and options.format is None,
              "first_line": not columns.given and has_header is None}
     table = _Edges(layout, columns, file, sample, row, guess)
+    directed, why = _direction(options, layout, sample, text, table.type_at)
     try:
         graph = table.graph(chunks(columns, integer_ids), directed, integer_ids)
     except (ValueError, OverflowError) as err:
@@ -702,7 +702,7 @@ def _sample(body: list[tuple[int, list[str]]]) -> list[list[str]]:
 
 
 def _direction(options: ReadOptions, layout: Layout, body: list[tuple[int, list[str]]],
-               text: str) -> tuple[bool, str]:
+               text: str, type_at: int | None) -> tuple[bool, str]:
     if options.directed:
         return True, "as asked"
     if layout.konect and layout.konect[0] == "asym":
@@ -713,13 +713,9 @@ def _direction(options: ReadOptions, layout: Layout, body: list[tuple[int, list[
         if found:
             directed = found.group(1).lower() == "directed"
             return directed, "the header comment says Directed graph" if directed else ""
-    if layout.header is not None:
-        keys = [header_key(h) for h in layout.header]
-        if "type" in keys:  # Gephi's edge table: Type is Directed or Undirected on every row
-            at = keys.index("type")
-            kinds = {r[at].lower() for r in _sample(body) if len(r) > at}
-            if kinds == {"directed"}:
-                return True, "its Type column says Directed"
+    kinds = {r[type_at].lower() for r in _sample(body) if len(r) > type_at} if type_at is not None else set()
+    if kinds == {"directed"}:  # Gephi's edge table: Type is Directed or Undirected on every row
+        return True, "its Type column says Directed"
     return False, ""
 
 
