@@ -318,7 +318,7 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
     others = [i for i in candidates if i not in (source, target)]
     if len(candidates) in (2, 3) and others:  # the missing ends in order; a third is a weight or ignored
         first = source if source is not None else others.pop(0)
-        return first, target if target is not None else others[0]  # source;cible;poids: cible, the first left
+        return first, target if target is not None else others[0]  # source;cible;poids: cible
     raise GraphFormatError(file, "cannot tell which columns are source and target; "
                                  + _choice_hint(layout, sample), layout.header_line)
 
