@@ -67,10 +67,16 @@ def looks_json_lines(text: str) -> bool:
 def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """networkx's node-link data, or a table as pandas writes it. With ``format`` given, only that
     one; found, node-link when the document has a ``"nodes"`` key or is not shaped as a table."""
-    text = decode(raw, file)
-    given = options.format
+    found = json_table(decode(raw, file), file, options.format)
+    if isinstance(found, Table):
+        return read_frame(found, file, options, "json-table")
+    return node_link_from_data(found, file, options)
+
+
+def json_table(text: str, file: str, given: str | None) -> Table | Any:
+    """The table of a JSON document, or its parsed data when that is to be read as node-link."""
     if given != "node-link" and looks_json_lines(text):
-        return read_frame(json_lines(text, file), file, options, "json-table")
+        return json_lines(text, file)
     data = parse_json(text, file)
     node_link = isinstance(data, dict) and ("nodes" in data or "links" in data)
     orient = None
@@ -84,7 +90,7 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
                                      f"(orient '{orient[0]}'), not node-link JSON: read it with --format "
                                      "json-table or auto (library: format=)")
     if given == "node-link" or (given is None and orient is None and isinstance(data, dict)):
-        return node_link_from_data(data, file, options)
+        return data
     if orient is None:
         found = ", ".join(map(str, list(data)[:6])) if isinstance(data, dict) else type(data).__name__
         also = " (networkx's node-link JSON: leave the format to be found)" if node_link else ""
@@ -92,7 +98,7 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
                                      "expected to_json's records [{column: value}, ...], values [[...], "
                                      "...], columns {column: {row: value}}, index, split or table orient, or "
                                      "JSON Lines")
-    return read_frame(json_frame(text, file, *orient), file, options, "json-table")
+    return json_frame(text, file, *orient)
 
 
 def json_lines(text: str, file: str) -> Table:
@@ -138,7 +144,7 @@ def json_orient(data: Any, file: str) -> tuple[str, str] | None:
         if all(isinstance(r, dict) for r in data):
             return "records", ""
         if all(isinstance(r, list) for r in data):
-            _same_lengths(data, len(data[0]), "row 1 has", file)
+            _same_lengths(data, len(data[0]), "row 1 has", " (ragged rows)", file)
             return "values", ""
         return None
     if not isinstance(data, dict) or not data:
@@ -149,19 +155,18 @@ def json_orient(data: Any, file: str) -> tuple[str, str] | None:
             raise GraphFormatError(file, "orient 'table' JSON whose \"data\" is not a list of objects")
         return "table", ""
     if isinstance(data.get("columns"), list) and isinstance(rows, list):
-        _same_lengths(rows, len(data["columns"]), "\"columns\" names", file, " (orient 'split')")
+        _same_lengths(rows, len(data["columns"]), "\"columns\" names", " (orient 'split')", file)
         return "split", ""
     if all(isinstance(v, dict) for v in data.values()):
         return _keyed_orient(data, file)
     return None
 
 
-def _same_lengths(rows: list, width: int, what: str, file: str, orient: str = "") -> None:
+def _same_lengths(rows: list, width: int, what: str, why: str, file: str) -> None:
     for number, row in enumerate(rows, start=1):
         if not isinstance(row, list) or len(row) != width:
             got = f"{len(row)} values" if isinstance(row, list) else _kind(row)
-            ragged = "" if orient else " (ragged rows)"
-            raise GraphFormatError(file, f"row {number}: {got}, but {what} {width}{ragged}{orient}")
+            raise GraphFormatError(file, f"row {number}: {got}, but {what} {width}{why}")
 
 
 def _keyed_orient(data: dict, file: str) -> tuple[str, str]:
@@ -267,31 +272,26 @@ def matrix_read(frame: pd.DataFrame, file: str, options: ReadOptions, how: str, 
     return graph, replace(report, notes=report.notes + (how,))
 
 
-def parquet_table(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Table:
-    return frame_table(parquet_frame(raw, file, max_bytes), "Parquet")
-
-
 def parquet_frame(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> pd.DataFrame:
     try:
         import pyarrow.parquet as pq
-    except ImportError:
-        raise GraphFormatError(file, "a Parquet file: reading it needs pyarrow (pip install pyarrow)"
-                               ) from None
-    try:
+
         parquet = pq.ParquetFile(io.BytesIO(raw))
         meta = parquet.metadata
         size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
         if size > max_bytes:
             raise GraphFormatError(file, f"Parquet content over {max_bytes / 2**20:,.0f} MB once "
                                          f"decompressed ({size / 2**20:,.0f} MB; the limit here): refused")
-        frame = parquet.read().to_pandas()
+        return parquet.read().to_pandas()
     except GraphFormatError:
         raise
+    except ImportError:
+        raise GraphFormatError(file, "a Parquet file: reading it needs pyarrow (pip install pyarrow)"
+                               ) from None
     except MemoryError:
         raise GraphFormatError(file, "Parquet content too large to read here") from None
     except Exception as err:  # pyarrow raises many types (ArrowInvalid, OSError, ...): all mean "bad file"
         raise GraphFormatError(file, f"cannot read Parquet: {first_line(err)}") from None
-    return frame
 
 
 # --------------------------------------------------------------------------- Excel workbooks
@@ -615,16 +615,10 @@ def frame_columns(raw: bytes, file: str, fmt: str, max_bytes: int = DEFAULT_MAX_
     when it is not one (node-link JSON, a broken file)."""
     try:
         if fmt == "parquet":
-            return table_header(parquet_table(raw, file, max_bytes))
+            return table_header(frame_table(parquet_frame(raw, file, max_bytes), "Parquet"))
         if fmt == "excel":
             return table_header(sheet_table(*excel_sheet(raw, file, max_bytes), ReadOptions()))
-        text = decode(raw, file)
-        if looks_json_lines(text):
-            return table_header(json_lines(text, file))
-        data = parse_json(text, file)
-        if isinstance(data, dict) and ("nodes" in data or "links" in data):
-            return None
-        orient = json_orient(data, file)
-        return table_header(json_frame(text, file, *orient)) if orient is not None else None
+        found = json_table(decode(raw, file), file, None)
+        return table_header(found) if isinstance(found, Table) else None
     except GraphFormatError:
         return None
