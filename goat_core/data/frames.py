@@ -357,7 +357,7 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
             if found:
                 if _holds_cells(sheet, cap):
                     found.append((repr(sheet.title) + state, pd.DataFrame()))
-            elif (cells := _without_empty(_sheet_cells(sheet, file, cap))).size:
+            elif (cells := _sheet_cells(sheet, file, cap)).size:
                 found.append((sheet.title, cells))
     except GraphFormatError:
         raise
@@ -391,9 +391,9 @@ def _sheet_order(sheet: Any) -> tuple[bool, bool]:
 
 def _sheet_cells(sheet: Any, file: str, max_cells: int) -> pd.DataFrame:
     """A sheet's cells as pandas' read_excel gives them (a whole number as int, Excel's errors as NaN),
-    row k at index k - 1. Read here rather than by read_excel, which pads every row to the widest (one
-    cell at XFD1048576 in a 5 kB file made a table of 17 billion cells); the cells looked at, empty ones
-    before a row's last included, are capped."""
+    row k at index k - 1, empty rows and columns left out. Read here rather than by read_excel, which
+    pads every row to the widest (one cell at XFD1048576 in a 5 kB file made a table of 17 billion
+    cells); the cells looked at, empty ones before a row's last included, are capped."""
     from openpyxl.cell.cell import ERROR_CODES
 
     rows: list[list[Any]] = []
@@ -413,7 +413,8 @@ def _sheet_cells(sheet: Any, file: str, max_cells: int) -> pd.DataFrame:
             rows.append(values)
             numbers.append(number)
             width = max(width, len(values))
-    return pd.DataFrame([row + [None] * (width - len(row)) for row in rows], index=numbers, dtype=object)
+    cells = pd.DataFrame([row + [None] * (width - len(row)) for row in rows], index=numbers, dtype=object)
+    return cells.loc[:, ~cells.map(_blank).all()]  # a row kept holds a cell: only empty columns are left
 
 
 def _holds_cells(sheet: Any, max_cells: int) -> bool:
@@ -429,12 +430,6 @@ def _holds_cells(sheet: Any, max_cells: int) -> bool:
 def _blank(value: Any) -> bool:
     """An empty cell: nothing, blanks, or Excel's error value (NaN; v != v)."""
     return value is None or value != value or (isinstance(value, str) and not value.strip())
-
-
-def _without_empty(cells: pd.DataFrame) -> pd.DataFrame:
-    """The cells without the rows and columns that hold nothing (or blanks), which sheets have."""
-    empty = cells.map(_blank)
-    return cells.loc[~empty.all(axis=1), ~empty.all(axis=0)]
 
 
 def sheet_table(name: str, cells: pd.DataFrame, others: list[str], options: ReadOptions) -> Table:
@@ -462,16 +457,15 @@ def sheet_table(name: str, cells: pd.DataFrame, others: list[str], options: Read
 def _refuse_dates(table: Table, positions: tuple[int, int, int | None] | None, file: str) -> None:
     """A date or time as a node id: Excel stores ids typed as 1-2 or SEPT2 as dates, losing them."""
     for k in (positions or ())[:2]:
-        dated = pd.Series(table.columns[k]).map(
-            lambda v: isinstance(v, (datetime.date, datetime.time, datetime.timedelta))).to_numpy()
+        column = pd.Series(table.columns[k])
+        dated = column.map(lambda v: isinstance(v, (datetime.date, datetime.time, datetime.timedelta)))
         if dated.any():
             at = int(np.argmax(dated))
             name = repr(table.names[k]) if table.names is not None else str(k)
-            value = pd.Series(table.columns[k]).iloc[at]
-            raise GraphFormatError(file, f"column {name} holds a date ({value}), not a node id: Excel "
-                                         "turns ids typed as 1-2 or SEPT2 into dates; format the column as "
-                                         "Text and type them again, or choose other columns: --source COL "
-                                         "--target COL (library: source=, target=)",
+            raise GraphFormatError(file, f"column {name} holds a date ({column.iloc[at]}), not a node id: "
+                                         "Excel turns ids typed as 1-2 or SEPT2 into dates; format the "
+                                         "column as Text and type them again, or choose other columns: "
+                                         "--source COL --target COL (library: source=, target=)",
                                    table.lines[at] if table.lines else None)
 
 
