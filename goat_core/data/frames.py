@@ -508,17 +508,13 @@ def frame_table(frame: pd.DataFrame, how: str, unnamed: str = "") -> Table:
     and ``read_csv(header=None)`` number them), and its index unless it is pandas' default 0..n-1
     (a named index is a column of that name; any other, a column named ``unnamed``)."""
     index = frame.index
-    default = index.nlevels == 1 and index.name is None and _is_default(index.tolist())
-    names: list[str] = []
-    columns: list[Sequence[Any]] = []
-    if not default:
-        for k, name in enumerate(index.names):
-            names.append(str(name) if name is not None else unnamed if index.nlevels == 1 else f"level_{k}")
-            columns.append(pd.Series(index.get_level_values(k)))
-    names += [str(c) for c in frame.columns]
-    columns += [frame.iloc[:, k].reset_index(drop=True) for k in range(frame.shape[1])]
     headerless = list(frame.columns) == list(range(frame.shape[1]))
-    return Table(None if headerless else names, columns, how)
+    if not (index.nlevels == 1 and index.name is None and _is_default(index.tolist())):
+        levels = [str(name) if name is not None else unnamed if index.nlevels == 1 else f"level_{k}"
+                  for k, name in enumerate(index.names)]
+        frame = frame.reset_index(names=levels, allow_duplicates=True)
+    columns: list[Sequence[Any]] = [frame.iloc[:, k].reset_index(drop=True) for k in range(frame.shape[1])]
+    return Table(None if headerless else [str(c) for c in frame.columns], columns, how)
 
 
 # --------------------------------------------------------------------------- a table's graph
@@ -543,8 +539,6 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
                                          f"({name[:40]!r}): names are one line of text")
     typed = [pd.Series(c).reset_index(drop=True) for c in table.columns]
     texts = pd.DataFrame({k: _texts(column) for k, column in enumerate(typed)})
-    for k, column in enumerate(typed):
-        _refuse_cells(column, texts[k], k, table, file)
     integers = pd.DataFrame({k: c if c.dtype.kind == "i" or c.dtype.kind == "u" and c.dtype.itemsize < 8
                              else texts[k] for k, c in enumerate(typed)})  # uint64 as text: past int64
     numbers = table.lines if table.lines is not None else range(1, table.rows + 1)
@@ -554,7 +548,10 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
 
     header = tuple(table.names) if table.names is not None else None
     sample = [(numbers[k], texts.iloc[k].tolist()) for k in range(min(table.rows, HEAD_ROWS))]
-    try:
+    try:  # a row's error below names its line, or its row (here) when the table has no lines
+        for k, column in enumerate(typed):
+            name = repr(table.names[k]) if table.names is not None else str(k)
+            _refuse_cells(column, texts[k], name, numbers, file)
         graph, report = read_fields(lambda columns, whole: [integers if whole else texts],
                                     Layout(",", header, None, width, None), file, options, sample, row,
                                     has_header=None if table.guessed else header is not None,
@@ -568,25 +565,23 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
     return graph, replace(report, format=fmt, separator=None, notes=(what,) + report.notes)
 
 
-def _refuse_cells(column: pd.Series, text: pd.Series, k: int, table: Table, file: str) -> None:
+def _refuse_cells(column: pd.Series, text: pd.Series, name: str, numbers: Sequence[int], file: str) -> None:
     """Refuses a cell that holds a list or an object, and a value with a line break (a name is
-    shown, listed and written one a line), naming its row."""
-    name = repr(table.names[k]) if table.names is not None else str(k)
+    shown, listed and written one a line), at its row's number."""
     kinds = column.map(_kind) if column.dtype == object else pd.Series("a number", index=column.index)
     nested = kinds.isin(("a list", "an object")).to_numpy()
     broken = text.str.contains(_BREAKS.pattern, regex=True).to_numpy()
-    if not (nested.any() or broken.any()):
-        return
     if nested.any():
         at = int(np.argmax(nested))
         problem = (f"column {name} holds {kinds[at]}, not a single value: an edge table's cells are names "
                    "and numbers")
-    else:
+    elif broken.any():
         at = int(np.argmax(broken))
         problem = (f"a value in column {name} holds a line break or NUL ({text[at][:40]!r}): names are one "
                    "line of text")
-    raise GraphFormatError(file, (f"row {at + 1}: " if table.lines is None else "") + problem,
-                           table.lines[at] if table.lines is not None else None)
+    else:
+        return
+    raise GraphFormatError(file, problem, numbers[at])
 
 
 def _texts(column: pd.Series) -> pd.Series:
