@@ -11,7 +11,7 @@ import re
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -109,16 +109,14 @@ def json_lines(text: str, file: str) -> Table:
     try:
         frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
     except (ValueError, TypeError) as err:
-        _bad_json_line(text, file)
-        raise GraphFormatError(file, f"not JSON Lines pandas can read: {first_line(err)}") from None
+        _bad_json_line(text, file, f"not JSON Lines pandas can read: {first_line(err)}")
     if len(frame) != len(lines):
-        _bad_json_line(text, file)
-        raise GraphFormatError(file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
+        _bad_json_line(text, file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
     return replace(frame_table(frame, "JSON Lines"), lines=lines)
 
 
-def _bad_json_line(text: str, file: str) -> None:
-    """Raises the one-line error of the first line that is not a JSON object."""
+def _bad_json_line(text: str, file: str, problem: str) -> NoReturn:
+    """Raises the one-line error of the first line that is not a JSON object; ``problem`` when all are."""
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -132,6 +130,7 @@ def _bad_json_line(text: str, file: str) -> None:
             raise GraphFormatError(file, f"a JSON Lines line holds {_kind(record)}: expected one object "
                                          "({column: value}) per line, as to_json(orient='records', "
                                          "lines=True) writes", number)
+    raise GraphFormatError(file, problem) from None
 
 
 def json_orient(data: Any, file: str) -> tuple[str, str] | None:
