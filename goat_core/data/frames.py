@@ -11,7 +11,7 @@ import re
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 import pandas as pd
@@ -67,10 +67,16 @@ def looks_json_lines(text: str) -> bool:
 def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     """networkx's node-link data, or a table as pandas writes it. With ``format`` given, only that
     one; found, node-link when the document has a ``"nodes"`` key or is not shaped as a table."""
-    text = decode(raw, file)
-    given = options.format
+    found = json_table(decode(raw, file), file, options.format)
+    if isinstance(found, Table):
+        return read_frame(found, file, options, "json-table")
+    return node_link_from_data(found, file, options)
+
+
+def json_table(text: str, file: str, given: str | None) -> Table | Any:
+    """The table of a JSON document, or its parsed data when that is to be read as node-link."""
     if given != "node-link" and looks_json_lines(text):
-        return read_frame(json_lines(text, file), file, options, "json-table")
+        return json_lines(text, file)
     data = parse_json(text, file)
     node_link = isinstance(data, dict) and ("nodes" in data or "links" in data)
     orient = None
@@ -84,7 +90,7 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
                                      f"(orient '{orient[0]}'), not node-link JSON: read it with --format "
                                      "json-table or auto (library: format=)")
     if given == "node-link" or (given is None and orient is None and isinstance(data, dict)):
-        return node_link_from_data(data, file, options)
+        return data
     if orient is None:
         found = ", ".join(map(str, list(data)[:6])) if isinstance(data, dict) else type(data).__name__
         also = " (networkx's node-link JSON: leave the format to be found)" if node_link else ""
@@ -92,7 +98,7 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
                                      "expected to_json's records [{column: value}, ...], values [[...], "
                                      "...], columns {column: {row: value}}, index, split or table orient, or "
                                      "JSON Lines")
-    return read_frame(json_frame(text, file, *orient), file, options, "json-table")
+    return json_frame(text, file, *orient)
 
 
 def json_lines(text: str, file: str) -> Table:
@@ -103,16 +109,14 @@ def json_lines(text: str, file: str) -> Table:
     try:
         frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
     except (ValueError, TypeError) as err:
-        _bad_json_line(text, file)
-        raise GraphFormatError(file, f"not JSON Lines pandas can read: {first_line(err)}") from None
+        _bad_json_line(text, file, f"not JSON Lines pandas can read: {first_line(err)}")
     if len(frame) != len(lines):
-        _bad_json_line(text, file)
-        raise GraphFormatError(file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
+        _bad_json_line(text, file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
     return replace(frame_table(frame, "JSON Lines"), lines=lines)
 
 
-def _bad_json_line(text: str, file: str) -> None:
-    """Raises the one-line error of the first line that is not a JSON object."""
+def _bad_json_line(text: str, file: str, problem: str) -> NoReturn:
+    """Raises the one-line error of the first line that is not a JSON object; ``problem`` when all are."""
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -126,6 +130,7 @@ def _bad_json_line(text: str, file: str) -> None:
             raise GraphFormatError(file, f"a JSON Lines line holds {_kind(record)}: expected one object "
                                          "({column: value}) per line, as to_json(orient='records', "
                                          "lines=True) writes", number)
+    raise GraphFormatError(file, problem) from None
 
 
 def json_orient(data: Any, file: str) -> tuple[str, str] | None:
@@ -138,7 +143,7 @@ def json_orient(data: Any, file: str) -> tuple[str, str] | None:
         if all(isinstance(r, dict) for r in data):
             return "records", ""
         if all(isinstance(r, list) for r in data):
-            _same_lengths(data, len(data[0]), "row 1 has", file)
+            _same_lengths(data, len(data[0]), "row 1 has", " (ragged rows)", file)
             return "values", ""
         return None
     if not isinstance(data, dict) or not data:
@@ -149,19 +154,18 @@ def json_orient(data: Any, file: str) -> tuple[str, str] | None:
             raise GraphFormatError(file, "orient 'table' JSON whose \"data\" is not a list of objects")
         return "table", ""
     if isinstance(data.get("columns"), list) and isinstance(rows, list):
-        _same_lengths(rows, len(data["columns"]), "\"columns\" names", file, " (orient 'split')")
+        _same_lengths(rows, len(data["columns"]), "\"columns\" names", " (orient 'split')", file)
         return "split", ""
     if all(isinstance(v, dict) for v in data.values()):
         return _keyed_orient(data, file)
     return None
 
 
-def _same_lengths(rows: list, width: int, what: str, file: str, orient: str = "") -> None:
+def _same_lengths(rows: list, width: int, what: str, why: str, file: str) -> None:
     for number, row in enumerate(rows, start=1):
         if not isinstance(row, list) or len(row) != width:
             got = f"{len(row)} values" if isinstance(row, list) else _kind(row)
-            ragged = "" if orient else " (ragged rows)"
-            raise GraphFormatError(file, f"row {number}: {got}, but {what} {width}{ragged}{orient}")
+            raise GraphFormatError(file, f"row {number}: {got}, but {what} {width}{why}")
 
 
 def _keyed_orient(data: dict, file: str) -> tuple[str, str]:
@@ -267,31 +271,26 @@ def matrix_read(frame: pd.DataFrame, file: str, options: ReadOptions, how: str, 
     return graph, replace(report, notes=report.notes + (how,))
 
 
-def parquet_table(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> Table:
-    return frame_table(parquet_frame(raw, file, max_bytes), "Parquet")
-
-
 def parquet_frame(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> pd.DataFrame:
     try:
         import pyarrow.parquet as pq
-    except ImportError:
-        raise GraphFormatError(file, "a Parquet file: reading it needs pyarrow (pip install pyarrow)"
-                               ) from None
-    try:
+
         parquet = pq.ParquetFile(io.BytesIO(raw))
         meta = parquet.metadata
         size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
         if size > max_bytes:
             raise GraphFormatError(file, f"Parquet content over {max_bytes / 2**20:,.0f} MB once "
                                          f"decompressed ({size / 2**20:,.0f} MB; the limit here): refused")
-        frame = parquet.read().to_pandas()
+        return parquet.read().to_pandas()
     except GraphFormatError:
         raise
+    except ImportError:
+        raise GraphFormatError(file, "a Parquet file: reading it needs pyarrow (pip install pyarrow)"
+                               ) from None
     except MemoryError:
         raise GraphFormatError(file, "Parquet content too large to read here") from None
     except Exception as err:  # pyarrow raises many types (ArrowInvalid, OSError, ...): all mean "bad file"
         raise GraphFormatError(file, f"cannot read Parquet: {first_line(err)}") from None
-    return frame
 
 
 # --------------------------------------------------------------------------- Excel workbooks
@@ -357,7 +356,7 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
             if found:
                 if _holds_cells(sheet, cap):
                     found.append((repr(sheet.title) + state, pd.DataFrame()))
-            elif (cells := _without_empty(_sheet_cells(sheet, file, cap))).size:
+            elif (cells := _sheet_cells(sheet, file, cap)).size:
                 found.append((sheet.title, cells))
     except GraphFormatError:
         raise
@@ -391,9 +390,9 @@ def _sheet_order(sheet: Any) -> tuple[bool, bool]:
 
 def _sheet_cells(sheet: Any, file: str, max_cells: int) -> pd.DataFrame:
     """A sheet's cells as pandas' read_excel gives them (a whole number as int, Excel's errors as NaN),
-    row k at index k - 1. Read here rather than by read_excel, which pads every row to the widest (one
-    cell at XFD1048576 in a 5 kB file made a table of 17 billion cells); the cells looked at, empty ones
-    before a row's last included, are capped."""
+    row k at index k - 1, empty rows and columns left out. Read here rather than by read_excel, which
+    pads every row to the widest (one cell at XFD1048576 in a 5 kB file made a table of 17 billion
+    cells); the cells looked at, empty ones before a row's last included, are capped."""
     from openpyxl.cell.cell import ERROR_CODES
 
     rows: list[list[Any]] = []
@@ -413,7 +412,8 @@ def _sheet_cells(sheet: Any, file: str, max_cells: int) -> pd.DataFrame:
             rows.append(values)
             numbers.append(number)
             width = max(width, len(values))
-    return pd.DataFrame([row + [None] * (width - len(row)) for row in rows], index=numbers, dtype=object)
+    cells = pd.DataFrame([row + [None] * (width - len(row)) for row in rows], index=numbers, dtype=object)
+    return cells.loc[:, ~cells.map(_blank).all()]  # a row kept holds a cell: only empty columns are left
 
 
 def _holds_cells(sheet: Any, max_cells: int) -> bool:
@@ -429,12 +429,6 @@ def _holds_cells(sheet: Any, max_cells: int) -> bool:
 def _blank(value: Any) -> bool:
     """An empty cell: nothing, blanks, or Excel's error value (NaN; v != v)."""
     return value is None or value != value or (isinstance(value, str) and not value.strip())
-
-
-def _without_empty(cells: pd.DataFrame) -> pd.DataFrame:
-    """The cells without the rows and columns that hold nothing (or blanks), which sheets have."""
-    empty = cells.map(_blank)
-    return cells.loc[~empty.all(axis=1), ~empty.all(axis=0)]
 
 
 def sheet_table(name: str, cells: pd.DataFrame, others: list[str], options: ReadOptions) -> Table:
@@ -462,16 +456,15 @@ def sheet_table(name: str, cells: pd.DataFrame, others: list[str], options: Read
 def _refuse_dates(table: Table, positions: tuple[int, int, int | None] | None, file: str) -> None:
     """A date or time as a node id: Excel stores ids typed as 1-2 or SEPT2 as dates, losing them."""
     for k in (positions or ())[:2]:
-        dated = pd.Series(table.columns[k]).map(
-            lambda v: isinstance(v, (datetime.date, datetime.time, datetime.timedelta))).to_numpy()
+        column = pd.Series(table.columns[k])
+        dated = column.map(lambda v: isinstance(v, (datetime.date, datetime.time, datetime.timedelta)))
         if dated.any():
             at = int(np.argmax(dated))
             name = repr(table.names[k]) if table.names is not None else str(k)
-            value = pd.Series(table.columns[k]).iloc[at]
-            raise GraphFormatError(file, f"column {name} holds a date ({value}), not a node id: Excel "
-                                         "turns ids typed as 1-2 or SEPT2 into dates; format the column as "
-                                         "Text and type them again, or choose other columns: --source COL "
-                                         "--target COL (library: source=, target=)",
+            raise GraphFormatError(file, f"column {name} holds a date ({column.iloc[at]}), not a node id: "
+                                         "Excel turns ids typed as 1-2 or SEPT2 into dates; format the "
+                                         "column as Text and type them again, or choose other columns: "
+                                         "--source COL --target COL (library: source=, target=)",
                                    table.lines[at] if table.lines else None)
 
 
@@ -514,17 +507,13 @@ def frame_table(frame: pd.DataFrame, how: str, unnamed: str = "") -> Table:
     and ``read_csv(header=None)`` number them), and its index unless it is pandas' default 0..n-1
     (a named index is a column of that name; any other, a column named ``unnamed``)."""
     index = frame.index
-    default = index.nlevels == 1 and index.name is None and _is_default(index.tolist())
-    names: list[str] = []
-    columns: list[Sequence[Any]] = []
-    if not default:
-        for k, name in enumerate(index.names):
-            names.append(str(name) if name is not None else unnamed if index.nlevels == 1 else f"level_{k}")
-            columns.append(pd.Series(index.get_level_values(k)))
-    names += [str(c) for c in frame.columns]
-    columns += [frame.iloc[:, k].reset_index(drop=True) for k in range(frame.shape[1])]
     headerless = list(frame.columns) == list(range(frame.shape[1]))
-    return Table(None if headerless else names, columns, how)
+    if not (index.nlevels == 1 and index.name is None and _is_default(index.tolist())):
+        levels = [str(name) if name is not None else unnamed if index.nlevels == 1 else f"level_{k}"
+                  for k, name in enumerate(index.names)]
+        frame = frame.reset_index(names=levels, allow_duplicates=True)
+    columns: list[Sequence[Any]] = [frame.iloc[:, k].reset_index(drop=True) for k in range(frame.shape[1])]
+    return Table(None if headerless else [str(c) for c in frame.columns], columns, how)
 
 
 # --------------------------------------------------------------------------- a table's graph
@@ -549,8 +538,6 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
                                          f"({name[:40]!r}): names are one line of text")
     typed = [pd.Series(c).reset_index(drop=True) for c in table.columns]
     texts = pd.DataFrame({k: _texts(column) for k, column in enumerate(typed)})
-    for k, column in enumerate(typed):
-        _refuse_cells(column, texts[k], k, table, file)
     integers = pd.DataFrame({k: c if c.dtype.kind == "i" or c.dtype.kind == "u" and c.dtype.itemsize < 8
                              else texts[k] for k, c in enumerate(typed)})  # uint64 as text: past int64
     numbers = table.lines if table.lines is not None else range(1, table.rows + 1)
@@ -560,7 +547,10 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
 
     header = tuple(table.names) if table.names is not None else None
     sample = [(numbers[k], texts.iloc[k].tolist()) for k in range(min(table.rows, HEAD_ROWS))]
-    try:
+    try:  # a row's error below names its line, or its row (here) when the table has no lines
+        for k, column in enumerate(typed):
+            name = repr(table.names[k]) if table.names is not None else str(k)
+            _refuse_cells(column, texts[k], name, numbers, file)
         graph, report = read_fields(lambda columns, whole: [integers if whole else texts],
                                     Layout(",", header, None, width, None), file, options, sample, row,
                                     has_header=None if table.guessed else header is not None,
@@ -574,25 +564,23 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
     return graph, replace(report, format=fmt, separator=None, notes=(what,) + report.notes)
 
 
-def _refuse_cells(column: pd.Series, text: pd.Series, k: int, table: Table, file: str) -> None:
+def _refuse_cells(column: pd.Series, text: pd.Series, name: str, numbers: Sequence[int], file: str) -> None:
     """Refuses a cell that holds a list or an object, and a value with a line break (a name is
-    shown, listed and written one a line), naming its row."""
-    name = repr(table.names[k]) if table.names is not None else str(k)
+    shown, listed and written one a line), at its row's number."""
     kinds = column.map(_kind) if column.dtype == object else pd.Series("a number", index=column.index)
     nested = kinds.isin(("a list", "an object")).to_numpy()
     broken = text.str.contains(_BREAKS.pattern, regex=True).to_numpy()
-    if not (nested.any() or broken.any()):
-        return
     if nested.any():
         at = int(np.argmax(nested))
         problem = (f"column {name} holds {kinds[at]}, not a single value: an edge table's cells are names "
                    "and numbers")
-    else:
+    elif broken.any():
         at = int(np.argmax(broken))
         problem = (f"a value in column {name} holds a line break or NUL ({text[at][:40]!r}): names are one "
                    "line of text")
-    raise GraphFormatError(file, (f"row {at + 1}: " if table.lines is None else "") + problem,
-                           table.lines[at] if table.lines is not None else None)
+    else:
+        return
+    raise GraphFormatError(file, problem, numbers[at])
 
 
 def _texts(column: pd.Series) -> pd.Series:
@@ -615,16 +603,10 @@ def frame_columns(raw: bytes, file: str, fmt: str, max_bytes: int = DEFAULT_MAX_
     when it is not one (node-link JSON, a broken file)."""
     try:
         if fmt == "parquet":
-            return table_header(parquet_table(raw, file, max_bytes))
+            return table_header(frame_table(parquet_frame(raw, file, max_bytes), "Parquet"))
         if fmt == "excel":
             return table_header(sheet_table(*excel_sheet(raw, file, max_bytes), ReadOptions()))
-        text = decode(raw, file)
-        if looks_json_lines(text):
-            return table_header(json_lines(text, file))
-        data = parse_json(text, file)
-        if isinstance(data, dict) and ("nodes" in data or "links" in data):
-            return None
-        orient = json_orient(data, file)
-        return table_header(json_frame(text, file, *orient)) if orient is not None else None
+        found = json_table(decode(raw, file), file, None)
+        return table_header(found) if isinstance(found, Table) else None
     except GraphFormatError:
         return None
