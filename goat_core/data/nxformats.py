@@ -270,16 +270,12 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     return graph, replace(report, names_from=f"GML {by}" if by else "GML id (labels missing or repeated)")
 
 
-def _positive(value: object) -> bool:
-    return is_number(str(value)) and 0 < float(str(value)) < math.inf
-
-
 def value_as_weight(g: Any, options: ReadOptions) -> ReadOptions:
     """``options`` reading an edge's ``value`` as its weight when no edge has a ``weight`` and every
     edge a positive ``value`` (Newman's and Gephi's GML, d3's JSON); else ``value`` is left out."""
-    edges = [data for *_, data in g.edges(data=True)]
-    if options.weight is None and edges and all("weight" not in d and _positive(d.get("value"))
-                                                for d in edges):
+    values = [str(d.get("value")) for *_, d in g.edges(data=True) if "weight" not in d]
+    if options.weight is None and 0 < len(values) == g.number_of_edges() and \
+            all(is_number(v) and 0 < float(v) < math.inf for v in values):
         return replace(options, weight="value")
     return options
 
