@@ -85,8 +85,7 @@ def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Gra
     else:
         version, gexf = gexf_in_networkx_namespace(raw, tag, root.get("version"), file)
         g = parsed(lambda: nx.read_gexf(io.BytesIO(gexf), version=version), file, title)
-    by = names_key(g)
-    graph, report = to_graph(g, file, options, fmt, names_attribute=by)
+    graph, report = to_graph(g, file, options, fmt, names_attribute=names_key(g))
     return graph, replace(report, notes=report.notes + ((MIXED_NOTE,) if mixed else ()))
 
 
@@ -183,12 +182,10 @@ def gexf_in_networkx_namespace(raw: bytes, tag: str, declared: str | None, file:
     wanted = GEXF.versions[version]["NS_GEXF"]
     if namespace == wanted:
         return version, raw
-    if namespace:
-        quoted = [(q + namespace + q).encode() for q in "\"'"]
-        for old in quoted:
-            raw = raw.replace(old, b'"' + wanted.encode() + b'"')
-    else:
-        raw = in_namespace(raw, "gexf", wanted)
+    if not namespace:
+        return version, in_namespace(raw, "gexf", wanted)
+    for quote in "\"'":  # the namespace as its declaration quotes it
+        raw = raw.replace(f"{quote}{namespace}{quote}".encode(), f'"{wanted}"'.encode())
     return version, raw
 
 
@@ -273,16 +270,12 @@ def read_gml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     return graph, replace(report, names_from=f"GML {by}" if by else "GML id (labels missing or repeated)")
 
 
-def _positive(value: object) -> bool:
-    return is_number(str(value)) and 0 < float(str(value)) < math.inf
-
-
 def value_as_weight(g: Any, options: ReadOptions) -> ReadOptions:
     """``options`` reading an edge's ``value`` as its weight when no edge has a ``weight`` and every
     edge a positive ``value`` (Newman's and Gephi's GML, d3's JSON); else ``value`` is left out."""
-    edges = [data for *_, data in g.edges(data=True)]
-    if options.weight is None and edges and all("weight" not in d and _positive(d.get("value"))
-                                                for d in edges):
+    values = [str(d.get("value")) for *_, d in g.edges(data=True) if "weight" not in d]
+    if options.weight is None and 0 < len(values) == g.number_of_edges() and \
+            all(is_number(v) and 0 < float(v) < math.inf for v in values):
         return replace(options, weight="value")
     return options
 
@@ -377,8 +370,8 @@ def _bad_number_line(raw: bytes, at: int) -> int | None:
 
 
 def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:
-    """A format igraph reads (from a temporary file: its readers take a path); unnamed vertices are
-    named by their 1-based number."""
+    """A format igraph reads (from a temporary file: its readers take a file, not bytes); unnamed
+    vertices are named by their 1-based number."""
     import tempfile
 
     import igraph as ig
@@ -387,14 +380,13 @@ def read_igraph(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[
     options.refuse_columns(title, file)
     text = decode(raw, file)  # empty, binary, not UTF-8: its one-line error
     keywords = {"directed": options.directed} if fmt != "pajek" else {}
-    with tempfile.TemporaryDirectory() as folder:
-        path = f"{folder}/graph.{fmt}"
-        with open(path, "w", encoding="utf-8", newline="") as out:
-            # without a BOM (igraph would take it for part of the first name), ending in a newline
-            # (igraph counts the newline that ends a short line before naming it: one line to take off)
-            out.write(text if text.endswith("\n") else text + "\n")
+    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as out:
+        # without a BOM (igraph would take it for part of the first name), ending in a newline
+        # (igraph counts the newline that ends a short line before naming it: one line to take off)
+        out.write(text if text.endswith("\n") else text + "\n")
+        out.seek(0)
         try:
-            g = getattr(ig.Graph, method)(path, **keywords)
+            g = getattr(ig.Graph, method)(out, **keywords)
         except (ig.InternalError, ValueError, OSError) as err:
             found = _IGRAPH_LINE.search(str(err))
             problem = found.group(2) if found else _IGRAPH_ERROR.sub("", first_line(err))
@@ -513,18 +505,15 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
         for _, data in g.nodes(data=True):
             data.pop(names_attribute, None)
     weight = options.weight_attribute
-    edge_keys: dict[str, None] = {}
-    for _, _, data in g.edges(data=True):
-        edge_keys.update(dict.fromkeys(map(str, data)))
+    edge_keys = dict.fromkeys(str(key) for *_, data in g.edges(data=True) for key in data)
     if weight is not None and weight not in edge_keys and options.weight is not None:
         raise GraphFormatError(file, f"no edge attribute {weight!r}; edges carry "
                                      f"{', '.join(map(repr, edge_keys)) or 'no attributes'}")
     graph = from_networkx(g, source=file, weight=weight or "\x00no weight", directed=directed)
     attrs = node_attributes(g)
     graph = replace(graph, node_attrs=attrs)
-    rows = []
-    for u, v, data in list(g.edges(data=True))[:FIRST_ROWS]:
-        rows.append((str(u), str(v)) + ((str(data.get(weight, 1)),) if graph.weighted else ()))
+    rows = [(str(u), str(v)) + ((str(data.get(weight, 1)),) if graph.weighted else ())
+            for u, v, data in list(g.edges(data=True))[:FIRST_ROWS]]
     report = ReadReport(
         format=fmt, edges=g.number_of_edges(), directed=directed,
         directed_why="the file declares it" if declared else "as asked" if directed else "",
@@ -537,13 +526,9 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
 
 def node_attributes(g: Any) -> dict[str, np.ndarray]:
     """Each node attribute with a plain value (text, number) as text per node, "" where missing."""
-    keys: dict[str, None] = {}
-    for _, data in g.nodes(data=True):
-        keys.update((k, None) for k, v in data.items()
-                    if str(k).lower() not in DRAWING_ATTRIBUTES and isinstance(v, (str, int, float, bool)))
-    out = {}
-    for key in keys:
-        values = [data.get(key) for _, data in g.nodes(data=True)]
-        out[str(key)] = np.array(["" if v is None or isinstance(v, (dict, list)) else str(v) for v in values],
-                                 dtype=str)
-    return out
+    nodes = [data for _, data in g.nodes(data=True)]
+    plain = (str, int, float, bool)
+    keys = dict.fromkeys(k for data in nodes for k, v in data.items()
+                         if str(k).lower() not in DRAWING_ATTRIBUTES and isinstance(v, plain))
+    return {str(key): np.array(["" if v is None or isinstance(v, (dict, list)) else str(v)
+                                for v in (data.get(key) for data in nodes)], dtype=str) for key in keys}
