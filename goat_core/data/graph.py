@@ -10,7 +10,7 @@ import math
 import os
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,8 +71,6 @@ def _same_name(first: str, second: str) -> str:
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a node's name, or None: a lone surrogate (JSON can spell ``\\ud800``)
     can be neither written nor hashed."""
-    if name.isascii():
-        return None
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
@@ -225,11 +223,8 @@ class Graph:
 
     def subgraph_edges(self, mask: np.ndarray) -> Graph:
         """The same nodes with only the edges where ``mask`` is true (training graphs)."""
-        return Graph(
-            names=self.names, src=self.src[mask], dst=self.dst[mask], weight=self.weight[mask],
-            directed=self.directed, weighted=self.weighted, source=self.source,
-            report=None, node_attrs=self.node_attrs, labels=self.labels,
-        )
+        return replace(self, src=self.src[mask], dst=self.dst[mask], weight=self.weight[mask], report=None,
+                       read=None)
 
     def summary(self) -> dict:
         deg = self.degrees()
@@ -360,12 +355,12 @@ def parse_weights(tokens: list[str], lines: list[int], file: str) -> np.ndarray:
     """Weights from text in one numpy parse; :func:`parse_weight` names the first bad one."""
     try:
         values = np.asarray(tokens, dtype=np.float64)
+        if np.all((values > 0) & (values <= FLOAT32_MAX)):  # NaN fails too
+            return values
     except ValueError:
-        values = None
-    if values is None or not np.all((values > 0) & (values <= FLOAT32_MAX)):  # NaN fails too
-        return np.array([parse_weight(t, file, line) for t, line in zip(tokens, lines, strict=True)],
-                        dtype=np.float64)
-    return values
+        pass
+    return np.array([parse_weight(t, file, line) for t, line in zip(tokens, lines, strict=True)],
+                    dtype=np.float64)
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
@@ -387,14 +382,21 @@ def node_order(ids: list[str]) -> list[str]:
     return unique
 
 
+def named_edges(order: list[str], heads: list[str], tails: list[str]
+                ) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(names in :func:`node_order` of ``order``, src, dst): each edge's ends as indices of names."""
+    names = node_order(order)
+    index = {name: i for i, name in enumerate(names)}
+    src = np.fromiter((index[h] for h in heads), dtype=np.int64, count=len(heads))
+    dst = np.fromiter((index[t] for t in tails), dtype=np.int64, count=len(tails))
+    return names, src, dst
+
+
 def build_graph(
     heads: list[str], tails: list[str], weights: list[float] | None, directed: bool,
     weighted: bool, file: str, header: bool,
 ) -> Graph:
-    names = node_order([name for pair in zip(heads, tails) for name in pair])
-    index = {name: i for i, name in enumerate(names)}
-    src = np.fromiter((index[h] for h in heads), dtype=np.int64, count=len(heads))
-    dst = np.fromiter((index[t] for t in tails), dtype=np.int64, count=len(tails))
+    names, src, dst = named_edges([name for pair in zip(heads, tails) for name in pair], heads, tails)
     w = np.asarray(weights, dtype=np.float64) if weights is not None else np.ones(len(src))
     return normalise(names, src, dst, w, directed, weighted, file, header)
 
@@ -509,10 +511,8 @@ def from_networkx(nx_graph: Any, source: str = "<networkx>", weight: str = "weig
     index = {node: i for i, node in enumerate(nx_graph.nodes)}
     edges = list(nx_graph.edges(data=True))
     weighted = any(weight in data for _, _, data in edges)
-    values = []
-    for _, _, data in edges:
-        w = data.get(weight, 1.0)
-        values.append(parse_weight(str(w), source, None) if weighted else 1.0)
+    values = [parse_weight(str(data.get(weight, 1.0)), source, None) if weighted else 1.0
+              for _, _, data in edges]
     src = np.array([index[u] for u, _, _ in edges], dtype=np.int64)
     dst = np.array([index[v] for _, v, _ in edges], dtype=np.int64)
     return normalise(names, src, dst, np.asarray(values, dtype=np.float64), directed, weighted, source)
@@ -572,7 +572,6 @@ def read_labels(path: str | Path, graph: Graph) -> NodeLabels:
 
 
 def data_dir() -> Path | None:
-    """The data directory named by GOAT_DATA_DIR, if set."""
     value = os.environ.get("GOAT_DATA_DIR")
     return Path(value) if value else None
 
