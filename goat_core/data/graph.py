@@ -11,6 +11,7 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -162,25 +163,23 @@ class Graph:
             raise UnknownNodeError(f"a node is named by text (or an integer name), got {node!r} "
                                    f"({type(node).__name__})")
         key = nfc(str(node) if isinstance(node, int) else node)
-        found = self._name_index().get(key)
+        found = self._name_index.get(key)
         if found is None:
             shown = ", ".join(repr(name) for name in self.names[:3])
             raise UnknownNodeError(f"node {key!r} is not in the graph {self.source} (names are matched "
                                    f"exactly; its nodes are named e.g. {shown})")
         return found
 
+    @cached_property
     def _name_index(self) -> dict[str, int]:
         """NFC name -> index, built once; two names of one NFC spelling are a GraphFormatError
         (a graph made by :func:`normalise` never has them; a hand-made one may)."""
-        cache = self.__dict__.get("_index")
-        if cache is None:
-            cache = {}
-            for i, name in enumerate(self.names):
-                key = nfc(name)
-                if cache.setdefault(key, i) != i:
-                    raise GraphFormatError(self.source, _same_name(self.names[cache[key]], name))
-            object.__setattr__(self, "_index", cache)
-        return cache
+        index: dict[str, int] = {}
+        for i, name in enumerate(self.names):
+            key = nfc(name)
+            if index.setdefault(key, i) != i:
+                raise GraphFormatError(self.source, _same_name(self.names[index[key]], name))
+        return index
 
     def degrees(self) -> np.ndarray:
         """Undirected degree D(v) = |{u : (u, v) in E or (v, u) in E}| as in the paper."""
@@ -211,12 +210,12 @@ class Graph:
             h.update(np.ascontiguousarray(self.node_attrs[name]).tobytes())
         return h.hexdigest()[:16]
 
+    @cached_property
+    def _edge_key_set(self) -> set[int]:
+        return set(self._keys(self.src, self.dst).tolist())
+
     def has_edge(self, u: int, v: int) -> bool:
-        keys = self.__dict__.get("_edge_keys")
-        if keys is None:
-            keys = set(self._keys(self.src, self.dst).tolist())
-            object.__setattr__(self, "_edge_keys", keys)
-        return int(self._keys(np.array([u]), np.array([v]))[0]) in keys
+        return int(self._keys(np.array([u]), np.array([v]))[0]) in self._edge_key_set
 
     def _keys(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         return _edge_keys(np.asarray(u), np.asarray(v), self.num_nodes, self.directed)
@@ -544,7 +543,7 @@ def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels
     if len(bad):
         k = int(bad[0])
         raise GraphFormatError(file, f"{filled[k].sum()} columns; expected 'node label'", rows[k][0])
-    lookup = graph._name_index()
+    lookup = graph._name_index
     codes = np.full(graph.num_nodes, -1, dtype=np.int64)
     classes: dict[str, int] = {}
     unknown: list[str] = []
