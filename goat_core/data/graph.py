@@ -286,12 +286,11 @@ def decode(raw: bytes, file: str) -> str:
         line = raw.count(b"\n", 0, nul) + 1 if nul >= MAX_BINARY_SNIFF else None
         raise GraphFormatError(file, "binary content: expected a text edge list", line)
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
         raise GraphFormatError(file, "not UTF-8 text (binary, or text in another encoding: save it as UTF-8, "
                                      "as Excel's 'CSV UTF-8' does)", line) from None
-    return text
 
 
 def data_lines(text: str) -> list[tuple[int, str]]:
