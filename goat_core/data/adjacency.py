@@ -15,10 +15,11 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, data_lines, decode, literal_dict, node_order, normalise, parse_weight
+from .graph import Graph, data_lines, decode, literal_dict, named_edges, normalise, parse_weight
 
 NETWORKX_HEADER = re.compile(r"^#\s*GMT\s", re.MULTILINE)
 _DEGREE = re.compile(r"\d+")
+HEAD_LINES = 50
 
 
 def has_networkx_header(text_head: str) -> bool:
@@ -35,9 +36,6 @@ def _delimiter(lines: list[str]) -> str | None:
     return next((sep for sep in ",;|" if any(sep in end for end in ends)), None)
 
 
-HEAD_LINES = 50
-
-
 def _split(text: str, sep: str | None) -> list[str]:
     """A line's tokens; a {attributes} dict stays one token after a delimiter."""
     if sep is None:
@@ -48,26 +46,12 @@ def _split(text: str, sep: str | None) -> list[str]:
 
 def _rows(raw: bytes, file: str) -> list[tuple[int, list[str]]]:
     """Tokens of every line, after networkx's rule: anything after '#' is a comment."""
-    rows = []
     lines = [(number, text.split("#", 1)[0]) for number, text in data_lines(decode(raw, file))]
     sep = _delimiter([text for _, text in lines])
-    for number, text in lines:
-        tokens = _split(text, sep)
-        if tokens:
-            rows.append((number, tokens))
+    rows = [(number, tokens) for number, text in lines if (tokens := _split(text, sep))]
     if not rows:
         raise GraphFormatError(file, "no nodes: the file holds only comments or blank lines")
     return rows
-
-
-def _graph(order: list[str], heads: list[str], tails: list[str], weights: list[float] | None,
-           directed: bool, file: str) -> Graph:
-    names = node_order(order)
-    index = {name: i for i, name in enumerate(names)}
-    src = np.fromiter((index[h] for h in heads), np.int64, len(heads))
-    dst = np.fromiter((index[t] for t in tails), np.int64, len(tails))
-    w = np.asarray(weights, dtype=np.float64) if weights is not None else None
-    return normalise(names, src, dst, w, directed, weights is not None, file)
 
 
 def _refuse_columns(options: ReadOptions, file: str) -> None:
@@ -89,7 +73,7 @@ def read_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Re
     if not heads:
         raise GraphFormatError(file, "no edges: every line holds a single node (an adjacency list lists "
                                      "each node's neighbors after it on its line)")
-    graph = _graph(order, heads, tails, None, options.directed, file)
+    graph = normalise(*named_edges(order, heads, tails), None, options.directed, False, file)
     report = ReadReport(format="adjlist", edges=len(heads), directed=options.directed,
                         directed_why="as asked" if options.directed else "",
                         rows=tuple((h, t) for h, t in list(zip(heads, tails))[:FIRST_ROWS]))
@@ -173,7 +157,8 @@ def read_multiline_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple
             order.append(neighbor)
             heads.append(node)
             tails.append(neighbor)
-    graph = _graph(order, heads, tails, weights if weighted else None, options.directed, file)
+    graph = normalise(*named_edges(order, heads, tails), np.asarray(weights, dtype=np.float64),
+                      options.directed, weighted, file)
     report = ReadReport(
         format="multiline-adjlist", edges=len(heads), directed=options.directed,
         directed_why="as asked" if options.directed else "",

@@ -82,10 +82,6 @@ def _normalised_sha(raw: bytes) -> str:
     return hashlib.sha256(raw.replace(b"\r\n", b"\n")).hexdigest()
 
 
-def _verified(path: Path, name: str) -> bool:
-    return path.is_file() and _normalised_sha(path.read_bytes()) == EMAIL_FILES[name][1]
-
-
 def _download(name: str, target: Path) -> None:
     url, sha = EMAIL_FILES[name]
     with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310 (fixed https URL)
@@ -106,7 +102,7 @@ def email_files(download: bool | None = None) -> dict[str, Path]:
         candidates = ([root / "email" / name] if root else []) + [cache_dir() / "email" / name]
         for path in candidates:
             if path.is_file():
-                if not _verified(path, name):
+                if _normalised_sha(path.read_bytes()) != EMAIL_FILES[name][1]:
                     raise GraphFormatError(str(path), "content does not match the SNAP email-Eu-core "
                                            "SHA-256; remove the file or fix GOAT_DATA_DIR")
                 found[name] = path

@@ -34,11 +34,9 @@ def format_name(name: str | None) -> str | None:
     if name is None:
         return None
     key = name.strip().lower()
-    if key in FORMAT_ALIASES:
-        return FORMAT_ALIASES[key]
-    if key not in FORMATS:
+    if key not in FORMATS and key not in FORMAT_ALIASES:
         raise ParameterError(f"format must be one of {', '.join(FORMATS)} (or auto), got {name!r}")
-    return key
+    return FORMAT_ALIASES.get(key, key)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,8 @@ import math
 import os
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,8 +72,6 @@ def _same_name(first: str, second: str) -> str:
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a node's name, or None: a lone surrogate (JSON can spell ``\\ud800``)
     can be neither written nor hashed."""
-    if name.isascii():
-        return None
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
@@ -164,25 +163,23 @@ class Graph:
             raise UnknownNodeError(f"a node is named by text (or an integer name), got {node!r} "
                                    f"({type(node).__name__})")
         key = nfc(str(node) if isinstance(node, int) else node)
-        found = self._name_index().get(key)
+        found = self._name_index.get(key)
         if found is None:
             shown = ", ".join(repr(name) for name in self.names[:3])
             raise UnknownNodeError(f"node {key!r} is not in the graph {self.source} (names are matched "
                                    f"exactly; its nodes are named e.g. {shown})")
         return found
 
+    @cached_property
     def _name_index(self) -> dict[str, int]:
         """NFC name -> index, built once; two names of one NFC spelling are a GraphFormatError
         (a graph made by :func:`normalise` never has them; a hand-made one may)."""
-        cache = self.__dict__.get("_index")
-        if cache is None:
-            cache = {}
-            for i, name in enumerate(self.names):
-                key = nfc(name)
-                if cache.setdefault(key, i) != i:
-                    raise GraphFormatError(self.source, _same_name(self.names[cache[key]], name))
-            object.__setattr__(self, "_index", cache)
-        return cache
+        index: dict[str, int] = {}
+        for i, name in enumerate(self.names):
+            key = nfc(name)
+            if index.setdefault(key, i) != i:
+                raise GraphFormatError(self.source, _same_name(self.names[index[key]], name))
+        return index
 
     def degrees(self) -> np.ndarray:
         """Undirected degree D(v) = |{u : (u, v) in E or (v, u) in E}| as in the paper."""
@@ -213,23 +210,20 @@ class Graph:
             h.update(np.ascontiguousarray(self.node_attrs[name]).tobytes())
         return h.hexdigest()[:16]
 
+    @cached_property
+    def _edge_key_set(self) -> set[int]:
+        return set(self._keys(self.src, self.dst).tolist())
+
     def has_edge(self, u: int, v: int) -> bool:
-        keys = self.__dict__.get("_edge_keys")
-        if keys is None:
-            keys = set(self._keys(self.src, self.dst).tolist())
-            object.__setattr__(self, "_edge_keys", keys)
-        return int(self._keys(np.array([u]), np.array([v]))[0]) in keys
+        return int(self._keys(np.array([u]), np.array([v]))[0]) in self._edge_key_set
 
     def _keys(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
         return _edge_keys(np.asarray(u), np.asarray(v), self.num_nodes, self.directed)
 
     def subgraph_edges(self, mask: np.ndarray) -> Graph:
         """The same nodes with only the edges where ``mask`` is true (training graphs)."""
-        return Graph(
-            names=self.names, src=self.src[mask], dst=self.dst[mask], weight=self.weight[mask],
-            directed=self.directed, weighted=self.weighted, source=self.source,
-            report=None, node_attrs=self.node_attrs, labels=self.labels,
-        )
+        return replace(self, src=self.src[mask], dst=self.dst[mask], weight=self.weight[mask], report=None,
+                       read=None)
 
     def summary(self) -> dict:
         deg = self.degrees()
@@ -292,12 +286,11 @@ def decode(raw: bytes, file: str) -> str:
         line = raw.count(b"\n", 0, nul) + 1 if nul >= MAX_BINARY_SNIFF else None
         raise GraphFormatError(file, "binary content: expected a text edge list", line)
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
         raise GraphFormatError(file, "not UTF-8 text (binary, or text in another encoding: save it as UTF-8, "
                                      "as Excel's 'CSV UTF-8' does)", line) from None
-    return text
 
 
 def data_lines(text: str) -> list[tuple[int, str]]:
@@ -360,12 +353,12 @@ def parse_weights(tokens: list[str], lines: list[int], file: str) -> np.ndarray:
     """Weights from text in one numpy parse; :func:`parse_weight` names the first bad one."""
     try:
         values = np.asarray(tokens, dtype=np.float64)
+        if np.all((values > 0) & (values <= FLOAT32_MAX)):  # NaN fails too
+            return values
     except ValueError:
-        values = None
-    if values is None or not np.all((values > 0) & (values <= FLOAT32_MAX)):  # NaN fails too
-        return np.array([parse_weight(t, file, line) for t, line in zip(tokens, lines, strict=True)],
-                        dtype=np.float64)
-    return values
+        pass
+    return np.array([parse_weight(t, file, line) for t, line in zip(tokens, lines, strict=True)],
+                    dtype=np.float64)
 
 
 def sorted_unique(values: np.ndarray) -> np.ndarray:
@@ -387,14 +380,21 @@ def node_order(ids: list[str]) -> list[str]:
     return unique
 
 
+def named_edges(order: list[str], heads: list[str], tails: list[str]
+                ) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(names in :func:`node_order` of ``order``, src, dst): each edge's ends as indices of names."""
+    names = node_order(order)
+    index = {name: i for i, name in enumerate(names)}
+    src = np.fromiter((index[h] for h in heads), dtype=np.int64, count=len(heads))
+    dst = np.fromiter((index[t] for t in tails), dtype=np.int64, count=len(tails))
+    return names, src, dst
+
+
 def build_graph(
     heads: list[str], tails: list[str], weights: list[float] | None, directed: bool,
     weighted: bool, file: str, header: bool,
 ) -> Graph:
-    names = node_order([name for pair in zip(heads, tails) for name in pair])
-    index = {name: i for i, name in enumerate(names)}
-    src = np.fromiter((index[h] for h in heads), dtype=np.int64, count=len(heads))
-    dst = np.fromiter((index[t] for t in tails), dtype=np.int64, count=len(tails))
+    names, src, dst = named_edges([name for pair in zip(heads, tails) for name in pair], heads, tails)
     w = np.asarray(weights, dtype=np.float64) if weights is not None else np.ones(len(src))
     return normalise(names, src, dst, w, directed, weighted, file, header)
 
@@ -509,10 +509,8 @@ def from_networkx(nx_graph: Any, source: str = "<networkx>", weight: str = "weig
     index = {node: i for i, node in enumerate(nx_graph.nodes)}
     edges = list(nx_graph.edges(data=True))
     weighted = any(weight in data for _, _, data in edges)
-    values = []
-    for _, _, data in edges:
-        w = data.get(weight, 1.0)
-        values.append(parse_weight(str(w), source, None) if weighted else 1.0)
+    values = [parse_weight(str(data.get(weight, 1.0)), source, None) if weighted else 1.0
+              for _, _, data in edges]
     src = np.array([index[u] for u, _, _ in edges], dtype=np.int64)
     dst = np.array([index[v] for _, v, _ in edges], dtype=np.int64)
     return normalise(names, src, dst, np.asarray(values, dtype=np.float64), directed, weighted, source)
@@ -544,7 +542,7 @@ def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels
     if len(bad):
         k = int(bad[0])
         raise GraphFormatError(file, f"{filled[k].sum()} columns; expected 'node label'", rows[k][0])
-    lookup = graph._name_index()
+    lookup = graph._name_index
     codes = np.full(graph.num_nodes, -1, dtype=np.int64)
     classes: dict[str, int] = {}
     unknown: list[str] = []
@@ -572,7 +570,6 @@ def read_labels(path: str | Path, graph: Graph) -> NodeLabels:
 
 
 def data_dir() -> Path | None:
-    """The data directory named by GOAT_DATA_DIR, if set."""
     value = os.environ.get("GOAT_DATA_DIR")
     return Path(value) if value else None
 

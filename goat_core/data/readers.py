@@ -27,7 +27,7 @@ from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
 from .frames import frame_columns, looks_json_lines, looks_workbook, read_excel, read_json, read_parquet
 from .gdf import looks_gdf, read_gdf
-from .graph import Graph, NodeLabels
+from .graph import Graph, NodeLabels, first_line
 from .matrix import looks_matrix, read_matrix
 from .matrixmarket import looks_matrix_market, read_matrix_market
 from .nxformats import (
@@ -216,8 +216,7 @@ def _decompress(raw: bytes, kind: str, file: str, max_bytes: int) -> tuple[bytes
         raise
     except (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile, NotImplementedError,
             RuntimeError, ValueError) as err:
-        problem = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise GraphFormatError(file, f"not a readable {kind} file: {problem}") from None
+        raise GraphFormatError(file, f"not a readable {kind} file: {first_line(err)}") from None
     if len(out) > max_bytes:
         raise GraphFormatError(file, f"{kind} content over {max_bytes / 2**20:,.0f} MB once decompressed "
                                      "(the limit here): refused")
@@ -294,14 +293,10 @@ def _looks_multiline(head: _Head) -> bool:
     """A multiline adjacency list: said by networkx's header, else by a shape test of the whole
     file, run only when the first lines have a neighbor line (one token, or a node and its
     {attributes}), which no edge list has."""
-    if has_networkx_header(head.text):
-        return looks_multiline(head.raw, head.file)
-    tokens = [line.split() for line in head.rows[:21]]
-    if not tokens or len(tokens[0]) != 2 or not tokens[0][1].isdigit():
-        return False
-    if not any(len(t) == 1 or (len(t) > 1 and t[1].startswith("{")) for t in tokens[1:]):
-        return False
-    return looks_multiline(head.raw, head.file)
+    tokens = [line.split() for line in head.rows[:21]]  # rows are not blank: each has a token
+    neighbor_line = bool(tokens) and len(tokens[0]) == 2 and tokens[0][1].isdigit() and any(
+        len(t) == 1 or t[1].startswith("{") for t in tokens[1:])
+    return (has_networkx_header(head.text) or neighbor_line) and looks_multiline(head.raw, head.file)
 
 
 class _Head(NamedTuple):

@@ -20,13 +20,6 @@ from .graph import Graph
 MAX_SEED = 2**63 - 1  # the seed parameter's largest value (a torch generator takes int64)
 
 
-def check_seed(seed: object) -> None:
-    """ParameterError unless ``seed`` is a whole number in 0..MAX_SEED, the seed parameter's rule
-    (``estimator.PARAMETERS``): numpy would refuse a negative one with its own words, after work."""
-    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= int(seed) <= MAX_SEED:
-        raise ParameterError(f"seed must be an integer >= 0 and <= {MAX_SEED}, got {seed!r}")
-
-
 @dataclass(frozen=True)
 class Adjacency:
     """Undirected CSR adjacency (the paper's D counts both directions)."""
@@ -113,7 +106,10 @@ def split_edges(graph: Graph, train_ratio: float, seed: int, full: Graph | None 
     """
     if not 0.0 < train_ratio < 1.0:
         raise ParameterError(f"train_ratio must be strictly between 0 and 1, got {train_ratio}")
-    check_seed(seed)
+    # the seed parameter's rule (estimator.PARAMETERS): numpy would refuse a negative one, in its own
+    # words and after work
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= int(seed) <= MAX_SEED:
+        raise ParameterError(f"seed must be an integer >= 0 and <= {MAX_SEED}, got {seed!r}")
     m = graph.num_edges
     n_train = int(round(train_ratio * m))
     if n_train < 1 or m - n_train < 1:
