@@ -111,11 +111,9 @@ def read_sif(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     shown = ", ".join(f"{kind!r} ×{n:,}" for kind, n in counts.most_common(MAX_SHOWN))
     more = f" and {len(counts) - MAX_SHOWN:,} more" if len(counts) > MAX_SHOWN else ""
     notes = [f"{len(counts):,} interaction type{'s' if len(counts) > 1 else ''} (not kept): {shown}{more}"]
-    pairs: dict[tuple[int, int], set[str]] = {}
-    for u, v, kind in zip(src, dst, kinds, strict=True):
-        if u != v:
-            pairs.setdefault((u, v) if directed else (min(u, v), max(u, v)), set()).add(kind)
-    mixed = sum(len(found) > 1 for found in pairs.values())
+    typed = {((u, v) if directed else (min(u, v), max(u, v)), kind)
+             for u, v, kind in zip(src, dst, kinds, strict=True) if u != v}
+    mixed = sum(count > 1 for count in Counter(pair for pair, _ in typed).values())  # pairs of 2+ types
     if mixed:
         notes.append(f"{mixed:,} node pairs joined by more than one interaction type, each read as one edge")
     if lone:
