@@ -110,13 +110,12 @@ def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header:
            file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     declared = len(index)
     weight_at = weight_column(header, options, WEIGHT_COLUMNS, "tie", "*Tie data", file)
-    src = np.empty(len(ties), dtype=np.int64)
-    dst = np.empty(len(ties), dtype=np.int64)
+    ends = np.empty((2, len(ties)), dtype=np.int64)
     for k, (number, values) in enumerate(ties):
         if not values[0] or not values[1]:
             raise GraphFormatError(file, "a tie without both ends", number)
-        src[k] = index.setdefault(values[0], len(index))
-        dst[k] = index.setdefault(values[1], len(index))
+        ends[:, k] = index.setdefault(values[0], len(index)), index.setdefault(values[1], len(index))
+    src, dst = ends
     weight = None if weight_at is None else parse_weights([values[weight_at] for _, values in ties],
                                                           [number for number, _ in ties], file)
     names = list(index)
