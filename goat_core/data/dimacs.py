@@ -35,14 +35,15 @@ def looks_dimacs(rows: list[str]) -> bool:
 
 def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     options.refuse_columns("DIMACS", file)
-    rows = data_lines(decode(raw, file))
+    text = decode(raw, file)
+    rows = data_lines(text)
     if rows and (found := GT_PROBLEM.fullmatch(rows[0][1])):
         return _read_gt_snap(rows, found, file, options)
     if options.weight not in (None, NO_WEIGHT):
         raise GraphFormatError(file, "DIMACS edges are read unweighted (an arc's value is a capacity or a "
                                      "length): there is no weight to choose")
     nodes, kind, ends, tags, valued = 0, "", [], set(), False
-    for number, line in enumerate(decode(raw, file).splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         fields = line.split()
         if not fields or COMMENT.match(fields[0]):
             continue
@@ -111,10 +112,12 @@ METIS_HEADER = re.compile(r"(\d{1,18})\s+(\d{1,18})(?:\s+([01]{1,3})(?:\s+(\d{1,
 def looks_metis(first_row: str, raw: bytes) -> bool:
     """Only when unmistakable: n lines after the header, listing a symmetric adjacency of 2m entries."""
     found = METIS_HEADER.fullmatch(first_row)
+    if found is None:  # most files: no need to count their lines
+        return False
     lines = raw.count(b"\n") + (not raw.endswith(b"\n")) - raw.count(b"\n%") - raw.startswith(b"%")
     end = raw[-4096:]
     blank_tail = end[len(end.rstrip()):].count(b"\n")  # blank last lines: nodes alone, or nothing
-    if found is None or not lines - blank_tail - 1 <= int(found[1]) <= lines - 1:  # a large edge list fails
+    if not lines - blank_tail - 1 <= int(found[1]) <= lines - 1:  # a large edge list fails
         return False
     try:  # the shape decides, not the weights: a bad one is refused by the read, naming --weight none
         return bool(read_metis(raw, "", ReadOptions(weight=NO_WEIGHT)))

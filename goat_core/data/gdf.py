@@ -16,6 +16,9 @@ from .graph import Graph, decode, normalise, parse_weights
 from .nxformats import DRAWING_ATTRIBUTES
 
 _SECTION = re.compile(r"\s*(nodedef|edgedef)\s*>", re.IGNORECASE)
+# A value: quoted (the closing quote is the one followed by a comma or the end), or up to a comma
+_VALUE = re.compile(r"""[ \t]*(?:(?P<quote>['"])(?P<quoted>.*?)(?P=quote)[ \t]*"""
+                    r"""|(?![ \t]*['"])(?P<plain>[^,]*))(?P<comma>,|$)""", re.DOTALL)
 # Node columns that say how a node is drawn (GUESS's and Gephi's): not kept.
 DRAWING = DRAWING_ATTRIBUTES | {"width", "height", "visible", "labelvisible", "fixed", "style", "labelcolor",
                                 "strokecolor", "labelsize", "image"}
@@ -160,12 +163,9 @@ def _header(text: str, number: int, file: str) -> list[_Column]:
         words = part.split()
         if not words:
             raise GraphFormatError(file, "an empty column name in the header", number)
-        default = ""
         lowered = [w.lower() for w in words]
-        if "default" in lowered[1:]:
-            at = lowered.index("default", 1)
-            default = _unquote(" ".join(words[at + 1:]))
-        columns.append(_Column(_unquote(words[0]), default))
+        at = lowered.index("default", 1) if "default" in lowered[1:] else len(words)  # none: default ""
+        columns.append(_Column(_unquote(words[0]), _unquote(" ".join(words[at + 1:]))))
     names = [c.name.lower() for c in columns]
     repeated = next((c.name for i, c in enumerate(columns) if c.name.lower() in names[:i]), None)
     if repeated:
@@ -187,12 +187,8 @@ def _values(line: str, columns: list[_Column], least: int, number: int, file: st
                                      f"{' …' if len(columns) > 8 else ''}): a value holding a comma must be "
                                      "quoted", number)
     values += [""] * (len(columns) - len(values))
-    return [_missing(value, column) for value, column in zip(values, columns, strict=True)]
-
-
-def _missing(value: str, column: _Column) -> str:
-    """The value, or its column's default when it is empty or ``null``."""
-    return column.default if value == "" or value.lower() == "null" else value
+    return [column.default if value == "" or value.lower() == "null" else value
+            for value, column in zip(values, columns, strict=True)]
 
 
 def _split(line: str, number: int, file: str) -> list[str]:
@@ -200,35 +196,17 @@ def _split(line: str, number: int, file: str) -> list[str]:
     if "'" not in line and '"' not in line:
         return [value.strip() for value in line.split(",")]
     out: list[str] = []
-    i, n = 0, len(line)
+    at = 0
     while True:
-        while i < n and line[i] in " \t":
-            i += 1
-        if i < n and line[i] in "'\"":
-            quote, start, j = line[i], i, i + 1
-            while True:  # the closing quote is the one followed by a comma or the end of the line
-                k = line.find(quote, j)
-                if k < 0:
-                    raise GraphFormatError(file, f"a value opened with {quote} is not closed: "
-                                                 f"{line[start:start + 40]!r}", number)
-                rest = line[k + 1:].lstrip(" \t")
-                if not rest or rest[0] == ",":
-                    break
-                j = k + 1
-            out.append(line[start + 1:k])
-            i = k + 1
-            while i < n and line[i] in " \t":
-                i += 1
-            if i >= n:
-                return out
-            i += 1  # the comma
-        else:
-            k = line.find(",", i)
-            if k < 0:
-                out.append(line[i:].strip())
-                return out
-            out.append(line[i:k].strip())
-            i = k + 1
+        found = _VALUE.match(line, at)
+        if found is None:  # a quote without a closing one before a comma or the line's end
+            start = len(line) - len(line[at:].lstrip(" \t"))
+            raise GraphFormatError(file, f"a value opened with {line[start]} is not closed: "
+                                         f"{line[start:start + 40]!r}", number)
+        out.append(found["quoted"] if found["quote"] else found["plain"].strip())
+        if not found["comma"]:
+            return out
+        at = found.end()
 
 
 def _unquote(text: str) -> str:
@@ -240,8 +218,6 @@ def _unquote(text: str) -> str:
 
 def _flag(value: str, number: int, file: str) -> bool:
     word = value.strip().lower()
-    if word in TRUE:
-        return True
-    if word in FALSE:
-        return False
-    raise GraphFormatError(file, f"directed must be true or false, got {value[:40]!r}", number)
+    if word not in TRUE | FALSE:
+        raise GraphFormatError(file, f"directed must be true or false, got {value[:40]!r}", number)
+    return word in TRUE

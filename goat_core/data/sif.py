@@ -77,7 +77,6 @@ def read_sif(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     src: list[int] = []
     dst: list[int] = []
     kinds: list[str] = []
-    rows: list[tuple[str, ...]] = []
     lone = 0
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
@@ -99,28 +98,25 @@ def read_sif(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
             src.append(u)
             dst.append(index.setdefault(name, len(index)))
             kinds.append(fields[1])
-            if len(rows) < FIRST_ROWS:
-                rows.append((fields[0], name))
     if not src:
         raise GraphFormatError(file, "a SIF file without edges (no line of source, interaction type, target)")
     directed = options.directed
     names = list(index)
     graph = normalise(names, np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), None, directed,
                       False, file)
+    rows = tuple((names[u], names[v]) for u, v in zip(src[:FIRST_ROWS], dst[:FIRST_ROWS], strict=True))
     counts = Counter(kinds)
     shown = ", ".join(f"{kind!r} ×{n:,}" for kind, n in counts.most_common(MAX_SHOWN))
     more = f" and {len(counts) - MAX_SHOWN:,} more" if len(counts) > MAX_SHOWN else ""
     notes = [f"{len(counts):,} interaction type{'s' if len(counts) > 1 else ''} (not kept): {shown}{more}"]
-    pairs: dict[tuple[int, int], set[str]] = {}
-    for u, v, kind in zip(src, dst, kinds, strict=True):
-        if u != v:
-            pairs.setdefault((u, v) if directed else (min(u, v), max(u, v)), set()).add(kind)
-    mixed = sum(len(found) > 1 for found in pairs.values())
+    typed = {((u, v) if directed else (min(u, v), max(u, v)), kind)
+             for u, v, kind in zip(src, dst, kinds, strict=True) if u != v}
+    mixed = sum(count > 1 for count in Counter(pair for pair, _ in typed).values())  # pairs of 2+ types
     if mixed:
         notes.append(f"{mixed:,} node pairs joined by more than one interaction type, each read as one edge")
     if lone:
         notes.append(f"{lone:,} lines of one node name: nodes without edges unless another line links them")
     report = ReadReport(format="sif", edges=len(src), directed=directed, directed_why="as asked" if directed
                         else "", separator="tab" if tabs else "whitespace", ignored=("interaction types",),
-                        rows=tuple(rows), notes=tuple(notes))
+                        rows=rows, notes=tuple(notes))
     return graph, report

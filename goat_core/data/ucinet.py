@@ -84,34 +84,38 @@ def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[
     """(the header's tokens, the data's lines and their numbers): the data starts after ``data:``."""
     header: list[Token] = []
     for number, line in enumerate(lines, start=1):
-        for match in _tokens(_HEAD_TOKEN, line, number, file):
-            quoted = match.group(1) is not None
-            text = match.group(1) if quoted else match.group(0)
+        for text, quoted, end in quoted_tokens(_HEAD_TOKEN, line, number, file):
             if not quoted and text == ":" and header and header[-1][1].lower() == "data" \
                     and not header[-1][2]:
                 header.pop()
-                rest = [(number, line[match.end():])] + list(enumerate(lines[number:], start=number + 1))
+                rest = [(number, line[end:])] + list(enumerate(lines[number:], start=number + 1))
                 return header, rest
             header.append((number, text, quoted))
     raise GraphFormatError(file, "a DL file without a 'data:' line", len(lines))
 
 
-def _tokens(pattern: re.Pattern, line: str, number: int, file: str) -> list[re.Match]:
-    """The pattern's matches in the line; an unclosed quote (a lone ``"``) is an error."""
-    matches = list(pattern.finditer(line))
-    bad = next((m for m in matches if m.group(0) == '"'), None)
-    if bad is not None:
-        raise GraphFormatError(file, f"a label opened with \" is not closed: {line[bad.start():][:40]!r}",
-                               number)
-    return matches
+def quoted_tokens(pattern: re.Pattern, line: str, number: int, file: str,
+                  what: str = "label") -> list[tuple[str, bool, int]]:
+    """(text, quoted, end) of the pattern's matches in the line (group 1: a double-quoted word's
+    text); an unclosed quote (a lone ``"``) is an error. VNA's values are split here too."""
+    tokens = []
+    for match in pattern.finditer(line):
+        if match[0] == '"':
+            raise GraphFormatError(file, f"a {what} opened with \" is not closed: "
+                                         f"{line[match.start():][:40]!r}", number)
+        tokens.append((match[0] if match[1] is None else match[1], match[1] is not None, match.end()))
+    return tokens
+
+
+def quoted_words(pattern: re.Pattern, line: str, number: int, file: str, what: str = "label") -> list[str]:
+    return [text for text, _, _ in quoted_tokens(pattern, line, number, file, what)]
 
 
 def _words(line: str, number: int, file: str) -> list[str]:
     """A data line's words (separated by blanks or commas; a double-quoted one may hold either)."""
     if '"' not in line:
         return line.replace(",", " ").split()
-    matches = _tokens(_DATA_TOKEN, line, number, file)
-    return [m.group(1) if m.group(1) is not None else m.group(0) for m in matches]
+    return quoted_words(_DATA_TOKEN, line, number, file)
 
 
 class Header(NamedTuple):
@@ -315,10 +319,7 @@ def _cells(data: list[tuple[int, str]], head: Header, cells: int, file: str,
         lists.append(("embedded row labels", numbers[int(starts[0])], [words[k] for k in starts]))
         _unique(lists[-1][2], file, lists[-1][1])
     names = _same_labels(lists, file)
-    cell = np.ones(len(words), dtype=bool)
-    cell[:lead] = False
-    cell[starts[:n if labelled else 0]] = False
-    kept = np.flatnonzero(cell)
+    kept = np.setdiff1d(np.arange(lead, len(words)), starts if labelled else [])  # the cells, not the labels
     return names, _numbers([words[k] for k in kept], [numbers[k] for k in kept], file, signed)
 
 
@@ -386,9 +387,8 @@ def _node(word: str, index: dict[str, int], names: list[str], n: int, listed: bo
     """A node of an edge or node list: a label when embedded (a new one is the next node), else
     a number 1..n."""
     if embedded:
-        at = index.get(word)
-        if at is not None:
-            return at
+        if word in index:
+            return index[word]
         if listed:
             raise GraphFormatError(file, f"{word[:40]!r} is not one of the labels", number)
         if len(names) == n:

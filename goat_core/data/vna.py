@@ -16,6 +16,7 @@ from .formats import FIRST_ROWS, ReadOptions, ReadReport
 from .gdf import undeclared_note, weight_column
 from .graph import Graph, decode, normalise, parse_weights, tie_direction
 from .nxformats import DRAWING_ATTRIBUTES
+from .ucinet import quoted_words
 
 _SECTION = re.compile(r"\s*\*\s*(node\s+data|node\s+properties|tie\s+data)\b", re.IGNORECASE)
 _TOKEN = re.compile(r'"([^"]*)"|[^\s"]+|"')
@@ -66,7 +67,8 @@ def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
                 ignored.update((f"node column {c!r}", None) for c in header[1:]
                                if c.lower() in DRAWING_ATTRIBUTES)
             continue
-        values = _tokens(line, number, file)
+        # blank-separated; a double-quoted value may hold blanks (and is "" when empty)
+        values = line.split() if '"' not in line else quoted_words(_TOKEN, line, number, file, "value")
         if section == "node properties" and len(values) > len(header) > 1 \
                 and not line.lstrip().startswith('"'):
             # Gephi writes this section's IDs unquoted: "Jean Valjean 1.5 2.5 10.0 153 \"Jean Valjean\""
@@ -108,13 +110,12 @@ def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header:
            file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     declared = len(index)
     weight_at = weight_column(header, options, WEIGHT_COLUMNS, "tie", "*Tie data", file)
-    src = np.empty(len(ties), dtype=np.int64)
-    dst = np.empty(len(ties), dtype=np.int64)
+    ends = np.empty((2, len(ties)), dtype=np.int64)
     for k, (number, values) in enumerate(ties):
         if not values[0] or not values[1]:
             raise GraphFormatError(file, "a tie without both ends", number)
-        src[k] = index.setdefault(values[0], len(index))
-        dst[k] = index.setdefault(values[1], len(index))
+        ends[:, k] = index.setdefault(values[0], len(index)), index.setdefault(values[1], len(index))
+    src, dst = ends
     weight = None if weight_at is None else parse_weights([values[weight_at] for _, values in ties],
                                                           [number for number, _ in ties], file)
     names = list(index)
@@ -135,16 +136,3 @@ def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header:
                         ignored=ignored,
                         node_attributes=tuple(node_attrs), rows=rows, notes=notes)
     return graph, report
-
-
-def _tokens(line: str, number: int, file: str) -> list[str]:
-    """Blank-separated values; a double-quoted value may hold blanks (and is "" when empty)."""
-    if '"' not in line:
-        return line.split()
-    out = []
-    for match in _TOKEN.finditer(line):
-        if match.group(0) == '"':
-            raise GraphFormatError(file, "a value opened with \" is not closed: "
-                                         f"{line[match.start():][:40]!r}", number)
-        out.append(match.group(1) if match.group(1) is not None else match.group(0))
-    return out
