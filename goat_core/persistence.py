@@ -23,7 +23,7 @@ import stat
 import tempfile
 import types
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
@@ -122,11 +122,9 @@ KINDS = {int: "a whole number", float: "a finite number", bool: "true or false",
          list: "a list", dict: "a JSON object", type(None): "null"}
 
 
-def parse(cls: Any, data: object, file: Path, where: str = "") -> Any:
+def parse(cls: Any, data: dict, file: Path, where: str = "") -> Any:
     """``data`` (parsed JSON) as the dataclass ``cls``: exactly its fields, each of its declared type
     (nested dataclasses, and lists of them, in turn) and within its bounds; else a GraphFormatError."""
-    if not isinstance(data, dict):
-        raise GraphFormatError(str(file), f"{where}must be a JSON object")
     names = [f.name for f in fields(cls)]
     unknown = [key for key in data if key not in names]
     missing = [f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING
@@ -291,12 +289,14 @@ def _target_problem(path: Path, overwrite: bool) -> str | None:
         what = "not a directory" if path.exists() else "a broken symbolic link"
         return f"exists and is {what}; --out names the run directory to write"
     anywhere = "a run is written only into a new or empty directory, or over a GOAT run"
-    others = _other_files(path, {name + end for name in (*FILES, WEIGHTS) for end in ("", PARTIAL)})
+    run_files = {name + end for name in (*FILES, WEIGHTS) for end in ("", PARTIAL)}
+    others = sorted(repr(entry.name) for entry in path.iterdir() if entry.name not in run_files)
     problem = _write_problem(path)
     if problem or not any(path.iterdir()):
         return problem
     if others:
-        return f"{others}: {anywhere}"
+        more = " ..." if len(others) > 3 else ""
+        return f"holds other files ({', '.join(others[:3])}{more}): {anywhere}"
     try:
         config = RunReader(path, {}, lambda params: None).json_object("config.json")
     except GraphFormatError:
@@ -311,18 +311,10 @@ def _write_problem(directory: Path) -> str | None:
     """Why nothing can be written in ``directory``, found by writing a file: permission bits say nothing
     of a read-only mount, /proc, or a root user."""
     try:
-        fd, probe = tempfile.mkstemp(prefix=".goat-write-check-", dir=directory)
+        with tempfile.TemporaryFile(prefix=".goat-write-check-", dir=directory):
+            return None
     except OSError as err:
         return f"is not writable ({err.strerror or err})"
-    os.close(fd)
-    os.unlink(probe)
-    return None
-
-
-def _other_files(directory: Path, names: Collection[str]) -> str | None:
-    others = sorted(repr(entry.name) for entry in directory.iterdir() if entry.name not in names)
-    more = " ..." if len(others) > 3 else ""
-    return f"holds other files ({', '.join(others[:3])}{more})" if others else None
 
 
 # -- reading
@@ -614,10 +606,9 @@ def check_tracked_last_rows(tracked: Sequence[AttentionHistory], attention: Call
     for k, h in enumerate(tracked):
         pair = NodeIndex(h.source_id), NodeIndex(h.target_id)
         att, flat = attention(*pair), attention(*pair, uniform=True)
-        mine: tuple[Any, ...] = (att.source_attention, att.target_attention, att.source_padding,
-                                 att.target_padding, att.score, flat.score)
-        saved = (h.source_attention[-1], h.target_attention[-1], h.source_padding[-1], h.target_padding[-1],
-                 h.score[-1], h.uniform_score[-1])
+        parts = ("source_attention", "target_attention", "source_padding", "target_padding", "score")
+        mine = [getattr(att, part) for part in parts] + [flat.score]
+        saved = [getattr(h, part)[-1] for part in (*parts, "uniform_score")]
         if not all(np.allclose(a, b, rtol=1e-4, atol=1e-4) for a, b in zip(mine, saved, strict=True)):
             problem = f"tracked pair {k} ({h.source!r}, {h.target!r}): its last row is not the final model's"
             raise GraphFormatError(str(tensors), f"{problem} attention (changed after saving)")
