@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import NoReturn
 
 from . import presets
 from .analysis.compare import compare_runs, variant_params
@@ -117,8 +117,8 @@ def check_train_ratio(ratio: float, allow_one: bool) -> None:
 class TerminalProgress:
     """A one-line progress bar on stderr, only when stderr is a terminal."""
 
-    def __init__(self, stream: TextIO | None = None) -> None:
-        self.stream = stream if stream is not None else sys.stderr  # the stderr of now, not of import
+    def __init__(self) -> None:
+        self.stream = sys.stderr  # the stderr of now, not of import
         self.active = self.stream.isatty()
         self.stage = ""
 
@@ -275,7 +275,6 @@ def cmd_faithfulness(args: argparse.Namespace) -> None:
 
 
 def cmd_linkpred(args: argparse.Namespace) -> None:
-    check_train_ratio(args.train_ratio, allow_one=False)
     if args.ranking_per_positive < 0:
         raise CliError("--ranking-per-positive must be 0 (no ranking) or a positive number of negatives, got "
                        f"{args.ranking_per_positive}")
@@ -302,7 +301,6 @@ def cmd_audit(args: argparse.Namespace) -> None:
     """One model, scored leak-free and as the paper did, leak by leak (:mod:`.audit`)."""
     from .analysis.audit import audit
 
-    check_train_ratio(args.train_ratio, allow_one=False)
     goat = goat_from_args(args)
     graph = load(args)
     result = audit(graph, args.train_ratio, goat.get_params(), callback=TerminalProgress())
@@ -320,7 +318,6 @@ def cmd_audit(args: argparse.Namespace) -> None:
 def cmd_compare(args: argparse.Namespace) -> None:
     """GOAT's variants (and paddings) trained on the same split with the same settings and seed,
     compared edge by edge on the same held-out pairs (:mod:`.compare`)."""
-    check_train_ratio(args.train_ratio, allow_one=False)
     base = goat_from_args(args).get_params()  # variant and padding come from --variants / --padding
     graph = load(args)
     split = split_edges(graph, args.train_ratio, base["seed"])
@@ -339,7 +336,6 @@ def cmd_compare(args: argparse.Namespace) -> None:
 
 
 def cmd_cluster(args: argparse.Namespace) -> None:
-    check_train_ratio(args.train_ratio, allow_one=True)
     goat = goat_from_args(args)
     graph = load(args)
     if args.labels:
@@ -368,17 +364,14 @@ def cmd_tune(args: argparse.Namespace) -> None:
     retrained on every training edge and scored once on the test edges (:mod:`.tune`)."""
     from .tune import DEFAULT_STORAGE, narrow_space, tune_split
 
-    check_train_ratio(args.train_ratio, allow_one=False)
     if args.preset != "validated":
         raise CliError("tune searches the parameters: --preset does not apply (fix one with its option)")
     if args.out is not None:
         check_run_target(args.out, overwrite=args.overwrite)
-    fixed = {name: getattr(args, name) for name in PARAMETERS
-             if getattr(args, name, None) is not None and name not in ("seed", "validation_fraction")}
+    fixed = {name: getattr(args, name) for name in PARAMETERS if getattr(args, name) is not None}
+    seed = fixed.pop("seed", PARAMETERS["seed"].default)
+    fraction = fixed.pop("validation_fraction", PARAMETERS["validation_fraction"].default)
     space = narrow_space(args.space or [])
-    seed = PARAMETERS["seed"].default if args.seed is None else args.seed
-    fraction = PARAMETERS["validation_fraction"].default if args.validation_fraction is None \
-        else args.validation_fraction
     beside = args.out.parent if args.out is not None else Path(".")
     storage = args.storage or f"sqlite:///{beside / DEFAULT_STORAGE}"
     graph = load(args)
@@ -408,11 +401,11 @@ def add_command(sub: argparse._SubParsersAction, name: str, run: Callable[[argpa
     p = sub.add_parser(name, help=help)
     for operand in operands:
         p.add_argument(operand)
-    if train_ratio is not None:
+    if train_ratio is not None:  # checked by main before the command runs; a default of 1 allows 1
         given = {"required": True} if train_ratio == "required" else {"default": train_ratio}
         p.add_argument("--train-ratio", type=float, help="fraction of edges to train on", **given)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, train_on_every_edge=train_ratio == 1.0)
     return p
 
 
@@ -542,6 +535,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     use_small_machine_threads()
     try:
+        if getattr(args, "train_ratio", None) is not None:
+            check_train_ratio(args.train_ratio, allow_one=args.train_on_every_edge)
         args.run(args)
         sys.stdout.flush()  # here, not at exit: a reader that stopped early is then caught below
     except GoatError as err:  # the user's input: one line; anything else is a bug, with its traceback

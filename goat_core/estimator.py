@@ -81,8 +81,7 @@ class Goat:
 
     def set_params(self, **params) -> Goat:
         for name, value in params.items():
-            if name not in PARAMETERS:
-                raise ParameterError(f"unknown parameter {name!r}; known: {', '.join(PARAMETERS)}")
+            check_params({name: value}, skip=(name,))  # its name only: fit checks the values
             setattr(self, name, value)
         return self
 
@@ -134,8 +133,7 @@ class Goat:
         return resolve_device(self.device)
 
     def inference_neighborhoods(self, graph: Graph) -> Neighborhoods:
-        """The fixed draw answers use, from ``graph`` (seeded apart from training, so answers are
-        repeatable): what ``fit`` keeps as ``neighborhoods_``."""
+        """The fixed draw answers use (:func:`.fitting.inference_neighborhoods`): ``neighborhoods_``."""
         return inference_neighborhoods(self.get_params(), graph)
 
     # ------------------------------------------------------------------ state

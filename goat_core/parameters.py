@@ -60,9 +60,7 @@ def _choice(options):
 def _device(v):
     """'auto', 'cpu', 'cuda' or 'cuda:N': the devices GOAT's compute paths run on (torch names
     others, e.g. 'mps' or 'meta', that no path here computes on)."""
-    if v in ("auto", "cpu", "cuda"):
-        return True
-    return isinstance(v, str) and re.fullmatch(r"cuda:\d{1,3}", v) is not None
+    return isinstance(v, str) and re.fullmatch(r"auto|cpu|cuda(:\d{1,3})?", v) is not None
 
 
 class Parameter(NamedTuple):

@@ -66,18 +66,16 @@ def _narrow(name: str, declared: SearchRange, text: str, spec: str) -> SearchRan
     try:
         if ":" in text:
             low, high = (kind(part) for part in text.split(":", 1))
-            ok = declared.choices is None and declared.low <= low <= high <= declared.high
-            if ok:
+            if declared.choices is None and declared.low <= low <= high <= declared.high:
                 return SearchRange(low, high, declared.log)
+        elif declared.choices is not None:  # the declared values, read as they are written
+            named = {str(c): c for c in declared.choices}
+            if all(v in named for v in text.split(",")):
+                return SearchRange(choices=tuple(named[v] for v in text.split(",")))
         else:
-            if declared.choices is not None:  # the declared values, read as they are written
-                named = {str(c): c for c in declared.choices}
-                if all(v in named for v in text.split(",")):
-                    return SearchRange(choices=tuple(named[v] for v in text.split(",")))
-            else:
-                values = tuple(kind(v) for v in text.split(","))
-                if all(declared.low <= v <= declared.high for v in values):
-                    return SearchRange(choices=values)
+            values = tuple(kind(v) for v in text.split(","))
+            if all(declared.low <= v <= declared.high for v in values):
+                return SearchRange(choices=values)
     except ValueError:
         pass
     within = (", ".join(map(str, declared.choices)) if declared.choices
@@ -349,4 +347,4 @@ def tune_split(split: EdgeSplit, *, storage: str = DEFAULT_STORAGE, callback: Ca
     params = best_params(study, options.get("base"))
     model = Goat(**params).fit(split.train, callback=callback)
     test = evaluate_link_prediction(model, split)
-    return TuneResult(study, storage if isinstance(storage, str) else str(storage), params, model, test)
+    return TuneResult(study, str(storage), params, model, test)
