@@ -47,8 +47,7 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
     colors = [PADDING_COLOR if names[i] in muted_set else SHARED_COLOR if names[i] in shared_set else color
               for i in order]
     values, before = weights[order], reference[order]
-    node_ids = np.asarray(ids).tolist() if ids is not None else None
-    custom = [[int(node_ids[i]), names[i]] for i in order] if node_ids is not None else None
+    custom = None if ids is None else [[int(v), names[i]] for i, v in zip(order, np.asarray(ids)[order])]
     if padding > 0.0 or (baseline is not None and baseline_padding > 0.0):
         labels, colors = labels + [PADDING_LABEL], colors + [PADDING_COLOR]
         values, before = np.append(values, padding), np.append(before, baseline_padding)

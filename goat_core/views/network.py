@@ -204,14 +204,12 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
                                  customdata=[[int(center), label, int(other)]], hovertext=[_e(label)],
                                  hoverinfo="text"))
     if placed_names:  # s and t first, then shared neighbors, then the rest, by attention
-        order = [int(source_id), int(target_id)] + sorted(nbrs, key=lambda i: (i not in shared,
-                                                                               -weight[nbrs.index(i)]))
-        every = np.array([pos[i] for i in order])
-        texts = [source, target] + [(STAR + names[nbrs.index(i)]) if i in shared else names[nbrs.index(i)]
-                                    for i in order[2:]]
-        sizes = [34.0, 34.0] + [marker_sizes[nbrs.index(i)] for i in order[2:]]
+        ranked = sorted(range(len(nbrs)), key=lambda k: (nbrs[k] not in shared, -weight[k]))
+        every = np.array([pos[i] for i in [int(source_id), int(target_id)] + [nbrs[k] for k in ranked]])
+        texts = [source, target] + [(STAR + names[k]) if nbrs[k] in shared else names[k] for k in ranked]
+        sizes = [34.0, 34.0] + [marker_sizes[k] for k in ranked]
         # the arcs' outer names need room beside them: a wider margin than the whole graph's
-        frame_axes(fig.add_trace(label_trace(every, texts, range(len(order)), sizes, height, pad=EGO_PAD)))
+        frame_axes(fig.add_trace(label_trace(every, texts, range(len(every)), sizes, height, pad=EGO_PAD)))
     fig.update_layout(title=f"Ego view: {_e(source)} (left) ↔ {_e(target)} (right); shared in the middle",
                       height=height, margin=dict(l=10, r=10, t=40, b=10), showlegend=False,
                       hovermode="closest", clickmode="event+select", dragmode="pan")
