@@ -20,14 +20,12 @@ from .style import (
     STAR,
     TARGET_COLOR,
     _blank_axes,
-    _continuous_trace,
     _e,
     _edge_segments,
-    _fmt,
     _group_label,
-    _grouped_traces,
     _highlight_trace,
     _node_sizes,
+    _node_traces,
     group_color,
     scatter_trace,
 )
@@ -55,16 +53,8 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
                                hoverinfo="skip", showlegend=False, name="edges"))
     degree = np.asarray(degrees)
     sizes = _node_sizes(degree)
-    ids = np.arange(n)
-    if groups is not None:
-        codes = np.asarray(groups)
-        hover = [f"{_e(names[i])}<br>{_e(_group_label(codes[i], group_names))} · degree {degree[i]}"
-                 for i in range(n)]
-        _grouped_traces(fig, pos[:, 0], pos[:, 1], ids, names, hover, sizes, codes, group_names)
-    else:
-        vals = degree if values is None else np.asarray(values)
-        hover = [f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])} · degree {degree[i]}" for i in range(n)]
-        _continuous_trace(fig, pos[:, 0], pos[:, 1], ids, names, hover, sizes, vals, value_title)
+    _node_traces(fig, pos[:, 0], pos[:, 1], names, np.arange(n), sizes, groups, group_names,
+                 degree if values is None else values, value_title, lambda i: f" · degree {degree[i]}")
     if highlight:
         _highlight_trace(fig, pos[:, 0], pos[:, 1], names, highlight, sizes, named=not labels)
     if labels:  # the highlighted nodes that lead the list (the pair, the case study's three) are named first

@@ -92,13 +92,24 @@ def _grouped_traces(fig, x, y, ids, names, hover, sizes, groups, group_names, sy
         ))
 
 
-def _continuous_trace(fig, x, y, ids, names, hover, sizes, values, title):
+def _node_traces(fig, x, y, names, ids, sizes, groups, group_names, values, value_title, hover_end=None):
+    """The nodes ``ids`` (into x, y, names and sizes) as one trace per group of ``groups``, else as one trace
+    coloured by ``values``; ``hover_end(i)`` ends node i's hover text."""
+    end = hover_end or (lambda i: "")
+    if groups is not None:
+        codes = np.asarray(groups)
+        hover = {i: f"{_e(names[i])}<br>{_e(_group_label(codes[i], group_names))}{end(i)}"
+                 for i in ids.tolist()}
+        _grouped_traces(fig, x, y, np.arange(len(names)), names, hover, sizes, codes, group_names, subset=ids)
+        return
+    vals = np.asarray(values)
     fig.add_trace(scatter_trace(len(ids))(
-        x=x, y=y, mode="markers", name=title, showlegend=False,
-        marker=dict(size=sizes, color=values, colorscale="Viridis", showscale=True,
-                    colorbar=dict(title=title, thickness=12),
+        x=x[ids], y=y[ids], mode="markers", name=value_title, showlegend=False,
+        marker=dict(size=sizes[ids], color=vals[ids], colorscale="Viridis", showscale=True,
+                    colorbar=dict(title=value_title, thickness=12),
                     line=dict(width=0.5, color="rgba(60,60,60,0.6)")),
-        customdata=_customdata(ids, names), hovertext=hover, hoverinfo="text",
+        customdata=_customdata(ids, names), hoverinfo="text",
+        hovertext=[f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])}{end(i)}" for i in ids.tolist()],
     ))
 
 
