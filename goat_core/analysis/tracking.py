@@ -101,7 +101,6 @@ def pair_attention(model: Goat, graph: Graph, hood: Neighborhoods, s: int, t: in
 
 
 def _sides(names: Sequence[str], s: int, t: int, ids_s: np.ndarray, ids_t: np.ndarray) -> dict[str, Any]:
-    """The :class:`PairSides` fields of the pair (s, t) whose real neighbors are ``ids_s`` and ``ids_t``."""
     return dict(source=names[s], target=names[t], source_id=s, target_id=t, source_neighbors=ids_s,
                 target_neighbors=ids_t, source_names=[names[i] for i in ids_s],
                 target_names=[names[i] for i in ids_t])

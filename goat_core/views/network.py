@@ -71,7 +71,6 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
 
 
 def degree_histogram(degrees: ArrayLike, log_y: bool = False) -> go.Figure:
-    """How many nodes have each degree."""
     degrees = np.asarray(degrees, dtype=np.int64)
     values, counts = np.unique(degrees, return_counts=True)
     fig = go.Figure(go.Bar(x=values, y=counts, marker_color=PALETTE[0],

@@ -33,7 +33,6 @@ WEBGL_POINTS = 1000
 
 
 def scatter_trace(num_points: int) -> type[go.Scatter] | type[go.Scattergl]:
-    """The scatter trace class for ``num_points`` points: ``go.Scattergl`` above WEBGL_POINTS."""
     return go.Scattergl if num_points > WEBGL_POINTS else go.Scatter
 
 
@@ -155,7 +154,6 @@ AXIS_LABEL_CHARS = 24  # longer node names are shortened on axes (the hover show
 
 
 def short(label: str, limit: int = AXIS_LABEL_CHARS) -> str:
-    """``label`` cut to ``limit`` characters with an ellipsis."""
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
@@ -199,8 +197,6 @@ def for_projector(fig: go.Figure, growth: float = PROJECTOR_GROWTH) -> go.Figure
 
 
 def _grow(value, growth: float):
-    if value is None:
-        return None
     if isinstance(value, (int, float)):
         return value * growth
     return (np.asarray(value, dtype=float) * growth).tolist()
