@@ -83,14 +83,13 @@ class Comparison:
 
     def to_dict(self) -> dict:
         """JSON-ready summary: AUC/AP per run, and wins/ties per ordered pair of runs."""
-        wins, ties = self.wins(), self.ties()
+        per_pair = {key: {a: {b: int(counts[i, j]) for j, b in enumerate(self.names) if j != i}
+                          for i, a in enumerate(self.names)}
+                    for key, counts in (("wins", self.wins()), ("ties", self.ties()))}
         return {
             "test_edges": self.num_edges, "test_non_edges": int(len(self.labels) - self.num_edges),
             "runs": [{"name": n, "auc": self.auc[i], "ap": self.ap[i]} for i, n in enumerate(self.names)],
-            "wins": {a: {b: int(wins[i, j]) for j, b in enumerate(self.names) if j != i}
-                     for i, a in enumerate(self.names)},
-            "ties": {a: {b: int(ties[i, j]) for j, b in enumerate(self.names) if j != i}
-                     for i, a in enumerate(self.names)},
+            **per_pair,
         }
 
 

@@ -134,10 +134,9 @@ def step_text(eq: PairEquations, step: str) -> tuple[str, str]:
         row = step == "row maxima"
         k, names, logits, winners = (i, eq.source_names, eq.a_s, eq.row_winner) if row else \
             (j, eq.target_names, eq.a_t, eq.col_winner)
-        formula = r"a_s[i] = \max_j A_{ij}" if row else r"a_t[j] = \max_i A_{ij}"
+        pool = r"\max" if eq.pooling == "max" else r"\operatorname{mean}"
+        formula = rf"a_s[i] = {pool}_j A_{{ij}}" if row else rf"a_t[j] = {pool}_i A_{{ij}}"
         if eq.pooling == "mean":
-            formula = (r"a_s[i] = \operatorname{mean}_j A_{ij}" if row
-                       else r"a_t[j] = \operatorname{mean}_i A_{ij}")
             return formula, (f"The authors' code averages instead of taking the maximum: "
                              f"a[{md(names[k])}] = {logits[k]:.4f}.")
         other = eq.target_names if row else eq.source_names

@@ -13,17 +13,6 @@ import numpy as np
 from ..data.graph import Graph
 from .picking import neighbors
 
-
-def _nx_graph(graph: Graph):
-    import networkx as nx
-
-    g = nx.Graph()
-    g.add_nodes_from(range(graph.num_nodes))
-    src, dst = graph.undirected_pairs()
-    g.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
-    return g
-
-
 _IGRAPH_RNG = threading.Lock()  # igraph's random generator is process-wide: one seeded layout at a time
 
 
@@ -32,14 +21,16 @@ def layout(graph: Graph, seed: int = 0) -> np.ndarray:
     else igraph's grid Fruchterman-Reingold (``bench/layouts.py``: far faster at 20k nodes, as good)."""
     import networkx as nx
 
+    src, dst = graph.undirected_pairs()
     if graph.num_nodes <= 200:
-        g = _nx_graph(graph)
+        g = nx.Graph()
+        g.add_nodes_from(range(graph.num_nodes))
+        g.add_edges_from(zip(src.tolist(), dst.tolist(), strict=True))
         if nx.is_connected(g):  # small: stress-based, evenly spread
             start = nx.spring_layout(g, seed=seed, weight=None)
             pos = nx.kamada_kawai_layout(g, pos=start, weight=None)
             coords = np.array([pos[i] for i in range(graph.num_nodes)], dtype=float).reshape(-1, 2)
             return _unit_box(coords)
-    src, dst = graph.undirected_pairs()
     return layout_edges(graph.num_nodes, src, dst, seed)
 
 

@@ -50,20 +50,16 @@ def _numba_seeder():
     return seed_here
 
 
-def _require() -> None:
+def random_walks(graph: Graph, p: float = 1.0, q: float = 1.0, num_walks: int = 10,
+                 walk_length: int = 80, seed: int = 0) -> list[list[str]]:
+    """``num_walks`` node2vec walks from every node of ``graph`` (node indices as strings, the
+    tokens Word2Vec learns); an isolated node's walk is the node alone."""
     try:
         import gensim  # noqa: F401
         import pecanpy  # noqa: F401
     except ImportError as err:
         raise ImportError("DeepWalk and node2vec need pecanpy and gensim: "
                           "pip install -r requirements.txt") from err
-
-
-def random_walks(graph: Graph, p: float = 1.0, q: float = 1.0, num_walks: int = 10,
-                 walk_length: int = 80, seed: int = 0) -> list[list[str]]:
-    """``num_walks`` node2vec walks from every node of ``graph`` (node indices as strings, the
-    tokens Word2Vec learns); an isolated node's walk is the node alone."""
-    _require()
     import numba
     from pecanpy.pecanpy import FirstOrderUnweighted, SparseOTF
 

@@ -159,10 +159,9 @@ def grouped_personas(reps: np.ndarray, contexts: np.ndarray,
 def context_spread(goat: Goat, max_contexts: int = MAX_CONTEXTS, seed: int = 0,
                    max_personas: int = MAX_PERSONAS) -> ContextSpread:
     """Spread and persona clusters of every node's context representations (see the module)."""
-    if not (isinstance(max_contexts, int) and max_contexts >= 2):
-        raise ParameterError(f"max_contexts must be an integer >= 2, got {max_contexts!r}")
-    if not (isinstance(max_personas, int) and max_personas >= 2):
-        raise ParameterError(f"max_personas must be an integer >= 2, got {max_personas!r}")
+    for name, value in (("max_contexts", max_contexts), ("max_personas", max_personas)):
+        if not (isinstance(value, int) and value >= 2):
+            raise ParameterError(f"{name} must be an integer >= 2, got {value!r}")
     goat._check_fitted()
     adj = Adjacency.from_graph(goat.graph_)
     n = adj.num_nodes

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -90,16 +91,19 @@ def pair_attention(model: Goat, graph: Graph, hood: Neighborhoods, s: int, t: in
     weights_s, weights_t = out.p_s[0].cpu().numpy(), out.p_t[0].cpu().numpy()
     score = float(out.logits[0])
     return PairAttention(
-        source=names[s], target=names[t], source_id=s, target_id=t,
-        source_neighbors=ids_s, target_neighbors=ids_t,
-        source_names=[names[i] for i in ids_s], target_names=[names[i] for i in ids_t],
-        alignment=out.alignment[0].cpu().numpy()[np.ix_(ms, mt)],
+        **_sides(names, s, t, ids_s, ids_t), alignment=out.alignment[0].cpu().numpy()[np.ix_(ms, mt)],
         source_attention=weights_s[ms], target_attention=weights_t[mt],
         source_padding=float(weights_s[~ms].sum()), target_padding=float(weights_t[~mt].sum()),
         r_source=out.r_s[0].cpu().numpy(), r_target=out.r_t[0].cpu().numpy(),
         score=score, probability=float(sigmoid(score)),
         is_edge=graph.has_edge(s, t), muted=tuple(names[i] for i in muted), uniform=bool(uniform),
     )
+
+
+def _sides(names: Sequence[str], s: int, t: int, ids_s: np.ndarray, ids_t: np.ndarray) -> dict[str, Any]:
+    return dict(source=names[s], target=names[t], source_id=s, target_id=t, source_neighbors=ids_s,
+                target_neighbors=ids_t, source_names=[names[i] for i in ids_s],
+                target_names=[names[i] for i in ids_t])
 
 
 def check_mutes(names: Sequence[str], s: int, t: int, muted: Sequence[int], batch: PairBatch,
@@ -190,10 +194,7 @@ class AttentionTracker:
         for k, (s, t) in enumerate(self.pairs.tolist()):
             ms, mt = real_s[k], real_t[k]
             out.append(AttentionHistory(
-                source=self.names[s], target=self.names[t], source_id=s, target_id=t,
-                source_neighbors=nbr_s[k][ms], target_neighbors=nbr_t[k][mt],
-                source_names=[self.names[i] for i in nbr_s[k][ms]],
-                target_names=[self.names[i] for i in nbr_t[k][mt]],
+                **_sides(self.names, s, t, nbr_s[k][ms], nbr_t[k][mt]),
                 epochs=np.asarray(self.epochs, dtype=np.int64),
                 source_attention=p_s[k][:, ms], target_attention=p_t[k][:, mt],
                 source_padding=p_s[k][:, ~ms].sum(1), target_padding=p_t[k][:, ~mt].sum(1),

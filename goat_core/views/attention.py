@@ -47,8 +47,7 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
     colors = [PADDING_COLOR if names[i] in muted_set else SHARED_COLOR if names[i] in shared_set else color
               for i in order]
     values, before = weights[order], reference[order]
-    node_ids = np.asarray(ids).tolist() if ids is not None else None
-    custom = [[int(node_ids[i]), names[i]] for i in order] if node_ids is not None else None
+    custom = None if ids is None else [[int(v), names[i]] for i, v in zip(order, np.asarray(ids)[order])]
     if padding > 0.0 or (baseline is not None and baseline_padding > 0.0):
         labels, colors = labels + [PADDING_LABEL], colors + [PADDING_COLOR]
         values, before = np.append(values, padding), np.append(before, baseline_padding)
@@ -243,12 +242,9 @@ def context_shift_bars(names: Sequence[str], weights_a: ArrayLike, weights_b: Ar
     order = np.argsort(-np.maximum(a, b), kind="stable")[:top]
     labels = [_e(names[i]) for i in order]
     pa, pb = _e(partner_a), _e(partner_b)
-    fig = go.Figure([
-        go.Bar(y=labels, x=a[order], orientation="h", name=f"with {pa}", marker_color=SOURCE_COLOR,
-               hovertemplate="%{y}: %{x:.3f}<extra>with " + pa + "</extra>"),
-        go.Bar(y=labels, x=b[order], orientation="h", name=f"with {pb}", marker_color=TARGET_COLOR,
-               hovertemplate="%{y}: %{x:.3f}<extra>with " + pb + "</extra>"),
-    ])
+    fig = go.Figure([go.Bar(y=labels, x=w[order], orientation="h", name=f"with {p}", marker_color=color,
+                            hovertemplate="%{y}: %{x:.3f}<extra>with " + p + "</extra>")
+                     for w, p, color in ((a, pa, SOURCE_COLOR), (b, pb, TARGET_COLOR))])
     return _ranked_bars(fig, f"{_e(node)}'s attention: with {pa} vs with {pb}",
                         max(280, 30 * len(order) + 100), barmode="group", xaxis_title="attention weight",
                         legend=dict(orientation="h", y=-0.12))

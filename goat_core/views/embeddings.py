@@ -13,13 +13,11 @@ from .style import (
     ROLE_COLORS,
     SHARED_COLOR,
     _blank_axes,
-    _continuous_trace,
     _customdata,
     _e,
-    _fmt,
     _group_label,
-    _grouped_traces,
     _highlight_trace,
+    _node_traces,
     group_color,
     scatter_trace,
 )
@@ -50,15 +48,7 @@ def embedding_scatter(coords: ArrayLike, names: Sequence[str], *, groups: ArrayL
     x[ids], y[ids] = coords[ids, 0], coords[ids, 1]
     sizes = np.full(len(names), 9.0)
     fig = go.Figure()
-    if groups is not None:
-        codes = np.asarray(groups)
-        hover = {i: f"{_e(names[i])}<br>{_e(_group_label(codes[i], group_names))}" for i in ids.tolist()}
-        _grouped_traces(fig, x, y, np.arange(len(names)), names, hover, sizes, codes, group_names, subset=ids)
-    else:
-        vals = np.asarray(values)
-        hover = {i: f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])}" for i in ids.tolist()}
-        _continuous_trace(fig, x[ids], y[ids], ids, names, [hover[i] for i in ids.tolist()], sizes[ids],
-                          vals[ids], value_title)
+    _node_traces(fig, x, y, names, ids, sizes, groups, group_names, values, value_title)
     if highlight:
         _highlight_trace(fig, x, y, names, highlight, sizes)
     if len(ids) < len(names):

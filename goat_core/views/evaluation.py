@@ -18,15 +18,10 @@ def leak_bars(labels: Sequence[str], trained: Sequence[float | None], untrained:
     """One bar per protocol (leak-free, each leak alone, the paper's), the trained model's beside
     the untrained model's where there is one (None: no bar), with the leak-free value as a line."""
     names = [_e(label) for label in labels]
-
-    def values(seq):
-        return [np.nan if v is None else float(v) for v in seq]
-
     fig = go.Figure([
-        go.Bar(x=names, y=values(trained), name="trained", marker_color=TRAINED,
-               text=[None if v is None else f"{v:.3f}" for v in trained], textposition="outside"),
-        go.Bar(x=names, y=values(untrained), name="untrained (epoch 0)", marker_color=UNTRAINED,
-               text=[None if v is None else f"{v:.3f}" for v in untrained], textposition="outside"),
+        go.Bar(x=names, y=[np.nan if v is None else float(v) for v in seq], name=name, marker_color=color,
+               text=[None if v is None else f"{v:.3f}" for v in seq], textposition="outside")
+        for seq, name, color in ((trained, "trained", TRAINED), (untrained, "untrained (epoch 0)", UNTRAINED))
     ])
     if trained and trained[0] is not None:
         fig.add_hline(y=float(trained[0]), line_dash="dot", line_color=TRAINED,

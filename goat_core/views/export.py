@@ -55,14 +55,10 @@ def renderer_problem() -> str | None:
 
 def _browser_problem(path: str, named: str) -> str | None:
     """None when ``path`` is an executable file, else why figure export cannot use it."""
-    if Path(path).is_dir():
-        return (f"figure export needs Chrome or Chromium: {named} {path}, a directory, not the browser's "
-                "executable")
-    if not Path(path).is_file():
-        return f"figure export needs Chrome or Chromium: {named} {path}, which does not exist"
-    if not os.access(path, os.X_OK):
-        return f"figure export needs Chrome or Chromium: {named} {path}, which is not executable"
-    return None
+    why = ("a directory, not the browser's executable" if Path(path).is_dir()
+           else "which does not exist" if not Path(path).is_file()
+           else "which is not executable" if not os.access(path, os.X_OK) else None)
+    return None if why is None else f"figure export needs Chrome or Chromium: {named} {path}, {why}"
 
 
 def config_json(config: Mapping) -> str:

@@ -55,15 +55,6 @@ def text_box(x: float, y: float, radius: float, text: str, size: float, spot: st
     return Box(left, bottom, left + width, bottom + height)
 
 
-def pixel_scale(extent: Sequence[float], plot_height: float, plot_width: float = PLOT_WIDTH,
-                pad: float = DATA_PAD) -> float:
-    """Pixels per data unit of a figure with equal axis scales showing ``extent`` (x0, x1, y0, y1)
-    and ``pad`` of its span around it."""
-    x0, x1, y0, y1 = extent
-    span_x, span_y = max(x1 - x0, 1e-9) * (1 + 2 * pad), max(y1 - y0, 1e-9) * (1 + 2 * pad)
-    return min(plot_width / span_x, plot_height / span_y)
-
-
 def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: float,
           required: int = 0, frame: Box | None = None) -> list[str | None]:
     """Each candidate's spot (pixels, priority order), or None: no name covers another name, a candidate's
@@ -148,8 +139,13 @@ def _fill(trace, height: float, growth: float) -> None:
 
 
 def _scale(meta: dict, height: float, plot_width: float = PLOT_WIDTH) -> float:
+    """Pixels per data unit of a figure with equal axis scales showing the data's extent and ``pad`` of its
+    span around it."""
+    x0, x1, y0, y1 = meta["extent"]
     top, bottom = meta["margin"]
-    return pixel_scale(meta["extent"], max(height - top - bottom, 50), plot_width, meta.get("pad", DATA_PAD))
+    pad = meta.get("pad", DATA_PAD)
+    span_x, span_y = max(x1 - x0, 1e-9) * (1 + 2 * pad), max(y1 - y0, 1e-9) * (1 + 2 * pad)
+    return min(plot_width / span_x, max(height - top - bottom, 50) / span_y)
 
 
 def _pixels(meta: dict, height: float, plot_width: float = PLOT_WIDTH) -> np.ndarray:

@@ -44,10 +44,8 @@ def contingency_heatmap(table: ArrayLike, class_names: Sequence[str], *, title: 
 def clustering_bars(results: Mapping[str, Mapping[str, float]]) -> go.Figure:
     """NMI and AMI side by side for each embedding (e.g. GOAT context vs global)."""
     names = list(results)
-    fig = go.Figure([
-        go.Bar(x=names, y=[results[n]["nmi"] for n in names], name="NMI", marker_color=PALETTE[0]),
-        go.Bar(x=names, y=[results[n]["ami"] for n in names], name="AMI", marker_color=PALETTE[1]),
-    ])
+    fig = go.Figure([go.Bar(x=names, y=[results[n][key] for n in names], name=key.upper(),
+                            marker_color=PALETTE[k]) for k, key in enumerate(("nmi", "ami"))])
     fig.update_layout(barmode="group", yaxis=dict(range=[0, 1], title="score"), height=320,
                       margin=dict(l=10, r=10, t=40, b=10), title="Clustering against labels (k-means)")
     return fig

@@ -20,14 +20,12 @@ from .style import (
     STAR,
     TARGET_COLOR,
     _blank_axes,
-    _continuous_trace,
     _e,
     _edge_segments,
-    _fmt,
     _group_label,
-    _grouped_traces,
     _highlight_trace,
     _node_sizes,
+    _node_traces,
     group_color,
     scatter_trace,
 )
@@ -55,16 +53,8 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
                                hoverinfo="skip", showlegend=False, name="edges"))
     degree = np.asarray(degrees)
     sizes = _node_sizes(degree)
-    ids = np.arange(n)
-    if groups is not None:
-        codes = np.asarray(groups)
-        hover = [f"{_e(names[i])}<br>{_e(_group_label(codes[i], group_names))} · degree {degree[i]}"
-                 for i in range(n)]
-        _grouped_traces(fig, pos[:, 0], pos[:, 1], ids, names, hover, sizes, codes, group_names)
-    else:
-        vals = degree if values is None else np.asarray(values)
-        hover = [f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])} · degree {degree[i]}" for i in range(n)]
-        _continuous_trace(fig, pos[:, 0], pos[:, 1], ids, names, hover, sizes, vals, value_title)
+    _node_traces(fig, pos[:, 0], pos[:, 1], names, np.arange(n), sizes, groups, group_names,
+                 degree if values is None else values, value_title, lambda i: f" · degree {degree[i]}")
     if highlight:
         _highlight_trace(fig, pos[:, 0], pos[:, 1], names, highlight, sizes, named=not labels)
     if labels:  # the highlighted nodes that lead the list (the pair, the case study's three) are named first
@@ -81,7 +71,6 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
 
 
 def degree_histogram(degrees: ArrayLike, log_y: bool = False) -> go.Figure:
-    """How many nodes have each degree."""
     degrees = np.asarray(degrees, dtype=np.int64)
     values, counts = np.unique(degrees, return_counts=True)
     fig = go.Figure(go.Bar(x=values, y=counts, marker_color=PALETTE[0],
@@ -204,14 +193,12 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
                                  customdata=[[int(center), label, int(other)]], hovertext=[_e(label)],
                                  hoverinfo="text"))
     if placed_names:  # s and t first, then shared neighbors, then the rest, by attention
-        order = [int(source_id), int(target_id)] + sorted(nbrs, key=lambda i: (i not in shared,
-                                                                               -weight[nbrs.index(i)]))
-        every = np.array([pos[i] for i in order])
-        texts = [source, target] + [(STAR + names[nbrs.index(i)]) if i in shared else names[nbrs.index(i)]
-                                    for i in order[2:]]
-        sizes = [34.0, 34.0] + [marker_sizes[nbrs.index(i)] for i in order[2:]]
+        ranked = sorted(range(len(nbrs)), key=lambda k: (nbrs[k] not in shared, -weight[k]))
+        every = np.array([pos[i] for i in [int(source_id), int(target_id)] + [nbrs[k] for k in ranked]])
+        texts = [source, target] + [(STAR + names[k]) if nbrs[k] in shared else names[k] for k in ranked]
+        sizes = [34.0, 34.0] + [marker_sizes[k] for k in ranked]
         # the arcs' outer names need room beside them: a wider margin than the whole graph's
-        frame_axes(fig.add_trace(label_trace(every, texts, range(len(order)), sizes, height, pad=EGO_PAD)))
+        frame_axes(fig.add_trace(label_trace(every, texts, range(len(every)), sizes, height, pad=EGO_PAD)))
     fig.update_layout(title=f"Ego view: {_e(source)} (left) ↔ {_e(target)} (right); shared in the middle",
                       height=height, margin=dict(l=10, r=10, t=40, b=10), showlegend=False,
                       hovermode="closest", clickmode="event+select", dragmode="pan")

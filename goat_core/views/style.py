@@ -33,7 +33,6 @@ WEBGL_POINTS = 1000
 
 
 def scatter_trace(num_points: int) -> type[go.Scatter] | type[go.Scattergl]:
-    """The scatter trace class for ``num_points`` points: ``go.Scattergl`` above WEBGL_POINTS."""
     return go.Scattergl if num_points > WEBGL_POINTS else go.Scatter
 
 
@@ -92,13 +91,24 @@ def _grouped_traces(fig, x, y, ids, names, hover, sizes, groups, group_names, sy
         ))
 
 
-def _continuous_trace(fig, x, y, ids, names, hover, sizes, values, title):
+def _node_traces(fig, x, y, names, ids, sizes, groups, group_names, values, value_title, hover_end=None):
+    """The nodes ``ids`` (into x, y, names and sizes) as one trace per group of ``groups``, else as one trace
+    coloured by ``values``; ``hover_end(i)`` ends node i's hover text."""
+    end = hover_end or (lambda i: "")
+    if groups is not None:
+        codes = np.asarray(groups)
+        hover = {i: f"{_e(names[i])}<br>{_e(_group_label(codes[i], group_names))}{end(i)}"
+                 for i in ids.tolist()}
+        _grouped_traces(fig, x, y, np.arange(len(names)), names, hover, sizes, codes, group_names, subset=ids)
+        return
+    vals = np.asarray(values)
     fig.add_trace(scatter_trace(len(ids))(
-        x=x, y=y, mode="markers", name=title, showlegend=False,
-        marker=dict(size=sizes, color=values, colorscale="Viridis", showscale=True,
-                    colorbar=dict(title=title, thickness=12),
+        x=x[ids], y=y[ids], mode="markers", name=value_title, showlegend=False,
+        marker=dict(size=sizes[ids], color=vals[ids], colorscale="Viridis", showscale=True,
+                    colorbar=dict(title=value_title, thickness=12),
                     line=dict(width=0.5, color="rgba(60,60,60,0.6)")),
-        customdata=_customdata(ids, names), hovertext=hover, hoverinfo="text",
+        customdata=_customdata(ids, names), hoverinfo="text",
+        hovertext=[f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])}{end(i)}" for i in ids.tolist()],
     ))
 
 
@@ -144,7 +154,6 @@ AXIS_LABEL_CHARS = 24  # longer node names are shortened on axes (the hover show
 
 
 def short(label: str, limit: int = AXIS_LABEL_CHARS) -> str:
-    """``label`` cut to ``limit`` characters with an ellipsis."""
     return label if len(label) <= limit else label[: limit - 1] + "…"
 
 
@@ -188,8 +197,6 @@ def for_projector(fig: go.Figure, growth: float = PROJECTOR_GROWTH) -> go.Figure
 
 
 def _grow(value, growth: float):
-    if value is None:
-        return None
     if isinstance(value, (int, float)):
         return value * growth
     return (np.asarray(value, dtype=float) * growth).tolist()
