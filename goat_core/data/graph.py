@@ -72,6 +72,8 @@ def _same_name(first: str, second: str) -> str:
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a node's name, or None: a lone surrogate (JSON can spell ``\\ud800``)
     can be neither written nor hashed."""
+    if name.isascii():  # the common case, twice as fast as encoding: runs check every name on load
+        return None
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
