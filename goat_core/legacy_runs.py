@@ -42,7 +42,7 @@ def upgrade(reader: Any, config: dict) -> tuple[dict, dict[str, torch.Tensor], t
     if not (isinstance(tensors, dict) and all(isinstance(key, str) and isinstance(t, torch.Tensor)
                                               and t.layout == torch.strided for key, t in tensors.items())):
         raise reader.bad("holds something other than a run's named tensors")
-    for name in (set(config["arrays"]) | set(tensors)) if version == 2 else ():
+    for name in sorted(set(config["arrays"]) | set(tensors)) if version == 2 else ():  # one message each time
         record = config["arrays"].get(name)
         if name not in tensors or not isinstance(record, dict) or record.get("sha256") != hashlib.sha256(
                 tensors[name].contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()).hexdigest():

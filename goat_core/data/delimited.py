@@ -518,7 +518,8 @@ class _Edges:
         c, extra = self.columns, chunk.shape[1] - self.width
         if extra > 0 and all((chunk[k] == "").all() for k in range(self.width, chunk.shape[1])):
             chunk = chunk.iloc[:, :self.width]  # a spreadsheet's empty trailing columns
-        if chunk.shape[1] != self.width or (self.positional and not 2 <= self.width <= 3):
+        if chunk.shape[1] != self.width or max(c.source, c.target) >= self.width or (
+                self.positional and not 2 <= self.width <= 3):
             self.refuse(first)
         if self.type_at is not None:
             self.kinds.update(chunk[self.type_at].astype(str).str.strip().str.lower().unique())
@@ -552,10 +553,12 @@ class _Edges:
         c, width, header = self.columns, self.width, self.layout.header is not None
         while len(fields) > max(width, 2) and fields[-1] == "" and self.layout.separator in (",", ";", "\t"):
             fields = fields[:-1]  # a spreadsheet's empty trailing columns
-        if self.positional:
+        if self.positional or width <= max(c.source, c.target):  # a KONECT file of one field a row too
             if len(fields) < 2:
+                konect = self.layout.konect and \
+                    f" (a KONECT file, by its '% {self.layout.konect[0]}' line: blanks separate its fields)"
                 raise GraphFormatError(self.file, f"only {len(fields)} column; expected 'source target "
-                                                  "[weight]'" + ADJLIST_HINT, number)
+                                                  "[weight]'" + (konect or ADJLIST_HINT), number)
             if len(fields) > 3:
                 square = all(is_decimal(field) or field == "" for field in fields)
                 hint = WIDE_HINT + (MATRIX_HINT if square else "") if len(fields) == width else ""

@@ -187,6 +187,15 @@ def test_a_konect_bipartite_file_is_refused_not_merged():
     assert message.startswith("out.github:1: a KONECT bipartite file")
 
 
+@pytest.mark.parametrize("raw", [b"% sym unweighted\nsrc;dst;ts\n1;6\n2;3\n",  # ; separates no KONECT field
+                                 b"% asym posweighted\nn8\nn3 n8\nn4 n5\n"])  # a first row of one field
+def test_a_konect_file_of_one_field_rows_is_refused_in_one_line(raw):
+    """KONECT separates fields by blanks; a row of one field names its line, not an IndexError."""
+    message = read_error(raw, "out.x")
+    assert message.startswith("out.x:2: only 1 column; expected 'source target [weight]'"), message
+    assert "a KONECT file" in message and "blanks separate its fields" in message
+
+
 def test_text_in_another_encoding_says_to_save_it_as_utf8():
     from tests.data.reading import read_error
 
