@@ -69,14 +69,20 @@ def add_training_options(parser: argparse.ArgumentParser, leave_out: tuple[str, 
     group.add_argument("--directed", action="store_true", help="read edges as directed")
 
 
+def _aliases() -> str:
+    """'csv/tsv/txt = edgelist, …': every other name --format takes, by the format it names."""
+    names: dict[str, list[str]] = {}
+    for alias, name in FORMAT_ALIASES.items():
+        names.setdefault(name or "", []).append(alias)
+    return ", ".join(f"{'/'.join(aliases)} = {name}" for name, aliases in names.items() if name)
+
+
 def add_read_options(parser: argparse.ArgumentParser) -> None:
     """How to read GRAPH when it is a file: the same choices as the library's keywords."""
     group = parser.add_argument_group("reading a graph file (default: found from its content)")
     group.add_argument("--format", choices=FORMATS + tuple(FORMAT_ALIASES), metavar="FORMAT",
-                       help=f"the file's format: {', '.join(FORMATS)} (csv/tsv = edgelist, json = node-link, "
-                            "jsonl/ndjson = json-table, pq = parquet, xlsx = excel, net/paj = pajek, "
-                            "mtx = matrix-market, adjacency-matrix = matrix, gv = dot, ucinet = dl; auto = "
-                            "detect, the default)")
+                       help=f"the file's format: {', '.join(FORMATS)} ({_aliases()}; auto = detect, "
+                            "the default)")
     group.add_argument("--source", metavar="COL", help="edge tables (CSV, pandas JSON, Parquet, Excel): the "
                                                        "source column, by header name or 0-based position "
                                                        "(with --target)")

@@ -203,6 +203,21 @@ def test_every_parameter_is_an_option_with_its_default():
     assert "--backend {auto,fused,torch,module}" in usage
 
 
+def test_format_help_names_every_alias_with_its_format(monkeypatch):
+    import argparse
+
+    from goat_core.cli import add_read_options
+    from goat_core.data.formats import FORMAT_ALIASES
+
+    monkeypatch.setenv("COLUMNS", "10000")  # argparse wraps help to it: one line, no "matrix-\nmarket"
+    parser = argparse.ArgumentParser()
+    add_read_options(parser)
+    usage = parser.format_help()
+    for alias, name in FORMAT_ALIASES.items():
+        together = [a for a, n in FORMAT_ALIASES.items() if n == name]
+        assert (f"{'/'.join(together)} = {name}" if name else f"{alias} = detect") in usage, alias
+
+
 def test_out_naming_a_file_fails_before_training(tmp_path):
     taken = tmp_path / "taken.txt"
     taken.write_text("mine")
