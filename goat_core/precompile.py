@@ -75,7 +75,7 @@ def compile_all(umap: bool = False, report: Callable[[int, int, str], None] | No
         report(len(steps), len(steps), "done")
 
 
-def _exit_with_parent() -> None:
+def exit_with_parent() -> None:
     """End this process when the one that started it is gone (a stopped server leaves no compile
     running behind it): the parent's pid changes when it dies."""
     parent = os.getppid()
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
                              "(the app's server)")
     args = parser.parse_args(argv)
     if args.with_parent:  # started by the app: background work, behind the users' trainings
-        _exit_with_parent()
+        exit_with_parent()
         os.nice(10)
     started = time.perf_counter()
 

@@ -20,7 +20,6 @@ import struct
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -156,24 +155,15 @@ class Worker:
 # --------------------------------------------------------------------------- the child's side
 
 
-def _exit_with_parent() -> None:
-    parent = os.getppid()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(3)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
 def main(argv: list[str]) -> int:
     """Serve calls from stdin until it closes."""
     global _out
     calls = importlib.import_module(argv[0]).CALLS if argv else CALLS
     requests, _out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a library's print must not reach the wire
-    _exit_with_parent()
+    from goat_core.precompile import exit_with_parent  # a stopped server leaves no worker behind
+
+    exit_with_parent()
     os.nice(10)  # background work: behind the sessions' pages and trainings
     while True:
         try:
