@@ -327,7 +327,7 @@ NO_WEIGHT_HINT = " (--weight none reads every edge with weight 1; library: weigh
 def weight_problem(token: str) -> str | None:
     """Why ``token`` is not a weight (a positive finite number up to float32's largest), or None."""
     try:
-        value = float(token.replace("_", " "))  # "1_000" is Python's, not a number in a file (pandas)
+        value = float("_" if "_" in token else token)  # "1_000" is Python's, not a number in a file (pandas)
     except ValueError:
         return f"weight {token[:40]!r} is not a number"
     if not math.isfinite(value):
