@@ -354,8 +354,8 @@ def parse_weight(token: str, file: str, line: int | None, words_skipped: bool = 
 def parse_weights(tokens: list[str], lines: list[int], file: str) -> np.ndarray:
     """Weights from text in one numpy parse; :func:`parse_weight` names the first bad one."""
     try:
-        values = np.asarray(tokens, dtype=np.float64)
-        if np.all((values > 0) & (values <= FLOAT32_MAX)):  # NaN fails too
+        values = np.asarray(tokens, dtype=np.float64)  # takes 1_000 too, which weight_problem refuses
+        if np.all((values > 0) & (values <= FLOAT32_MAX)) and "_" not in "".join(tokens):  # NaN fails too
             return values
     except ValueError:
         pass

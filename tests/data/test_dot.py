@@ -144,8 +144,9 @@ def test_negative_numeral_ids_as_graphviz_reads_them():
 @pytest.mark.parametrize("attrs", ["src=1", "dst=x", "name", "obj_dict=1, weight=2", 'graph_type="y"'])
 def test_attributes_named_as_pydots_own_arguments_are_attributes(attrs):
     """pydot passes a statement's attributes as keywords beside its own (name=, src=, ...): a clash
-    was a TypeError; now they are attributes like any other (the weight still read)."""
-    text = f"graph {{\n  subgraph s {{ a -- b [{attrs}] }}\n  c [{attrs}]\n  a -- c\n}}"  # a subgraph: pydot's
+    was a TypeError; now they are attributes like any other (the weight still read). The subgraph makes
+    it pydot's to read, not the line pattern's."""
+    text = f"graph {{\n  subgraph s {{ a -- b [{attrs}] }}\n  c [{attrs}]\n  a -- c\n}}"
     graph = read_graph_bytes(text.encode(), "k.dot")
     weight = 2.0 if "weight" in attrs else 1.0
     assert edges_of(graph) == {frozenset("ab"): weight, frozenset("ac"): 1.0}
