@@ -475,7 +475,8 @@ class RunReader:
         problem = (f"holds {n} names but config.json's graph has {facts.nodes} nodes" if n != facts.nodes
                    else next(filter(None, map(name_problem, names)), None)
                    or (f"node names must be distinct: {second!r} is written {how}" if twice else None))
-        problem = problem or next(filter(None, map(name_problem, labels.classes if labels else ())), None)
+        odd = next((c for c in labels.classes if name_problem(c)), None) if labels and not problem else None
+        problem = problem or odd and f"labels: class {odd!r} is not valid Unicode text (a lone surrogate)"
         if labels and not problem and (not labels.classes or len(set(labels.classes)) != len(labels.classes)
                                        or len(labels.codes) != n
                                        or not all(-1 <= c < len(labels.classes) for c in labels.codes)):

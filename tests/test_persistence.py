@@ -278,7 +278,7 @@ TAMPERINGS = {  # name: (change, the words of the structural check that refuses 
     "a loss past float's range": (lambda c, n, t: c["history"][0].__setitem__("loss", 10**400),
                                   "history row 1: loss must be a finite number"),
     "a label class that is a lone surrogate": (lambda c, n, t: n["labels"]["classes"].__setitem__(
-        0, "\ud800"), "is not valid Unicode text"),
+        0, "\ud800"), "labels: class '\\ud800' is not valid Unicode text"),
     "exclude_partner as 1": (_set_param("exclude_partner", 1),
                              "params: exclude_partner must be one of True, False, got 1"),
 }
