@@ -9,15 +9,20 @@ class GoatError(Exception):
     """Base of every error a user can cause; ``str(err)`` is one line, ready to show."""
 
 
+# Every character str.splitlines() breaks at, as its escape: a name quoted from a file stays on the line
+LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
 class GraphFormatError(GoatError, ValueError):
-    """Bad input: the file, the line (if any) and the problem, as one line ``FILE:LINE: problem``."""
+    """Bad input: the file, the line (if any) and the problem, as one line ``FILE:LINE: problem``
+    (a line break quoted from the file shown as its escape, ``\\n``)."""
 
     def __init__(self, file: str, problem: str, line: int | None = None):
         self.file = str(file)
         self.line = line
         self.problem = problem
         where = self.file if line is None else f"{self.file}:{line}"
-        super().__init__(f"{where}: {problem}")
+        super().__init__(f"{where}: {problem}".translate(LINE_BREAKS))
 
 
 class ParameterError(GoatError, ValueError):

@@ -40,8 +40,10 @@ def upgrade(reader: Any, config: dict) -> tuple[dict, dict[str, torch.Tensor], t
         raise reader.bad("is not a weights file GOAT Explorer saved (damaged, or more than named tensors)") \
             from None
     if not (isinstance(tensors, dict) and all(isinstance(key, str) and isinstance(t, torch.Tensor)
-                                              and t.layout == torch.strided for key, t in tensors.items())):
+                                              and t.layout == torch.strided and t.device.type == "cpu"
+                                              for key, t in tensors.items())):  # meta stays meta
         raise reader.bad("holds something other than a run's named tensors")
+    tensors = {key: t.detach() for key, t in tensors.items()}  # torch.load keeps requires_grad
     for name in sorted(set(config["arrays"]) | set(tensors)) if version == 2 else ():  # one message each time
         record = config["arrays"].get(name)
         if name not in tensors or not isinstance(record, dict) or record.get("sha256") != hashlib.sha256(

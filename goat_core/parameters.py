@@ -54,7 +54,9 @@ def _real(low, high, low_open=False, high_open=False):
 
 
 def _choice(options):
-    return (lambda v: v in options), f"one of {', '.join(map(repr, options))}", tuple(options)
+    kinds = {type(option) for option in options}  # True == 1, but 1 is no choice of (True, False)
+    return (lambda v: type(v) in kinds and v in options), f"one of {', '.join(map(repr, options))}", \
+        tuple(options)
 
 
 def _device(v):

@@ -47,6 +47,7 @@ BACKEND_NAMES = ("", "fused", "torch", "module")  # "": not recorded (runs saved
 ROWS_PER_CHECK = 1 << 14  # rows of the neighborhood table checked at a time (N = 100: 13 MB each)
 PLAIN_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float32,
                 torch.float64)  # node attributes: numbers numpy holds as they are
+MAX_DEPTH = 100  # of config.json's and nodes.json's JSON (a run's own is 4 deep; extra, the caller's)
 AT_LEAST_1 = {"bounds": (1, math.inf)}  # field metadata: parse() checks the value (each, for a list)
 PROBABILITY = {"bounds": (0, 1)}
 
@@ -118,6 +119,7 @@ class NodesFile:
     labels: Labels | None = None
 
 
+_FLOAT_MAX = float(np.finfo(np.float64).max)  # a Python float: an int compares with it exactly
 KINDS = {int: "a whole number", float: "a finite number", bool: "true or false", str: "a string",
          list: "a list", dict: "a JSON object", type(None): "null"}
 
@@ -157,8 +159,8 @@ def _typed(value: Any, hint: object, file: Path, where: str, bounds: tuple[float
 
 
 def _is(value: object, kind: type) -> bool:
-    if kind is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if kind is float:  # an int past float's range (10**400) is no finite number either
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) <= _FLOAT_MAX
     return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
 
 
@@ -218,6 +220,9 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
     moved into place once complete, config.json last. ``extra``: JSON metadata kept with the run."""
     path = Path(path)
     check_run_target(path, overwrite=True)
+    if _nested_too_deeply({"extra": extra}):  # it would be written, then refused on loading
+        raise GraphFormatError(str(path / "config.json"), f"cannot be written: extra metadata is nested over "
+                                                           f"{MAX_DEPTH} levels deep")
     graph, hood, labels = state.graph, state.neighborhoods, state.graph.labels
     tensors = {f"attr_{name}": np.asarray(values) for name, values in graph.node_attrs.items()} | {
         "embedding": state.embedding.detach().cpu(), "src": np.asarray(graph.src, dtype=np.int64),
@@ -381,7 +386,11 @@ class RunReader:
     def file_bytes(self, name: str) -> bytes:
         """The bytes of the run's file ``name``: a regular, non-empty file in the run directory."""
         file = self.path / name
-        if not self.path.is_dir() or not (file.exists() or file.is_symlink()):
+        try:
+            there = self.path.is_dir() and (file.exists() or file.is_symlink())
+        except OSError as err:  # a name too long for the file system, a loop of links
+            raise self.fail(f"not a GOAT run directory: {err.strerror or err}") from None
+        if not there:
             what = f"{name} is missing" if self.path.is_dir() else "a file, not a run directory" \
                 if self.path.exists() else "no such directory"
             raise self.fail(f"not a GOAT run directory: {what}")
@@ -408,6 +417,8 @@ class RunReader:
                    else "nested too deeply" if isinstance(err, RecursionError)
                    else str(err) if "JSON allows" in str(err) else "a number with too many digits")
             raise self.fail(f"is not valid JSON ({why})", name) from None
+        if _nested_too_deeply(data):  # json.loads takes ~1,000 levels, every check after it recurses
+            raise self.fail(f"is not valid JSON (nested too deeply: over {MAX_DEPTH} levels)", name)
         if not isinstance(data, dict):
             raise self.fail(f"must hold a JSON object (config.json and nodes.json must each hold a JSON "
                             f"object), got a {type(data).__name__}", name)
@@ -464,6 +475,8 @@ class RunReader:
         problem = (f"holds {n} names but config.json's graph has {facts.nodes} nodes" if n != facts.nodes
                    else next(filter(None, map(name_problem, names)), None)
                    or (f"node names must be distinct: {second!r} is written {how}" if twice else None))
+        odd = next((c for c in labels.classes if name_problem(c)), None) if labels and not problem else None
+        problem = problem or odd and f"labels: class {odd!r} is not valid Unicode text (a lone surrogate)"
         if labels and not problem and (not labels.classes or len(set(labels.classes)) != len(labels.classes)
                                        or len(labels.codes) != n
                                        or not all(-1 <= c < len(labels.classes) for c in labels.codes)):
@@ -612,6 +625,17 @@ def check_tracked_last_rows(tracked: Sequence[AttentionHistory], attention: Call
         if not all(np.allclose(a, b, rtol=1e-4, atol=1e-4) for a, b in zip(mine, saved, strict=True)):
             problem = f"tracked pair {k} ({h.source!r}, {h.target!r}): its last row is not the final model's"
             raise GraphFormatError(str(tensors), f"{problem} attention (changed after saving)")
+
+
+def _nested_too_deeply(data: object) -> bool:
+    level, depth = [data], 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            return True
+        level = [child for item in level if isinstance(item, (dict, list))
+                 for child in (item.values() if isinstance(item, dict) else item)]
+    return False
 
 
 def _dtype(dtype: torch.dtype) -> str:

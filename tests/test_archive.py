@@ -166,3 +166,17 @@ def test_the_zip_of_a_run_saved_before_safetensors_still_loads():
     assert old.get_params() == Goat.load(FORMAT_2_RUN).get_params()
     with zipfile.ZipFile(io.BytesIO(archive.run_to_zip(old))) as zf:
         assert sorted(zf.namelist()) == ["config.json", "model.safetensors", "nodes.json"]
+
+
+@pytest.mark.parametrize("damage", ["version needed 22.9", "central directory offset"])
+def test_a_run_archive_with_a_damaged_directory_is_one_line(goat, damage):
+    """A run fuzzer's finds: zipfile raised NotImplementedError ("zip file version 22.9") and
+    ValueError ("negative seek value"), not BadZipFile."""
+    raw = bytearray(archive.run_to_zip(goat))
+    if damage == "version needed 22.9":
+        raw[raw.find(b"PK\x01\x02") + 6] = 229
+    else:
+        raw[raw.rfind(b"PK\x05\x06") + 19] = 20
+    with pytest.raises(GraphFormatError) as err:
+        archive.run_from_zip(bytes(raw), file="up.zip")
+    assert str(err.value).startswith("up.zip: damaged zip archive") and "\n" not in str(err.value)

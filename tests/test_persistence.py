@@ -45,6 +45,17 @@ def test_inference_draws_survive_save_and_load(tmp_path):
     assert np.array_equal(goat.predict_proba(pairs), again.predict_proba(pairs))
 
 
+def test_extra_metadata_nested_past_what_loading_reads_is_refused_when_saving(tmp_path):
+    deep: list = []
+    for _ in range(98):  # 99 lists: with config.json and extra, 101 levels
+        deep = [deep]
+    goat = Goat(**FAST).fit(load_graph("lesmis"))
+    with pytest.raises(GraphFormatError, match="extra metadata is nested over 100 levels deep"):
+        goat.save(tmp_path / "deep", extra={"x": deep})
+    assert not (tmp_path / "deep").exists()
+    assert Goat.load(goat.save(tmp_path / "ok", extra={"x": deep[0]})).run_info_ == {"x": deep[0]}
+
+
 def test_extra_metadata_round_trips(tmp_path):
     Goat(**FAST).fit(load_graph("lesmis")).save(tmp_path, extra={"split": {"train_ratio": 0.85, "seed": 2}})
     assert Goat.load(tmp_path).run_info_ == {"split": {"train_ratio": 0.85, "seed": 2}}
@@ -263,6 +274,13 @@ TAMPERINGS = {  # name: (change, the words of the structural check that refuses 
                             "the tracked_0_scores holds NaN or infinite values"),
     "a negative attention": (lambda c, n, t: t["tracked_1_target_attention"].__setitem__((0, 0), -0.5),
                              "tracked pair 1 ('Valjean', 'Javert'): target attention must be non-negative"),
+    # a run fuzzer's finds (each was a traceback: OverflowError, UnicodeEncodeError; or loaded)
+    "a loss past float's range": (lambda c, n, t: c["history"][0].__setitem__("loss", 10**400),
+                                  "history row 1: loss must be a finite number"),
+    "a label class that is a lone surrogate": (lambda c, n, t: n["labels"]["classes"].__setitem__(
+        0, "\ud800"), "labels: class '\\ud800' is not valid Unicode text"),
+    "exclude_partner as 1": (_set_param("exclude_partner", 1),
+                             "params: exclude_partner must be one of True, False, got 1"),
 }
 
 
@@ -370,6 +388,7 @@ def test_a_format_2_weights_file_that_is_not_a_runs_is_one_line(tmp_path, conten
     ('{"format_version": 3}', "'params' is missing"),
     ('{"format_version": 2}', "a format-2 run's config records arrays, files and sha256"),
     ("\xff\xfe{}", "not valid JSON"),
+    ('{"format_version": 3, "extra": ' + "[" * 500 + "]" * 500 + "}", "nested too deeply: over 100 levels"),
 ])
 def test_a_config_that_is_not_a_runs_is_one_line(saved, tmp_path, text, words):
     run = tampered(saved, tmp_path / "run", lambda c, n, t: None)
@@ -554,3 +573,37 @@ def test_a_run_directory_that_cannot_be_written_is_found_before_training(saved, 
             check_run_target(proc / "goat-run")
     check_run_target(tmp_path / "new" / "run")  # a directory that can be made: fine, and not made
     assert not (tmp_path / "new").exists() and list(tmp_path.iterdir()) == []
+
+
+def test_nodes_nested_too_deeply_are_one_line(saved, tmp_path):
+    """JSON that json.loads takes but checking it recursed past Python's limit: a RecursionError."""
+    run = tampered(saved, tmp_path / "run", lambda c, n, t: c.__setitem__("format_version", 1))  # no sums
+    (run / "nodes.json").write_text('{"names": ' + "[" * 500 + "]" * 500 + "}")
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    assert "nodes.json: is not valid JSON (nested too deeply: over 100 levels)" in _one_line(err.value, run)
+
+
+@pytest.mark.parametrize("odd", ["requires grad", "meta device"])
+def test_a_format_1_weights_file_of_odd_tensors_is_one_line_or_loads(saved, tmp_path, odd):
+    """torch.load keeps a tensor's requires_grad and its meta device (map_location="cpu" leaves meta
+    alone): numpy() of either was a RuntimeError."""
+    def change(config, nodes, tensors):
+        config["format_version"] = 1
+        if odd == "requires grad":
+            tensors["embedding"].requires_grad_(True)
+            tensors["attr_x"] = torch.ones(77, requires_grad=True)  # no attribute of the run's graph
+        else:
+            tensors["embedding"] = torch.empty(tensors["embedding"].shape, device="meta")
+
+    run = tampered(saved, tmp_path / "run", change)
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(run)
+    assert ("does not match the fingerprint" if odd == "requires grad" else
+            "weights.pt: holds something other than a run's named tensors") in _one_line(err.value, run)
+
+
+def test_a_run_path_too_long_for_the_file_system_is_one_line(tmp_path):
+    with pytest.raises(GraphFormatError) as err:
+        Goat.load(tmp_path / ("x" * 300))
+    assert "not a GOAT run directory" in _one_line(err.value, tmp_path / ("x" * 300))

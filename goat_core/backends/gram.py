@@ -65,7 +65,7 @@ def _softmax_with_pads(best, count, pads, p, scale_bits):
     if pads > 0:
         top = max(top, 0.0)
     _exp_shifted(best, count, top, p, scale_bits)
-    total = pads * np.exp(-top)
+    total = pads * np.exp(-top) if pads > 0 else 0.0  # no pad: exp(-top) may overflow, and 0 * inf is NaN
     for i in range(count):
         total += p[i]
     for i in range(count):

@@ -194,7 +194,7 @@ def header_by_names(layout: Layout, rows: list[tuple[int, str]], options: ReadOp
     """The first line as the header when the caller names columns by words it holds (``--source
     person --target friend`` on a file whose header was not recognised: :meth:`_Edges.refuse_lone_first`)."""
     named = [v for v in (options.source, options.target, options.weight)
-             if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdigit()]
+             if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdecimal()]
     if layout.header is not None or layout.konect or not named or not rows:
         return layout
     first = split_rows([rows[0][1]], layout.separator)[0]
@@ -488,7 +488,7 @@ class _Edges:
                 node_names, src, dst = nodes.astype(str).tolist(), codes[src], codes[dst]
                 self.notes.append("ids written as floats (as np.savetxt writes them) read as integers")
             if integral or whole is not None:
-                values = np.array([int(name) for name in node_names])  # uint64 or object past 2**63
+                values = _integers([int(name) for name in node_names])
                 self.refuse_ambiguous(values[src], values[dst], weights)
             self.refuse_times(weights)
             self.refuse_lone_first(node_names, src, dst)
@@ -651,7 +651,16 @@ def _whole_floats(names: list[str], file: str) -> np.ndarray | None:
     if (lost := np.flatnonzero(np.abs(values) >= 2**53)).size:
         raise GraphFormatError(file, f"id {floats[lost[0]]} is a float past 2**53, whose digits were lost "
                                      "when written: write the ids as integers (pandas: astype('Int64'))")
-    return np.array([int(name) if _INTEGER.fullmatch(name) else int(float(name)) for name in names])
+    return _integers([int(name) if _INTEGER.fullmatch(name) else int(float(name)) for name in names])
+
+
+def _integers(values: list[int]) -> np.ndarray:
+    """Python ints as int64, or as objects past it: numpy makes float64 of [0, 2**63], losing digits."""
+    exact = np.array(values, dtype=object)
+    try:
+        return exact.astype(np.int64)
+    except OverflowError:
+        return exact
 
 
 def _integer_order(names: list[str], src: np.ndarray, dst: np.ndarray

@@ -28,7 +28,7 @@ def looks_dimacs(rows: list[str]) -> bool:
     """A ``p KIND NODES EDGES`` line after only comments, and after it only c, n, e and a lines."""
     at = next((k for k, row in enumerate(rows) if not COMMENT.match(row)), None)
     if at is not None and GT_PROBLEM.fullmatch(rows[at]):
-        return all(row[:1].isdigit() for row in rows[at + 1:])
+        return all(row[:1].isdecimal() for row in rows[at + 1:])
     return at is not None and PROBLEM.match(rows[at]) is not None and all(
         COMMENT.match(row) or row[:2] in ("n ", "e ", "a ") for row in rows[at + 1:])
 

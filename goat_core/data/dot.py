@@ -59,10 +59,12 @@ _FLAT_DEFAULTS = re.compile(rf"\s*(?:(node|edge|graph)\s*{_ATTRS}|(?:{_ID})\s*=\
                             re.IGNORECASE)
 _PAIR = re.compile(rf"({_ID})\s*=\s*({_ID})")
 _KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
-# an attribute called name (igraph writes one), outside quoted strings (matched first, kept as they are)
 # a negative numeral id (DOT's "-3", "-.5"), outside quoted strings, quoted for pydot
 _NEGATIVE = re.compile(r'("(?:[^"\\]|\\.)*")|(?<![\w.\-])(-(?:\.\d+|\d+(?:\.\d*)?))(?![\w.])')
-_NAME_KEY = re.compile(r'("(?:[^"\\]|\\.)*")|(?<=[\[,;\s])name(?=\s*=)')
+# an attribute called as one of pydot's own arguments (igraph writes name), outside quoted strings
+# (matched first, kept as they are)
+_KEYWORD_KEY = re.compile(r'("(?:[^"\\]|\\.)*")|(?<=[\[,;\s])(?:name|src|dst|obj_dict|graph_name|graph_type|'
+                          r'strict|suppress_disconnected|simplify)(?=\s*[=\],;])')
 
 
 def read_flat(text: str) -> tuple[Any | None, int | None]:
@@ -140,8 +142,8 @@ def _parse(text: str, file: str) -> Any:
         from pydot.dot_parser import GraphParser
     from pyparsing import ParseBaseException
 
-    # pydot passes attributes as keywords beside its own name=: quoted, the key is no keyword
-    text = _NAME_KEY.sub(lambda m: m.group(1) or '"name"', text)
+    # pydot passes attributes as keywords beside its own (name=, src=, ...): quoted, a key is no keyword
+    text = _KEYWORD_KEY.sub(lambda m: m.group(1) or f'"{m.group()}"', text)
     text = _NEGATIVE.sub(lambda m: m.group(1) or f'"{m.group(2)}"', text)  # pydot's grammar stops at -3
     try:
         with _LOCK:

@@ -442,7 +442,7 @@ def sheet_table(name: str, cells: pd.DataFrame, others: list[str], options: Read
         top += 1
     first = texts[top]
     named = [v for v in (options.source, options.target, options.weight)
-             if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdigit()]
+             if isinstance(v, str) and v != NO_WEIGHT and not v.strip().isdecimal()]
     header = looks_like_header(first, texts[top + 1:top + 1 + HEAD_ROWS]) or bool(named) and all(
         v.strip().lower() in {f.lower() for f in first} for v in named)
     body = cells.iloc[top + header:]

@@ -327,7 +327,7 @@ NO_WEIGHT_HINT = " (--weight none reads every edge with weight 1; library: weigh
 def weight_problem(token: str) -> str | None:
     """Why ``token`` is not a weight (a positive finite number up to float32's largest), or None."""
     try:
-        value = float(token.replace("_", " "))  # "1_000" is Python's, not a number in a file (pandas)
+        value = float("_" if "_" in token else token)  # "1_000" is Python's, not a number in a file (pandas)
     except ValueError:
         return f"weight {token[:40]!r} is not a number"
     if not math.isfinite(value):
@@ -354,8 +354,8 @@ def parse_weight(token: str, file: str, line: int | None, words_skipped: bool = 
 def parse_weights(tokens: list[str], lines: list[int], file: str) -> np.ndarray:
     """Weights from text in one numpy parse; :func:`parse_weight` names the first bad one."""
     try:
-        values = np.asarray(tokens, dtype=np.float64)
-        if np.all((values > 0) & (values <= FLOAT32_MAX)):  # NaN fails too
+        values = np.asarray(tokens, dtype=np.float64)  # takes 1_000 too, which weight_problem refuses
+        if np.all((values > 0) & (values <= FLOAT32_MAX)) and "_" not in "".join(tokens):  # NaN fails too
             return values
     except ValueError:
         pass

@@ -42,6 +42,9 @@ def matrix_shape(head: list[tuple[int, list[str]]], count: int | None, file: str
     if bad is not None:
         raise GraphFormatError(file, f"the header names node {bad[:40]!r} twice (or a column without a "
                                      "name): each column of an adjacency matrix is one node", line)
+    if not labels:
+        raise GraphFormatError(file, "a header of no node names: each column of an adjacency matrix is one "
+                                     "node", line)
     start = second[0] if labelled and second[0] != labels[0] and second[0] in ("0", "1") else None
     numbers = [str(k + int(start)) for k in range(len(labels))] if start else labels
     return labels, numbers if labelled else None, len(labels)

@@ -41,7 +41,7 @@ def read_matrix_market(raw: bytes, file: str, options: ReadOptions) -> tuple[Gra
         raise GraphFormatError(file, "a Matrix Market file has no columns to choose: leave source and target "
                                      "unset")
     lines = decode(raw, file).splitlines()
-    layout, field, symmetry = _banner(lines[0], file)
+    layout, field, symmetry = _banner(lines[0] if lines else "", file)
     size_line, n = _size(lines, layout, file)
     try:
         matrix = sp.coo_array(scipy.io.mmread(io.BytesIO(_for_scipy(raw, lines, size_line)),
@@ -96,7 +96,7 @@ def _size(lines: list[str], layout: str, file: str) -> tuple[int, int]:
         raise GraphFormatError(file, "a Matrix Market banner without a size line", 1)
     shape = "'rows cols entries'" if layout == "coordinate" else "'rows cols'"
     words = lines[number - 1].split()
-    if len(words) != shape.count(" ") + 1 or not all(w.isdigit() for w in words):
+    if len(words) != shape.count(" ") + 1 or not all(w.isdecimal() for w in words):
         raise GraphFormatError(file, f"the size line must be {shape} (whole numbers), got "
                                      f"{lines[number - 1].strip()[:80]!r}", number)
     rows, cols = int(words[0]), int(words[1])
@@ -139,7 +139,7 @@ def _located(err: Exception, lines: list[str], size_line: int, layout: str, fiel
             return GraphFormatError(file, f"an entry must be {width} values, got {len(fields)} fields: "
                                           f"{' '.join(fields)[:80]!r}", number)
         for word in fields[:2] if layout == "coordinate" else ():
-            if not word.isdigit() or not 1 <= int(word) <= n:
+            if not word.isdecimal() or not 1 <= int(word) <= n:
                 return GraphFormatError(file, f"node index {word[:40]!r} is not a whole number in 1..{n:,} "
                                               "(the size line's rows)", number)
         if field != "pattern" and not (layout == "array" and is_zero(fields[-1])):

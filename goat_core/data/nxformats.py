@@ -63,6 +63,9 @@ def safe_xml_root(raw: bytes, file: str, what: str, lines: dict[Any, int] | None
     except ParseError as err:
         line = err.position[0] if getattr(err, "position", None) else None
         raise GraphFormatError(file, f"malformed XML: {first_line(err)}", line) from None
+    except LookupError as err:  # expat asks Python for an encoding the declaration names
+        raise GraphFormatError(file, f"the XML declaration names an encoding Python does not know ({err}): "
+                                     "save it as UTF-8", 1) from None
 
 
 def read_xml(raw: bytes, file: str, options: ReadOptions, fmt: str) -> tuple[Graph, ReadReport]:

@@ -12,7 +12,8 @@ import re
 import sys
 import zipfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
@@ -85,7 +86,7 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
     raw, compression, member = unpack(raw, file, max_bytes)
     shown = f"{file}/{member}" if member else file
     raw, utf16 = _utf16_as_utf8(raw)
-    try:
+    with _within_limits(shown):
         fmt = options.format or sniff_format(raw, shown)
         if fmt == "matrix" and (raw.startswith(b"PAR1") or looks_workbook(raw)):  # a table holding a matrix
             fmt = "parquet" if raw.startswith(b"PAR1") else "excel"  # options.format still says matrix
@@ -93,14 +94,6 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
             graph, report = (read_parquet if fmt == "parquet" else read_excel)(raw, shown, options, max_bytes)
         else:
             graph, report = READERS[fmt](raw, shown, options)
-    except ValueError as err:  # int() of a hostile number, in any reader that counts or numbers nodes
-        if "integer string conversion" not in str(err):
-            raise
-        raise GraphFormatError(shown, f"a number of over {sys.get_int_max_str_digits():,} digits: no node "
-                                      "id, count or weight is that long") from None
-    except MemoryError:  # a count the file declares (*Vertices, p, n =) past what this machine holds
-        raise GraphFormatError(shown, "out of memory reading it: the nodes or cells it declares are more "
-                                      "than this machine holds") from None
     graph = replace(graph, source=shown)
     notes = report.notes + (("UTF-16 text",) if utf16 else ())
     report = replace(report, compression=compression, member=member, detected=options.format is None,
@@ -145,17 +138,33 @@ def table_columns(raw: bytes, file: str = "<upload>", *, max_bytes: int = MAX_DE
     try:
         raw, _, _ = unpack(raw, file, max_bytes)
         raw, _ = _utf16_as_utf8(raw)
-        fmt = sniff_format(raw, file)
-        if fmt in ("json-table", "node-link", "parquet", "excel"):
-            fmt = fmt if fmt in ("parquet", "excel") else "json-table"
-            found = frame_columns(raw, file, fmt, max_bytes)
-        elif fmt == "edgelist":
-            found = first_rows(raw)
-        else:
-            return None
+        with _within_limits(file):
+            fmt = sniff_format(raw, file)
+            if fmt in ("json-table", "node-link", "parquet", "excel"):
+                fmt = fmt if fmt in ("parquet", "excel") else "json-table"
+                found = frame_columns(raw, file, fmt, max_bytes)
+            elif fmt == "edgelist":
+                found = first_rows(raw)
+            else:
+                return None
         return TableColumns(*found, fmt) if found is not None else None
     except GraphFormatError:
         return None
+
+
+@contextmanager
+def _within_limits(file: str) -> Iterator[None]:
+    """A number past Python's digit limit, or a count past memory, in any reader: a one-line error."""
+    try:
+        yield
+    except ValueError as err:  # int() of a hostile number, in any reader that counts or numbers nodes
+        if "integer string conversion" not in str(err):
+            raise
+        raise GraphFormatError(file, f"a number of over {sys.get_int_max_str_digits():,} digits: no node "
+                                     "id, count or weight is that long") from None
+    except MemoryError:  # a count the file declares (*Vertices, p, n =) past what this machine holds
+        raise GraphFormatError(file, "out of memory reading it: the nodes or cells it declares are more "
+                                     "than this machine holds") from None
 
 
 # --------------------------------------------------------------------------- compression
@@ -283,7 +292,7 @@ def looks_lgl(lines: list[str]) -> bool:
     if any(all(sep in row for row in data) for sep in ",;|"):
         return False  # "0,1" under np.savetxt's "# source,target": a delimited table, not lone neighbors
     neighbors = [row.split()[0] for row in data]
-    if all(n.isdigit() for n in neighbors) and not all(n.isdigit() for n in names):
+    if all(n.isdecimal() for n in neighbors) and not all(n.isdecimal() for n in names):
         return False
     lone = any(not node and len(row.split()) == 1 for row, node in zip(rows, nodes))
     return lone or any(nodes[k] and not nodes[k - 1] for k in range(1, len(rows)))
@@ -294,7 +303,7 @@ def _looks_multiline(head: _Head) -> bool:
     file, run only when the first lines have a neighbor line (one token, or a node and its
     {attributes}), which no edge list has."""
     tokens = [line.split() for line in head.rows[:21]]  # rows are not blank: each has a token
-    neighbor_line = bool(tokens) and len(tokens[0]) == 2 and tokens[0][1].isdigit() and any(
+    neighbor_line = bool(tokens) and len(tokens[0]) == 2 and tokens[0][1].isdecimal() and any(
         len(t) == 1 or t[1].startswith("{") for t in tokens[1:])
     return (has_networkx_header(head.text) or neighbor_line) and looks_multiline(head.raw, head.file)
 

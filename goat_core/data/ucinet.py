@@ -197,7 +197,7 @@ def _checked(settings: dict[str, tuple[int, str]], given: dict[str, tuple[int, l
     if "n" not in settings:
         raise GraphFormatError(file, "the DL header has no 'n =' (the number of nodes)", tokens[0][0])
     number, value = settings["n"]
-    if not value.isdigit() or int(value) == 0:
+    if not value.isdecimal() or int(value) == 0:
         raise GraphFormatError(file, f"n must be a whole number of nodes, got {value!r}", number)
     n = declared_nodes(int(value), size, file, number, "the DL header")
     if "nm" in settings and settings["nm"][1] != "1":
@@ -396,7 +396,7 @@ def _node(word: str, index: dict[str, int], names: list[str], n: int, listed: bo
         index[word] = len(names)
         names.append(word)
         return index[word]
-    if not word.isdigit() or not 1 <= int(word) <= n:
+    if not word.isdecimal() or not 1 <= int(word) <= n:
         raise GraphFormatError(file, f"node {word[:40]!r} is not a number in 1..{n:,} (labels embedded names "
                                      "nodes by label)", number)
     return int(word) - 1

@@ -294,3 +294,23 @@ def test_make_batch_zero_padding_fills_every_side_to_n():
     assert ((zero.nbr_s != pad).sum(1) <= hood.length[src]).all()
     masked = make_batch(src, dst, hood, exclude_partner=True)
     assert masked.nbr_s.shape[1] <= 9 and not bool(masked.mask_s.all())
+
+
+def test_gram_scores_stay_finite_when_every_alignment_is_below_exps_range():
+    """Masked padding, no pad slot, every pooled alignment under -709: the softmax's pad term was
+    0 * exp(709+) = NaN in the Gram mode (a run fuzzer found it); the module's numbers, finite."""
+    from goat_core.data.readers import parse_edge_list
+
+    n = 40  # an even cycle: a node's neighbours have the other parity, so do a pair's when s - t is odd
+    graph = parse_edge_list("".join(f"{i} {(i + 1) % n}\n" for i in range(n)).encode(), "cycle.txt")
+    model = Goat(n, 8, "max", dropout=0.0, generator=torch.Generator().manual_seed(0)).eval()
+    with torch.no_grad():
+        model.embedding.weight[:n] = torch.tensor([10.0 if i % 2 else -10.0 for i in range(n)])[:, None]
+    hood = sample_neighborhoods(Adjacency.from_graph(graph), 4, torch.Generator().manual_seed(0))
+    pairs = torch.tensor([(s, t) for s in range(n) for t in range(n) if (s - t) % 2])
+    with torch.no_grad():
+        plain, _ = model(*make_batch(pairs[:, 0], pairs[:, 1], hood, True).args())
+    gram = GramCache()
+    assert dispatch.uses_gram(model, "fused", len(pairs), gram)
+    scores = score_pairs(model, pairs.numpy(), hood, True, torch.device("cpu"), "fused", gram, batch_size=64)
+    assert np.isfinite(plain.numpy()).all() and np.allclose(scores, plain.numpy(), rtol=1e-5)

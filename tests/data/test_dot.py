@@ -139,3 +139,14 @@ def test_negative_numeral_ids_as_graphviz_reads_them():
     # DOT's ids include numerals "[-]?(.[0-9]+ | [0-9]+(.[0-9]*)?)"; pydot's grammar stops at a bare "-3"
     graph = read_graph_bytes(b"graph { 0 -- 1; 1 -- -3; -3 -- .5 [w=-1]; -2.5 }", "numbers.gv")
     assert sorted(graph.names) == sorted(["0", "1", "-3", ".5", "-2.5"]) and graph.num_edges == 3
+
+
+@pytest.mark.parametrize("attrs", ["src=1", "dst=x", "name", "obj_dict=1, weight=2", 'graph_type="y"'])
+def test_attributes_named_as_pydots_own_arguments_are_attributes(attrs):
+    """pydot passes a statement's attributes as keywords beside its own (name=, src=, ...): a clash
+    was a TypeError; now they are attributes like any other (the weight still read). The subgraph makes
+    it pydot's to read, not the line pattern's."""
+    text = f"graph {{\n  subgraph s {{ a -- b [{attrs}] }}\n  c [{attrs}]\n  a -- c\n}}"
+    graph = read_graph_bytes(text.encode(), "k.dot")
+    weight = 2.0 if "weight" in attrs else 1.0
+    assert edges_of(graph) == {frozenset("ab"): weight, frozenset("ac"): 1.0}

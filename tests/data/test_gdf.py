@@ -161,3 +161,9 @@ def test_a_file_without_edges_says_so(raw, words):
     with pytest.raises(GraphFormatError) as err:
         read_graph_bytes(raw, "bad.gdf")
     assert str(err.value) == f"bad.gdf: {words}"
+
+
+def test_a_weight_with_an_underscore_is_refused_as_in_a_table():
+    """numpy's float parse takes Python's 1_000; a file's weight is not Python: one rule for every reader."""
+    gdf = b"nodedef>name VARCHAR\na\nb\nedgedef>node1 VARCHAR,node2 VARCHAR,weight DOUBLE\na,b,1_000\n"
+    assert read_error(gdf, "g.gdf") == read_error(b"a,b,w\nx,y,1_000\n", "g.gdf").replace(":2:", ":5:")

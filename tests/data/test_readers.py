@@ -571,3 +571,45 @@ def test_a_tiny_file_declaring_millions_of_nodes_is_refused_before_naming_them(r
     message = read_error(raw, "bomb")
     assert "5,000,000" in message or "3,000,000" in message
     assert read_graph_bytes(raw.replace(b"5000000", b"50").replace(b"3000000", b"30"), "small").num_nodes > 2
+
+
+# Hostile bytes a fuzzer found ending in a traceback (or a message of two lines): each is one line now.
+HOSTILE = [
+    (b"dl n=\xc2\xb2\ndata:\n", None),  # a superscript 2: isdigit() says yes, int() says no
+    (b"dl n=1 format=edgelist1\ndata:\n\xc2\xb2 1\n", None),
+    (b"%%MatrixMarket matrix array real general\n1 \xe2\x91\xa0\n", None),  # a circled 1
+    (b"%%MatrixMarket matrix coordinate real symmetric\n3 3 \xc2\xb2\n", None),
+    (b"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 \xc2\xb2\n", None),
+    (b"\xef\xbb\xbf", "matrix-market"),  # a BOM and nothing else
+    (b'""\xe2\x80\xa81', "matrix"),  # U+2028, a line separator to str.splitlines, inside quotes
+    (b'<?xml version="1.0" encoding="a"?><graphml/>', None),  # an encoding Python does not know
+    (b"graph{1[name]}", None),  # attribute names that are pydot's own arguments
+    (b"graph{a[obj_dict=1]}", None),
+    (b"graph { a -- b [weight=_1] }", None),  # float() takes 1_0 but not _1
+    (b"dl n=2\ndata:\n0 _1\n1 0\n", None),
+    (b"a b {'weight': '_1'}\n", None),
+    (b'a,"1\na"', None),  # a quoted field across lines, quoted in the message
+    (b'{"\\r":[[]]}', None),  # a JSON key holding a CR, quoted in the message
+]
+
+
+@pytest.mark.parametrize(("raw", "fmt"), HOSTILE)
+def test_hostile_bytes_end_in_one_line(raw, fmt):
+    read_error(raw, "h.txt", ReadOptions(format=fmt))
+
+
+@pytest.mark.parametrize("raw", [b"1 " + b"1" * 4301 + b"\n1", b"[" + b"1" * 4301 + b"]",
+                                 b'{"":""}\n' + b"1" * 4301 + b"\n"])
+def test_a_number_past_pythons_digit_limit_is_refused_by_the_column_picker_too(raw):
+    """The reader's one line; the column picker offers nothing (it was a ValueError's traceback)."""
+    from goat_core.data.readers import table_columns
+
+    assert "digits: no node id, count or weight is that long" in read_error(raw, "h.txt")
+    assert table_columns(raw, "h.txt") is None
+
+
+def test_ids_written_as_whole_floats_past_int64_keep_their_digits():
+    """numpy makes float64 of [1, 11111111111111111111]: its digits lost, and int("1.0") a ValueError."""
+    graph = read_graph_bytes(b"1.0 11111111111111111111\n1.0 11111111111111111112\n.0 3\n", "f.txt")
+    assert edges_of(graph) == {frozenset(("1", "11111111111111111111")): 1.0,
+                               frozenset(("1", "11111111111111111112")): 1.0, frozenset(("0", "3")): 1.0}
