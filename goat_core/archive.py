@@ -65,9 +65,9 @@ def run_from_zip(raw: bytes, file: str = "<upload>", max_bytes: int = MAX_RUN_AR
                 for name, info in members.items():
                     (Path(tmp) / name).write_bytes(_member_bytes(zf, info, file, max_bytes))
                 return _load(tmp, file)
+    except GraphFormatError:  # a ValueError too: the run's own one line, as it is
+        raise
     except (zipfile.BadZipFile, NotImplementedError, ValueError) as err:  # a version, an offset, damaged
-        if isinstance(err, GraphFormatError):
-            raise
         raise GraphFormatError(file, f"damaged zip archive ({err})") from None
 
 
