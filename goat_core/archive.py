@@ -33,6 +33,8 @@ def run_to_zip(goat: Goat) -> bytes:
 def _member_problem(info: zipfile.ZipInfo) -> str | None:
     name = info.filename
     path = PurePosixPath(name.replace("\\", "/"))
+    if not name:  # ZipInfo.is_dir() fails on it
+        return "a member with no name"
     if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":"):
         return f"member {name!r} has an absolute path"
     if ".." in path.parts:

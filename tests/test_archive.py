@@ -27,7 +27,7 @@ def _zip(members: dict[str, bytes], symlink: str | None = None) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
         for name, data in members.items():
-            zf.writestr(name, data)
+            zf.writestr(name or zipfile.ZipInfo(name), data)  # writestr("") itself fails
         if symlink:
             info = zipfile.ZipInfo(symlink)
             info.external_attr = (stat.S_IFLNK | 0o777) << 16
@@ -51,6 +51,7 @@ def test_run_archive_round_trip_and_folder(goat):
     ("missing", "model.safetensors missing"),
     ("huge", "over the"),
     ("bad config", "config.json: 'params' is missing"),
+    ("no name", "a member with no name"),  # was ZipInfo.is_dir()'s IndexError
 ])
 def test_run_archive_refuses_bad_archives(goat, case, problem):
     members = _members(goat)
@@ -62,6 +63,7 @@ def test_run_archive_refuses_bad_archives(goat, case, problem):
         "missing": _zip({k: v for k, v in members.items() if k != "model.safetensors"}),
         "huge": _zip(members),
         "bad config": _zip({**members, "config.json": b'{"format_version": 3}'}),
+        "no name": _zip({**members, "": b"x"}),
     }[case]
     limit = 1000 if case == "huge" else archive.MAX_RUN_ARCHIVE_BYTES
     with pytest.raises(GraphFormatError) as err:

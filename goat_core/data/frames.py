@@ -206,7 +206,8 @@ def json_frame(text: str, file: str, orient: str, told: str = "") -> Table:
     _refuse_what_pandas_misreads(text, file)
     try:
         frame = pd.read_json(io.StringIO(text), orient=orient, dtype=False, convert_axes=False)
-    except (ValueError, KeyError, TypeError) as err:  # "Value is too big!", a table schema without types
+    # "Value is too big!", a table schema without types, numpy's SyntaxError on an extDtype of ","
+    except (ValueError, KeyError, TypeError, SyntaxError) as err:
         raise GraphFormatError(file, f"pandas cannot read this JSON as orient '{orient}': {first_line(err)}"
                                ) from None
     # orient 'table' names pandas' unnamed index "index" (read_json gives it back unnamed)
@@ -306,7 +307,7 @@ def looks_workbook(raw: bytes) -> bool:
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
             names = archive.namelist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):  # a "version needed"
         return False
     return "[Content_Types].xml" in names and any(name.startswith("xl/") for name in names)
 
@@ -335,7 +336,7 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
             members = archive.infolist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as err:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as err:
         raise GraphFormatError(file, f"not an Excel workbook (.xlsx): {first_line(err)}") from None
     size = sum(info.file_size for info in members)  # a member read stops at its declared size
     if size > max_bytes:

@@ -237,7 +237,9 @@ def _only_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
     if "mimetype" in names and archive.read("mimetype").startswith(b"application/vnd.oasis.opendocument"):
         raise GraphFormatError(file, "an OpenDocument spreadsheet (.ods): save it as .xlsx or CSV to read it "
                                      "here")
-    files = [i for i in archive.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")
+    # a member named "" is no file (ZipInfo.is_dir() fails on it)
+    files = [i for i in archive.infolist() if i.filename.rstrip("/") == i.filename != ""
+             and not i.filename.startswith("__MACOSX/")
              and Path(i.filename).name not in (".DS_Store", "Thumbs.db")]
     if len(files) != 1:
         shown = ", ".join(i.filename for i in files[:4]) + (" …" if len(files) > 4 else "")

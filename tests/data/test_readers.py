@@ -590,7 +590,29 @@ HOSTILE = [
     (b"a b {'weight': '_1'}\n", None),
     (b'a,"1\na"', None),  # a quoted field across lines, quoted in the message
     (b'{"\\r":[[]]}', None),  # a JSON key holding a CR, quoted in the message
+    # a table schema whose extDtype numpy parses as a comma string (SyntaxError)
+    (b'{"schema":{"fields":[{"name":"a","type":"string","extDtype":","}]},"data":[{"a":"x"}]}', None),
 ]
+
+
+def _zip_of_one(name: str, version_needed: int | None = None) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr(zipfile.ZipInfo(name), b"0 1\n1 2\n")
+    raw = bytearray(buffer.getvalue())
+    if version_needed is not None:  # the local header's and the central directory's
+        raw[4] = raw[raw.find(b"PK\x01\x02") + 6] = version_needed
+    return bytes(raw)
+
+
+@pytest.mark.parametrize(("raw", "said"), [(_zip_of_one(""), "a zip archive of 0 files"),
+                                           (_zip_of_one("g.txt", 200), "zip file version 20.0")])
+def test_a_zip_member_of_no_name_or_an_unknown_version_is_one_line(raw, said):
+    """Were an IndexError (ZipInfo.is_dir() of "") and a NotImplementedError (the workbook test)."""
+    from goat_core.data.readers import table_columns
+
+    assert said in read_error(raw, "g.zip")
+    assert table_columns(raw, "g.zip") is None
 
 
 @pytest.mark.parametrize(("raw", "fmt"), HOSTILE)
