@@ -3,7 +3,7 @@ validates them (:data:`PARAMETERS`), trains, and leaves learned attributes endin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from numbers import Integral
 from pathlib import Path
@@ -25,7 +25,7 @@ from .data.sampling import Adjacency, Neighborhoods
 from .errors import NotFittedError, ParameterError
 from .fitting import build_module, choose_epochs, extra_draw, inference_neighborhoods, train_fresh
 from .optim import resolve_optimizer
-from .parameters import PARAMETERS, check_params, parameter_docs
+from .parameters import PARAMETERS, check_params, parameter_docs, plain
 from .persistence import GoatState
 from .training import score_pairs
 
@@ -77,7 +77,7 @@ class Goat:
 
     # ------------------------------------------------------------------ parameters
     def get_params(self) -> dict:
-        return {name: getattr(self, name) for name in PARAMETERS}
+        return {name: plain(getattr(self, name)) for name in PARAMETERS}
 
     def set_params(self, **params) -> Goat:
         for name, value in params.items():
@@ -115,12 +115,12 @@ class Goat:
         pairs = tracked_pair_ids(graph, track_pairs, self.variant)  # checked before any training
         run: dict[str, Any] = dict(device=device, backend=backend, callback=callback, shard=(rank, world),
                                    wrap=wrap)
-        stopping = None
-        epochs = self.epochs
-        if self.validation_fraction > 0 and self.epochs > 0:
-            stopping = choose_epochs(self.get_params(), graph, **run)
+        stopping, params = None, self.get_params()
+        epochs = params["epochs"]
+        if params["validation_fraction"] > 0 and epochs > 0:
+            stopping = choose_epochs(params, graph, **run)
             epochs = stopping["best_epoch"]
-        model, hood, history, tracker = train_fresh(self.get_params(), graph, epochs, validation=validation,
+        model, hood, history, tracker = train_fresh(params, graph, epochs, validation=validation,
                                                     track=pairs, **run)
         self._set_learned(graph, model, hood, history, device, backend, stopping)
         self.tracked_ = tracker.histories() if tracker is not None else ()
@@ -197,11 +197,22 @@ class Goat:
     def _node(self, node: int | str) -> int:
         return self.graph_.index_of(node)  # a name (an int is the name it spells), or a NodeIndex
 
+    def _nodes(self, nodes: Any) -> list[int]:
+        """The indices of a list of nodes, or of one node on its own (bytes too, refused by index_of and
+        never read as a list of integers; a number or a 0-d array, each named in index_of's error)."""
+        one = isinstance(nodes, (str, bytes)) or not isinstance(nodes, Iterable) or \
+            (isinstance(nodes, np.ndarray) and nodes.ndim == 0)
+        return [self._node(node) for node in ([nodes] if one else nodes)]
+
     def _pairs(self, pairs: ArrayLike) -> np.ndarray:
         """``pairs`` as a checked (k, 2) int64 array of node positions (the one place array answers read
         pairs): names and positions outside 0..n-1 are refused (``graph_.index_of`` gives positions)."""
         n = self.graph_.num_nodes
-        array = np.asarray(pairs)
+        try:
+            array = np.asarray(pairs)
+        except ValueError:  # rows of different lengths
+            raise ParameterError("pairs must be a (k, 2) array of node positions, got rows of different "
+                                 "lengths") from None
         if array.size == 0:
             return np.zeros((0, 2), dtype=np.int64)
         if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
@@ -232,8 +243,8 @@ class Goat:
         seeded from (seed, k): the same model gives the same scores, saved and loaded or not."""
         cached = self.__dict__.get("_draws_cache", [self.neighborhoods_])
         size = self.neighborhoods_.table.shape[1]  # N as fitted
-        cached += [extra_draw(self.seed, self.graph_, size, k)
-                   for k in range(len(cached), self.inference_draws)]
+        cached += [extra_draw(plain(self.seed), self.graph_, size, k)
+                   for k in range(len(cached), plain(self.inference_draws))]
         self.__dict__["_draws_cache"] = cached
         return cached[:self.inference_draws]
 
@@ -260,10 +271,7 @@ class Goat:
         if self.variant == "global":
             raise ParameterError("GoatGlobal has no attention: train variant 'goat' or 'mean-pool'")
         assert isinstance(self.model_, modules.Goat)  # variant checked above
-        # one node on its own (bytes too: refused by index_of, never read as a list of integers)
-        one = isinstance(mute, (str, bytes, Integral))
-        nodes: list = [] if mute is None else [mute] if one else list(mute)
-        muted = list(dict.fromkeys(self._node(node) for node in nodes))
+        muted = list(dict.fromkeys(self._nodes(mute))) if mute is not None else []
         return pair_attention(self.model_, self.graph_, self.neighborhoods_, s, t, muted, uniform,
                               self.exclude_partner, self.padding, self.device_)
 
@@ -288,7 +296,7 @@ class Goat:
         if partners is None:
             ids = Adjacency.from_graph(self.graph_).neighbors(u).astype(np.int64)
         else:
-            ids = np.array([self._node(p) for p in partners], dtype=np.int64)
+            ids = np.array(self._nodes(partners), dtype=np.int64)
         ids = ids[ids != u]
         nodes = np.full(len(ids), u)
         return ids, representations(self.model_, self.embedding_, self.neighborhoods_, nodes, ids,

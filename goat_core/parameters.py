@@ -14,6 +14,8 @@ from collections.abc import Callable
 from numbers import Integral, Real
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from .backends.batch import PADDINGS
 from .data.sampling import MAX_SEED
 from .errors import ParameterError
@@ -136,6 +138,12 @@ def check_params(params: dict, skip: tuple[str, ...] = ()) -> None:
     for name, spec in PARAMETERS.items():
         if name in params and name not in skip and not spec.check(params[name]):
             raise ParameterError(f"{name} must be {spec.expected}, got {params[name]!r}")
+
+
+def plain(value: Any) -> Any:
+    """A numpy scalar (``np.int64(2)`` from an array or a grid) as the Python value it holds, which
+    every rule, torch's seeding and batch splits and JSON take; anything else as it is."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def parameter_docs(indent: str = "    ", width: int = 100) -> str:

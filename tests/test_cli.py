@@ -486,6 +486,22 @@ def test_labels_whose_scores_would_mean_nothing_are_refused_before_training(caps
     assert words in one_line_error(code, err) and out == ""
 
 
+def test_a_path_too_long_for_the_file_system_is_one_line(capsys, no_work, tmp_path):
+    """A graph or labels path past the file system's 255-byte name was an OSError's traceback."""
+    long = str(tmp_path / ("a" * 300 + ".txt"))
+    code, out, err = run_main(capsys, "info", long)
+    assert "cannot be read (File name too long)" in one_line_error(code, err)
+    code, out, err = run_main(capsys, "cluster", "lesmis", "--labels", long, "--json")
+    assert "cannot be read (File name too long)" in one_line_error(code, err) and out == ""
+
+
+def test_ranking_against_more_negatives_than_exist_is_not_a_memory_error(capsys):
+    code, out, err = run_main(capsys, "linkpred", "lesmis", "--train-ratio", "0.8", "--epochs", "1",
+                              "--dim", "8", "--neighborhood", "4",
+                              "--ranking-per-positive", "999999999999", "--json")
+    assert code == 0 and json.loads(out)["ranking"]["per_positive"] == 999999999999
+
+
 def test_json_output_is_strict():
     from goat_core.cli import to_json
 

@@ -340,6 +340,7 @@ def numbered():
     ([["10", "20"]], "turn names into positions with graph_.index_of(name)"),
     ([0, 1, 2], "must be a (k, 2) array of node positions, got shape (3,)"),  # once a reshape ValueError
     ([[True, False]], "got an array of bool"),
+    ([[0, 1], [2]], "got rows of different lengths"),  # once numpy's inhomogeneous-shape ValueError
 ])
 def test_arrays_of_pairs_are_positions_checked_in_one_place(numbered, pairs, words):
     from goat_core import ParameterError
@@ -352,12 +353,44 @@ def test_arrays_of_pairs_are_positions_checked_in_one_place(numbered, pairs, wor
     assert numbered.predict_proba([[0, 4]]).shape == (1,)  # a list of positions is still fine
 
 
-def test_a_mute_given_as_bytes_is_refused_not_read_as_numbers(numbered):
-    """b"30" iterates as the integers 51 and 48, which are names here: they were muted instead."""
+@pytest.mark.parametrize("mute, shown", [(b"30", "b'30' (bytes)"), (np.array(30), "array(30) (ndarray)"),
+                                         (float("nan"), "nan (float)")])
+def test_a_mute_given_as_bytes_or_a_scalar_is_refused_not_read_as_numbers(numbered, mute, shown):
+    """b"30" iterates as the integers 51 and 48, which are names here: they were muted instead; a 0-d
+    array and a float were "not iterable" TypeErrors."""
     from goat_core import GoatError
 
-    with pytest.raises(GoatError, match="a node is named by text .* got b'30' \\(bytes\\)"):
-        numbered.attention("10", "20", mute=b"30")
+    with pytest.raises(GoatError) as err:
+        numbered.attention("10", "20", mute=mute)
+    assert f"a node is named by text (or an integer name), got {shown}" in str(err.value)
+    muted = numbered.attention("10", "20", mute=(name for name in ["51"]))  # any iterable of names
+    assert muted.to_dict() == numbered.attention("10", "20", mute=["51"]).to_dict()
+
+
+def test_one_partner_on_its_own_is_one_partner(numbered):
+    """context_representations(node, 30) was "'int' object is not iterable"."""
+    ids, reps = numbered.context_representations("10", 30)
+    again = numbered.context_representations("10", ["30"])
+    assert ids.tolist() == again[0].tolist() == [2] and np.array_equal(reps, again[1])
+
+
+def test_numpy_numbers_are_the_numbers_they_hold(triangle_tail, tmp_path):
+    """A seed or batch size from an array (np.int64) was a TypeError inside torch; now the same model,
+    saved with plain JSON numbers."""
+    plain = Goat(**FAST, seed=2).fit(triangle_tail)
+    numpy = Goat(**{**FAST, "batch_size": np.int64(32), "epochs": np.int64(5), "lr": np.float64(0.02)},
+                 seed=np.int64(2)).fit(triangle_tail)
+    assert np.array_equal(plain.embedding_, numpy.embedding_)
+    numpy.save(tmp_path / "run")
+    assert Goat.load(tmp_path / "run").get_params() == plain.get_params()
+
+
+@pytest.mark.parametrize("backend, variant", [("fused", "goat"), ("torch", "goat"), ("module", "mean-pool"),
+                                              ("module", "global")])
+def test_no_negatives_trains_on_the_edges_alone(triangle_tail, backend, variant):
+    """negatives=0 (in the parameter's range, and the app's) was torch.multinomial's RuntimeError."""
+    goat = Goat(**{**FAST, "negatives": 0}, backend=backend, variant=variant).fit(triangle_tail)
+    assert np.isfinite([row["loss"] for row in goat.history_]).all()
 
 
 @pytest.mark.parametrize("k", [-1, 2.5, True, "3"])

@@ -48,6 +48,9 @@ def ranking_metrics(rank: ArrayLike, hits_at: tuple[int, ...] = HITS_AT) -> dict
     return out
 
 
+MAX_RANKING_SLOTS = 50_000_000  # (P, K) negatives: 850 MB of pairs and flags
+
+
 @dataclass(frozen=True)
 class RankingNegatives:
     """The pairs a ranking evaluation scores: positives (P, 2) and their negatives (P, K, 2), where
@@ -118,7 +121,13 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
 
     rng = np.random.default_rng([split.seed if seed is None else seed, 27, RANKING_NEGATIVES.index(kind)])
     train, pos = split.train, np.asarray(split.test_pos, dtype=np.int64).reshape(-1, 2)
-    n, k = train.num_nodes, int(per_positive)
+    # never more slots than a positive has candidates, (a, w) and (w, b): past that every K ranks the same
+    n = train.num_nodes
+    k = min(int(per_positive), max(2 * (n - 2), 1))
+    if len(pos) * k > MAX_RANKING_SLOTS:
+        raise ParameterError(f"ranking {len(pos):,} held-out edges against {int(per_positive):,} negatives "
+                             f"each is over the {MAX_RANKING_SLOTS:,} pairs ranked here: ask for at most "
+                             f"{MAX_RANKING_SLOTS // max(len(pos), 1):,} negatives per positive")
     tsrc, tdst = train.undirected_pairs()
     full = undirected_adjacency(n, np.concatenate([tsrc, pos[:, 0]]), np.concatenate([tdst, pos[:, 1]]))
     negatives = np.full((len(pos), k, 2), -1, dtype=np.int64)
@@ -129,7 +138,7 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
     step = max(1, batch_cells // max(2 * n, 1))
     for start in range(0, len(rows), step):
         _choose_exhaustively(train, pos, full, rows[start:start + step], kind, k, rng, negatives, valid)
-    return RankingNegatives(pos, negatives, valid, kind, k)
+    return RankingNegatives(pos, negatives, valid, kind, int(per_positive))
 
 
 def _draw_random(pos: np.ndarray, full, n: int, k: int, rng: np.random.Generator, negatives: np.ndarray,

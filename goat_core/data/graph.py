@@ -564,11 +564,21 @@ def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels
 
 
 def read_labels(path: str | Path, graph: Graph) -> NodeLabels:
+    return parse_labels(file_bytes(path, "labels file"), graph, file=str(path))
+
+
+def file_bytes(path: str | Path, what: str, missing: str = "") -> bytes:
+    """The bytes of the ``what`` file at ``path``, or a one-line error: missing (``missing`` says
+    what else the name could have been), a directory, or unreadable (a name too long, no permission)."""
     path = Path(path)
-    if not path.is_file():
-        what = "is a directory, not a labels file" if path.is_dir() else "no such labels file"
-        raise GraphFormatError(str(path), what)
-    return parse_labels(path.read_bytes(), graph, file=str(path))
+    try:
+        if path.is_dir():
+            raise GraphFormatError(str(path), f"is a directory, not a {what}")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise GraphFormatError(str(path), f"no such {what}{missing}") from None
+    except OSError as err:
+        raise GraphFormatError(str(path), f"cannot be read ({err.strerror or type(err).__name__})") from None
 
 
 def data_dir() -> Path | None:

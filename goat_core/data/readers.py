@@ -28,7 +28,7 @@ from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
 from .frames import frame_columns, looks_json_lines, looks_workbook, read_excel, read_json, read_parquet
 from .gdf import looks_gdf, read_gdf
-from .graph import Graph, NodeLabels, first_line
+from .graph import Graph, NodeLabels, file_bytes, first_line
 from .matrix import looks_matrix, read_matrix
 from .matrixmarket import looks_matrix_market, read_matrix_market
 from .nxformats import (
@@ -115,10 +115,8 @@ def parse_edge_list(raw: bytes, file: str = "<upload>", directed: bool = False, 
 def read_graph_file(path: str | Path, directed: bool = False, *, format: str | None = None,
                     source: Column = None, target: Column = None, weight: Column = None) -> Graph:
     """A graph file by path, any supported format; a missing file is a GraphFormatError too."""
-    path = Path(path)
-    if not path.is_file():
-        raise GraphFormatError(str(path), "no such file (and not a bundled graph name)")
-    return parse_edge_list(path.read_bytes(), str(path), directed, format=format, source=source,
+    raw = file_bytes(path, "file", " (and not a bundled graph name)")
+    return parse_edge_list(raw, str(path), directed, format=format, source=source,
                            target=target, weight=weight)
 
 

@@ -83,6 +83,8 @@ def noise_distribution(adj: Adjacency, power: float = 0.75) -> torch.Tensor:
 
 
 def draw_negatives(noise: torch.Tensor, count: int, generator: torch.Generator) -> torch.Tensor:
+    if count == 0:  # negatives=0, training on the edges alone (torch.multinomial refuses 0 samples)
+        return torch.empty(0, dtype=torch.long)
     return torch.multinomial(noise, count, replacement=True, generator=generator)
 
 

@@ -114,6 +114,24 @@ def test_a_positive_short_of_candidates_is_ranked_against_what_it_has():
     assert found.metrics(np.array([1.0, 0.0]))["mrr"] == 1.0
 
 
+@pytest.mark.parametrize("kind", ["random", "hard"])
+def test_asking_past_every_candidate_ranks_against_all_of_them_in_bounded_memory(split, kind):
+    """K = 10**12 was a 742 TiB allocation (a MemoryError); every K past a positive's 2(n - 2) candidates
+    ranks it against all of them, so the metrics are those of K = 2(n - 2)."""
+    from goat_core import ParameterError
+    from goat_core.analysis.ranking import MAX_RANKING_SLOTS
+
+    n = split.train.num_nodes
+    every, asked = ranking_negatives(split, kind, 2 * (n - 2)), ranking_negatives(split, kind, 10**12)
+    scores = np.cos(every.pairs() @ [3.1, 0.7])
+    assert every.metrics(scores) == {**asked.metrics(scores), "per_positive": 2 * (n - 2)}
+    assert asked.valid.shape == every.valid.shape and asked.per_positive == 10**12
+    many = EdgeSplit(split.train, np.repeat(split.test_pos, MAX_RANKING_SLOTS // 50, axis=0), split.test_neg,
+                     0.6, 0)
+    with pytest.raises(ParameterError, match="negatives per positive"):
+        ranking_negatives(many, kind, 2 * (n - 2))
+
+
 @pytest.mark.parametrize("padding, exclude", [("zero", True), ("zero", False), ("mask", True)])
 def test_fast_pair_scores_are_the_models_scores(split, padding, exclude):
     goat = Goat(
