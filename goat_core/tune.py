@@ -230,6 +230,30 @@ def open_study(graph: Graph, *, storage: str, name: str | None = None, sampler: 
     return study
 
 
+def _check_resumed_space(study: optuna.Study, space: Mapping[str, SearchRange], storage: str) -> None:
+    """A StudyMismatch unless the study's trials searched each parameter of ``space`` as it would be
+    searched now: Optuna takes a narrower range, but no other choices, type or scale, and says so only
+    as a traceback at the first trial's suggestion, leaving a failed trial in the study."""
+    for trial in study.get_trials(deepcopy=False):
+        for name, before in trial.distributions.items():
+            if name not in space:  # fixed now: not suggested
+                continue
+            now = distribution(name, space[name])
+            try:
+                optuna.distributions.check_distribution_compatibility(before, now)
+            except ValueError:
+                raise StudyMismatch(f"{storage}: study {study.study_name!r} searched {name} over "
+                                    f"{_shown(before)}, not {_shown(now)}: search it as before, or name "
+                                    "another study (--study)") from None
+
+
+def _shown(dist: optuna.distributions.BaseDistribution) -> str:
+    if isinstance(dist, CategoricalDistribution):
+        return ",".join(map(str, dist.choices))
+    assert isinstance(dist, (IntDistribution, FloatDistribution))
+    return f"{dist.low:g}:{dist.high:g}" + (" (log scale)" if dist.log else "")
+
+
 # ---------------------------------------------------------------------------- trials
 def trial_params(base: Mapping[str, Any], values: Mapping[str, Any], validation_fraction: float) -> dict:
     """``base`` (GOAT's parameters) with a trial's ``values``, early stopping on: checked."""
@@ -290,6 +314,7 @@ def search(graph: Graph, *, trials: int | None = 20, timeout: float | None = Non
     trial_params(base, {}, validation_fraction)  # a bad fixed parameter: refused before any study
     opened = open_study(graph, storage=storage, name=study, sampler=sampler, seed=seed,
                         validation_fraction=validation_fraction)
+    _check_resumed_space(opened, free, storage)
     if default_first:
         opened.sampler = DefaultsFirst(opened.sampler, default_trial(free, base))
     opened.optimize(lambda t: run_trial(t, graph, base, free, validation_fraction, callback),

@@ -81,6 +81,22 @@ def test_resume_adds_trials_and_redoes_none(lesmis, tmp_path):
         search(split_edges(lesmis, 0.7, 0).train, trials=1, **options)
 
 
+def test_resuming_with_other_choices_is_one_line_before_any_trial(lesmis, tmp_path):
+    """Optuna refuses a choice's other values only at the first suggestion, as a ValueError's traceback
+    ("CategoricalDistribution does not support dynamic value space") and a failed trial in the study."""
+    train = split_edges(lesmis, 0.8, 0).train
+    options = dict(storage=str(tmp_path / "s.log"), study="s", seed=0, base=FAST)
+    search(train, trials=1, space=SMALL, **options)
+    with pytest.raises(StudyMismatch, match="study 's' searched batch_size over 64,128, not 256: search "
+                                            "it as before"):
+        search(train, trials=1, space=narrow_space(["dim=32:40", "neighborhood=10:20", "batch_size=256"]),
+               **options)
+    narrower = narrow_space(["dim=32:36", "neighborhood=10:20", "batch_size=64,128"])  # Optuna takes it
+    assert len(search(train, trials=1, space=narrower, **options).trials) == 2
+    assert all(t.state.is_finished() and t.state.name != "FAIL" for t in optuna.load_study(
+        study_name="s", storage=tuning.open_storage(options["storage"])).trials)
+
+
 def test_two_processes_share_one_study(tmp_path):
     storage = f"sqlite:///{tmp_path / 'shared.db'}"
     command = [sys.executable, "-m", "goat_core", "tune", str(ROOT / "sample_graphs" / "karate.txt"),
