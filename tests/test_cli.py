@@ -487,12 +487,16 @@ def test_labels_whose_scores_would_mean_nothing_are_refused_before_training(caps
 
 
 def test_a_path_too_long_for_the_file_system_is_one_line(capsys, no_work, tmp_path):
-    """A graph or labels path past the file system's 255-byte name was an OSError's traceback."""
+    """A graph or labels path past the file system's 255-byte name was an OSError's traceback; a device
+    is refused before it is read."""
     long = str(tmp_path / ("a" * 300 + ".txt"))
     code, out, err = run_main(capsys, "info", long)
     assert "cannot be read (File name too long)" in one_line_error(code, err)
     code, out, err = run_main(capsys, "cluster", "lesmis", "--labels", long, "--json")
     assert "cannot be read (File name too long)" in one_line_error(code, err) and out == ""
+    for command in (["info", "/dev/zero"], ["cluster", "lesmis", "--labels", "/dev/zero", "--json"]):
+        code, out, err = run_main(capsys, *command)  # never read: a device that never ends
+        assert "/dev/zero: is not a regular file (a device or a pipe)" in one_line_error(code, err)
 
 
 def test_ranking_against_more_negatives_than_exist_is_not_a_memory_error(capsys):

@@ -568,14 +568,16 @@ def read_labels(path: str | Path, graph: Graph) -> NodeLabels:
 
 
 def file_bytes(path: str | Path, what: str, missing: str = "") -> bytes:
-    """The bytes of the ``what`` file at ``path``, or a one-line error: missing (``missing`` says
-    what else the name could have been), a directory, or unreadable (a name too long, no permission)."""
+    """The bytes of the regular file ``path`` (a ``what``), or a one-line error: missing (``missing`` says
+    what else the name could have been), a directory, a device, or unreadable (a name too long)."""
     path = Path(path)
     try:
-        if path.is_dir():
-            raise GraphFormatError(str(path), f"is a directory, not a {what}")
+        if not path.is_file():  # never read a device or a pipe: /dev/zero never ends
+            problem = f"is a directory, not a {what}" if path.is_dir() else \
+                "is not a regular file (a device or a pipe)" if path.exists() else f"no such {what}{missing}"
+            raise GraphFormatError(str(path), problem)
         return path.read_bytes()
-    except FileNotFoundError:
+    except FileNotFoundError:  # removed since
         raise GraphFormatError(str(path), f"no such {what}{missing}") from None
     except OSError as err:
         raise GraphFormatError(str(path), f"cannot be read ({err.strerror or type(err).__name__})") from None
