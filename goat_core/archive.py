@@ -60,17 +60,18 @@ def run_from_zip(raw: bytes, file: str = "<upload>", max_bytes: int = MAX_RUN_AR
     """
     if not zipfile.is_zipfile(io.BytesIO(raw)):
         raise GraphFormatError(file, "not a zip archive: upload the zip of a run directory")
-    try:
+    try:  # the zip's own faults only: the run's checks below report in their own words
         with zipfile.ZipFile(io.BytesIO(raw)) as zf:
-            members = _pick_members(zf, file, max_bytes)
-            with tempfile.TemporaryDirectory() as tmp:
-                for name, info in members.items():
-                    (Path(tmp) / name).write_bytes(_member_bytes(zf, info, file, max_bytes))
-                return _load(tmp, file)
-    except GraphFormatError:  # a ValueError too: the run's own one line, as it is
+            members = {name: _member_bytes(zf, info, file, max_bytes)
+                       for name, info in _pick_members(zf, file, max_bytes).items()}
+    except GraphFormatError:  # a ValueError too: already one line
         raise
     except (zipfile.BadZipFile, NotImplementedError, ValueError) as err:  # a version, an offset, damaged
         raise GraphFormatError(file, f"damaged zip archive ({err})") from None
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, data in members.items():
+            (Path(tmp) / name).write_bytes(data)
+        return _load(tmp, file)
 
 
 def _member_bytes(zf: zipfile.ZipFile, info: zipfile.ZipInfo, file: str, max_bytes: int) -> bytes:
