@@ -30,7 +30,7 @@ from optuna.storages.journal import JournalFileBackend
 from optuna.trial import TrialState
 
 from .backends.dispatch import resolve_backend, resolve_device
-from .data.graph import Graph
+from .data.graph import Graph, first_line
 from .data.sampling import EdgeSplit
 from .errors import GoatError, ParameterError
 from .estimator import Goat
@@ -130,8 +130,21 @@ def open_storage(storage: str | optuna.storages.BaseStorage) -> str | optuna.sto
     Optuna storage object (the app's in-memory one) as is."""
     if not isinstance(storage, str) or "://" in storage:
         return storage
-    Path(storage).parent.mkdir(parents=True, exist_ok=True)
-    return JournalStorage(JournalFileBackend(str(Path(storage))))
+    path = Path(storage)
+    try:
+        if path.exists() and not path.is_file():  # a directory; a device would be read without end
+            raise ParameterError(f"{storage}: is not a regular file: name a journal file (or an SQLAlchemy "
+                                 "URL) for the study")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return JournalStorage(JournalFileBackend(str(path)))  # reads the journal
+    except OSError as err:  # a name too long, a parent that is a file, no permission
+        why = "a folder on its path is a file" if isinstance(err, (FileExistsError, NotADirectoryError)) \
+            else err.strerror or err
+        raise ParameterError(f"{storage}: cannot hold a study ({why})") from None
+    except GoatError:
+        raise
+    except UNOPENABLE as err:
+        raise _unopenable(storage, err) from None
 
 
 def _create_study(storage: str, name: str, pruner: optuna.pruners.BasePruner, tries: int = 5) -> optuna.Study:
@@ -141,12 +154,27 @@ def _create_study(storage: str, name: str, pruner: optuna.pruners.BasePruner, tr
         return optuna.create_study(storage=open_storage(storage), study_name=name, direction="maximize",
                                    load_if_exists=True, pruner=pruner)
 
-    for attempt in range(1, tries):
+    for attempt in range(1, tries + 1):
         try:
             return create()
-        except sqlalchemy.exc.SQLAlchemyError:
+        except GoatError:
+            raise
+        except sqlalchemy.exc.SQLAlchemyError as err:  # the race, or a database that cannot be opened
+            if attempt == tries:
+                raise _unopenable(storage, err) from None
             time.sleep(0.2 * attempt)
-    return create()
+        except UNOPENABLE as err:
+            raise _unopenable(storage, err) from None
+    raise AssertionError("unreachable")
+
+
+# a driver not installed, a journal file that is not one (or damaged), a file system's refusal
+UNOPENABLE = (ImportError, UnicodeDecodeError, KeyError, ValueError, TypeError, OSError)
+
+
+def _unopenable(storage: object, err: Exception) -> ParameterError:
+    return ParameterError(f"{storage}: cannot open the study storage ({type(err).__name__}: "
+                          f"{first_line(err)})")
 
 
 def study_name(graph: Graph, seed: int) -> str:

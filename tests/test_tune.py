@@ -97,6 +97,25 @@ def test_resuming_with_other_choices_is_one_line_before_any_trial(lesmis, tmp_pa
         study_name="s", storage=tuning.open_storage(options["storage"])).trials)
 
 
+@pytest.mark.parametrize("where, words", [
+    ("folder", "is not a regular file: name a journal file"),  # was IsADirectoryError's traceback
+    ("file/study.log", "cannot hold a study (a folder on its path is a file)"),
+    ("damaged.log", "cannot open the study storage (UnicodeDecodeError"),
+    ("other.log", "cannot open the study storage (KeyError"),  # JSON lines, not Optuna's journal
+    ("bogus://x", "cannot open the study storage (NoSuchModuleError"),
+    ("sqlite:///folder", "cannot open the study storage (OperationalError"),
+])
+def test_a_storage_that_cannot_hold_a_study_is_one_line(lesmis, tmp_path, monkeypatch, where, words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file").write_text("x")
+    (tmp_path / "damaged.log").write_bytes(b"\xff\xfe not a journal\n")
+    (tmp_path / "other.log").write_text('{"op_code": 0, "worker_id": "w", "study_name": "s"}\n')
+    with pytest.raises(ParameterError) as err:
+        search(lesmis, trials=1, storage=where, space=SMALL, base=FAST)
+    assert str(err.value).startswith(f"{where}: {words}") and "\n" not in str(err.value)
+
+
 def test_two_processes_share_one_study(tmp_path):
     storage = f"sqlite:///{tmp_path / 'shared.db'}"
     command = [sys.executable, "-m", "goat_core", "tune", str(ROOT / "sample_graphs" / "karate.txt"),
