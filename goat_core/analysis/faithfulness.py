@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from ..data.graph import NodeIndex
-from ..data.sampling import Neighborhoods
+from ..data.sampling import Neighborhoods, check_seed
 from ..errors import ParameterError
 from ..model import Goat as GoatModule
 from .replay import Model, train_watching
@@ -149,6 +149,7 @@ def sample_pairs(goat: Goat, count: int, seed: int, kind: str = "edges") -> np.n
         raise ParameterError(f"pairs must be 'edges' or 'non-edges', got {kind!r}")
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ParameterError(f"the number of pairs must be a positive integer, got {count!r}")
+    check_seed(seed)
     graph, rng = goat.graph_, np.random.default_rng([seed, 27, 3])
     if kind == "edges":
         chosen = rng.permutation(graph.num_edges)[:count]

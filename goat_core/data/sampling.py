@@ -82,6 +82,13 @@ def noise_distribution(adj: Adjacency, power: float = 0.75) -> torch.Tensor:
     return weights / weights.sum()
 
 
+def check_seed(seed: object) -> None:
+    """The seed parameter's rule (parameters.PARAMETERS), for a seed given on its own: numpy would
+    refuse a negative one in its own words, and after work."""
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= int(seed) <= MAX_SEED:
+        raise ParameterError(f"seed must be an integer >= 0 and <= {MAX_SEED}, got {seed!r}")
+
+
 def draw_negatives(noise: torch.Tensor, count: int, generator: torch.Generator) -> torch.Tensor:
     if count == 0:  # negatives=0, training on the edges alone (torch.multinomial refuses 0 samples)
         return torch.empty(0, dtype=torch.long)
@@ -108,10 +115,7 @@ def split_edges(graph: Graph, train_ratio: float, seed: int, full: Graph | None 
     """
     if not 0.0 < train_ratio < 1.0:
         raise ParameterError(f"train_ratio must be strictly between 0 and 1, got {train_ratio}")
-    # the seed parameter's rule (estimator.PARAMETERS): numpy would refuse a negative one, in its own
-    # words and after work
-    if isinstance(seed, bool) or not isinstance(seed, Integral) or not 0 <= int(seed) <= MAX_SEED:
-        raise ParameterError(f"seed must be an integer >= 0 and <= {MAX_SEED}, got {seed!r}")
+    check_seed(seed)
     m = graph.num_edges
     n_train = int(round(train_ratio * m))
     if n_train < 1 or m - n_train < 1:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from goat_core import Goat, GoatState
+from goat_core import Goat, GoatState, ParameterError
 from goat_core.analysis.faithfulness import (
     faithfulness,
     faithfulness_over_training,
@@ -121,6 +121,9 @@ def test_the_sample_is_seeded_and_summarised(trained):
     )
     assert summarize([None, None])["median"] is None
     json.dumps(one, allow_nan=False)
+    for seed in (-1, 2**63, 1.5, True):  # -1 was numpy's "expected non-negative integer" traceback
+        with pytest.raises(ParameterError, match="seed must be an integer >= 0"):
+            faithfulness_sample(trained, count=3, seed=seed)
 
 
 def test_over_training_replays_the_same_model(trained):
