@@ -4,13 +4,16 @@ refines (``ValueError``, ``KeyError``, ...)."""
 
 from __future__ import annotations
 
-
-class GoatError(Exception):
-    """Base of every error a user can cause; ``str(err)`` is one line, ready to show."""
-
-
 # Every character str.splitlines() breaks at, as its escape: a name quoted from a file stays on the line
 LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+class GoatError(Exception):
+    """Base of every error a user can cause; ``str(err)`` is one line, ready to show (a line break in a
+    value it quotes, a name or a 2-D array's repr, shown as its escape)."""
+
+    def __str__(self) -> str:
+        return super().__str__().translate(LINE_BREAKS)
 
 
 class GraphFormatError(GoatError, ValueError):
@@ -33,7 +36,7 @@ class UnknownNodeError(GoatError, KeyError):
     """A node name or index the graph does not have."""
 
     def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else "unknown node"
+        return str(self.args[0]).translate(LINE_BREAKS) if self.args else "unknown node"
 
 
 class NotFittedError(GoatError, RuntimeError):

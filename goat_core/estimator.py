@@ -113,6 +113,12 @@ class Goat:
         device = device if device is not None else resolve_device(self.device)
         backend = resolve_backend(self.backend, self.variant, device)
         pairs = tracked_pair_ids(graph, track_pairs, self.variant)  # checked before any training
+        if validation is not None:
+            if not isinstance(validation, (tuple, list)) or len(validation) != 2:
+                raise ParameterError("validation must be (positive pairs, negative pairs): two (k, 2) "
+                                     "arrays of node positions")
+            validation = (node_pairs(validation[0], graph.num_nodes, "validation pairs"),
+                          node_pairs(validation[1], graph.num_nodes, "validation pairs"))
         run: dict[str, Any] = dict(device=device, backend=backend, callback=callback, shard=(rank, world),
                                    wrap=wrap)
         stopping, params = None, self.get_params()
@@ -205,26 +211,7 @@ class Goat:
         return [self._node(node) for node in ([nodes] if one else nodes)]
 
     def _pairs(self, pairs: ArrayLike) -> np.ndarray:
-        """``pairs`` as a checked (k, 2) int64 array of node positions (the one place array answers read
-        pairs): names and positions outside 0..n-1 are refused (``graph_.index_of`` gives positions)."""
-        n = self.graph_.num_nodes
-        try:
-            array = np.asarray(pairs)
-        except ValueError:  # rows of different lengths
-            raise ParameterError("pairs must be a (k, 2) array of node positions, got rows of different "
-                                 "lengths") from None
-        if array.size == 0:
-            return np.zeros((0, 2), dtype=np.int64)
-        if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
-            raise ParameterError(f"pairs must be node positions (integers 0..{n - 1}), got an array of "
-                                 f"{array.dtype}; turn names into positions with graph_.index_of(name)")
-        if array.ndim != 2 or array.shape[1] != 2:
-            raise ParameterError(f"pairs must be a (k, 2) array of node positions, got shape {array.shape}")
-        outside = array[(array < 0) | (array >= n)]
-        if len(outside):
-            raise ParameterError(f"pairs hold the position {int(outside[0])}, outside 0..{n - 1} (the graph "
-                                 f"has {n} nodes)")
-        return array.astype(np.int64, copy=False)
+        return node_pairs(pairs, self.graph_.num_nodes)
 
     def decision_function(self, pairs: ArrayLike) -> np.ndarray:
         """Scores (logits) of (s, t) pairs given as an (k, 2) array of node indices: the mean over
@@ -356,3 +343,25 @@ class Goat:
 
 Goat.__doc__ = (Goat.__doc__ or "").replace("{parameters}", parameter_docs())  # from PARAMETERS
 
+
+def node_pairs(pairs: ArrayLike, n: int, what: str = "pairs") -> np.ndarray:
+    """``pairs`` as a checked (k, 2) int64 array of positions of a graph of ``n`` nodes (the one place
+    array answers and validation pairs are read): names and positions outside 0..n-1 are refused
+    (``graph_.index_of`` gives positions)."""
+    try:
+        array = np.asarray(pairs)
+    except ValueError:  # rows of different lengths
+        raise ParameterError(f"{what} must be a (k, 2) array of node positions, got rows of different "
+                             "lengths") from None
+    if array.size == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
+        raise ParameterError(f"{what} must be node positions (integers 0..{n - 1}), got an array of "
+                             f"{array.dtype}; turn names into positions with graph_.index_of(name)")
+    if array.ndim != 2 or array.shape[1] != 2:
+        raise ParameterError(f"{what} must be a (k, 2) array of node positions, got shape {array.shape}")
+    outside = array[(array < 0) | (array >= n)]
+    if len(outside):
+        raise ParameterError(f"{what} hold the position {int(outside[0])}, outside 0..{n - 1} (the graph "
+                             f"has {n} nodes)")
+    return array.astype(np.int64, copy=False)

@@ -367,6 +367,37 @@ def test_a_mute_given_as_bytes_or_a_scalar_is_refused_not_read_as_numbers(number
     assert muted.to_dict() == numbered.attention("10", "20", mute=["51"]).to_dict()
 
 
+def test_a_2d_array_quoted_in_an_error_stays_on_one_line(numbered):
+    """numpy's repr of a (2, 2) array holds a line break; every GoatError shows it as its escape."""
+    from goat_core import GoatError
+
+    grid = np.array([[0, 1], [1, 2]])
+    for call in (lambda: Goat(device=grid).fit(numbered.graph_), lambda: numbered.top_partners(grid),
+                 lambda: numbered.attention(grid, "10")):
+        with pytest.raises(GoatError) as err:
+            call()
+        assert "\n" not in str(err.value) and "array([[0, 1],\\n" in str(err.value)
+
+
+@pytest.mark.parametrize("validation, words", [
+    (([[0, 1]],), "validation must be (positive pairs, negative pairs)"),
+    (([[0, 1]], [[0, 9]]), "validation pairs hold the position 9, outside 0..4"),
+    (([[0, 1]], [["10", "20"]]), "validation pairs must be node positions"),
+    (np.array([[0, 1], [1, 2]]), "validation must be (positive pairs, negative pairs)"),
+])
+def test_validation_pairs_are_checked_before_training(numbered, validation, words):
+    """They were unpacked and scored as given: sklearn's or numpy's errors after the first epoch."""
+    from goat_core import ParameterError
+
+    with pytest.raises(ParameterError) as err:
+        Goat(**FAST).fit(numbered.graph_, validation=validation)
+    assert words in str(err.value)
+    fitted = Goat(**FAST).fit(numbered.graph_, validation=([[0, 1]], [[0, 3]]))
+    assert all(0 <= row["val_auc"] <= 1 for row in fitted.history_)
+    with pytest.raises(ParameterError, match="track_pairs must be a list of"):
+        Goat(**FAST).fit(numbered.graph_, track_pairs=3)
+
+
 def test_one_partner_on_its_own_is_one_partner(numbered):
     """context_representations(node, 30) was "'int' object is not iterable"."""
     ids, reps = numbered.context_representations("10", 30)

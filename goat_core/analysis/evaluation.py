@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..data.graph import NodeLabels
+from ..data.sampling import seed_32
 from ..errors import ParameterError
 
 if TYPE_CHECKING:  # annotations only: evaluation needs no estimator at run time
@@ -52,7 +53,7 @@ def evaluate_link_prediction(goat: Goat, split: EdgeSplit, curves: bool = False)
 def cluster_embeddings(embeddings: np.ndarray, k: int, seed: int) -> np.ndarray:
     from sklearn.cluster import KMeans
 
-    return KMeans(n_clusters=k, n_init=10, random_state=seed).fit_predict(embeddings)
+    return KMeans(n_clusters=k, n_init=10, random_state=seed_32(seed)).fit_predict(embeddings)
 
 
 # The most label classes clustering scores: k-means' time grows with classes x nodes (a thousand

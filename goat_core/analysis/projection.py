@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..data.sampling import seed_32
 from ..errors import ParameterError
 
 METHODS = ("pca", "umap")
@@ -24,7 +25,7 @@ def project(embeddings: np.ndarray, method: str = "pca", seed: int = 0,
     if method == "pca":
         from sklearn.decomposition import PCA
 
-        return PCA(n_components=2, random_state=seed).fit_transform(embeddings)
+        return PCA(n_components=2, random_state=seed_32(seed)).fit_transform(embeddings)
     if method == "umap":
         return _umap(embeddings, seed, progress)
     raise ParameterError(f"method must be one of {METHODS}, got {method!r}")
@@ -40,7 +41,8 @@ def _umap(embeddings: np.ndarray, seed: int, progress: Progress | None) -> np.nd
         # umap reports its epochs only through tqdm: give tqdm a stream that tells ``progress``
         options["tqdm_kwds"] = {"disable": False, "file": _EpochStream(progress), "mininterval": 0.25,
                                 "bar_format": "{n}/{total}"}
-    reducer = umap.UMAP(n_components=2, n_neighbors=neighbors, random_state=seed, n_jobs=1, **options)
+    reducer = umap.UMAP(n_components=2, n_neighbors=neighbors, random_state=seed_32(seed), n_jobs=1,
+                        **options)
     coords = reducer.fit_transform(embeddings)
     if progress is not None:
         progress(1.0, "done")

@@ -4,7 +4,7 @@ real neighbors' embeddings) and behind :class:`AttentionTracker`, which records 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -131,7 +131,12 @@ MAX_TRACKED_PAIRS = 64
 def tracked_pair_ids(graph: Graph, track_pairs: Sequence | None, variant: str) -> np.ndarray | None:
     """``track_pairs`` (names or ``NodeIndex``) as (k, 2) node indices, checked before any
     training (None when there are none)."""
-    if track_pairs is None or len(track_pairs) == 0:
+    if track_pairs is None:
+        return None
+    if isinstance(track_pairs, (str, bytes)) or not isinstance(track_pairs, Iterable):
+        raise ParameterError(f"track_pairs must be a list of (source, target) pairs, got {track_pairs!r}")
+    track_pairs = list(track_pairs)
+    if not track_pairs:
         return None
     if variant == "global":
         raise ParameterError("track_pairs records attention, which GoatGlobal has not: train variant "

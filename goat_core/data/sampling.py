@@ -9,7 +9,7 @@ same seed always gives the same neighborhoods.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 import torch
@@ -89,6 +89,13 @@ def check_seed(seed: object) -> None:
         raise ParameterError(f"seed must be an integer >= 0 and <= {MAX_SEED}, got {seed!r}")
 
 
+def seed_32(seed: int) -> int:
+    """``seed`` where a library takes seeds below 2**32 only (scikit-learn, UMAP): itself when it is one
+    (the same numbers as always), else one drawn from it, so that every seed the parameter allows works."""
+    check_seed(seed)
+    return int(seed) if seed < 2**32 else int(np.random.SeedSequence(int(seed)).generate_state(1)[0])
+
+
 def draw_negatives(noise: torch.Tensor, count: int, generator: torch.Generator) -> torch.Tensor:
     if count == 0:  # negatives=0, training on the edges alone (torch.multinomial refuses 0 samples)
         return torch.empty(0, dtype=torch.long)
@@ -113,8 +120,8 @@ def split_edges(graph: Graph, train_ratio: float, seed: int, full: Graph | None 
     negatives must be non-edges of the full graph too, or a held-out test edge could be
     labelled negative.
     """
-    if not 0.0 < train_ratio < 1.0:
-        raise ParameterError(f"train_ratio must be strictly between 0 and 1, got {train_ratio}")
+    if isinstance(train_ratio, bool) or not isinstance(train_ratio, Real) or not 0.0 < train_ratio < 1.0:
+        raise ParameterError(f"train_ratio must be a number strictly between 0 and 1, got {train_ratio!r}")
     check_seed(seed)
     m = graph.num_edges
     n_train = int(round(train_ratio * m))

@@ -23,6 +23,24 @@ def test_perfect_and_random_clusterings():
     assert noise["ami"] < 0.3
 
 
+def test_every_seed_the_parameter_allows_clusters_and_projects():
+    """KMeans, PCA and UMAP take seeds below 2**32: a larger one (the parameter allows up to 2**63 - 1)
+    was scikit-learn's InvalidParameterError after training; below 2**32 the seed goes in as it is."""
+    from sklearn.cluster import KMeans
+
+    codes = np.repeat(np.arange(3), 10)
+    labels = NodeLabels(codes=codes, classes=("a", "b", "c"))
+    points = np.random.default_rng(1).normal(size=(30, 3))
+    small = evaluate_clustering(points, labels, seed=7)["predicted"]
+    assert np.array_equal(small, KMeans(n_clusters=3, n_init=10, random_state=7).fit_predict(points))
+    for seed in (2**32, 2**63 - 1):
+        again = [evaluate_clustering(points, labels, seed=seed)["predicted"] for _ in range(2)]
+        assert np.array_equal(*again)
+        assert project(points, "pca", seed=seed).shape == (30, 2)
+    with pytest.raises(ParameterError, match="seed must be an integer >= 0"):
+        evaluate_clustering(points, labels, seed=-1)
+
+
 def test_unlabelled_nodes_are_left_out():
     codes = np.array([0, 0, 1, 1, -1])
     emb = np.array([[0, 0], [0, 0.1], [5, 5], [5, 5.1], [100, 100]], dtype=float)
