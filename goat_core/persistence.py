@@ -489,6 +489,8 @@ class RunReader:
         src, dst, weight = (tensors[key].numpy() for key in ("src", "dst", "weight"))
         if (src == dst).any():
             raise self.bad(specs["src"].rule)
+        if not facts.weighted and (weight != 1).any():  # an unweighted graph's weights are 1 (normalise)
+            raise self.bad("holds edge weights other than 1, but config.json records an unweighted graph")
         if tensors["embedding"][n].any():
             raise self.bad(f"the embedding's padding row (row {n}, after the {n} nodes) must be zero")
         attrs = {key: tensors[key] for key in sorted(tensors) if key.startswith("attr_")}

@@ -229,6 +229,9 @@ TAMPERINGS = {  # name: (change, the words of the structural check that refuses 
     "label codes out of range": (lambda c, n, t: n["labels"]["codes"].__setitem__(0, 99),
                                  "label codes do not match the nodes and classes"),
     "an extra config key": (lambda c, n, t: c.__setitem__("comment", "mine"), "unknown key 'comment'"),
+    # the fingerprint leaves the flag out: Les Misérables' weights then showed as an unweighted graph's
+    "weighted graph recorded as unweighted": (lambda c, n, t: c["graph"].__setitem__("weighted", False),
+                                              "holds edge weights other than 1, but config.json records"),
     "an unknown parameter": (_set_param("temperature", 2), "params: unknown parameter 'temperature'"),
     "a parameter out of range": (_set_param("dropout", 7), "params: dropout must be a number in [0.0, 1.0)"),
     "format true": (lambda c, n, t: c.__setitem__("format_version", True),
