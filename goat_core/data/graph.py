@@ -29,6 +29,7 @@ HEADER_WORDS = {
 }
 MAX_BINARY_SNIFF = 8192
 FLOAT32_MAX = float(np.finfo(np.float32).max)  # the largest weight training can represent
+FLOAT32_TINY = float(np.finfo(np.float32).smallest_subnormal)  # and the smallest
 # A declared node count beyond this (a corrupt or hostile size line) is refused before names are made
 # for it: 10^8 names alone take ~6 GB, and GOAT's embedding table at that size does not fit one machine.
 MAX_NODES = 100_000_000
@@ -429,6 +430,14 @@ def normalise(
         edge = f"{names[src_u[k]]} {names[dst_u[k]]}"
         raise GraphFormatError(file, f"the duplicates of edge {edge} sum to a weight over {FLOAT32_MAX:.3g}; "
                                      "weights must stay below it")
+    # training computes in float32, where 1e-300 is 0: such weights alone made the loss 0/0, NaN
+    too_small = np.flatnonzero(merged.astype(np.float32) == 0)
+    if len(too_small):
+        k = int(too_small[0])
+        edge = f"{names[src_u[k]]} {names[dst_u[k]]}"
+        raise GraphFormatError(file, f"edge {edge} has the weight {merged[k]:.3g}, below float32's smallest "
+                                     f"number, {FLOAT32_TINY:.3g}, which training computes in: rescale the "
+                                     f"weights{NO_WEIGHT_HINT}")
     if len(src_u) == 0:
         raise GraphFormatError(file, "no edges left after dropping self-loops")
     deg = np.bincount(src_u, minlength=n) + np.bincount(dst_u, minlength=n)

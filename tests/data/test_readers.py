@@ -595,6 +595,15 @@ HOSTILE = [
 ]
 
 
+@pytest.mark.parametrize("raw", [b"a b 1e-300\nb c 1e-300\n", b"s,t,w\nx,y,1e-300\nx,z,1\n",
+                                 b"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1e-300\n"])
+def test_a_weight_float32_holds_as_zero_is_refused_by_every_reader(raw):
+    """Training computes in float32, where 1e-300 is 0: a graph of such weights trained to a NaN loss
+    ("try a smaller learning rate"); float32's smallest subnormal is still a weight."""
+    assert "has the weight 1e-300, below float32's smallest number, 1.4e-45" in read_error(raw, "w.txt")
+    assert read_graph_bytes(b"a b 1.5e-45\nb c 1\n", "w.txt").weight.min() == 1.5e-45
+
+
 def _zip_of_one(name: str, version_needed: int | None = None) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
