@@ -12,7 +12,8 @@ from numpy.typing import ArrayLike, DTypeLike
 def sigmoid(x: ArrayLike, dtype: DTypeLike = np.float64) -> np.ndarray:
     """σ(x) = 1 / (1 + e^-x) in ``dtype`` (float64 unless asked: probabilities shown to a reader;
     ``Goat.predict_proba`` keeps its scores' float32)."""
-    return 1.0 / (1.0 + np.exp(-np.asarray(x, dtype=dtype)))
+    with np.errstate(over="ignore"):  # e^1000 is inf and σ(-1000) is 0, as it should be: no warning
+        return 1.0 / (1.0 + np.exp(-np.asarray(x, dtype=dtype)))
 
 
 def logistic_loss(logits: torch.Tensor, labels: torch.Tensor, pair_weights: torch.Tensor) -> torch.Tensor:

@@ -27,3 +27,13 @@ def test_the_compiled_loss_terms_average_to_the_shared_loss():
     shared = logistic_loss(torch.from_numpy(X), torch.from_numpy(labels), torch.from_numpy(weights))
     assert np.isclose(terms.mean(), float(shared), rtol=1e-12, atol=0.0)
     assert np.isfinite(terms).all() and (terms >= 0).all()
+
+
+def test_sigmoid_of_a_large_negative_logit_is_zero_without_a_warning():
+    """A model trained with lr=5 scores pairs at -1000: e^1000 overflowed with a RuntimeWarning on stderr."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert sigmoid(np.array([-1000.0, 0.0, 1000.0])).tolist() == [0.0, 0.5, 1.0]
+        assert sigmoid(np.array([-1000.0]), dtype=np.float32).tolist() == [0.0]
