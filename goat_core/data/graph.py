@@ -431,9 +431,8 @@ def normalise(
         raise GraphFormatError(file, f"the duplicates of edge {edge} sum to a weight over {FLOAT32_MAX:.3g}; "
                                      "weights must stay below it")
     # training computes in float32, where 1e-300 is 0: such weights alone made the loss 0/0, NaN
-    too_small = np.flatnonzero(merged.astype(np.float32) == 0)
-    if len(too_small):
-        k = int(too_small[0])
+    if len(merged) and merged.min() <= FLOAT32_TINY / 2:  # float32 rounds it to 0
+        k = int(np.argmin(merged))
         edge = f"{names[src_u[k]]} {names[dst_u[k]]}"
         raise GraphFormatError(file, f"edge {edge} has the weight {merged[k]:.3g}, below float32's smallest "
                                      f"number, {FLOAT32_TINY:.3g}, which training computes in: rescale the "
