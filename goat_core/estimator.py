@@ -3,7 +3,7 @@ validates them (:data:`PARAMETERS`), trains, and leaves learned attributes endin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from numbers import Integral
 from pathlib import Path
@@ -28,6 +28,8 @@ from .optim import resolve_optimizer
 from .parameters import PARAMETERS, check_params, parameter_docs, plain
 from .persistence import GoatState
 from .training import score_pairs
+
+DRAW_CACHE_BYTES = 256 * 2**20  # inference draws' tables kept between calls (decision_function)
 
 
 class Goat:
@@ -218,22 +220,35 @@ class Goat:
         ``inference_draws`` neighborhood draws, the first of which is ``neighborhoods_``."""
         self._check_fitted()
         pairs = self._pairs(pairs)
-        hoods = self._draws() if self.variant != "global" else [self.neighborhoods_]
-        scores = [score_pairs(self.model_, pairs, hood, self.exclude_partner, self.device_, self.backend_,
-                              self._gram, padding=self.padding) for hood in hoods]
-        if len(scores) == 1:
-            return scores[0]
-        return np.asarray(np.mean(scores, axis=0, dtype=np.float64), dtype=np.float32)
+        def score(hood: Neighborhoods) -> np.ndarray:
+            return score_pairs(self.model_, pairs, hood, self.exclude_partner, self.device_, self.backend_,
+                               self._gram, padding=self.padding)
 
-    def _draws(self) -> list[Neighborhoods]:
+        hoods = self._draws() if self.variant != "global" else iter([self.neighborhoods_])
+        # a running float64 sum, a draw at a time: the same numbers as the mean of all, in one draw's memory
+        first = score(next(hoods))
+        total, count = first.astype(np.float64), 1
+        for hood in hoods:
+            total += score(hood)
+            count += 1
+        return first if count == 1 else np.asarray(total / count, dtype=np.float32)
+
+    def _draws(self) -> Iterator[Neighborhoods]:
         """``neighborhoods_`` and inference_draws - 1 more draws from the training graph, each
-        seeded from (seed, k): the same model gives the same scores, saved and loaded or not."""
-        cached = self.__dict__.get("_draws_cache", [self.neighborhoods_])
-        size = self.neighborhoods_.table.shape[1]  # N as fitted
-        cached += [extra_draw(plain(self.seed), self.graph_, size, k)
-                   for k in range(len(cached), plain(self.inference_draws))]
-        self.__dict__["_draws_cache"] = cached
-        return cached[:self.inference_draws]
+        seeded from (seed, k): the same model gives the same scores, saved and loaded or not. The
+        draws are kept for the next call while they fit in :data:`DRAW_CACHE_BYTES`; past that they
+        are drawn again (1,024 draws of a 10k-node graph's N = 100 table are 8 GB)."""
+        cached = self.__dict__.setdefault("_draws_cache", [self.neighborhoods_])
+        table = self.neighborhoods_.table
+        size, fits = table.shape[1], DRAW_CACHE_BYTES // max(table.numel() * table.element_size(), 1)
+        for k in range(plain(self.inference_draws)):
+            if k < len(cached):
+                yield cached[k]
+                continue
+            hood = extra_draw(plain(self.seed), self.graph_, size, k)
+            if k == len(cached) < fits:
+                cached.append(hood)
+            yield hood
 
     def predict_proba(self, pairs: ArrayLike) -> np.ndarray:
         """Edge probabilities sigmoid(r_s · r_t) of (s, t) pairs."""

@@ -58,7 +58,7 @@ def test_inference_draws_average_the_logits_of_independent_draws(planted):
     pairs = np.array([[0, 1], [0, 40], [5, 6], [22, 70], [41, 42], [10, 60]])
     one = goat.decision_function(pairs)
     four = goat.set_params(inference_draws=4).decision_function(pairs)
-    hoods = goat._draws()
+    hoods = list(goat._draws())
     assert len(hoods) == 4 and hoods[0] is goat.neighborhoods_
     assert all(not np.array_equal(hoods[0].table, h.table) for h in hoods[1:])
     each = [score_pairs(goat.model_, pairs, h, goat.exclude_partner, goat.device_, goat.backend_, GramCache())
@@ -68,6 +68,23 @@ def test_inference_draws_average_the_logits_of_independent_draws(planted):
     again = Goat(**{**FAST, "neighborhood": 3}, seed=2, inference_draws=4).fit(planted)
     assert np.array_equal(again.decision_function(pairs), four)  # the draws are seeded
     assert np.array_equal(goat.set_params(inference_draws=1).decision_function(pairs), one)
+
+
+def test_draws_past_the_cache_are_drawn_again_to_the_same_scores(planted, monkeypatch):
+    """All draws were held at once (1,024 draws of a 10k-node graph's table: 8 GB); past the cache's
+    budget they are drawn again per call, each seeded as before: the same numbers."""
+    from goat_core import estimator
+
+    pairs = np.array([[0, 1], [0, 40], [5, 6], [22, 70], [41, 42], [10, 60]])
+    cached = Goat(**{**FAST, "neighborhood": 3}, seed=2, inference_draws=6).fit(planted)
+    expected = cached.decision_function(pairs)
+    assert len(cached.__dict__["_draws_cache"]) == 6
+    table = cached.neighborhoods_.table
+    monkeypatch.setattr(estimator, "DRAW_CACHE_BYTES", 2 * table.numel() * table.element_size())
+    tight = Goat(**{**FAST, "neighborhood": 3}, seed=2, inference_draws=6).fit(planted)
+    assert np.array_equal(tight.decision_function(pairs), expected)
+    again = tight.decision_function(pairs)  # the draws past the cache, drawn again
+    assert np.array_equal(again, expected) and len(tight.__dict__["_draws_cache"]) == 2
 
 
 def test_inference_draws_change_nothing_when_every_neighborhood_is_complete(planted):
