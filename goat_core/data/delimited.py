@@ -392,8 +392,10 @@ def _line_index(raw: bytes, file: str, sep: str | None, skip: int) -> RowAt:
     skipped = re.compile(_skipped(sep))
 
     def row(k: int) -> tuple[int, list[str]] | None:
-        lines = ((n, t.strip()) for n, t in enumerate(decode(raw, file).splitlines(), start=1) if n > skip)
-        rows.extend([] if rows else [(n, t) for n, t in lines if t and not skipped.match(t)])
+        if not rows:  # once: a bad row's search asks for every row after it
+            lines = enumerate(decode(raw, file).splitlines(), start=1)
+            rows.extend((n, t) for n, t in ((n, t.strip()) for n, t in lines if n > skip)
+                        if t and not skipped.match(t))
         if k >= len(rows):
             return None
         return rows[k][0], split_rows([rows[k][1]], sep)[0]
