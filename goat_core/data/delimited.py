@@ -548,6 +548,10 @@ class _Edges:
             while (found := self.row(k)) is not None:
                 self.check(*found, weights)
                 k += 1
+        if unclosed := re.search(r"EOF inside string starting at row (\d+)", fallback):  # pandas counts
+            skip = self.layout.header_line or self.sample[0][0] - 1  # from 0 after the lines it skipped
+            raise GraphFormatError(self.file, 'a quote (") opens a field and no quote closes it before the '
+                                              "file ends", skip + int(unclosed[1]) + 1)
         raise GraphFormatError(self.file, fallback)
 
     def check(self, number: int, fields: list[str], weights: bool) -> None:

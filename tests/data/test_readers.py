@@ -658,3 +658,16 @@ def test_a_bad_row_deep_in_a_long_file_is_found_decoding_the_file_once(monkeypat
     message = read_error("\n".join(rows).encode(), "long.txt")
     assert message.startswith("long.txt:15001: 4 columns")
     assert len(calls) <= 2
+
+
+@pytest.mark.parametrize("raw, line", [
+    (b'1 2\n2 3\n3 "4\n4 5\n', 3),
+    (b'# c\n# d\n1 2\n\n2 3\n# e\n3 "4\n4 5\n', 7),
+    (b'# x\nsource,target\na,b\n\nb,c\nc,"d\nd,e\n', 6),
+    (b'a\tb\nb\tc\n#c\nc\t"d\nd\te\n', 4),
+    ("\n".join(f"{k} {k + 1}" if k != 68_000 else f'{k} "{k + 1}' for k in range(70_000)).encode(), 68_001),
+], ids=["plain", "comments", "header", "tsv", "past-the-first-chunk"])
+def test_a_quote_no_quote_closes_names_its_line(raw, line):
+    """pandas stops at EOF inside the quoted field ("starting at row N": its count, not the file's line)."""
+    assert read_error(raw, "q.txt") == (f'q.txt:{line}: a quote (") opens a field and no quote closes it '
+                                        "before the file ends")
