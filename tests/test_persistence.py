@@ -85,14 +85,18 @@ def test_runs_saved_in_format_2_still_load_and_convert_with_the_same_answers(tmp
     old = Goat.load(FORMAT_2_RUN, device="cpu")
     assert old.load_notes_ == () and old.run_info_["made_by"].startswith("run format 2")
     pairs = np.array(answers["pairs"])
-    assert old.decision_function(pairs).tolist() == answers["decision_function"]
-    assert old.attention("Marius", "Thenardier").to_dict()["source_attention"] == answers["marius_thenardier"]
+    # computed answers were recorded on another machine: float32 rounding may differ in the last bit
+    np.testing.assert_allclose(old.decision_function(pairs), answers["decision_function"], rtol=1e-6)
+    attention = old.attention("Marius", "Thenardier").to_dict()["source_attention"]
+    assert [row["node"] for row in attention] == [row["node"] for row in answers["marius_thenardier"]]
+    np.testing.assert_allclose([row["weight"] for row in attention],
+                               [row["weight"] for row in answers["marius_thenardier"]], rtol=1e-5)
     assert old.attention_history("Marius", "Thenardier").rows()[-1]["source_attention"] == \
         answers["marius_thenardier"]
     new = Goat.load(old.save(tmp_path / "run"), device="cpu")
     assert sorted(p.name for p in (tmp_path / "run").iterdir()) == ["config.json", "model.safetensors",
                                                                      "nodes.json"]
-    assert new.decision_function(pairs).tolist() == answers["decision_function"]
+    np.testing.assert_allclose(new.decision_function(pairs), answers["decision_function"], rtol=1e-6)
     assert new.attention_history("Marius", "Thenardier").rows() == old.attention_history(
         "Marius", "Thenardier").rows()
     edited = tampered(FORMAT_2_RUN, tmp_path / "edited",
