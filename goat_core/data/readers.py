@@ -26,7 +26,15 @@ from .delimited import first_rows, konect_header, read_table
 from .dimacs import looks_dimacs, looks_metis, read_dimacs, read_metis
 from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
-from .frames import frame_columns, looks_json_lines, looks_workbook, read_excel, read_json, read_parquet
+from .frames import (
+    frame_columns,
+    looks_json_lines,
+    looks_workbook,
+    read_excel,
+    read_frame,
+    read_json,
+    read_parquet,
+)
 from .gdf import looks_gdf, read_gdf
 from .graph import Graph, NodeLabels, file_bytes, first_line
 from .matrix import looks_matrix, read_matrix
@@ -41,7 +49,7 @@ from .nxformats import (
     read_pajek,
     read_xml,
 )
-from .sif import looks_sif, read_sif
+from .sif import cytoscape_table, looks_sif, read_sif
 from .ucinet import looks_dl, read_dl
 from .vna import looks_vna, read_vna
 from .xgmml import read_xgmml
@@ -50,8 +58,16 @@ MAX_DECOMPRESSED = 2 * 2**30  # the library's cap on a compressed file's content
 MAX_LABEL_CLASSES = 50  # a node attribute with more distinct values is not offered as labels
 
 Reader = Callable[[bytes, str, ReadOptions], tuple[Graph, ReadReport]]
+
+
+def read_edge_table(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """An edge table; Cytoscape's edge table (no end columns) by its edges' names, unless told columns."""
+    cytoscape = options.source is None and b"nteraction" in raw[:4096] and cytoscape_table(raw, file)
+    return read_frame(cytoscape, file, options, "edgelist") if cytoscape else read_table(raw, file, options)
+
+
 READERS: dict[str, Reader] = {
-    "edgelist": read_table,
+    "edgelist": read_edge_table,
     "adjlist": read_adjlist,
     "multiline-adjlist": read_multiline_adjlist,
     "gexf": lambda raw, file, options: read_xml(raw, file, options, "gexf"),

@@ -1,17 +1,22 @@
 """SIF files (Cytoscape's simple interaction format): ``source type target…`` a line, or one name (a
-node without edges). The rules, and when content is taken for SIF, are in docs/formats.md.
+node without edges); and Cytoscape's edge table, whose edges are named ``SOURCE (type) TARGET``. The
+rules, and when content is taken for either, are in docs/formats.md.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 
 from ..errors import GraphFormatError
-from .delimited import STRONG_SOURCE, STRONG_TARGET
+from .delimited import HEAD_ROWS, STRONG_SOURCE, STRONG_TARGET, sniff_separator
 from .formats import FIRST_ROWS, NO_WEIGHT, ReadOptions, ReadReport
+from .frames import Table
 from .graph import Graph, decode, header_key, is_number, normalise
 
 MAX_TYPES = 20  # an auto-detected SIF file has at most this many interaction types
@@ -120,3 +125,50 @@ def read_sif(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
                         else "", separator="tab" if tabs else "whitespace", ignored=("interaction types",),
                         rows=rows, notes=tuple(notes))
     return graph, report
+
+
+# Cytoscape's edge table (File → Export → Table to File) has no source or target column: each edge
+# is named after its ends and interaction, "A (pp) B", in `name` (and `shared name`) beside it
+CYTOSCAPE_NAMES = (("name", "interaction"), ("sharedname", "sharedinteraction"))
+
+
+def cytoscape_table(raw: bytes, file: str) -> Table | None:
+    """Cytoscape's edge table as a table of source, target and its own columns (every row's line
+    kept); None unless the header has a name and interaction column but no end's, and the first
+    row's name is ``SOURCE (interaction) TARGET``."""
+    text = decode(raw, file)
+    separator = sniff_separator([line for line in text.splitlines()[:HEAD_ROWS] if line.strip()])
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator or "\t")
+    header, rows, lines = next(reader, []), [], []
+    keys = [header_key(name) for name in header]
+    pairs = [(keys.index(name), keys.index(kind)) for name, kind in CYTOSCAPE_NAMES
+             if keys.count(name) == keys.count(kind) == 1]
+    if separator is None or not pairs or set(keys) & (STRONG_SOURCE | STRONG_TARGET):
+        return None
+    start = reader.line_num + 1
+    for fields in reader:  # blank rows (and a spreadsheet's ",,,") left out
+        if any(field.strip() for field in fields):
+            rows.append(fields)
+            lines.append(start)
+        start = reader.line_num + 1
+    if not rows or _name_ends(rows[0], *pairs[0]) is None:
+        return None
+    ends = []
+    for fields, line in zip(rows, lines, strict=True):
+        if len(fields) != len(header):
+            raise GraphFormatError(file, f"{len(fields)} fields where the header has {len(header)}", line)
+        found = _name_ends(fields, *pairs[0])
+        if found is None:
+            name, kind = fields[pairs[0][0]], fields[pairs[0][1]]
+            raise GraphFormatError(file, f"the edge name {name[:60]!r} is not 'SOURCE ({kind}) TARGET' once: "
+                                         "a Cytoscape edge table's edges are told by their names", line)
+        ends.append(found)
+    columns: list[Sequence[str]] = [[end[0] for end in ends], [end[1] for end in ends]]
+    columns += [[fields[k] for fields in rows] for k in range(len(header))]
+    return Table(["source", "target", *header], columns, "Cytoscape edge table: each edge's ends read from "
+                 f"its {header[pairs[0][0]]!r}, 'SOURCE (interaction) TARGET'", lines)
+
+
+def _name_ends(fields: list[str], name: int, kind: int) -> tuple[str, str] | None:
+    parts = fields[name].split(f" ({fields[kind]}) ") if max(name, kind) < len(fields) else []
+    return (parts[0], parts[1]) if len(parts) == 2 and all(parts) else None

@@ -5,6 +5,9 @@ meant: ordinary 3-column tables stay edge tables."""
 
 from __future__ import annotations
 
+import csv
+import io
+
 import networkx as nx
 import pytest
 
@@ -13,7 +16,7 @@ from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import read_graph_bytes, sniff_format
 from goat_core.data.sif import looks_sif
 
-from .reading import read_error
+from .reading import edges_of, read_error
 
 
 def cytoscape_sif(g: nx.Graph, interaction: str = "interacts with") -> bytes:
@@ -146,3 +149,48 @@ def test_a_file_without_edges_and_weight_or_columns_asked_say_so():
     with pytest.raises(GraphFormatError, match="choose columns of an edge table"):
         read_graph_bytes(SMALL, "c.sif", ReadOptions(format="sif", source=0, target=2))
     assert not read_graph_bytes(SMALL, "c.sif", ReadOptions(format="sif", weight="none")).weighted
+
+
+def cytoscape_edge_table(g: nx.Graph, sep: str = ",", weighted: bool = False) -> bytes:
+    """``g``'s edge table as Cytoscape 3 exports it (File → Export → Table to File, opencsv: every
+    field quoted): no source or target column; each edge named ``SOURCE (interaction) TARGET``."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=sep, quoting=csv.QUOTE_ALL, lineterminator="\n")
+    writer.writerow(["SUID", "shared name", "shared interaction", "name", "selected", "interaction",
+                     "EdgeBetweenness", *(["weight"] if weighted else [])])
+    for k, (u, v, w) in enumerate(g.edges(data="weight", default=1)):
+        kind = "pp" if k % 3 else "interacts with"
+        name = f"{u} ({kind}) {v}"
+        writer.writerow([100 + k, name, kind, name, "false", kind, 2.5 * k, *([w] if weighted else [])])
+    return out.getvalue().encode()
+
+
+@pytest.mark.parametrize("sep", [",", "\t"])
+@pytest.mark.parametrize("make", [nx.karate_club_graph, nx.les_miserables_graph])
+def test_a_cytoscape_edge_table_reads_its_ends_from_the_edge_names(make, sep):
+    """Its only columns of ends are in each edge's name; a number column (EdgeBetweenness) is no
+    weight unless named one; a name with a space or a bracket is kept whole."""
+    g = nx.relabel_nodes(make(), {0: "Mr. Hi (club) 0"}) if make is nx.karate_club_graph else make()
+    graph = read_graph_bytes(cytoscape_edge_table(g, sep), "edges.csv")
+    assert (graph.read.format, graph.weighted, graph.directed) == ("edgelist", False, False)
+    assert pairs(graph) == {frozenset((str(u), str(v))) for u, v in g.edges}
+    assert "'EdgeBetweenness'" in graph.read.ignored
+    assert graph.read.notes[0].startswith("Cytoscape edge table: each edge's ends read from its 'name'")
+    weighted = read_graph_bytes(cytoscape_edge_table(g, sep, weighted=True), "edges.csv",
+                                ReadOptions(directed=True))
+    assert weighted.directed and weighted.weighted  # both graphs' edges have weights (karate's: 1 to 7)
+    assert edges_of(weighted) == {(str(u), str(v)): w for u, v, w in g.edges(data="weight", default=1)}
+
+
+def test_a_cytoscape_edge_table_names_a_bad_row_and_leaves_other_tables_alone():
+    raw = cytoscape_edge_table(nx.path_graph(4))
+    lines = raw.decode().splitlines()
+    broken = "\n".join(lines[:3] + [lines[3].replace("2 (pp) 3", "2 and 3")]).encode()
+    assert read_error(broken, "e.csv") == "e.csv:4: the edge name '2 and 3' is not 'SOURCE (pp) TARGET' " \
+                                          "once: a Cytoscape edge table's edges are told by their names"
+    ragged = "\n".join(lines[:2] + [lines[2] + ',"x"'] + lines[3:]).encode()
+    assert read_error(ragged, "e.csv") == "e.csv:3: 8 fields where the header has 7"
+    table = b"name,interaction,partner\nA,pp,B\nB,pp,C\n"  # names not 'A (pp) B': an edge table as before
+    assert read_error(table, "t.csv").startswith("t.csv:1: weight 'partner' is not a number")
+    named = read_graph_bytes(raw, "e.csv", ReadOptions(source="SUID", target="selected"))  # columns told
+    assert set(named.names) == {"100", "101", "102", "false"}
