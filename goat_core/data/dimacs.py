@@ -184,3 +184,73 @@ def _metis_header(lines: list[tuple[int, list[str]]], file: str) -> tuple[int, i
                                      "lines follow it", lines[0][0])
     skip = (fmt[0] == "1") + (fmt[1] == "1") * int(found[4] or 1)  # a vertex size, ncon vertex weights
     return n, int(found[2]), skip, 1 + (fmt[2] == "1")
+
+
+# Edge lists under their counts: algs4's V and E lines (Sedgewick & Wayne's Algorithms: tinyG.txt,
+# tinyEWG.txt, tinyDG.txt; nodes 0..V-1), or one "n m" line over exactly m edge lines. Read as an edge
+# list, algs4's would be refused and the "n m" line would be one more edge.
+def counted_header(rows: list[tuple[int, str]]) -> tuple[int, int, int] | None:
+    """(lines of counts, n, m): two lines of one integer each, or one line of two."""
+    first = [text.split() for _, text in rows[:2]]
+    lone = len(first) == 2 and len(first[0]) == len(first[1]) == 1
+    counts = first[0] + first[1] if lone else first[0] if first and len(first[0]) == 2 else []
+    if not counts or not all(c.isdecimal() and len(c) <= 18 and str(int(c)) == c for c in counts):
+        return None
+    return 2 if lone else 1, int(counts[0]), int(counts[1])
+
+
+def looks_counted(rows: list[str], raw: bytes) -> bool:
+    """Counts, then the first edges (in the head) between nodes they allow; one ``n m`` line only when
+    exactly m lines follow it and, as an edge, it would be the only line naming n or m."""
+    header = counted_header(list(enumerate(rows[:2])))
+    if header is None:
+        return False
+    k, n, m = header
+    edges = [row.split() for row in rows[k:k + m]]
+    if not edges or not all(len(f) in (2, 3) and len(f) == len(edges[0]) and f[0].isdecimal()
+                            and f[1].isdecimal() and int(f[0]) <= n and int(f[1]) <= n for f in edges):
+        return False  # most edge lists: at their first lines
+    if k == 2:
+        return True
+    lines = raw.count(b"\n") + (not raw.endswith(b"\n")) - raw.count(b"\n%") - raw.count(b"\n#") \
+        - raw.startswith((b"%", b"#"))
+    blank_tail = raw[-4096:].count(b"\n", len(raw[-4096:].rstrip()))  # with the last line's end
+    named = {int(end) for fields in edges for end in fields[:2]}
+    return m >= 3 and lines - blank_tail <= m + 1 <= lines and bool({n, m} - named)
+
+
+def read_counted(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    options.refuse_columns("counted edge list", file)
+    rows = data_lines(decode(raw, file))
+    header = counted_header(rows)
+    if header is None:
+        raise GraphFormatError(file, "expected the counts first: algs4's V and E lines, or one 'n m' line",
+                               rows[0][0] if rows else None)
+    k, n, m = header
+    declared_nodes(n, len(raw), file, rows[0][0], "the counts")
+    edges = [(number, text.split()) for number, text in rows[k:]]
+    if len(edges) != m or not m:
+        raise GraphFormatError(file, f"the counts say {m:,} edges, one line each; {len(edges):,} lines "
+                                     "follow", rows[k - 1][0])
+    width = len(edges[0][1])
+    for number, fields in edges:
+        if len(fields) != width or width not in (2, 3) or not all(map(str.isdecimal, fields[:2])):
+            raise GraphFormatError(file, f"expected 'v w' or 'v w weight', every line alike: "
+                                         f"{' '.join(fields)[:40]!r}", number)
+    pairs = np.array([fields[:2] for _, fields in edges], dtype=np.int64)
+    base = 1 if k == 1 and pairs.min() >= 1 and pairs.max() == n else 0  # "n m" over 1..n
+    if len(bad := np.flatnonzero((pairs >= n + base).any(axis=1) | (pairs < base).any(axis=1))):
+        raise GraphFormatError(file, f"a node past the {n:,} the counts declare (numbered {base} to "
+                                     f"{n - 1 + base:,})", edges[bad[0]][0])
+    weighted = width == 3 and options.weight != NO_WEIGHT
+    weights = parse_weights([f[2] for _, f in edges], [k for k, _ in edges], file) if weighted else None
+    graph = normalise([str(i + base) for i in range(n)], pairs[:, 0] - base, pairs[:, 1] - base, weights,
+                      options.directed, weighted, file)
+    what = ("algs4 graph: its V and E lines declare" if k == 2 else
+            f"a line of counts, not an edge: {m:,} edge lines follow it, as it declares")
+    return graph, ReadReport(format="counted", edges=m, directed=options.directed,
+                             directed_why="as asked" if options.directed else "",
+                             weight="column 2" if weighted else None,
+                             ignored=("column 2 (weight none)",) if width == 3 and not weighted else (),
+                             rows=tuple((f[0], f[1]) for _, f in edges[:FIRST_ROWS]),
+                             notes=(f"{what} {n:,} nodes ({base} to {n - 1 + base:,}) and {m:,} edges",))

@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import GraphFormatError
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
 from .delimited import first_rows, konect_header, read_table
-from .dimacs import looks_dimacs, looks_metis, read_dimacs, read_metis
+from .dimacs import looks_counted, looks_dimacs, looks_metis, read_counted, read_dimacs, read_metis
 from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
 from .frames import (
@@ -50,6 +50,7 @@ from .nxformats import (
     read_xml,
 )
 from .sif import cytoscape_table, looks_sif, read_sif
+from .tgf import looks_tgf, read_tgf
 from .ucinet import looks_dl, read_dl
 from .vna import looks_vna, read_vna
 from .xgmml import read_xgmml
@@ -92,6 +93,8 @@ READERS: dict[str, Reader] = {
     "dimacs": read_dimacs,
     "matrix": read_matrix,
     "metis": read_metis,
+    "tgf": read_tgf,
+    "counted": read_counted,
 }
 
 
@@ -356,8 +359,10 @@ SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     ("graph6", lambda h: h.text.startswith((">>graph6<<", ">>sparse6<<")) or looks_graph6(h.raw)),
     ("dimacs", lambda h: looks_dimacs(h.rows)),
     ("metis", lambda h: bool(h.rows) and looks_metis(h.rows[0], h.raw)),
+    ("counted", lambda h: looks_counted(h.rows, h.raw)),
     ("pajek", lambda h: any(row.lower().startswith(PAJEK_STARTS) for row in h.rows[:1])),
     ("gml", lambda h: _GML_START.match("\n".join(h.rows[:20])) is not None),
+    ("tgf", lambda h: looks_tgf(h.raw)),  # before LGL and edge tables: its "#" line decides
     ("lgl", lambda h: looks_lgl(h.lines)),
     ("multiline-adjlist", _looks_multiline),
     ("adjlist", lambda h: has_networkx_header(h.text)),

@@ -332,6 +332,22 @@ def test_upload_an_xgmml_file_as_cytoscape_writes_it(app):
     assert "78 edges read as XGMML (Cytoscape)" in " ".join(texts(app.markdown))
 
 
+
+@pytest.mark.parametrize("fmt", ["tgf", "cytoscape"])
+def test_upload_a_yed_tgf_file_or_a_cytoscape_edge_table(app, fmt):
+    """Two files that an edge list reading would get wrong or refuse: yEd's `1 Alice` node lines,
+    Cytoscape's edges named `A (pp) B` without end columns."""
+    import networkx as nx
+
+    from ..data.test_sif import cytoscape_edge_table
+    from ..data.test_tgf import yed_tgf
+
+    g = nx.les_miserables_graph()
+    upload(app, yed_tgf(g) if fmt == "tgf" else cytoscape_edge_table(g), name=f"lesmis.{fmt}")
+    assert not app.error and metric(app, "Nodes") == "77" and metric(app, "Edges") == "254"
+    assert "Valjean" in explorer(app).graph.names
+    assert explorer(app).graph.read.format == ("tgf" if fmt == "tgf" else "edgelist")
+
 def _karate_table(fmt: str) -> bytes:
     """Karate as pandas writes it in ``fmt``: ends 'a' and 'b', the weight as 'score', one more column."""
     import io

@@ -129,3 +129,63 @@ def test_weight_none_reads_metis_and_georgia_tech_snap_weights_as_1(tmp_path):
     assert "weight none" in read_error(snap, "s.txt")
     graph = read_graph_bytes(snap, "s.txt", ReadOptions(weight="none"))
     assert not graph.weighted and edges_of(graph) == {frozenset(("0", "1")): 1.0, frozenset(("1", "2")): 1.0}
+
+
+def algs4_text(g: nx.Graph, nodes: int, weight: str | None = None) -> bytes:
+    """``g`` (nodes 0..nodes-1) as Sedgewick & Wayne's algs4 data files are (tinyG.txt, tinyEWG.txt):
+    V, E, then one ``v w [weight]`` line per edge."""
+    lines = [str(nodes), str(g.number_of_edges())]
+    lines += [f"{u} {v}" + (f" {d[weight]:.2f}" if weight else "") for u, v, d in g.edges(data=True)]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_algs4_graphs_are_read_under_their_counts_with_declared_lone_nodes():
+    g = nx.convert_node_labels_to_integers(nx.les_miserables_graph())
+    graph = read_graph_bytes(algs4_text(g, 80), "mediumG.txt")  # nodes 77..79 have no edge
+    assert (graph.read.format, graph.read.detected, graph.weighted, graph.directed) == (
+        "counted", True, False, False)
+    assert graph.names == tuple(str(i) for i in range(80))
+    assert graph.report.isolated_nodes[-3:] == ("77", "78", "79")
+    assert edges_of(graph) == {frozenset((str(u), str(v))): 1.0 for u, v in g.edges}
+    assert graph.read.notes == ("algs4 graph: its V and E lines declare 80 nodes (0 to 79) and 254 edges",)
+    weighted = read_graph_bytes(algs4_text(g, 77, "weight"), "tinyEWG.txt", ReadOptions(directed=True))
+    assert weighted.directed and edges_of(weighted) == {(str(u), str(v)): float(w)
+                                                        for u, v, w in g.edges(data="weight")}
+    assert not read_graph_bytes(algs4_text(g, 77, "weight"), "g.txt", ReadOptions(weight="none")).weighted
+
+
+@pytest.mark.parametrize("base", [0, 1])
+@pytest.mark.parametrize("make", [lambda: nx.path_graph(6), lambda: nx.complete_graph(5)])
+def test_a_counts_line_over_exactly_that_many_edges_is_no_edge(make, base):
+    """An ``n m`` first line (course assignments' format) would be one more edge, naming a node that no
+    other line does: read as counts when exactly m lines follow."""
+    g = make()
+    raw = f"{len(g)} {g.number_of_edges()}\n".encode() + b"".join(f"{u + base} {v + base}\n".encode()
+                                                                 for u, v in g.edges)
+    graph = read_graph_bytes(raw, "g.txt")
+    assert edges_of(graph) == {frozenset((str(u + base), str(v + base))): 1.0 for u, v in g.edges}
+    if base and len(g) == 6:  # "6 5" over a path 1..6 is also its edge 5-6: an edge list, the same graph
+        assert graph.read.format == "edgelist" and graph.report.duplicates_merged == 1
+    else:
+        assert graph.read.format == "counted"
+        assert graph.read.notes[0].startswith("a line of counts, not an edge")
+
+
+@pytest.mark.parametrize("raw", [
+    b"3 3\n1 2\n2 3\n3 1\n",  # every number of the first line is a node of another line
+    b"007 1\n7 2\n",  # not a count as written
+    b"5 1\n2 3\n",  # too small to tell
+    b"6 5\n0 1\n1 2\n2 3\n",  # 3 lines, not 5
+    b"4 3\n1 2\n2 9\n3 1\n",  # node 9 past 4
+])
+def test_edge_lists_that_open_like_counts_stay_edge_lists(raw):
+    assert read_graph_bytes(raw, "e.txt").read.format == "edgelist"
+
+
+@pytest.mark.parametrize("raw, line, words", [
+    (b"4\n3\n0 1\n1 2\n", 2, "the counts say 3 edges, one line each; 2 lines follow"),
+    (b"4\n2\n0 1\n1 4\n", 4, "a node past the 4 the counts declare (numbered 0 to 3)"),
+    (b"4\n2\n0 1\n1 2 0.5\n", 4, "expected 'v w' or 'v w weight', every line alike: '1 2 0.5'"),
+])
+def test_a_broken_counted_file_stops_at_its_line(raw, line, words):
+    assert read_error(raw, "c.txt", ReadOptions(format="algs4")) == f"c.txt:{line}: {words}"
