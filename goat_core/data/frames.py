@@ -380,7 +380,8 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
     return found[0][0], found[0][1], [name for name, _ in found[1:]]
 
 
-EDGE_SHEETS = {"edges", "edge", "edgelist", "links", "link", "ties", "relations", "relationships", "network"}
+EDGE_SHEETS = {"edges", "edge", "edgelist", "links", "link", "ties", "relations", "relationships", "network",
+               "connections", "interactions", "arcs"}  # Kumu's workbook: Elements, then Connections
 
 
 def _sheet_order(sheet: Any) -> tuple[bool, bool]:

@@ -324,17 +324,18 @@ def test_the_first_sheet_holding_cells_is_read_and_the_others_are_named():
     assert graph.read.notes[0] == "Excel sheet 'edges' (also in the workbook, not read: 'nodes')"
 
 
-def test_a_sheet_named_for_edges_is_read_before_a_nodes_sheet_in_front_of_it():
+@pytest.mark.parametrize("nodes, edges", [("Nodes", "Edge list"), ("Elements", "Connections")])  # Kumu's
+def test_a_sheet_named_for_edges_is_read_before_a_nodes_sheet_in_front_of_it(nodes, edges):
     """A workbook as people keep a network: a Nodes sheet first, then an "Edge list" sheet."""
     g = karate()
     out = io.BytesIO()
     with pd.ExcelWriter(out) as writer:
         pd.DataFrame({"id": list(g), "club": [g.nodes[n]["club"] for n in g]}).to_excel(
-            writer, sheet_name="Nodes", index=False)
-        frame(g).to_excel(writer, sheet_name="Edge list", index=False)
+            writer, sheet_name=nodes, index=False)
+        frame(g).to_excel(writer, sheet_name=edges, index=False)
     graph = read(out.getvalue())
     assert_same(graph, g)
-    assert graph.read.notes[0] == "Excel sheet 'Edge list' (also in the workbook, not read: 'Nodes')"
+    assert graph.read.notes[0] == f"Excel sheet {edges!r} (also in the workbook, not read: {nodes!r})"
 
 
 def test_a_sheet_as_people_fill_it_in_is_read():
