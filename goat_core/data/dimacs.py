@@ -5,6 +5,7 @@ are left out, as ``n`` lines (a flow's source and sink) are: a length is a dista
 Georgia Tech's SNAP graphs (networkit's "SNAP" writer): ``p n m u|d type 0|1``, then ``u v [weight]`` lines.
 METIS graphs (METIS, KaHIP, the DIMACS10 challenge's ``.graph`` files, networkit): ``n m [fmt [ncon]]``,
 then node i's line lists its neighbours, 1-based (a blank line: a node alone).
+Edge lists under their counts (:func:`read_counted`): algs4's V and E lines, or an ``n m`` line.
 """
 
 from __future__ import annotations
@@ -243,7 +244,7 @@ def read_counted(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Re
         raise GraphFormatError(file, f"a node past the {n:,} the counts declare (numbered {base} to "
                                      f"{n - 1 + base:,})", edges[bad[0]][0])
     weighted = width == 3 and options.weight != NO_WEIGHT
-    weights = parse_weights([f[2] for _, f in edges], [k for k, _ in edges], file) if weighted else None
+    weights = parse_weights([f[2] for _, f in edges], [line for line, _ in edges], file) if weighted else None
     graph = normalise([str(i + base) for i in range(n)], pairs[:, 0] - base, pairs[:, 1] - base, weights,
                       options.directed, weighted, file)
     what = ("algs4 graph: its V and E lines declare" if k == 2 else
