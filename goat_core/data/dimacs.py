@@ -207,6 +207,10 @@ def looks_counted(rows: list[str], raw: bytes) -> bool:
     if header is None:
         return False
     k, n, m = header
+    try:
+        declared_nodes(n, len(raw), "", None, "")
+    except GraphFormatError:
+        return False  # more nodes than such a file declares: an edge's large id
     edges = [row.split() for row in rows[k:k + m]]
     if not edges or not all(len(f) in (2, 3) and len(f) == len(edges[0]) and f[0].isdecimal()
                             and f[1].isdecimal() and int(f[0]) <= n and int(f[1]) <= n for f in edges):
@@ -228,7 +232,7 @@ def read_counted(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Re
         raise GraphFormatError(file, "expected the counts first: algs4's V and E lines, or one 'n m' line",
                                rows[0][0] if rows else None)
     k, n, m = header
-    declared_nodes(n, len(raw), file, rows[0][0], "the counts")
+    declared_nodes(n, len(raw), file, rows[0][0], "the node count")
     edges = [(number, text.split()) for number, text in rows[k:]]
     if len(edges) != m or not m:
         raise GraphFormatError(file, f"the counts say {m:,} edges, one line each; {len(edges):,} lines "

@@ -177,6 +177,7 @@ def test_a_counts_line_over_exactly_that_many_edges_is_no_edge(make, base):
     b"5 1\n2 3\n",  # too small to tell
     b"6 5\n0 1\n1 2\n2 3\n",  # 3 lines, not 5
     b"4 3\n1 2\n2 9\n3 1\n",  # node 9 past 4
+    b"1000000000 5\n1 2\n3 4\n5 6\n7 8\n9 10\n",  # more nodes than 34 bytes may declare
 ])
 def test_edge_lists_that_open_like_counts_stay_edge_lists(raw):
     assert read_graph_bytes(raw, "e.txt").read.format == "edgelist"
