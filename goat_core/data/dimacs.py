@@ -11,6 +11,7 @@ Edge lists under their counts (:func:`read_counted`): algs4's V and E lines, or 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -200,9 +201,10 @@ def counted_header(rows: list[tuple[int, str]]) -> tuple[int, int, int] | None:
     return 2 if lone else 1, int(counts[0]), int(counts[1])
 
 
-def looks_counted(rows: list[str], raw: bytes) -> bool:
-    """Counts, then the first edges (in the head) between nodes they allow; one ``n m`` line only when
-    exactly m lines follow it and, as an edge, it would be the only line naming n or m."""
+def looks_counted(rows: list[str], raw: bytes, file: str = "", lines: Sequence[str] = ()) -> bool:
+    """algs4's counts, then the first edges (in the head) between the nodes they allow. One ``n m`` line
+    over exactly m lines, numbering n nodes, one of n and m named by no other line, is counts or an
+    edge: the caller is asked which (a GraphFormatError naming both formats)."""
     header = counted_header(list(enumerate(rows[:2])))
     if header is None:
         return False
@@ -217,11 +219,17 @@ def looks_counted(rows: list[str], raw: bytes) -> bool:
         return False  # most edge lists: at their first lines
     if k == 2:
         return True
-    lines = raw.count(b"\n") + (not raw.endswith(b"\n")) - raw.count(b"\n%") - raw.count(b"\n#") \
+    count = raw.count(b"\n") + (not raw.endswith(b"\n")) - raw.count(b"\n%") - raw.count(b"\n#") \
         - raw.startswith((b"%", b"#"))
     blank_tail = raw[-4096:].count(b"\n", len(raw[-4096:].rstrip()))  # with the last line's end
     named = {int(end) for fields in edges for end in fields[:2]}
-    return m >= 3 and lines - blank_tail <= m + 1 <= lines and bool({n, m} - named)
+    spans = (min(named), max(named)) in ((0, n - 1), (1, n))  # the lines number the n nodes from 0 or 1
+    if m >= 3 and spans and count - blank_tail <= m + 1 <= count and {n, m} - named:
+        line = next((k for k, text in enumerate(lines, start=1) if text.strip() == rows[0]), None)
+        raise GraphFormatError(file, f"the first line '{n} {m}': counts ({n:,} nodes, {m:,} edges, as the "
+                                     f"{m:,} lines after it are) or an edge? --format counted reads it as "
+                                     "counts, --format edgelist as an edge (library: format=)", line)
+    return False
 
 
 def read_counted(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:

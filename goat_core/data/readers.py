@@ -359,7 +359,6 @@ SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     ("graph6", lambda h: h.text.startswith((">>graph6<<", ">>sparse6<<")) or looks_graph6(h.raw)),
     ("dimacs", lambda h: looks_dimacs(h.rows)),
     ("metis", lambda h: bool(h.rows) and looks_metis(h.rows[0], h.raw)),
-    ("counted", lambda h: looks_counted(h.rows, h.raw)),
     ("pajek", lambda h: any(row.lower().startswith(PAJEK_STARTS) for row in h.rows[:1])),
     ("gml", lambda h: _GML_START.match("\n".join(h.rows[:20])) is not None),
     ("tgf", lambda h: looks_tgf(h.raw)),  # before LGL and edge tables: its "#" line decides
@@ -368,6 +367,8 @@ SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     ("adjlist", lambda h: has_networkx_header(h.text)),
     # Cytoscape's SIF only when no edge table can be meant (few interaction types, never a number)
     ("sif", lambda h: looks_sif(h.lines)),
+    # algs4's V and E lines; an "n m" line that may be counts is asked about (a GraphFormatError)
+    ("counted", lambda h: looks_counted(h.rows, h.raw, h.file, h.lines)),
     # a square of numbers that is not KONECT's (`% asym` over `u v weight time` rows)
     ("matrix", lambda h: looks_matrix(h.rows, len(h.raw) <= 65536) and not konect_header(h.text)),
 )

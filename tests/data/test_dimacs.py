@@ -156,19 +156,26 @@ def test_algs4_graphs_are_read_under_their_counts_with_declared_lone_nodes():
 
 @pytest.mark.parametrize("base", [0, 1])
 @pytest.mark.parametrize("make", [lambda: nx.path_graph(6), lambda: nx.complete_graph(5)])
-def test_a_counts_line_over_exactly_that_many_edges_is_no_edge(make, base):
-    """An ``n m`` first line (course assignments' format) would be one more edge, naming a node that no
-    other line does: read as counts when exactly m lines follow."""
+def test_a_counts_line_over_exactly_that_many_edges_is_asked_about(make, base):
+    """An ``n m`` first line (course assignments' format) over exactly m lines, as an edge naming a node
+    that no other line does, may be counts or an edge: the one-line error names the format for each."""
     g = make()
     raw = f"{len(g)} {g.number_of_edges()}\n".encode() + b"".join(f"{u + base} {v + base}\n".encode()
                                                                  for u, v in g.edges)
-    graph = read_graph_bytes(raw, "g.txt")
-    assert edges_of(graph) == {frozenset((str(u + base), str(v + base))): 1.0 for u, v in g.edges}
+    want = {frozenset((str(u + base), str(v + base))): 1.0 for u, v in g.edges}
     if base and len(g) == 6:  # "6 5" over a path 1..6 is also its edge 5-6: an edge list, the same graph
+        graph = read_graph_bytes(raw, "g.txt")
         assert graph.read.format == "edgelist" and graph.report.duplicates_merged == 1
-    else:
-        assert graph.read.format == "counted"
-        assert graph.read.notes[0].startswith("a line of counts, not an edge")
+        assert edges_of(graph) == want
+        return
+    assert read_error(raw, "g.txt") == (
+        f"g.txt:1: the first line '{len(g)} {g.number_of_edges()}': counts ({len(g)} nodes, "
+        f"{g.number_of_edges()} edges, as the {g.number_of_edges()} lines after it are) or an edge? "
+        "--format counted reads it as counts, --format edgelist as an edge (library: format=)")
+    counted = read_graph_bytes(raw, "g.txt", ReadOptions(format="counted"))
+    assert counted.read.notes[0].startswith("a line of counts, not an edge") and edges_of(counted) == want
+    edge = read_graph_bytes(raw, "g.txt", ReadOptions(format="edgelist"))
+    assert edge.num_edges == g.number_of_edges() + 1
 
 
 @pytest.mark.parametrize("raw", [
