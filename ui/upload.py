@@ -51,8 +51,8 @@ FORMATS_NOTE = (
     "networkx's edge and adjacency lists, GEXF, GraphML, GML, Pajek, node-link JSON, igraph's LGL, NCOL "
     "and LEDA, Graphviz DOT, adjacency matrices (a labelled or square table of numbers), Matrix Market "
     "(`.mtx`), Gephi's GDF, VNA and UCINET DL exports, Cytoscape's SIF, XGMML and edge table, yEd's TGF, "
-    "algs4's counted edge lists, DIMACS, METIS; gzip, bz2, xz or a one-file zip of any of them (up to "
-    "{edges} MB; about 1.5 million edges with integer ids). "
+    "algs4's counted edge lists, Graphs.jl's LG, DIMACS, METIS; gzip, bz2, xz or a one-file zip of any of "
+    "them (up to {edges} MB; about 1.5 million edges with integer ids). "
     "Optional **labels**: `node label` per line (up to {labels} MB), used to colour nodes and to score "
     "clusterings; a GEXF/GraphML/GML/JSON/DOT/GDF/VNA/XGMML file's node attributes are offered as labels "
     "too.")

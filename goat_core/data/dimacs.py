@@ -116,15 +116,20 @@ def looks_metis(first_row: str, raw: bytes) -> bool:
     found = METIS_HEADER.fullmatch(first_row)
     if found is None:  # most files: no need to count their lines
         return False
-    lines = raw.count(b"\n") + (not raw.endswith(b"\n")) - raw.count(b"\n%") - raw.startswith(b"%")
-    end = raw[-4096:]
-    blank_tail = end[len(end.rstrip()):].count(b"\n")  # blank last lines: nodes alone, or nothing
+    lines, blank_tail = _line_count(raw, (b"%",))  # blank last lines: nodes alone, or nothing
     if not lines - blank_tail - 1 <= int(found[1]) <= lines - 1:  # a large edge list fails
         return False
     try:  # the shape decides, not the weights: a bad one is refused by the read, naming --weight none
         return bool(read_metis(raw, "", ReadOptions(weight=NO_WEIGHT)))
     except GraphFormatError:
         return False
+
+
+def _line_count(raw: bytes, comments: tuple[bytes, ...]) -> tuple[int, int]:
+    """(lines that are not comments, blank lines at the end): counted in C, without splitting."""
+    lines = raw.count(b"\n") + (not raw.endswith(b"\n")) - raw.startswith(comments)
+    end = raw[-4096:]
+    return lines - sum(raw.count(b"\n" + mark) for mark in comments), end.count(b"\n", len(end.rstrip()))
 
 
 def read_metis(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
@@ -191,6 +196,11 @@ def _metis_header(lines: list[tuple[int, list[str]]], file: str) -> tuple[int, i
 # Edge lists under their counts: algs4's V and E lines (Sedgewick & Wayne's Algorithms: tinyG.txt,
 # tinyEWG.txt, tinyDG.txt; nodes 0..V-1), or one "n m" line over exactly m edge lines. Read as an edge
 # list, algs4's would be refused and the "n m" line would be one more edge.
+# Graphs.jl's LG (savegraph's default): "nv,ne,u|d,name[,version,type,code]", then "src,dst" lines, 1..nv
+LG_HEADER = re.compile(r"(\d{1,18}),(\d{1,18}),([ud]),([^,]*)(?:,\d+,\w+,\w+)?")
+LG_EDGE = re.compile(r"\d+\s*,\s*\d+")
+
+
 def counted_header(rows: list[tuple[int, str]]) -> tuple[int, int, int] | None:
     """(lines of counts, n, m): two lines of one integer each, or one line of two."""
     first = [text.split() for _, text in rows[:2]]
@@ -205,6 +215,9 @@ def looks_counted(rows: list[str], raw: bytes, file: str = "", lines: Sequence[s
     """algs4's counts, then the first edges (in the head) between the nodes they allow. One ``n m`` line
     over exactly m lines, numbering n nodes, one of n and m named by no other line, is counts or an
     edge: the caller is asked which (a GraphFormatError naming both formats)."""
+    lg = LG_HEADER.fullmatch(rows[0]) if rows else None
+    if lg:  # a header no edge list has, over "src,dst" lines
+        return all(LG_EDGE.fullmatch(row) for row in rows[1:1 + int(lg[2])])
     header = counted_header(list(enumerate(rows[:2])))
     if header is None:
         return False
@@ -219,9 +232,7 @@ def looks_counted(rows: list[str], raw: bytes, file: str = "", lines: Sequence[s
         return False  # most edge lists: at their first lines
     if k == 2:
         return True
-    count = raw.count(b"\n") + (not raw.endswith(b"\n")) - raw.count(b"\n%") - raw.count(b"\n#") \
-        - raw.startswith((b"%", b"#"))
-    blank_tail = raw[-4096:].count(b"\n", len(raw[-4096:].rstrip()))  # with the last line's end
+    count, blank_tail = _line_count(raw, (b"%", b"#"))
     named = {int(end) for fields in edges for end in fields[:2]}
     spans = (min(named), max(named)) in ((0, n - 1), (1, n))  # the lines number the n nodes from 0 or 1
     if m >= 3 and spans and count - blank_tail <= m + 1 <= count and {n, m} - named:
@@ -235,7 +246,13 @@ def looks_counted(rows: list[str], raw: bytes, file: str = "", lines: Sequence[s
 def read_counted(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     options.refuse_columns("counted edge list", file)
     rows = data_lines(decode(raw, file))
-    header = counted_header(rows)
+    lg = LG_HEADER.fullmatch(rows[0][1]) if rows else None
+    if lg and (later := next((line for line, text in rows[1:] if LG_HEADER.fullmatch(text)), None)):
+        raise GraphFormatError(file, "a second graph's header: several graphs in one LG file (savegraph of a "
+                                     "Dict); save the one to read alone", later)
+    if lg:
+        rows = rows[:1] + [(number, text.replace(",", " ")) for number, text in rows[1:]]
+    header = (1, int(lg[1]), int(lg[2])) if lg else counted_header(rows)
     if header is None:
         raise GraphFormatError(file, "expected the counts first: algs4's V and E lines, or one 'n m' line",
                                rows[0][0] if rows else None)
@@ -251,18 +268,20 @@ def read_counted(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Re
             raise GraphFormatError(file, f"expected 'v w' or 'v w weight', every line alike: "
                                          f"{' '.join(fields)[:40]!r}", number)
     pairs = np.array([fields[:2] for _, fields in edges], dtype=np.int64)
-    base = 1 if k == 1 and pairs.min() >= 1 and pairs.max() == n else 0  # "n m" over 1..n
+    base = 1 if lg or k == 1 and pairs.min() >= 1 and pairs.max() == n else 0  # "n m" over 1..n
     if len(bad := np.flatnonzero((pairs >= n + base).any(axis=1) | (pairs < base).any(axis=1))):
         raise GraphFormatError(file, f"a node past the {n:,} the counts declare (numbered {base} to "
                                      f"{n - 1 + base:,})", edges[bad[0]][0])
     weighted = width == 3 and options.weight != NO_WEIGHT
     weights = parse_weights([f[2] for _, f in edges], [line for line, _ in edges], file) if weighted else None
+    directed = options.directed or lg is not None and lg[3] == "d"
     graph = normalise([str(i + base) for i in range(n)], pairs[:, 0] - base, pairs[:, 1] - base, weights,
-                      options.directed, weighted, file)
-    what = ("algs4 graph: its V and E lines declare" if k == 2 else
+                      directed, weighted, file)
+    what = (f"Graphs.jl LG graph {lg[4]!r}: its header declares" if lg else
+            "algs4 graph: its V and E lines declare" if k == 2 else
             f"a line of counts, not an edge: {m:,} edge lines follow it, as it declares")
-    return graph, ReadReport(format="counted", edges=m, directed=options.directed,
-                             directed_why="as asked" if options.directed else "",
+    why = "as asked" if options.directed else "its LG header says d" if directed else ""
+    return graph, ReadReport(format="counted", edges=m, directed=directed, directed_why=why,
                              weight="column 2" if weighted else None,
                              ignored=("column 2 (weight none)",) if width == 3 and not weighted else (),
                              rows=tuple((f[0], f[1]) for _, f in edges[:FIRST_ROWS]),

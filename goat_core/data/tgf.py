@@ -40,7 +40,7 @@ def _parse(text: str, file: str) -> tuple[list[str], list[str], list[tuple[int, 
     labels = []
     for number, line in enumerate(lines[:cut], start=1):
         if line.strip():
-            node, label = (re.split(r"\s+", line.strip(), maxsplit=1) + [""])[:2]
+            node, label = (line.strip().split(maxsplit=1) + [""])[:2]
             if node in index:
                 raise GraphFormatError(file, f"node {node!r} is declared twice: a TGF node line is "
                                              "'id [label]', each id once", number)

@@ -7,7 +7,7 @@ import networkx as nx
 import pytest
 
 from goat_core.data.formats import ReadOptions
-from goat_core.data.readers import read_graph_bytes
+from goat_core.data.readers import read_graph_bytes, sniff_format
 from tests.data.reading import edges_of, read_error
 
 
@@ -197,3 +197,35 @@ def test_edge_lists_that_open_like_counts_stay_edge_lists(raw):
 ])
 def test_a_broken_counted_file_stops_at_its_line(raw, line, words):
     assert read_error(raw, "c.txt", ReadOptions(format="algs4")) == f"c.txt:{line}: {words}"
+
+
+def lg_text(g: nx.Graph, nodes: int, name: str = "graph") -> bytes:
+    """``g`` (nodes 1..nodes) as Graphs.jl's ``savegraph(path, g; compress=false)`` writes it (its LG
+    format, src/persistence/lg.jl's ``savelg``): ``nv,ne,u|d,name,2,Int64,simplegraph``, then ``src,dst``."""
+    kind = "d" if g.is_directed() else "u"
+    lines = [f"{nodes},{g.number_of_edges()},{kind},{name},2,Int64,simplegraph"]
+    return ("\n".join(lines + [f"{u},{v}" for u, v in g.edges]) + "\n").encode()
+
+
+def test_graphs_jl_lg_files_are_read_with_their_declared_nodes_and_direction():
+    g = nx.convert_node_labels_to_integers(nx.karate_club_graph(), first_label=1)
+    graph = read_graph_bytes(lg_text(g, 36), "karate.lg")  # nodes 35 and 36 have no edge
+    assert (graph.read.format, graph.read.detected, graph.directed) == ("counted", True, False)
+    assert graph.names == tuple(str(i) for i in range(1, 37)) and graph.report.isolated_nodes == ("35", "36")
+    assert edges_of(graph) == {frozenset((str(u), str(v))): 1.0 for u, v in g.edges}
+    assert graph.read.notes == (
+        "Graphs.jl LG graph 'graph': its header declares 36 nodes (1 to 36) and 78 edges",)
+    cycle = nx.DiGraph([(1, 2), (2, 3), (3, 1)])
+    directed = read_graph_bytes(b"# a comment\n3,3,d,cycle\n1,2\n2,3\n3,1\n", "c.lg")  # the older header
+    assert directed.directed and directed.read.directed_why == "its LG header says d"
+    assert edges_of(directed) == {(str(u), str(v)): 1.0 for u, v in cycle.edges}
+    assert sniff_format(b"1,2,u,x\n2,3,u,y\n", "e.csv") == "edgelist"  # rows alike: a table's
+
+
+@pytest.mark.parametrize("raw, line, words", [
+    (b"3,2,u,a\n1,2\n2,3\n2,1,u,b\n1,2\n", 4, "a second graph's header: several graphs in one LG file"),
+    (b"3,2,u,a\n1,2\n2,4\n", 3, "a node past the 3 the counts declare (numbered 1 to 3)"),
+    (b"3,3,u,a\n1,2\n2,3\n", 1, "the counts say 3 edges, one line each; 2 lines follow"),
+])
+def test_a_broken_lg_file_stops_at_its_line(raw, line, words):
+    assert read_error(raw, "g.lg").startswith(f"g.lg:{line}: {words}")
