@@ -83,6 +83,7 @@ WIDE_HINT = ("; or say which columns hold the edge: --source COL --target COL [-
              "(library: source=, target=, weight=)")
 SIF_HINT = "; or a Cytoscape SIF file (source, interaction type, target): --format sif"
 ADJLIST_HINT = " (an adjacency list? --format adjlist; library: format='adjlist')"
+ADJLIST_WAY = "; or an adjacency list (a node, then its neighbors): --format adjlist (library: format=)"
 MATRIX_HINT = "; or an adjacency matrix: --format matrix (library: format='matrix')"
 COMMA_HINT = (": a decimal comma? in a comma-separated file a weight takes a decimal point (2.5); --weight "
               "none reads every edge with weight 1")
@@ -587,6 +588,8 @@ class _Edges:
             return
         text = self.positional and token and not is_number(token)  # a third column of text: what is it?
         hint = COMMA_HINT if comma and not decimal else WIDE_HINT if text else NO_WEIGHT_HINT
+        if text and token in {name for fields in _sample(self.sample) for name in fields[:2]}:
+            hint += ADJLIST_WAY  # a node's name where a weight would be: Gephi's CSV adjacency list
         if self.positional and self.layout.separator in ("\t", None) and not is_number(token) and not any(
                 len(f) > 1 and is_number(f[1]) for f in _sample(self.sample)):
             hint += SIF_HINT  # a small SIF file is not told from a table by its content

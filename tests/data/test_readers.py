@@ -231,6 +231,7 @@ def test_compressed_edge_lists_by_their_bytes(tmp_path, pack):
     (b"a b x y\nb c x y\n", "--source COL --target COL"),
     (b"source,src,target\na,a,b\n", "2 source columns"),
     (b"a b c\nb c\nc\n", "--format adjlist"),  # an adjacency list without networkx's header
+    (b"A;B;C\nB;A;C\nC;A;B\n", "--format adjlist"),  # Gephi's CSV adjacency list, rows of one width
 ])
 def test_ambiguous_tables_are_one_line_errors_saying_how_to_choose(raw, words):
     with pytest.raises(GraphFormatError) as info:
@@ -251,6 +252,8 @@ def test_the_options_decide_what_detection_would_not():
     weighted = parse_edge_list(b"1 4 6\n4 6 1\n6 1 4\n", "w.txt", weight=2)
     assert edges_of(weighted) == {frozenset(("1", "4")): 6.0, frozenset(("4", "6")): 1.0,
                                   frozenset(("6", "1")): 4.0}
+    assert edges_of(parse_edge_list(b"A;B;C\nB;A;C\nC;A;B\n", "g.csv", format="adjlist")) == dict.fromkeys(
+        map(frozenset, ["AB", "AC", "BC"]), 1.0)
     adjacency = parse_edge_list(b"1 4 6\n4 6 1\n6 1 4\n", "a.txt", format="adjlist")
     assert set(edges_of(adjacency)) == {frozenset(p) for p in [("1", "4"), ("1", "6"), ("4", "6")]}
     by_name = parse_edge_list(b"name1,name2,score\na,b,3\nb,c,4\n", "n.csv", weight="score")
