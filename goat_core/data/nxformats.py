@@ -28,9 +28,11 @@ from .graph import (
     unique_labels,
 )
 
-# Node attributes that say where or how a node is drawn, or repeat its id: not kept.
+# Node attributes that say where or how a node is drawn, or repeat its id: not kept. Graphviz's layout
+# (dot -Txdot, -Tjson) too: a small graph's node widths were offered as its labels.
 DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spells", "size", "r", "g", "b",
-                      "color", "colour", "id"}
+                      "color", "colour", "id", "pos", "width", "height", "rects", "lp", "xlp", "_draw_",
+                      "_ldraw_", "_hdraw_", "_tdraw_", "_hldraw_", "_tldraw_"}
 
 
 # --------------------------------------------------------------------------- XML
@@ -443,6 +445,11 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
             node.pop("value", None)  # the node itself again
         graph, report = to_graph(g, file, options, "node-link", names_attribute="name")
         return graph, replace(report, notes=("Cytoscape.js JSON (elements)",))
+    if isinstance(data, dict) and isinstance(data.get("objects"), list) and "_subgraph_cnt" in data:
+        graphviz = _graphviz_json(data, file)
+        g = parsed(lambda: nx.node_link_graph(graphviz, edges="links"), file, "Graphviz JSON")
+        graph, report = to_graph(g, file, options, "node-link")
+        return graph, replace(report, notes=("Graphviz JSON (dot -Tjson)",))
     if isinstance(data, dict) and "adjacency" in data:
         g = parsed(lambda: nx.adjacency_graph(data), file, "adjacency JSON")
         return to_graph(g, file, options, "node-link")
@@ -457,6 +464,26 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     g = parsed(lambda: nx.node_link_graph(_networkx_node_link(data, key), edges=key), file, "node-link JSON")
     keyed = all(isinstance(node, dict) and "key" in node for node in data["nodes"])  # graphology: by label
     return to_graph(g, file, value_as_weight(g, options), "node-link", "label" if keyed else None)
+
+
+def _graphviz_json(data: dict, file: str) -> dict:
+    """Graphviz's ``-Tjson``/``-Tjson0`` output (``objects``: its subgraphs, then its nodes; ``edges``
+    naming them by ``_gvid``) as networkx's node-link data, every attribute kept as a DOT file's is."""
+    try:
+        nodes = data["objects"][data["_subgraph_cnt"]:]
+        names = {node["_gvid"]: str(node["name"]) for node in nodes}
+        return {"directed": bool(data.get("directed")), "multigraph": False, "graph": {},
+                "nodes": [{**_without(node, "_gvid", "name"), "id": names[node["_gvid"]]} for node in nodes],
+                "links": [{**_without(edge, "_gvid", "tail", "head"), "source": names[edge["tail"]],
+                           "target": names[edge["head"]]} for edge in data.get("edges", [])]}
+    except (KeyError, TypeError, AttributeError):
+        raise GraphFormatError(file, "Graphviz JSON whose objects or edges are not as dot -Tjson writes "
+                                     "them (each node a name and a _gvid, each edge its tail's and head's)"
+                               ) from None
+
+
+def _without(item: dict, *keys: str) -> dict:
+    return {key: value for key, value in item.items() if key not in keys}
 
 
 def _networkx_node_link(data: dict, key: str) -> dict:

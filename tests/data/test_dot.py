@@ -3,6 +3,7 @@ its subgraphs included; the one-statement-per-line pattern and pydot's grammar a
 
 from __future__ import annotations
 
+import shutil
 import warnings
 
 import networkx as nx
@@ -150,3 +151,51 @@ def test_attributes_named_as_pydots_own_arguments_are_attributes(attrs):
     graph = read_graph_bytes(text.encode(), "k.dot")
     weight = 2.0 if "weight" in attrs else 1.0
     assert edges_of(graph) == {frozenset("ab"): weight, frozenset("ac"): 1.0}
+
+
+DOT_CLUSTERS = b"""digraph G {
+  subgraph cluster_a { a1 -> a2; label="A"; }
+  subgraph cluster_b { b1 -> b2 [weight=3]; }
+  a2 -> b1; b2 -> a1; "x y" -> a1; lone;
+}
+"""
+
+
+def graphviz(raw: bytes, fmt: str) -> bytes:
+    """``raw`` laid out by Graphviz's own ``dot -T<fmt>`` (pydot runs the program)."""
+    import pydot
+
+    [graph] = pydot.graph_from_dot_data(raw.decode())
+    return graph.create(prog="dot", format=fmt)
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot program is not installed")
+@pytest.mark.parametrize("fmt", ["xdot", "json", "json0"])
+def test_graphviz_layouts_are_read_as_the_graph_without_its_drawing(fmt):
+    """dot -Txdot (DOT with positions) and -Tjson/-Tjson0 (objects: clusters, then nodes; edges by _gvid)
+    give the graph back; the layout's attributes (width, pos, draw ops) are neither kept nor labels."""
+    graph = read_graph_bytes(graphviz(DOT_CLUSTERS, fmt), f"g.{fmt}")
+    assert graph.directed and graph.names == ("a1", "a2", "b1", "b2", "x y", "lone")
+    assert edges_of_directed(graph) == {("a1", "a2"): 1.0, ("a2", "b1"): 1.0, ("b1", "b2"): 3.0,
+                                        ("b2", "a1"): 1.0, ("x y", "a1"): 1.0}
+    assert set(graph.node_attrs) <= {"label"} and graph.labels is None
+    lesmis = read_graph_bytes(graphviz(write_dot_bytes(nx.les_miserables_graph()), fmt), f"lm.{fmt}")
+    assert edges_of(lesmis) == {frozenset((u, v)): float(w) for u, v, w in
+                                nx.les_miserables_graph().edges(data="weight")}
+
+
+def test_graphviz_json_that_is_not_as_dot_writes_it_is_one_line():
+    bad = b'{"name": "G", "directed": true, "_subgraph_cnt": 0, "objects": [{"name": "a"}], "edges": []}'
+    with pytest.raises(GraphFormatError, match="^g.json: Graphviz JSON whose objects or edges are not as"):
+        read_graph_bytes(bad, "g.json")
+
+
+def edges_of_directed(graph) -> dict[tuple, float]:
+    pairs = zip(graph.src.tolist(), graph.dst.tolist(), graph.weight.tolist(), strict=True)
+    return {(graph.names[s], graph.names[t]): w for s, t, w in pairs}
+
+
+def write_dot_bytes(g: nx.Graph) -> bytes:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return nx.nx_pydot.to_pydot(g).to_string().encode()
