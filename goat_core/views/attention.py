@@ -12,14 +12,15 @@ from plotly.subplots import make_subplots
 
 from ..analysis.attribution import max_pool_cells
 from .style import (
+    MARGIN,
     MAX_MATRIX_SIDE,
     PALETTE,
     PENDING_COLOR,
     SHARED_COLOR,
     SOURCE_COLOR,
+    STAR,
     TARGET_COLOR,
     _e,
-    _mark,
     names_axis,
     short,
 )
@@ -38,12 +39,10 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
     one grey bar; ``ids`` as customdata, ``muted`` grey, ``baseline`` outlined so bars keep their place."""
     weights = np.asarray(weights, dtype=float)
     reference = weights if baseline is None else np.asarray(baseline, dtype=float)
-    order = np.argsort(-reference, kind="stable")
-    if top is not None:
-        order = order[:top]
+    order = np.argsort(-reference, kind="stable")[:top]
     shared_set, muted_set = set(shared), set(muted)
-    labels = [_e(x) + (MUTED_SUFFIX if names[i] in muted_set else "")
-              for x, i in zip(_mark([names[i] for i in order], shared_set), order, strict=True)]
+    labels = [label + (MUTED_SUFFIX if names[i] in muted_set else "")
+              for label, i in zip(_marked([names[i] for i in order], shared_set), order, strict=True)]
     colors = [PADDING_COLOR if names[i] in muted_set else SHARED_COLOR if names[i] in shared_set else color
               for i in order]
     values, before = weights[order], reference[order]
@@ -67,9 +66,14 @@ def attention_bars(names: Sequence[str], weights: ArrayLike, shared: Sequence[st
     return _ranked_bars(fig, title, max(220, 22 * len(labels) + 80), xaxis_title="attention weight")
 
 
+def _marked(names: Sequence[str], shared: set[str]) -> list[str]:
+    """Names escaped for Plotly, shared neighbors starred."""
+    return [_e(STAR + n if n in shared else n) for n in names]
+
+
 def _ranked_bars(fig: go.Figure, title: str, height: int, **layout) -> go.Figure:
     """The frame of a horizontal bar chart of nodes: the first bar on top, names on a category axis."""
-    fig.update_layout(title=title, height=height, margin=dict(l=10, r=10, t=40, b=10), **layout)
+    fig.update_layout(title=title, height=height, margin=MARGIN, **layout)
     fig.update_yaxes(autorange="reversed", automargin=True)
     return names_axis(fig, fig.data[0].y)
 
@@ -90,7 +94,7 @@ def attention_replay(epochs: ArrayLike, source_names: Sequence[str], source_weig
         W = np.asarray(weights, dtype=float).reshape(len(rows), -1)  # (E, L)
         keep = np.argsort(-W.max(axis=0), kind="stable")[:top]
         keep = keep[np.argsort(-W[-1, keep], kind="stable")]  # the last epoch's order
-        labels = [_e(x) for x in _mark([names[i] for i in keep], shared_set)]
+        labels = _marked([names[i] for i in keep], shared_set)
         colors = [SHARED_COLOR if names[i] in shared_set else color for i in keep]
         sides.append((W[:, keep], labels, colors))
     high = max([float(W.max()) for W, _, _ in sides if W.size] + [1e-9])
@@ -113,7 +117,7 @@ def attention_replay(epochs: ArrayLike, source_names: Sequence[str], source_weig
     pause = dict(frame=dict(duration=0, redraw=False), transition=dict(duration=0), mode="immediate")
     fig.update_layout(
         title_text=title(shown), height=max(300, 24 * max(len(labels) for _, labels, _ in sides) + 130),
-        margin=dict(l=10, r=10, t=80, b=10),
+        margin=dict(MARGIN, t=80),
         updatemenus=[dict(type="buttons", direction="left", x=1.0, xanchor="right", y=1.18, yanchor="top",
                           showactive=False,
                           buttons=[dict(label="▶ Play", method="animate", args=[None, play]),
@@ -143,9 +147,9 @@ def entropy_curve(epochs: ArrayLike, source_entropy: ArrayLike, target_entropy: 
                      for name, y, line in lines])
     if current is not None:
         fig.add_vline(x=current, line=dict(color="rgba(120,120,120,0.7)", width=2, dash="dot"))
-    fig.update_layout(title="Attention entropy over training (1 = uniform)", height=320,
-                      margin=dict(l=10, r=10, t=40, b=10), xaxis_title="epoch",
-                      yaxis=dict(range=[0, 1.02], title="0–1"), legend=dict(orientation="h", y=-0.25))
+    fig.update_layout(title="Attention entropy over training (1 = uniform)", height=320, margin=MARGIN,
+                      xaxis_title="epoch", yaxis=dict(range=[0, 1.02], title="0–1"),
+                      legend=dict(orientation="h", y=-0.25))
     return fig
 
 
@@ -157,27 +161,36 @@ def alignment_heatmap(alignment: ArrayLike, source_names: Sequence[str], target_
     column maxima orange (taken over the full matrix); the ``max_side`` most attended per side shown."""
     A = np.asarray(alignment, dtype=float)
     row_max, col_max = max_pool_cells(A)
-    rows = np.argsort(-np.asarray(source_attention), kind="stable")[:max_side]
-    cols = np.argsort(-np.asarray(target_attention), kind="stable")[:max_side]
+    rows, cols, pair_names, cut = _top_cells(A, source_names, target_names, source_attention,
+                                             target_attention, max_side)
     shared_set = set(shared)
     fig = go.Figure(go.Heatmap(
         z=A[np.ix_(rows, cols)], x=list(range(len(cols))), y=list(range(len(rows))),
-        colorscale="RdBu", zmid=0, colorbar=dict(title="E·E", thickness=12),
-        customdata=[[[_e(source_names[r]), _e(target_names[c])] for c in cols] for r in rows],
+        colorscale="RdBu", zmid=0, colorbar=dict(title="E·E", thickness=12), customdata=pair_names,
         hovertemplate="%{customdata[0]} · %{customdata[1]}: %{z:.3f}<extra></extra>",
     ))
-    cut = "" if len(rows) == A.shape[0] and len(cols) == A.shape[1] else \
-        f" (top {len(rows)}×{len(cols)} of {A.shape[0]}×{A.shape[1]})"
     fig.update_layout(
         shapes=maxima_outlines(rows, cols, row_max, col_max), height=max(340, 18 * len(rows) + 200),
-        margin=dict(l=10, r=10, t=50, b=10),
+        margin=dict(MARGIN, t=50),
         title=f"Alignment A = S Tᵀ: {_e(source)}'s neighbors (rows) × {_e(target)}'s (columns){cut}",
     )
     fig.update_xaxes(tickvals=list(range(len(cols))), tickangle=-60, automargin=True,
-                     ticktext=[_e(x) for x in _mark([target_names[c] for c in cols], shared_set)])
+                     ticktext=_marked([target_names[c] for c in cols], shared_set))
     fig.update_yaxes(tickvals=list(range(len(rows))), autorange="reversed", automargin=True,
-                     ticktext=[_e(x) for x in _mark([source_names[r] for r in rows], shared_set)])
+                     ticktext=_marked([source_names[r] for r in rows], shared_set))
     return fig
+
+
+def _top_cells(A: np.ndarray, source_names: Sequence[str], target_names: Sequence[str],
+               source_weights: ArrayLike, target_weights: ArrayLike,
+               max_side: int) -> tuple[np.ndarray, np.ndarray, list, str]:
+    """The ``max_side`` rows and columns of A with the most weight (in that order), each cell's
+    ``[source name, target name]`` escaped, and the title's note when some are left out."""
+    rows = np.argsort(-np.asarray(source_weights), kind="stable")[:max_side]
+    cols = np.argsort(-np.asarray(target_weights), kind="stable")[:max_side]
+    names = [[[_e(source_names[r]), _e(target_names[c])] for c in cols] for r in rows]
+    (h, w), (height, width) = (len(rows), len(cols)), A.shape
+    return rows, cols, names, "" if (h, w) == (height, width) else f" (top {h}×{w} of {height}×{width})"
 
 
 def maxima_outlines(rows: np.ndarray, cols: np.ndarray, row_winner: ArrayLike, col_winner: ArrayLike,
@@ -207,13 +220,11 @@ def drivers_bar(drivers: Sequence[tuple[str, float]], shared: Sequence[str] = ()
     rows = list(drivers)[:top]
     shared_set = set(shared)
     fig = go.Figure(go.Bar(
-        x=[c for _, c in rows], y=[_e(x) for x in _mark([n for n, _ in rows], shared_set)], orientation="h",
+        x=[c for _, c in rows], y=_marked([n for n, _ in rows], shared_set), orientation="h",
         marker_color=[SHARED_COLOR if n in shared_set else PALETTE[9] for n, _ in rows],
         hovertemplate="%{y}: %{x:.3f}<extra></extra>",
     ))
-    title = "Which neighbors drive the score"
-    if score is not None:
-        title += f" (score r_s·r_t = {score:.3f})"
+    title = "Which neighbors drive the score" + ("" if score is None else f" (score r_s·r_t = {score:.3f})")
     return _ranked_bars(fig, title, max(240, 22 * len(rows) + 80), xaxis_title="contribution to r_s·r_t")
 
 
@@ -225,10 +236,8 @@ def partners_bar(names: Sequence[str], probabilities: ArrayLike, kinds: Sequence
     """A node's top-k predicted partners, coloured by ``kinds[i]``: "neighbor", "held out" or "new"."""
     colors = [PARTNER_KINDS.get(k, PALETTE[9]) for k in kinds]
     labels = [_e(n) + ("" if k == "neighbor" else f" ({k})") for n, k in zip(names, kinds, strict=True)]
-    fig = go.Figure(go.Bar(
-        x=np.asarray(probabilities).tolist(), y=labels,
-        orientation="h", marker_color=colors, hovertemplate="%{y}: p = %{x:.3f}<extra></extra>",
-    ))
+    fig = go.Figure(go.Bar(x=np.asarray(probabilities).tolist(), y=labels, orientation="h",
+                           marker_color=colors, hovertemplate="%{y}: p = %{x:.3f}<extra></extra>"))
     return _ranked_bars(fig, f"Most likely partners of {_e(node)}" if node else "Most likely partners",
                         max(220, 22 * len(names) + 80), xaxis=dict(title="edge probability", range=[0, 1]))
 
@@ -237,8 +246,7 @@ def context_shift_bars(names: Sequence[str], weights_a: ArrayLike, weights_b: Ar
                        partner_a: str, partner_b: str, top: int = 25) -> go.Figure:
     """One node's attention over its neighbors under two partners, side by side (NaN where a neighbor is not
     in the message for that partner)."""
-    a = np.nan_to_num(np.asarray(weights_a, dtype=float))
-    b = np.nan_to_num(np.asarray(weights_b, dtype=float))
+    a, b = (np.nan_to_num(np.asarray(w, dtype=float)) for w in (weights_a, weights_b))
     order = np.argsort(-np.maximum(a, b), kind="stable")[:top]
     labels = [_e(names[i]) for i in order]
     pa, pb = _e(partner_a), _e(partner_b)

@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
 from .style import (
+    MARGIN,
     PALETTE,
     ROLE_COLORS,
     SHARED_COLOR,
@@ -44,8 +45,7 @@ def embedding_scatter(coords: ArrayLike, names: Sequence[str], *, groups: ArrayL
     (highlighted nodes kept; the title says so); node ids in ``customdata``."""
     coords = np.asarray(coords, dtype=float)
     ids = scatter_sample(len(names), max_points, seed, list(highlight or ()))
-    x, y = np.full(len(names), np.nan), np.full(len(names), np.nan)
-    x[ids], y[ids] = coords[ids, 0], coords[ids, 1]
+    x, y = coords[:, 0], coords[:, 1]  # only ``ids`` are drawn (the highlighted among them)
     sizes = np.full(len(names), 9.0)
     fig = go.Figure()
     _node_traces(fig, x, y, names, ids, sizes, groups, group_names, values, value_title)
@@ -53,7 +53,7 @@ def embedding_scatter(coords: ArrayLike, names: Sequence[str], *, groups: ArrayL
         _highlight_trace(fig, x, y, names, highlight, sizes)
     if len(ids) < len(names):
         title = f"{title} (showing a sample of {len(ids):,} of {len(names):,} nodes)"
-    fig.update_layout(title=_e(title) or None, height=height, margin=dict(l=10, r=10, t=40, b=10),
+    fig.update_layout(title=_e(title) or None, height=height, margin=MARGIN,
                       legend=dict(itemsizing="constant"), hovermode="closest", clickmode="event+select")
     return _blank_axes(fig, equal=False)
 
@@ -79,18 +79,16 @@ def persona_scatter(coords: ArrayLike, partner_ids: ArrayLike, names: Sequence[s
             hovertext=[f"{_e(node)} gossiping with {_e(names[p])}" for p in partner_ids[idx]],
             hoverinfo="text",
         ))
-    for role, pid in ((r, p) for p, r in (highlight or {}).items()):
+    for pid, role in (highlight or {}).items():
         k = np.flatnonzero(partner_ids == pid)
         if len(k):
+            label, color = f"with {_e(names[pid])}", ROLE_COLORS.get(role, SHARED_COLOR)
             fig.add_trace(trace(
-                x=coords[k, 0], y=coords[k, 1], mode="markers+text", name=f"with {_e(names[pid])}",
-                text=[f"with {_e(names[pid])}"], textposition="top center",
-                textfont=dict(color=ROLE_COLORS.get(role, SHARED_COLOR)),
-                marker=dict(size=22, color="rgba(0,0,0,0)",
-                            line=dict(width=3, color=ROLE_COLORS.get(role, SHARED_COLOR))),
+                x=coords[k, 0], y=coords[k, 1], mode="markers+text", name=label, text=[label],
+                textposition="top center", textfont=dict(color=color),
+                marker=dict(size=22, color="rgba(0,0,0,0)", line=dict(width=3, color=color)),
                 customdata=_customdata(partner_ids[k], names), hoverinfo="skip",
             ))
-    fig.update_layout(title=f"Personas of {_e(node)}",
-                      height=height, margin=dict(l=10, r=10, t=40, b=10),
+    fig.update_layout(title=f"Personas of {_e(node)}", height=height, margin=MARGIN,
                       legend=dict(title="partner's group"))
     return _blank_axes(fig, equal=False)

@@ -10,8 +10,8 @@ import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 from plotly.subplots import make_subplots
 
-from .attention import maxima_outlines
-from .style import MAX_MATRIX_SIDE, SOURCE_COLOR, TARGET_COLOR, _e, short
+from .attention import _top_cells, maxima_outlines
+from .style import MARGIN, MAX_MATRIX_SIDE, SOURCE_COLOR, TARGET_COLOR, _e, short
 
 # The steps of the score, in order; each highlights where it lives in the figure.
 STEPS = ("alignment", "row maxima", "column maxima", "softmax", "representations", "score")
@@ -27,14 +27,12 @@ def pooling_figure(A: ArrayLike, source_names: Sequence[str], target_names: Sequ
         raise ValueError(f"step must be one of {', '.join(STEPS)}, got {step!r}")
     A = np.asarray(A, dtype=float)
     p_s, p_t = np.asarray(p_s, dtype=float), np.asarray(p_t, dtype=float)
-    rows = np.argsort(-p_s, kind="stable")[:max_side]
-    cols = np.argsort(-p_t, kind="stable")[:max_side]
+    rows, cols, hover_names, cut = _top_cells(A, source_names, target_names, p_s, p_t, max_side)
     attention_on = STEPS.index(step) >= STEPS.index("softmax")
     margin_s = (p_s if attention_on else np.asarray(a_s, dtype=float))[rows]
     margin_t = (p_t if attention_on else np.asarray(a_t, dtype=float))[cols]
     fig = make_subplots(rows=2, cols=2, column_widths=[0.88, 0.12], row_heights=[0.88, 0.12],
                         horizontal_spacing=0.02, vertical_spacing=0.03, shared_xaxes=True, shared_yaxes=True)
-    hover_names = [[[_e(source_names[r]), _e(target_names[c])] for c in cols] for r in rows]
     fig.add_trace(go.Heatmap(z=A[np.ix_(rows, cols)], colorscale="RdBu", zmid=0, customdata=hover_names,
                              colorbar=dict(title="A", thickness=10, x=1.02),
                              hovertemplate="%{customdata[0]} · %{customdata[1]}: %{z:.4f}<extra></extra>"),
@@ -47,9 +45,8 @@ def pooling_figure(A: ArrayLike, source_names: Sequence[str], target_names: Sequ
     outlined = step in ("softmax", "representations")  # both maxima, the attention's source
     shapes = maxima_outlines(rows, cols, row_winner, col_winner, outlined or step == "row maxima",
                              outlined or step == "column maxima")
-    fig.update_layout(shapes=shapes, height=max(380, 18 * len(rows) + 240),
-                      margin=dict(l=10, r=10, t=50, b=10),
-                      title=_title(step, source, target, len(rows), len(cols), A.shape))
+    fig.update_layout(shapes=shapes, height=max(380, 18 * len(rows) + 240), margin=dict(MARGIN, t=50),
+                      title=_title(step, source, target) + cut)
     axis = dict(tickmode="array", automargin=True)
     fig.update_yaxes(tickvals=list(range(len(rows))), ticktext=[short(_e(source_names[r])) for r in rows],
                      autorange="reversed", row=1, col=1, **axis)
@@ -66,8 +63,8 @@ def _margin(z: np.ndarray, color: str, name: str, names: list) -> go.Heatmap:
                       hovertemplate=f"{name}[%{{customdata}}] = %{{z:.4f}}<extra></extra>")
 
 
-def _title(step: str, source: str, target: str, shown_rows: int, shown_cols: int, shape: tuple) -> str:
-    what = {
+def _title(step: str, source: str, target: str) -> str:
+    return {
         "alignment": f"A = S Tᵀ: {_e(source)}'s neighbors (rows) × {_e(target)}'s (columns)",
         "row maxima": f"a_s = max over each row: how well each of {_e(source)}'s neighbors matches the best "
                       f"of {_e(target)}'s",
@@ -76,9 +73,6 @@ def _title(step: str, source: str, target: str, shown_rows: int, shown_cols: int
         "representations": "r_s = Σ p_s S and r_t = Σ p_t T: attention-weighted sums of the rows of E",
         "score": "score = r_s · r_t",
     }[step]
-    shown = (shown_rows, shown_cols)
-    cut = "" if shown == shape else f" (top {shown_rows}×{shown_cols} of {shape[0]}×{shape[1]})"
-    return what + cut
 
 
 def vectors_heatmap(vectors: Mapping[str, ArrayLike], dims: Sequence[int], *, title: str = "") -> go.Figure:
@@ -95,6 +89,5 @@ def vectors_heatmap(vectors: Mapping[str, ArrayLike], dims: Sequence[int], *, ti
     fig.update_yaxes(tickmode="array", tickvals=list(range(len(names))), autorange="reversed",
                      ticktext=[short(_e(n)) for n in names], automargin=True)
     fig.update_xaxes(type="category")
-    fig.update_layout(title=_e(title), height=max(180, 24 * len(names) + 110),
-                      margin=dict(l=10, r=10, t=40, b=10))
+    fig.update_layout(title=_e(title), height=max(180, 24 * len(names) + 110), margin=MARGIN)
     return fig

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from .style import PALETTE, SHARED_COLOR, SOURCE_COLOR, TARGET_COLOR, _e
+from .style import MARGIN, PALETTE, SHARED_COLOR, SOURCE_COLOR, TARGET_COLOR, _e
 
 TRAINED, UNTRAINED = PALETTE[0], "rgba(150,150,150,0.85)"
 
@@ -27,7 +27,7 @@ def leak_bars(labels: Sequence[str], trained: Sequence[float | None], untrained:
         fig.add_hline(y=float(trained[0]), line_dash="dot", line_color=TRAINED,
                       annotation_text=f"leak-free {metric}", annotation_position="top left")
     low = min([v for v in [*trained, *untrained] if v is not None] + [0.5])
-    fig.update_layout(barmode="group", height=380, margin=dict(l=10, r=10, t=40, b=10),
+    fig.update_layout(barmode="group", height=380, margin=MARGIN,
                       yaxis=dict(title=metric, range=[max(0.0, low - 0.1), 1.05]),
                       title=f"The same model, {metric} under each protocol",
                       legend=dict(orientation="h", y=-0.2))
@@ -39,19 +39,18 @@ def faithfulness_scatter(names: Sequence[str], weights: ArrayLike, effects: Arra
     """Each neighbor's attention weight (x) against its leave-one-out effect (y), coloured by side;
     neighbors with no effect (NaN: a side's only neighbor) left out."""
     w, e = np.asarray(weights, dtype=float), np.asarray(effects, dtype=float)
-    colors = {"source": SOURCE_COLOR, "target": TARGET_COLOR, "both": SHARED_COLOR}
-    legend = {"source": f"{_e(source)}'s neighbor", "target": f"{_e(target)}'s neighbor", "both": "shared"}
     fig = go.Figure()
-    for side, color in colors.items():
+    for side, color, legend in (("source", SOURCE_COLOR, f"{_e(source)}'s neighbor"),
+                                ("target", TARGET_COLOR, f"{_e(target)}'s neighbor"),
+                                ("both", SHARED_COLOR, "shared")):
         keep = [i for i, s in enumerate(sides) if s == side and np.isfinite(e[i])]
-        if not keep:
-            continue
-        fig.add_trace(go.Scatter(
-            x=w[keep], y=e[keep], mode="markers", name=legend[side], marker=dict(color=color, size=9),
-            text=[_e(names[i]) for i in keep],
-            hovertemplate="%{text}<br>attention %{x:.3f}<br>effect %{y:+.4f}<extra></extra>"))
+        if keep:
+            fig.add_trace(go.Scatter(
+                x=w[keep], y=e[keep], mode="markers", name=legend, marker=dict(color=color, size=9),
+                text=[_e(names[i]) for i in keep],
+                hovertemplate="%{text}<br>attention %{x:.3f}<br>effect %{y:+.4f}<extra></extra>"))
     fig.add_hline(y=0.0, line_color="rgba(140,140,140,0.6)")
     fig.update_layout(title="Attention weight vs effect of muting", xaxis_title="attention weight",
-                      yaxis_title="score drop when muted", height=360, margin=dict(l=10, r=10, t=40, b=10),
+                      yaxis_title="score drop when muted", height=360, margin=MARGIN,
                       legend=dict(orientation="h", y=-0.25))
     return fig

@@ -4,6 +4,7 @@ which needs a Chrome or Chromium; without one :class:`ExportError` says so in on
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -115,8 +116,6 @@ def figure_bytes(fig: go.Figure, fmt: str, config: Mapping, *, scale: float = 2.
 
 def _plain(label: str | None) -> str:
     """A Plotly label without its markup (``<br>``, ``<b>``) and entities, for a file's title."""
-    import html
-
     return html.unescape(re.sub(r"<[^>]+>", " ", label or "")).strip()
 
 

@@ -65,15 +65,13 @@ def place(xy: np.ndarray, radii: Sequence[float], texts: Sequence[str], size: fl
     for k, ((x, y), r, text) in enumerate(zip(xy, radii, texts, strict=True)):
         others = [b for j, b in enumerate(nodes) if j != k]
         boxes = {spot: text_box(float(x), float(y), float(r), text, size, spot) for spot in SPOTS}
-        if frame is not None:
-            boxes = {spot: box for spot, box in boxes.items() if box.inside(frame)}
+        boxes = {spot: box for spot, box in boxes.items() if frame is None or box.inside(frame)}
         free = [spot for spot, box in boxes.items() if not any(box.overlaps(b) for b in (*placed, *others))]
         if not free and k < required:
             free = [spot for spot, box in boxes.items() if not any(box.overlaps(b) for b in placed)]
-        chosen = free[0] if free else None
-        if chosen is not None:
-            placed.append(boxes[chosen])
-        spots.append(chosen)
+        if free:
+            placed.append(boxes[free[0]])
+        spots.append(free[0] if free else None)
     return spots
 
 
@@ -84,7 +82,7 @@ def label_trace(pos: ArrayLike, names: Sequence[str], nodes: Sequence[int], mark
     figure's ``height``, ``margin`` and ``pad``; the first ``required`` may cover nodes (:func:`place`)."""
     pos = np.asarray(pos, dtype=float)
     marker_sizes = np.asarray(marker_sizes, dtype=float)
-    nodes = [int(v) for v in dict.fromkeys(int(v) for v in nodes)]
+    nodes = list(dict.fromkeys(int(v) for v in nodes))
     extent = [float(pos[:, 0].min()), float(pos[:, 0].max()), float(pos[:, 1].min()), float(pos[:, 1].max())]
     meta = {"x": [float(pos[v, 0]) for v in nodes], "y": [float(pos[v, 1]) for v in nodes],
             "text": [str(names[v]) for v in nodes], "radius": [float(marker_sizes[v]) / 2 for v in nodes],
@@ -104,8 +102,7 @@ def frame_axes(fig: go.Figure) -> go.Figure:
         meta = trace.meta["node_labels"]
         x0, x1, y0, y1 = meta["extent"]
         dx, dy = max(x1 - x0, 1e-9) * meta["pad"], max(y1 - y0, 1e-9) * meta["pad"]
-        fig.update_xaxes(range=[x0 - dx, x1 + dx])
-        fig.update_yaxes(range=[y0 - dy, y1 + dy])
+        fig.update_xaxes(range=[x0 - dx, x1 + dx]).update_yaxes(range=[y0 - dy, y1 + dy])
     return fig
 
 
@@ -139,8 +136,7 @@ def _fill(trace, height: float, growth: float) -> None:
 
 
 def _scale(meta: dict, height: float, plot_width: float = PLOT_WIDTH) -> float:
-    """Pixels per data unit of a figure with equal axis scales showing the data's extent and ``pad`` of its
-    span around it."""
+    """Pixels per data unit at equal axis scales: the data's extent and ``pad`` of its span fill the plot."""
     x0, x1, y0, y1 = meta["extent"]
     top, bottom = meta["margin"]
     pad = meta.get("pad", DATA_PAD)

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from .style import PALETTE, _e
+from .style import MARGIN, PALETTE, _e
 
 
 def training_curve(history: Sequence[Mapping]) -> go.Figure:
@@ -21,8 +21,8 @@ def training_curve(history: Sequence[Mapping]) -> go.Figure:
         fig.add_trace(go.Scatter(x=epochs, y=auc, mode="lines+markers", name="validation AUC",
                                  yaxis="y2", line=dict(color=PALETTE[1])))
         fig.update_layout(yaxis2=dict(title="validation AUC", overlaying="y", side="right", range=[0, 1]))
-    fig.update_layout(height=320, margin=dict(l=10, r=10, t=40, b=10), title="Training",
-                      xaxis_title="epoch", yaxis_title="loss", legend=dict(orientation="h", y=-0.25))
+    fig.update_layout(height=320, margin=MARGIN, title="Training", xaxis_title="epoch", yaxis_title="loss",
+                      legend=dict(orientation="h", y=-0.25))
     return fig
 
 
@@ -35,7 +35,7 @@ def contingency_heatmap(table: ArrayLike, class_names: Sequence[str], *, title: 
         y=[_e(class_names[i]) for i in order], colorscale="Blues",
         hovertemplate="%{y} · %{x}: %{z} nodes<extra></extra>", colorbar=dict(title="nodes", thickness=12),
     ))
-    fig.update_layout(title=title or "Contingency: labels × clusters", margin=dict(l=10, r=10, t=40, b=10),
+    fig.update_layout(title=title or "Contingency: labels × clusters", margin=MARGIN,
                       height=max(300, 16 * table.shape[0] + 140))
     fig.update_yaxes(autorange="reversed", automargin=True)
     return fig
@@ -46,8 +46,8 @@ def clustering_bars(results: Mapping[str, Mapping[str, float]]) -> go.Figure:
     names = list(results)
     fig = go.Figure([go.Bar(x=names, y=[results[n][key] for n in names], name=key.upper(),
                             marker_color=PALETTE[k]) for k, key in enumerate(("nmi", "ami"))])
-    fig.update_layout(barmode="group", yaxis=dict(range=[0, 1], title="score"), height=320,
-                      margin=dict(l=10, r=10, t=40, b=10), title="Clustering against labels (k-means)")
+    fig.update_layout(barmode="group", yaxis=dict(range=[0, 1], title="score"), height=320, margin=MARGIN,
+                      title="Clustering against labels (k-means)")
     return fig
 
 
@@ -73,6 +73,5 @@ def _curves_figure(curves: Mapping[str, tuple], values: Mapping[str, float], met
     for k, (name, (x, y)) in enumerate(curves.items()):
         fig.add_trace(go.Scatter(x=x, y=y, mode="lines", name=f"{name} ({metric} {values[name]:.3f})",
                                  line=dict(color=PALETTE[k % len(PALETTE)])))
-    fig.update_layout(height=380, margin=dict(l=10, r=10, t=40, b=10), legend=dict(orientation="h", y=-0.25),
-                      **layout)
+    fig.update_layout(height=380, margin=MARGIN, legend=dict(orientation="h", y=-0.25), **layout)
     return fig

@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike
 from .labels import frame_axes, label_trace
 from .style import (
     EDGE_COLOR,
+    MARGIN,
     PALETTE,
     ROLE_COLORS,
     SHARED_COLOR,
@@ -21,10 +22,8 @@ from .style import (
     TARGET_COLOR,
     _blank_axes,
     _e,
-    _edge_segments,
     _group_label,
     _highlight_trace,
-    _node_sizes,
     _node_traces,
     group_color,
     scatter_trace,
@@ -63,11 +62,22 @@ def network_figure(pos: ArrayLike, src: ArrayLike, dst: ArrayLike, names: Sequen
                                              webgl=scatter_trace(n) is go.Scattergl)))
     note = f" (showing {max_edges:,} of {len(src):,} edges)" if len(src) > max_edges else ""
     fig.update_layout(
-        title=_e(title or "") + note or None, height=height, margin=dict(l=10, r=10, t=40, b=10),
-        legend=dict(itemsizing="constant", title="colour"), hovermode="closest",
-        clickmode="event+select", dragmode="pan",
+        title=_e(title or "") + note or None, height=height, margin=MARGIN, hovermode="closest",
+        legend=dict(itemsizing="constant", title="colour"), clickmode="event+select", dragmode="pan",
     )
     return _blank_axes(fig)
+
+
+def _edge_segments(pos: np.ndarray, src: np.ndarray, dst: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The edges' x and y as one line each, segments separated by NaN (one trace draws them all)."""
+    gaps = np.full(len(src), np.nan)
+    return tuple(np.column_stack([pos[src, k], pos[dst, k], gaps]).ravel() for k in (0, 1))
+
+
+def _node_sizes(degrees: np.ndarray, low: float = 6.0, high: float = 26.0) -> np.ndarray:
+    degrees = np.asarray(degrees, dtype=float)
+    top = degrees.max() if len(degrees) and degrees.max() > 0 else 1.0
+    return low + (high - low) * np.sqrt(degrees / top)
 
 
 def degree_histogram(degrees: ArrayLike, log_y: bool = False) -> go.Figure:
@@ -76,10 +86,8 @@ def degree_histogram(degrees: ArrayLike, log_y: bool = False) -> go.Figure:
     fig = go.Figure(go.Bar(x=values, y=counts, marker_color=PALETTE[0],
                            hovertemplate="degree %{x}: %{y} nodes<extra></extra>"))
     fig.update_layout(title="Degree distribution", xaxis_title="degree", yaxis_title="nodes",
-                      height=320, margin=dict(l=10, r=10, t=40, b=10), bargap=0.1)
-    if log_y:
-        fig.update_yaxes(type="log")
-    return fig
+                      height=320, margin=MARGIN, bargap=0.1)
+    return fig.update_yaxes(type="log") if log_y else fig
 
 
 def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: ArrayLike, *,
@@ -94,20 +102,16 @@ def pyvis_html(names: Sequence[str], src: ArrayLike, dst: ArrayLike, degrees: Ar
     net = Network(height=f"{height}px", width="100%", directed=directed, cdn_resources="in_line",
                   bgcolor="#ffffff", font_color="#222222")
     degree = np.asarray(degrees)
-    codes = None if groups is None else np.asarray(groups)
     sizes = _node_sizes(degree, 8, 30)
-    highlight = highlight or {}
-    group_of = [""] * len(names) if codes is None else [f" | {_group_label(int(c), group_names)}"
-                                                        for c in codes]
+    codes = [-1] * len(names) if groups is None else [int(c) for c in np.asarray(groups)]
+    group_of = [""] * len(names) if groups is None else [f" | {_group_label(c, group_names)}" for c in codes]
     tips = [f"{name} | degree {degree[i]}{group_of[i]}" for i, name in enumerate(names)]
     if any("href" in tip for tip in tips):  # pyvis' innerHTML popup (Network.generate_html)
         tips = [html.escape(tip) for tip in tips]
     for i, name in enumerate(names):
-        code = -1 if codes is None else int(codes[i])
-        role = highlight.get(i)
-        options = dict(size=float(sizes[i]), title=tips[i], color=group_color(code))
-        if role:
-            options.update(borderWidth=5, color={"background": group_color(code),
+        options = dict(size=float(sizes[i]), title=tips[i], color=group_color(codes[i]))
+        if role := (highlight or {}).get(i):
+            options.update(borderWidth=5, color={"background": group_color(codes[i]),
                                                  "border": ROLE_COLORS.get(role, SHARED_COLOR)})
         net.add_node(i, label=str(name), **options)
     for s, d in zip(np.asarray(src).tolist(), np.asarray(dst).tolist(), strict=True):
@@ -145,16 +149,12 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
     sid, tid = (_by_id(ids, names, weights) for ids, names, weights in
                 ((source_ids, source_names, source_attention), (target_ids, target_names, target_attention)))
     centers = {int(source_id): (-1.0, 0.0), int(target_id): (1.0, 0.0)}
-    shared = [i for i in sid if i in tid and i not in centers]
-    only_s = [i for i in sid if i not in tid and i not in centers]
-    only_t = [i for i in tid if i not in sid and i not in centers]
-    pos: dict[int, tuple[float, float]] = {}
-    pos.update(_arc(sorted(only_s, key=lambda i: -sid[i][1]), (-1.0, 0.0), 100, 260))
-    pos.update(_arc(sorted(only_t, key=lambda i: -tid[i][1]), (1.0, 0.0), -80, 80))
-    for k, i in enumerate(sorted(shared, key=lambda i: -(sid[i][1] + tid[i][1]))):
-        y = 0.0 if len(shared) == 1 else 0.9 - 1.8 * k / (len(shared) - 1)
-        pos[i] = (0.0, y)
-    pos.update(centers)
+    only_s = sorted((i for i in sid if i not in tid and i not in centers), key=lambda i: -sid[i][1])
+    only_t = sorted((i for i in tid if i not in sid and i not in centers), key=lambda i: -tid[i][1])
+    shared = sorted((i for i in sid if i in tid and i not in centers), key=lambda i: -(sid[i][1] + tid[i][1]))
+    between = {i: (0.0, 0.9 - 1.8 * k / (len(shared) - 1) if len(shared) > 1 else 0.0)
+               for k, i in enumerate(shared)}
+    pos = {**_arc(only_s, (-1.0, 0.0), 100, 260), **_arc(only_t, (1.0, 0.0), -80, 80), **between, **centers}
     top = max([w for _, w in sid.values()] + [w for _, w in tid.values()] + [1e-9])
     fig = go.Figure()
     for table, center, color in ((sid, source_id, SOURCE_COLOR), (tid, target_id, TARGET_COLOR)):
@@ -200,7 +200,7 @@ def ego_figure(source: str, target: str, source_ids: ArrayLike, target_ids: Arra
         # the arcs' outer names need room beside them: a wider margin than the whole graph's
         frame_axes(fig.add_trace(label_trace(every, texts, range(len(every)), sizes, height, pad=EGO_PAD)))
     fig.update_layout(title=f"Ego view: {_e(source)} (left) ↔ {_e(target)} (right); shared in the middle",
-                      height=height, margin=dict(l=10, r=10, t=40, b=10), showlegend=False,
+                      height=height, margin=MARGIN, showlegend=False,
                       hovermode="closest", clickmode="event+select", dragmode="pan")
     return _blank_axes(fig)
 

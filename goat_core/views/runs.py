@@ -9,7 +9,7 @@ import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
 
-from .style import PALETTE, SOURCE_COLOR, TARGET_COLOR, _e, scatter_trace
+from .style import MARGIN, PALETTE, SOURCE_COLOR, TARGET_COLOR, _e, scatter_trace
 
 TIE_COLOR = "#9E9E9E"
 
@@ -28,7 +28,7 @@ def wins_heatmap(names: Sequence[str], wins: ArrayLike, num_edges: int) -> go.Fi
         hovertemplate="%{y} vs %{x}: %{text} of " + f"{num_edges}" + " held-out edges<extra></extra>",
         colorbar=dict(title="share won", thickness=12)))
     fig.update_layout(title="Wins and losses, edge by edge (row vs column)", height=120 + 60 * k,
-                      margin=dict(l=10, r=10, t=40, b=10), xaxis_title="against", yaxis_title="run")
+                      margin=MARGIN, xaxis_title="against", yaxis_title="run")
     fig.update_yaxes(autorange="reversed", automargin=True)
     return fig
 
@@ -57,15 +57,11 @@ def edge_duel(pct_a: ArrayLike, pct_b: ArrayLike, pairs: ArrayLike, labels: Arra
                             marker=dict(color=color, size=size, opacity=opacity)))
     if highlight is not None:
         s, t = highlight
-        same = (pairs[:, 0] == s) & (pairs[:, 1] == t)
-        hit = np.flatnonzero(same | ((pairs[:, 0] == t) & (pairs[:, 1] == s)))
+        hit = np.flatnonzero((pairs == (s, t)).all(axis=1) | (pairs == (t, s)).all(axis=1))  # either way
         if len(hit):
-            i = hit[0]
-            fig.add_trace(go.Scatter(x=[pct_a[i]], y=[pct_b[i]], mode="markers", name="gossip pair",
-                                     hoverinfo="skip", marker=dict(size=16, color="rgba(0,0,0,0)",
-                                                                   line=dict(width=2.5, color=SOURCE_COLOR))))
-    fig.update_layout(title=f"Each test pair's rank: {_e(run_a)} vs {_e(run_b)}", height=480,
-                      margin=dict(l=10, r=10, t=40, b=10),
+            fig.add_trace(_ring(pct_a[hit[0]], pct_b[hit[0]], 16, SOURCE_COLOR, name="gossip pair",
+                                mode="markers"))
+    fig.update_layout(title=f"Each test pair's rank: {_e(run_a)} vs {_e(run_b)}", height=480, margin=MARGIN,
                       xaxis=dict(title=f"rank percentile under {_e(run_a)}", range=[-0.02, 1.02]),
                       yaxis=dict(title=f"rank percentile under {_e(run_b)}", range=[-0.02, 1.02]),
                       legend=dict(orientation="h", y=-0.2), clickmode="event+select")
@@ -88,13 +84,17 @@ def spread_vs_degree(spread: ArrayLike, degree: ArrayLike, personas: ArrayLike, 
                        for i in idx], hoverinfo="text",
             marker=dict(color=PALETTE[(int(k) - 1) % len(PALETTE)], size=7, opacity=0.8)))
     if highlight is not None:
-        fig.add_trace(go.Scatter(x=[max(int(degree[highlight]), 1)], y=[spread[highlight]],
-                                 mode="markers+text",
-                                 text=[_e(names[highlight])], textposition="top center", hoverinfo="skip",
-                                 name="chosen", marker=dict(size=14, color="rgba(0,0,0,0)",
-                                                            line=dict(width=2.5, color=TARGET_COLOR))))
-    fig.update_layout(title="Context spread against degree", height=380,
-                      margin=dict(l=10, r=10, t=40, b=10), xaxis=dict(title="degree", type="log"),
+        fig.add_trace(_ring(max(int(degree[highlight]), 1), spread[highlight], 14, TARGET_COLOR,
+                            name="chosen", mode="markers+text", text=[_e(names[highlight])],
+                            textposition="top center"))
+    fig.update_layout(title="Context spread against degree", height=380, margin=MARGIN,
+                      xaxis=dict(title="degree", type="log"),
                       yaxis_title="context spread (mean cosine distance)",
                       legend=dict(orientation="h", y=-0.25))
     return fig
+
+
+def _ring(x, y, size: int, color: str, **trace) -> go.Scatter:
+    """An empty circle around one point: the chosen pair or node."""
+    return go.Scatter(x=[x], y=[y], hoverinfo="skip", **trace,
+                      marker=dict(size=size, color="rgba(0,0,0,0)", line=dict(width=2.5, color=color)))

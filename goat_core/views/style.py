@@ -26,6 +26,7 @@ ROLE_COLORS = {"source": SOURCE_COLOR, "target": TARGET_COLOR, "pending": PENDIN
                "search": SHARED_COLOR, "focus": PENDING_COLOR, "partner A": SOURCE_COLOR,
                "partner B": TARGET_COLOR}
 MAX_MATRIX_SIDE = 40  # the alignment heatmap shows at most this many neighbors per side
+MARGIN = dict(l=10, r=10, t=40, b=10)  # a figure's frame: room for a one-line title
 
 # Above this many points a scatter is drawn with WebGL (one canvas) instead of SVG (one DOM node a
 # point): Plotly Express' own threshold. SVG at 20k points takes seconds to draw and to pan.
@@ -53,88 +54,59 @@ def group_color(code: int) -> str:
     return "#9E9E9E" if code < 0 else PALETTE[code % len(PALETTE)]
 
 
-def _node_sizes(degrees: np.ndarray, low: float = 6.0, high: float = 26.0) -> np.ndarray:
-    degrees = np.asarray(degrees, dtype=float)
-    top = degrees.max() if len(degrees) and degrees.max() > 0 else 1.0
-    return low + (high - low) * np.sqrt(degrees / top)
-
-
 def _blank_axes(fig: go.Figure, equal: bool = True) -> go.Figure:
     fig.update_xaxes(visible=False, showgrid=False, zeroline=False)
     fig.update_yaxes(visible=False, showgrid=False, zeroline=False)
-    if equal:
-        fig.update_yaxes(scaleanchor="x", scaleratio=1)
-    return fig
+    return fig.update_yaxes(scaleanchor="x", scaleratio=1) if equal else fig
 
 
 def _customdata(ids: np.ndarray, names: Sequence[str]) -> list[list]:
     return [[int(i), names[int(i)]] for i in ids]
 
 
-def _grouped_traces(fig, x, y, ids, names, hover, sizes, groups, group_names, symbol="circle", legend=True,
-                    subset: np.ndarray | None = None):
-    """One scatter trace per group (legend entries); ``groups`` codes, -1 = unlabelled. With
-    ``subset`` only those points (ids into x, y, groups; ``hover`` is then indexable by id)."""
-    codes = np.asarray(groups)
-    shown = np.zeros(len(codes), dtype=bool)
-    shown[np.arange(len(codes)) if subset is None else subset] = True
-    trace = scatter_trace(int(shown.sum()))
-    for code in sorted(set(codes[shown].tolist()), key=lambda c: (c < 0, c)):
-        idx = np.flatnonzero((codes == code) & shown)
-        label = _group_label(code, group_names)
-        fig.add_trace(trace(
-            x=x[idx], y=y[idx], mode="markers", name=_e(label), showlegend=legend,
-            marker=dict(size=sizes[idx], color=group_color(code), symbol=symbol,
-                        line=dict(width=0.5, color="rgba(60,60,60,0.6)")),
-            customdata=_customdata(ids[idx], names), hovertext=[hover[i] for i in idx],
-            hoverinfo="text",
-        ))
-
-
 def _node_traces(fig, x, y, names, ids, sizes, groups, group_names, values, value_title, hover_end=None):
-    """The nodes ``ids`` (into x, y, names and sizes) as one trace per group of ``groups``, else as one trace
-    coloured by ``values``; ``hover_end(i)`` ends node i's hover text."""
+    """The nodes ``ids`` (sorted) as one trace per group of ``groups`` (codes, -1 = unlabelled), else as one
+    trace coloured by ``values``; ``hover_end(i)`` ends node i's hover text."""
     end = hover_end or (lambda i: "")
-    if groups is not None:
-        codes = np.asarray(groups)
-        hover = {i: f"{_e(names[i])}<br>{_e(_group_label(codes[i], group_names))}{end(i)}"
-                 for i in ids.tolist()}
-        _grouped_traces(fig, x, y, np.arange(len(names)), names, hover, sizes, codes, group_names, subset=ids)
+    trace = scatter_trace(len(ids))
+    outline = dict(width=0.5, color="rgba(60,60,60,0.6)")
+    if groups is None:
+        vals = np.asarray(values)
+        fig.add_trace(trace(
+            x=x[ids], y=y[ids], mode="markers", name=value_title, showlegend=False,
+            marker=dict(size=sizes[ids], color=vals[ids], colorscale="Viridis", showscale=True,
+                        colorbar=dict(title=value_title, thickness=12), line=outline),
+            customdata=_customdata(ids, names), hoverinfo="text",
+            hovertext=[f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])}{end(i)}" for i in ids.tolist()],
+        ))
         return
-    vals = np.asarray(values)
-    fig.add_trace(scatter_trace(len(ids))(
-        x=x[ids], y=y[ids], mode="markers", name=value_title, showlegend=False,
-        marker=dict(size=sizes[ids], color=vals[ids], colorscale="Viridis", showscale=True,
-                    colorbar=dict(title=value_title, thickness=12),
-                    line=dict(width=0.5, color="rgba(60,60,60,0.6)")),
-        customdata=_customdata(ids, names), hoverinfo="text",
-        hovertext=[f"{_e(names[i])}<br>{value_title} {_fmt(vals[i])}{end(i)}" for i in ids.tolist()],
-    ))
+    codes = np.asarray(groups)
+    for code in sorted(set(codes[ids].tolist()), key=lambda c: (c < 0, c)):
+        idx = ids[codes[ids] == code]
+        label = _e(_group_label(code, group_names))
+        fig.add_trace(trace(
+            x=x[idx], y=y[idx], mode="markers", name=label, showlegend=True,
+            marker=dict(size=sizes[idx], color=group_color(code), symbol="circle", line=outline),
+            customdata=_customdata(idx, names), hoverinfo="text",
+            hovertext=[f"{_e(names[i])}<br>{label}{end(i)}" for i in idx.tolist()],
+        ))
 
 
 def _highlight_trace(fig, x, y, names, highlight: Mapping[int, str], base_sizes, named: bool = True):
     """Rings and name labels over highlighted nodes (pair, pending click, search hit); without
     ``named`` rings only (the figure places its names itself)."""
     for role in ("search", "pending", "focus", "source", "target", "partner A", "partner B"):
-        ids = [i for i, r in highlight.items() if r == role]
-        if not ids:
-            continue
-        ids_arr = np.asarray(ids, dtype=np.int64)
-        fig.add_trace(scatter_trace(len(x))(  # WebGL over WebGL: an SVG ring could hide under it
-            x=x[ids_arr], y=y[ids_arr], mode="markers+text" if named else "markers", name=role,
-            text=[_e(names[i]) for i in ids_arr], textposition="top center",
-            textfont=dict(size=14, color=ROLE_COLORS[role]),
-            marker=dict(size=np.asarray(base_sizes)[ids_arr] + 10, color="rgba(0,0,0,0)",
-                        line=dict(width=4, color=ROLE_COLORS[role])),
-            customdata=_customdata(ids_arr, names),
-            hovertext=[f"{_e(names[i])} ({role})" for i in ids_arr], hoverinfo="text",
-        ))
-
-
-def _edge_segments(pos: np.ndarray, src: np.ndarray, dst: np.ndarray):
-    xs = np.column_stack([pos[src, 0], pos[dst, 0], np.full(len(src), np.nan)]).ravel()
-    ys = np.column_stack([pos[src, 1], pos[dst, 1], np.full(len(src), np.nan)]).ravel()
-    return xs, ys
+        ids = np.asarray([i for i, r in highlight.items() if r == role], dtype=np.int64)
+        if len(ids):
+            fig.add_trace(scatter_trace(len(x))(  # WebGL over WebGL: an SVG ring could hide under it
+                x=x[ids], y=y[ids], mode="markers+text" if named else "markers", name=role,
+                text=[_e(names[i]) for i in ids], textposition="top center",
+                textfont=dict(size=14, color=ROLE_COLORS[role]),
+                marker=dict(size=np.asarray(base_sizes)[ids] + 10, color="rgba(0,0,0,0)",
+                            line=dict(width=4, color=ROLE_COLORS[role])),
+                customdata=_customdata(ids, names), hovertext=[f"{_e(names[i])} ({role})" for i in ids],
+                hoverinfo="text",
+            ))
 
 
 def _group_label(code, group_names) -> str:
@@ -144,10 +116,6 @@ def _group_label(code, group_names) -> str:
 def _fmt(value) -> str:
     value = float(value)
     return f"{value:.0f}" if value.is_integer() else f"{value:.3g}"
-
-
-def _mark(names: Sequence[str], shared: set[str]) -> list[str]:
-    return [(STAR + n) if n in shared else n for n in names]
 
 
 AXIS_LABEL_CHARS = 24  # longer node names are shortened on axes (the hover shows them whole)
@@ -187,8 +155,7 @@ def for_projector(fig: go.Figure, growth: float = PROJECTOR_GROWTH) -> go.Figure
         out.update_layout(height=round(layout.height * growth))
     axes = dict(tickfont_size=PROJECTOR_FONT, title_font_size=PROJECTOR_FONT, gridcolor="#BDBDBD",
                 linecolor="#000000", zerolinecolor="#757575")
-    out.update_xaxes(**axes)
-    out.update_yaxes(**axes)
+    out.update_xaxes(**axes).update_yaxes(**axes)
     for annotation in layout.annotations:  # subplot titles and notes
         annotation.font.size = round((annotation.font.size or PROJECTOR_FONT) * growth)
     for trace in out.data:
