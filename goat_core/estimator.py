@@ -17,7 +17,7 @@ from . import model as modules
 from . import persistence
 from .analysis.attention import AttentionHistory, PairAttention
 from .analysis.representations import mean_context, representations
-from .analysis.tracking import pair_attention, tracked_pair_ids
+from .analysis.tracking import check_tracked_last_rows, pair_attention, tracked_pair_ids
 from .backends.dispatch import GramCache, answering_backend, resolve_backend, resolve_device
 from .backends.logistic import sigmoid
 from .data.graph import Graph
@@ -347,10 +347,9 @@ class Goat:
         """A fitted ``Goat`` from a run directory checked in full (:func:`.persistence.read_run`: errors
         name the file); ``run_info_``: its ``extra``; ``load_notes_``: notes (an older format)."""
         resolve_device(device)  # the device's fault is never reported as the run's
-        defaults = {name: spec.default for name, spec in PARAMETERS.items()}
-        contents = persistence.read_run(path, defaults, lambda saved: check_params(saved, skip=("device",)))
+        contents = persistence.read_run(path)
         goat = cls.from_state(contents.params, contents.state, device=device)
-        persistence.check_tracked_last_rows(goat.tracked_, goat.attention, Path(path) / contents.tensor_file)
+        check_tracked_last_rows(goat.tracked_, goat.attention, Path(path) / contents.tensor_file)
         goat.run_info_ = contents.extra
         goat.load_notes_ = contents.notes
         return goat

@@ -54,7 +54,7 @@ def upgrade(reader: Any, config: dict) -> tuple[dict, dict[str, torch.Tensor], t
     if version == 1 and isinstance(params, dict):
         params = {**reader.defaults, **LEGACY_PARAMS, **params}
     upgraded = {**{key: value for key, value in config.items() if key not in sealed},
-                "params": params, "files": {}, "sha256": ""}
+                "format_version": 3, "params": params, "files": {}, "sha256": ""}
     tensors = {key: t.contiguous() for key, t in tensors.items()  # format 3 derives the neighbors
                if not (key.startswith("tracked_") and key.endswith("_neighbors"))}
     return upgraded, tensors, (FORMAT_1_NOTE,) if version == 1 else ()

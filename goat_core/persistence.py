@@ -2,15 +2,15 @@
 is declared once here; :func:`write_run` writes it, :func:`read_run` reads it back, every part checked.
 
     RUN/config.json        :class:`RunConfig`: parameters, graph facts (with its fingerprint), history,
-                           early stopping, compute path, the SHA-256 of the two other files, and
-                           ``sha256``, that of config.json's own content without it
+                           early stopping, compute path, the other files' SHA-256, and ``sha256``: that
+                           of its own content without it
     RUN/nodes.json         :class:`NodesFile`: node names in index order (and labels if any)
     RUN/model.safetensors  the tensors (:func:`tensor_specs`, :func:`tracked_specs`)
 
 Beyond the declaration, what only this project can check: the names against the graph's fingerprint,
-the neighborhood table against the graph, the tracked pairs against the table and the model. Any
-mismatch is one :class:`GraphFormatError` naming the file and the problem. Nothing is unpickled; runs
-saved before format 3 (``weights.pt``) are read through :mod:`.legacy_runs`.
+the neighborhood table against the graph, the tracked pairs against the table (and, in
+:mod:`.analysis.tracking`, the model). Any mismatch is one :class:`GraphFormatError` naming the file and
+the problem. Nothing is unpickled; runs saved before format 3 are read through :mod:`.legacy_runs`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import stat
 import tempfile
 import types
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, asdict, dataclass, field, fields, is_dataclass
 from pathlib import Path
 from typing import Any, get_args, get_origin, get_type_hints
@@ -32,18 +31,20 @@ import numpy as np
 import safetensors.torch
 import torch
 
-from .analysis.attention import AttentionHistory, PairAttention
-from .backends.batch import make_batch
-from .data.graph import Graph, NodeIndex, NodeLabels, name_problem, nfc
+from .analysis.attention import AttentionHistory
+from .analysis.tracking import saved_histories, tracked_tensors
+from .backends.batch import make_batch, real_slots
+from .data.graph import Graph, NodeLabels, name_problem, nfc
 from .data.sampling import Adjacency, Neighborhoods
 from .errors import GoatError, GraphFormatError
 from .legacy_runs import WEIGHTS, upgrade
+from .parameters import BACKENDS, PARAMETERS, check_params
 
 FORMAT_VERSION = 3
 TENSOR_FILE = "model.safetensors"
 FILES = ("config.json", "nodes.json", TENSOR_FILE)
 PARTIAL = ".partial"  # a file being written: FILE + PARTIAL, replaced into FILE once complete
-BACKEND_NAMES = ("", "fused", "torch", "module")  # "": not recorded (runs saved before backends)
+BACKEND_NAMES = ("", *BACKENDS[1:])  # "": not recorded (runs saved before backends); never "auto"
 ROWS_PER_CHECK = 1 << 14  # rows of the neighborhood table checked at a time (N = 100: 13 MB each)
 PLAIN_DTYPES = (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float32,
                 torch.float64)  # node attributes: numbers numpy holds as they are
@@ -104,6 +105,29 @@ class RunConfig:
     backend: str = ""
     early_stopping: Stopping | None = None
     extra: dict = field(default_factory=dict)  # the caller's metadata (e.g. how a split was made)
+
+    def problem(self) -> str | None:
+        """What config.json's types and bounds allow but no run holds: its history is one row per epoch
+        trained, all of params' epochs unless early stopping chose fewer: the best of those it tried."""
+        params, epochs, stop = self.params, len(self.history), self.early_stopping
+        wrong = [k for k, row in enumerate(self.history, start=1) if row.epoch != k]
+        if self.backend not in BACKEND_NAMES:
+            return f"backend must be one of {', '.join(map(repr, BACKEND_NAMES[1:]))}, got {self.backend!r}"
+        if wrong:
+            return f"history: row {wrong[0]} must be epoch {wrong[0]}"
+        if epochs > params["epochs"] or (stop is None and epochs != params["epochs"]):
+            return (f"history has {epochs} epochs but the run trained {params['epochs']} (params' epochs"
+                    + (", no early stopping)" if stop is None else ")"))
+        if stop is None:
+            return None
+        if stop.fraction != params["validation_fraction"] or not stop.fraction > 0:
+            return (f"early_stopping is recorded for a validation fraction of {stop.fraction}, but params' "
+                    f"validation_fraction is {params['validation_fraction']}")
+        if stop.epochs_tried != len(stop.val_auc) or stop.best_epoch > len(stop.val_auc):
+            return "early_stopping: epochs_tried must count its val_auc list, among which is best_epoch"
+        if stop.best_epoch != epochs:
+            return f"early_stopping chose {stop.best_epoch} epochs but history has {epochs}"
+        return None
 
 
 @dataclass
@@ -227,7 +251,7 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
     tensors = {f"attr_{name}": np.asarray(values) for name, values in graph.node_attrs.items()} | {
         "embedding": state.embedding.detach().cpu(), "src": np.asarray(graph.src, dtype=np.int64),
         "dst": np.asarray(graph.dst, dtype=np.int64), "weight": np.asarray(graph.weight, dtype=np.float64),
-        "hood_table": hood.table.cpu(), "hood_length": hood.length.cpu(), **_tracked_tensors(state.tracked)}
+        "hood_table": hood.table.cpu(), "hood_length": hood.length.cpu(), **tracked_tensors(state.tracked)}
     tensors_raw = safetensors.torch.save({key: torch.as_tensor(t).contiguous() for key, t in tensors.items()})
     kept = None if labels is None else Labels(labels.codes.tolist(), list(labels.classes), labels.source)
     nodes_raw = json.dumps(asdict(NodesFile(list(graph.names), kept))).encode()
@@ -253,19 +277,6 @@ def write_run(path: str | Path, params: dict, state: GoatState, extra: dict | No
     except OSError as err:
         raise GraphFormatError(str(path), f"cannot write the run: {err.strerror or err}") from None
     return path
-
-
-def _tracked_tensors(tracked: tuple[AttentionHistory, ...]) -> dict[str, np.ndarray]:
-    if not tracked:
-        return {}
-    out = {"tracked_pairs": np.array([[h.source_id, h.target_id] for h in tracked], dtype=np.int64),
-           "tracked_epochs": np.asarray(tracked[0].epochs, dtype=np.int64)}
-    for k, h in enumerate(tracked):
-        parts = {"source_attention": h.source_attention, "target_attention": h.target_attention,
-                 "padding": np.stack([h.source_padding, h.target_padding], axis=1),
-                 "scores": np.stack([h.score, h.uniform_score], axis=1)}
-        out |= {f"tracked_{k}_{part}": np.asarray(a, dtype=np.float32) for part, a in parts.items()}
-    return out
 
 
 def check_run_target(path: str | Path, overwrite: bool = False) -> None:
@@ -303,7 +314,7 @@ def _target_problem(path: Path, overwrite: bool) -> str | None:
         more = " ..." if len(others) > 3 else ""
         return f"holds other files ({', '.join(others[:3])}{more}): {anywhere}"
     try:
-        config = RunReader(path, {}, lambda params: None).json_object("config.json")
+        config = RunReader(path).json_object("config.json")
     except GraphFormatError:
         config = {}
     if not (_is(config.get("format_version"), int) and isinstance(config.get("params"), dict)):
@@ -334,10 +345,9 @@ class RunContents:
     tensor_file: str = TENSOR_FILE  # the file the tensors came from
 
 
-def read_run(path: str | Path, defaults: Mapping[str, object], check_params: Callable[[dict], None]
-             ) -> RunContents:
-    """The checked contents of the run directory ``path`` (arguments: :class:`RunReader`)."""
-    return RunReader(Path(path), defaults, check_params).read()
+def read_run(path: str | Path) -> RunContents:
+    """The checked contents of the run directory ``path``."""
+    return RunReader(Path(path)).read()
 
 
 @dataclass
@@ -345,9 +355,8 @@ class RunReader:
     """One reading of a run directory: the files in order, each check raising for its file."""
 
     path: Path
-    defaults: Mapping[str, object]  # the estimator's parameters and defaults: a run holds each, no other
-    check_params: Callable[[dict], None]  # raises a GoatError for a value the estimator refuses
     tensor_file: str = TENSOR_FILE  # legacy_runs reads weights.pt instead
+    defaults = {name: spec.default for name, spec in PARAMETERS.items()}  # a run holds each, no other
 
     def fail(self, problem: str, member: str | None = None) -> GraphFormatError:
         return GraphFormatError(str(self.path / member) if member else str(self.path), problem)
@@ -359,8 +368,7 @@ class RunReader:
         data = self.json_object("config.json")
         notes: tuple[str, ...] = ()  # for the user: an older format's limits
         if self.version(data) < FORMAT_VERSION:
-            data, tensors, notes = upgrade(self, data)
-            data["format_version"] = FORMAT_VERSION
+            data, tensors, notes = upgrade(self, data)  # as format 3 holds it
         else:
             self.check_seal(data)
             parse(RunConfig, data, self.path / "config.json")  # its shape first: files is a JSON object
@@ -375,8 +383,7 @@ class RunReader:
         graph, specs = self.graph(config, tensors)
         hood = self.neighborhoods(graph, tensors["hood_table"].numpy(), tensors["hood_length"].numpy())
         tracked, tracked_parts = self.tracked(graph, tensors, hood, config.params, len(config.history))
-        unknown = [key for key in tensors if key not in specs and key not in tracked_parts
-                   and not key.startswith("attr_")]
+        unknown = [key for key in tensors if key not in specs | tracked_parts and not key.startswith("attr_")]
         if unknown:
             raise self.bad(f"holds an unknown tensor {unknown[0]!r}")
         state = GoatState(graph, tensors["embedding"], hood, data["history"], config.backend,
@@ -452,13 +459,15 @@ class RunReader:
         return version
 
     def config(self, data: dict) -> RunConfig:
+        """config.json as :class:`RunConfig`: its params each there, as the estimator's rules allow (the
+        device aside: the loader's choice), and what :meth:`RunConfig.problem` asks."""
         config = parse(RunConfig, data, self.path / "config.json")
         missing = [name for name in self.defaults if name not in config.params]
         try:
-            self.check_params(config.params)  # an unknown parameter, then each value
+            check_params(config.params, skip=("device",))  # an unknown parameter, then each value
         except GoatError as err:
             raise self.fail(f"params: {err}", "config.json") from None
-        problem = f"params: {missing[0]!r} is missing" if missing else _config_problem(config)
+        problem = f"params: {missing[0]!r} is missing" if missing else config.problem()
         if problem:
             raise self.fail(problem, "config.json")
         return config
@@ -566,78 +575,29 @@ class RunReader:
         if not len(ids) or (ids[:, 0] == ids[:, 1]).any() or len(set(map(tuple, ids.tolist()))) != len(ids):
             raise self.bad(rule)
         batch = make_batch(ids[:, 0], ids[:, 1], hood, params["exclude_partner"], params["padding"])
-        real = [(batch.nbr_s[k][batch.mask_s[k] & (batch.nbr_s[k] != n)].numpy(),
-                 batch.nbr_t[k][batch.mask_t[k] & (batch.nbr_t[k] != n)].numpy()) for k in range(len(ids))]
-        specs |= tracked_specs(epochs + 1, [(f"{names[s]!r}, {names[t]!r}", len(real[k][0]), len(real[k][1]))
-                                            for k, (s, t) in enumerate(ids.tolist())])
+        real_s, real_t = real_slots(batch.nbr_s, batch.mask_s, n), real_slots(batch.nbr_t, batch.mask_t, n)
+        sides = [(nbr_s[ok_s].numpy(), nbr_t[ok_t].numpy())  # each pair's real neighbors, pads left out
+                 for nbr_s, ok_s, nbr_t, ok_t in zip(batch.nbr_s, real_s, batch.nbr_t, real_t, strict=True)]
+        specs |= tracked_specs(epochs + 1, [(f"{names[s]!r}, {names[t]!r}", len(side_s), len(side_t))
+                                            for (s, t), (side_s, side_t) in zip(ids.tolist(), sides)])
         self.expect(tensors, specs)  # tracked_pairs again: cheap
         if not torch.equal(tensors["tracked_epochs"], torch.arange(epochs + 1)):
             raise self.bad(f"tracked_epochs must be 0..{epochs} (before training, then every epoch trained)")
-        out = []
-        for k, ((s, t), (nbr_s, nbr_t)) in enumerate(zip(ids.tolist(), real, strict=True)):
-            att_s, att_t, pad, scores = (tensors[f"tracked_{k}_{part}"].numpy() for part in
-                                         ("source_attention", "target_attention", "padding", "scores"))
-            for side, weights, side_pad in (("source", att_s, pad[:, 0]), ("target", att_t, pad[:, 1])):
-                if (abs(weights.sum(axis=1) + side_pad - 1) > 1e-3).any():
+        out = saved_histories(names, ids.tolist(), sides, tensors)
+        for k, h in enumerate(out):
+            for side, weights, pad in (("source", h.source_attention, h.source_padding),
+                                       ("target", h.target_attention, h.target_padding)):
+                if (abs(weights.sum(axis=1) + pad - 1) > 1e-3).any():
                     raise self.bad(specs[f"tracked_{k}_{side}_attention"].rule + " in every row")
-            out.append(AttentionHistory(
-                source=names[s], target=names[t], source_id=s, target_id=t, source_neighbors=nbr_s,
-                target_neighbors=nbr_t, source_names=[names[i] for i in nbr_s],
-                target_names=[names[i] for i in nbr_t], epochs=tensors["tracked_epochs"].numpy(),
-                source_attention=att_s, target_attention=att_t, source_padding=pad[:, 0],
-                target_padding=pad[:, 1], score=scores[:, 0], uniform_score=scores[:, 1]))
-        return tuple(out), specs
-
-
-def _config_problem(config: RunConfig) -> str | None:
-    """What config.json's types and bounds allow but no run holds: its history is one row per epoch
-    trained, all of params' epochs unless early stopping chose fewer: the best of those it tried."""
-    params, epochs, stop = config.params, len(config.history), config.early_stopping
-    wrong = [k for k, row in enumerate(config.history, start=1) if row.epoch != k]
-    if config.backend not in BACKEND_NAMES:
-        return f"backend must be one of {', '.join(map(repr, BACKEND_NAMES[1:]))}, got {config.backend!r}"
-    if wrong:
-        return f"history: row {wrong[0]} must be epoch {wrong[0]}"
-    if epochs > params["epochs"] or (stop is None and epochs != params["epochs"]):
-        return (f"history has {epochs} epochs but the run trained {params['epochs']} (params' epochs"
-                + (", no early stopping)" if stop is None else ")"))
-    if stop is None:
-        return None
-    if stop.fraction != params["validation_fraction"] or not stop.fraction > 0:
-        return (f"early_stopping is recorded for a validation fraction of {stop.fraction}, but params' "
-                f"validation_fraction is {params['validation_fraction']}")
-    if stop.epochs_tried != len(stop.val_auc) or stop.best_epoch > len(stop.val_auc):
-        return "early_stopping: epochs_tried must count its val_auc list, among which is best_epoch"
-    if stop.best_epoch != epochs:
-        return f"early_stopping chose {stop.best_epoch} epochs but history has {epochs}"
-    return None
-
-
-def check_tracked_last_rows(tracked: Sequence[AttentionHistory], attention: Callable[..., PairAttention],
-                            tensors: Path) -> None:
-    """Each tracked pair's last row is the loaded model's own attention and scores (``attention``:
-    its ``Goat.attention``; the tracker's last record is the final model): a history changed after
-    saving is refused, in one line naming the ``tensors`` file."""
-    for k, h in enumerate(tracked):
-        pair = NodeIndex(h.source_id), NodeIndex(h.target_id)
-        att, flat = attention(*pair), attention(*pair, uniform=True)
-        parts = ("source_attention", "target_attention", "source_padding", "target_padding", "score")
-        mine = [getattr(att, part) for part in parts] + [flat.score]
-        saved = [getattr(h, part)[-1] for part in (*parts, "uniform_score")]
-        if not all(np.allclose(a, b, rtol=1e-4, atol=1e-4) for a, b in zip(mine, saved, strict=True)):
-            problem = f"tracked pair {k} ({h.source!r}, {h.target!r}): its last row is not the final model's"
-            raise GraphFormatError(str(tensors), f"{problem} attention (changed after saving)")
+        return out, specs
 
 
 def _nested_too_deeply(data: object) -> bool:
-    level, depth = [data], 0
-    while level:
-        depth += 1
-        if depth > MAX_DEPTH:
-            return True
+    level = [data]
+    for _ in range(MAX_DEPTH):  # then level holds what lies deeper than MAX_DEPTH levels
         level = [child for item in level if isinstance(item, (dict, list))
                  for child in (item.values() if isinstance(item, dict) else item)]
-    return False
+    return bool(level)
 
 
 def _dtype(dtype: torch.dtype) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,9 +14,9 @@ import torch
 
 from ..backends.batch import PairBatch, make_batch, real_slots
 from ..backends.logistic import sigmoid
-from ..data.graph import Graph
+from ..data.graph import Graph, NodeIndex
 from ..data.sampling import Neighborhoods
-from ..errors import ParameterError
+from ..errors import GraphFormatError, ParameterError
 from ..model import Goat
 from ..training import Progress
 from .attention import AttentionHistory, PairAttention
@@ -205,3 +206,51 @@ class AttentionTracker:
                 source_padding=p_s[k][:, ~ms].sum(1), target_padding=p_t[k][:, ~mt].sum(1),
                 score=scores[k], uniform_score=uniform[k]))
         return tuple(out)
+
+
+# -- the record in a run: persistence writes these tensors, and checks them before reading them back
+TRACKED_PARTS = ("source_attention", "target_attention", "padding", "scores")  # tracked_K_PART, pair K
+
+
+def tracked_tensors(tracked: Sequence[AttentionHistory]) -> dict[str, np.ndarray]:
+    """``tracked`` as a run holds it: ``tracked_pairs`` (K, 2), ``tracked_epochs``, and each pair's
+    parts (padding and scores: (E, 2), each side's padding; r_s·r_t and the uniform one's)."""
+    if not tracked:
+        return {}
+    out = {"tracked_pairs": np.array([[h.source_id, h.target_id] for h in tracked], dtype=np.int64),
+           "tracked_epochs": np.asarray(tracked[0].epochs, dtype=np.int64)}
+    for k, h in enumerate(tracked):
+        parts = (h.source_attention, h.target_attention, np.stack([h.source_padding, h.target_padding], 1),
+                 np.stack([h.score, h.uniform_score], 1))
+        out |= {f"tracked_{k}_{part}": np.asarray(a, np.float32) for part, a in zip(TRACKED_PARTS, parts)}
+    return out
+
+
+def saved_histories(names: Sequence[str], pairs: list, sides: list, tensors: dict[str, torch.Tensor]
+                    ) -> tuple[AttentionHistory, ...]:
+    """The histories :func:`tracked_tensors` wrote, of ``pairs`` (s, t) whose real neighbors in the
+    saved draw are ``sides`` (ids_s, ids_t)."""
+    out, epochs = [], tensors["tracked_epochs"].numpy()
+    for k, ((s, t), (ids_s, ids_t)) in enumerate(zip(pairs, sides, strict=True)):
+        att_s, att_t, pad, scores = (tensors[f"tracked_{k}_{part}"].numpy() for part in TRACKED_PARTS)
+        out.append(AttentionHistory(
+            **_sides(names, s, t, ids_s, ids_t), epochs=epochs, source_attention=att_s,
+            target_attention=att_t, source_padding=pad[:, 0], target_padding=pad[:, 1], score=scores[:, 0],
+            uniform_score=scores[:, 1]))
+    return tuple(out)
+
+
+def check_tracked_last_rows(tracked: Sequence[AttentionHistory], attention: Callable[..., PairAttention],
+                            tensors: Path) -> None:
+    """Each tracked pair's last row is the loaded model's own attention and scores (``attention``:
+    its ``Goat.attention``), as the tracker's last record is the final model's: a history changed
+    after saving is refused, in one line naming the ``tensors`` file."""
+    for k, h in enumerate(tracked):
+        pair = NodeIndex(h.source_id), NodeIndex(h.target_id)
+        att, flat = attention(*pair), attention(*pair, uniform=True)
+        parts = ("source_attention", "target_attention", "source_padding", "target_padding", "score")
+        mine = [getattr(att, part) for part in parts] + [flat.score]
+        saved = [getattr(h, part)[-1] for part in (*parts, "uniform_score")]
+        if not all(np.allclose(a, b, rtol=1e-4, atol=1e-4) for a, b in zip(mine, saved, strict=True)):
+            problem = f"tracked pair {k} ({h.source!r}, {h.target!r}): its last row is not the final model's"
+            raise GraphFormatError(str(tensors), f"{problem} attention (changed after saving)")
