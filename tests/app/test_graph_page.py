@@ -348,6 +348,19 @@ def test_upload_a_yed_tgf_file_or_a_cytoscape_edge_table(app, fmt):
     assert "Valjean" in explorer(app).graph.names
     assert explorer(app).graph.read.format == ("tgf" if fmt == "tgf" else "edgelist")
 
+
+def test_upload_a_graphs_jl_lg_file(app):
+    """Graphs.jl's savegraph format: counts, direction and name on the first line, then 1-based edges."""
+    import networkx as nx
+
+    from ..data.test_dimacs import lg_text
+
+    g = nx.convert_node_labels_to_integers(nx.karate_club_graph(), first_label=1)
+    upload(app, lg_text(g, 34), name="karate.lg")
+    assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    assert explorer(app).graph.read.format == "counted"
+
+
 def _karate_table(fmt: str) -> bytes:
     """Karate as pandas writes it in ``fmt``: ends 'a' and 'b', the weight as 'score', one more column."""
     import io
