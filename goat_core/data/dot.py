@@ -10,9 +10,11 @@ import threading
 import warnings
 from typing import Any
 
+import numpy as np
+
 from ..errors import GraphFormatError
-from .formats import ReadOptions, ReadReport
-from .graph import Graph, decode, unique_labels
+from .formats import FIRST_ROWS, ReadOptions, ReadReport
+from .graph import Graph, decode, normalise, unique_labels
 from .nxformats import to_graph
 
 # pydot's grammar takes seconds per 100 kB: a larger file is read only with one statement a line
@@ -21,13 +23,16 @@ MAX_GRAMMAR_CHARS = 200_000
 _DEFAULTS = {"node", "edge", "graph"}
 _LOCK = threading.Lock()  # pydot's parser is not thread-safe (its docstring); app sessions are threads
 _PORT = re.compile(r'("(?:[^"\\]|\\.)*"|[^:]*)')  # an id, quoted or not, before its ":port"
+_PLAIN_HEAD = re.compile(r"\s*graph(?:[ \t]+[\d.]+){3}[ \t]*\r?\n[ \t]*(?:node|edge|stop)\b")
+_PLAIN_WORD = re.compile(r'"((?:[^"\\]|\\.)*)"|(\S+)')
 _HEAD = re.compile(r"(?:\s|//[^\n]*\n|/\*.*?\*/|#[^\n]*\n)*(?:strict\s+)?(?:di)?graph\b[^{\[]*\{",
                    re.IGNORECASE | re.DOTALL)
 
 
 def looks_dot(head: str) -> bool:
-    """``[strict] graph|digraph [name] {`` after comments (GML's ``graph [`` is not)."""
-    return _HEAD.match(head) is not None
+    """``[strict] graph|digraph [name] {`` after comments (GML's ``graph [`` is not), or Graphviz's plain
+    layout (``dot -Tplain``): ``graph SCALE WIDTH HEIGHT``, then ``node`` and ``edge`` lines."""
+    return _HEAD.match(head) is not None or _PLAIN_HEAD.match(head) is not None
 
 
 def read_dot(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
@@ -35,6 +40,8 @@ def read_dot(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
 
     options.refuse_columns("DOT", file)
     text = decode(raw, file)
+    if _PLAIN_HEAD.match(text):
+        return _read_plain(text, file, options)
     g, unread = read_flat(text)
     if g is None:
         if len(text) > MAX_GRAMMAR_CHARS:
@@ -194,3 +201,28 @@ def _ends(end: Any, file: str) -> list[str]:
     if isinstance(end, dict) and "nodes" in end:
         return [_unquote(name) for name in end["nodes"]]
     raise GraphFormatError(file, f"a DOT edge end neither a node nor a {{node list}}: {str(end)[:60]}")
+
+
+def _read_plain(text: str, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    """``dot -Tplain``: ``node NAME x y …`` and ``edge TAIL HEAD n x1 y1 …`` lines (names quoted when
+    they hold a blank). The layout says no direction: undirected unless asked."""
+    nodes: dict[str, int] = {}
+    ends: list[list[int | None]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        words = [plain or re.sub(r"\\(.)", r"\1", quoted) for quoted, plain in _PLAIN_WORD.findall(line)]
+        if words[:1] == ["node"] and len(words) >= 2:
+            nodes.setdefault(words[1], len(nodes))
+            continue
+        pair = [nodes.get(end, nodes.get(end.rsplit(":", 1)[0])) for end in words[1:3]]  # -Tplain-ext: a:port
+        if words[:1] == ["edge"] and len(pair) == 2 and None not in pair:
+            ends.append(pair)
+        elif words[:1] not in ([], ["graph"], ["stop"]):
+            raise GraphFormatError(file, "a Graphviz plain layout line is graph, node NAME …, edge TAIL HEAD "
+                                         f"… (nodes listed above it) or stop: {line.strip()[:40]!r}", number)
+    names, pairs = list(nodes), np.asarray(ends, dtype=np.int64).reshape(-1, 2)
+    graph = normalise(names, pairs[:, 0], pairs[:, 1], None, options.directed, False, file)
+    return graph, ReadReport(format="dot", edges=len(ends), directed=options.directed,
+                             directed_why="as asked" if options.directed else "",
+                             rows=tuple((names[u], names[v]) for u, v in pairs[:FIRST_ROWS]),
+                             notes=("Graphviz plain layout (dot -Tplain): it does not say whether the graph "
+                                    "is directed",))

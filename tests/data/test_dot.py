@@ -12,6 +12,7 @@ import pytest
 
 from goat_core import GraphFormatError, load_graph
 from goat_core.data import dot
+from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import read_graph_bytes
 
 
@@ -199,3 +200,28 @@ def write_dot_bytes(g: nx.Graph) -> bytes:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return nx.nx_pydot.to_pydot(g).to_string().encode()
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot program is not installed")
+@pytest.mark.parametrize("fmt", ["plain", "plain-ext"])
+def test_graphviz_plain_layouts_are_read_as_the_graph_they_lay_out(fmt):
+    """dot -Tplain / -Tplain-ext (`node NAME x y …`, `edge TAIL[:PORT] HEAD …`; quoted names) give the
+    graph back, lone nodes included; the layout does not say direction: undirected unless asked."""
+    graph = read_graph_bytes(graphviz(DOT_CLUSTERS, fmt), f"g.{fmt}")
+    assert graph.read.format == "dot" and not graph.directed
+    assert graph.names == ("a1", "a2", "b1", "b2", "x y", "lone")
+    assert set(edges_of(graph)) == {frozenset(p) for p in [("a1", "a2"), ("a2", "b1"), ("b1", "b2"),
+                                                          ("b2", "a1"), ("x y", "a1")]}
+    lesmis = nx.les_miserables_graph()
+    asked = read_graph_bytes(graphviz(write_dot_bytes(lesmis), fmt), "lm.txt", ReadOptions(directed=True))
+    assert asked.directed and asked.num_nodes == 77 and asked.num_edges == 254
+    ports = b"digraph { node [shape=record]; a [label=\"<p> x|<q> y\"]; a:p -> b; a:q -> c; }"
+    ported = read_graph_bytes(graphviz(ports, fmt), "p.txt")
+    assert set(edges_of(ported)) == {frozenset("ab"), frozenset("ac")}
+
+
+def test_a_graphviz_plain_line_that_is_not_a_layouts_stops_at_its_line():
+    raw = (b"graph 1 2 3\nnode a 1 1 1 1 a solid ellipse black lightgrey\n"
+           b"edge a b 4 1 1 1 1 solid black\nstop\n")  # b is no node
+    with pytest.raises(GraphFormatError, match=r"^p.txt:3: a Graphviz plain layout line is graph, node NAME"):
+        read_graph_bytes(raw, "p.txt")
