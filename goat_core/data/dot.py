@@ -15,7 +15,7 @@ import numpy as np
 from ..errors import GraphFormatError
 from .formats import FIRST_ROWS, ReadOptions, ReadReport
 from .graph import Graph, decode, normalise, unique_labels
-from .nxformats import to_graph
+from .nxformats import GRAPHVIZ_DRAWING, to_graph
 
 # pydot's grammar takes seconds per 100 kB: a larger file is read only with one statement a line
 MAX_GRAMMAR_CHARS = 200_000
@@ -54,7 +54,7 @@ def read_dot(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     if g.number_of_nodes() == 0:
         raise GraphFormatError(file, "a DOT graph without nodes")
     named = unique_labels(g, "name")  # igraph writes its names as a name attribute of numbered nodes
-    return to_graph(g, file, options, "dot", names_attribute="name" if named else None)
+    return to_graph(g, file, options, "dot", "name" if named else None, GRAPHVIZ_DRAWING)
 
 
 _ID = r'"(?:[^"\\]|\\.)*"|-?(?:\.\d+|\d+(?:\.\d*)?)|[A-Za-z_\x80-\U0010ffff][\w\x80-\U0010ffff]*'

@@ -28,11 +28,12 @@ from .graph import (
     unique_labels,
 )
 
-# Node attributes that say where or how a node is drawn, or repeat its id: not kept. Graphviz's layout
-# (dot -Txdot, -Tjson) too: a small graph's node widths were offered as its labels.
+# Node attributes that say where or how a node is drawn, or repeat its id: not kept.
 DRAWING_ATTRIBUTES = {"viz", "x", "y", "z", "shape", "pid", "start", "end", "spells", "size", "r", "g", "b",
-                      "color", "colour", "id", "pos", "width", "height", "rects", "lp", "xlp", "_draw_",
-                      "_ldraw_", "_hdraw_", "_tdraw_", "_hldraw_", "_tldraw_"}
+                      "color", "colour", "id"}
+# And in a Graphviz layout (dot -Txdot, -Tjson): a small graph's node widths were offered as its labels
+GRAPHVIZ_DRAWING = DRAWING_ATTRIBUTES | {"pos", "width", "height", "rects", "lp", "xlp", "_draw_", "_ldraw_",
+                                         "_hdraw_", "_tdraw_", "_hldraw_", "_tldraw_"}
 
 
 # --------------------------------------------------------------------------- XML
@@ -448,7 +449,7 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     if isinstance(data, dict) and isinstance(data.get("objects"), list) and "_subgraph_cnt" in data:
         graphviz = _graphviz_json(data, file)
         g = parsed(lambda: nx.node_link_graph(graphviz, edges="links"), file, "Graphviz JSON")
-        graph, report = to_graph(g, file, options, "node-link")
+        graph, report = to_graph(g, file, options, "node-link", drawing=GRAPHVIZ_DRAWING)
         return graph, replace(report, notes=("Graphviz JSON (dot -Tjson)",))
     if isinstance(data, dict) and "adjacency" in data:
         g = parsed(lambda: nx.adjacency_graph(data), file, "adjacency JSON")
@@ -517,9 +518,10 @@ def _flat(item: Any) -> Any:
 # --------------------------------------------------------------------------- networkx -> Graph
 
 
-def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
-             names_attribute: str | None = None) -> tuple[Graph, ReadReport]:
-    """A networkx graph as a Graph with its node attributes, and the account of the read."""
+def to_graph(g: Any, file: str, options: ReadOptions, fmt: str, names_attribute: str | None = None,
+             drawing: set[str] = DRAWING_ATTRIBUTES) -> tuple[Graph, ReadReport]:
+    """A networkx graph as a Graph with its node attributes (``drawing`` ones left out), and the
+    account of the read."""
     import networkx as nx
 
     declared = g.is_directed()
@@ -540,7 +542,7 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
         raise GraphFormatError(file, f"no edge attribute {weight!r}; edges carry "
                                      f"{', '.join(map(repr, edge_keys)) or 'no attributes'}")
     graph = from_networkx(g, source=file, weight=weight or "\x00no weight", directed=directed)
-    attrs = node_attributes(g)
+    attrs = node_attributes(g, drawing)
     graph = replace(graph, node_attrs=attrs)
     rows = [(str(u), str(v)) + ((str(data.get(weight, 1)),) if graph.weighted else ())
             for u, v, data in list(g.edges(data=True))[:FIRST_ROWS]]
@@ -554,11 +556,12 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str,
     return graph, report
 
 
-def node_attributes(g: Any) -> dict[str, np.ndarray]:
-    """Each node attribute with a plain value (text, number) as text per node, "" where missing."""
+def node_attributes(g: Any, drawing: set[str] = DRAWING_ATTRIBUTES) -> dict[str, np.ndarray]:
+    """Each node attribute with a plain value (text, number), but ``drawing`` ones, as text per node,
+    "" where missing."""
     nodes = [data for _, data in g.nodes(data=True)]
     plain = (str, int, float, bool)
     keys = dict.fromkeys(k for data in nodes for k, v in data.items()
-                         if str(k).lower() not in DRAWING_ATTRIBUTES and isinstance(v, plain))
+                         if str(k).lower() not in drawing and isinstance(v, plain))
     return {str(key): np.array(["" if v is None or isinstance(v, (dict, list)) else str(v)
                                 for v in (data.get(key) for data in nodes)], dtype=str) for key in keys}

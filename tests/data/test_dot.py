@@ -225,3 +225,12 @@ def test_a_graphviz_plain_line_that_is_not_a_layouts_stops_at_its_line():
            b"edge a b 4 1 1 1 1 solid black\nstop\n")  # b is no node
     with pytest.raises(GraphFormatError, match=r"^p.txt:3: a Graphviz plain layout line is graph, node NAME"):
         read_graph_bytes(raw, "p.txt")
+
+
+def test_width_and_height_are_dropped_only_from_graphviz_layouts(tmp_path):
+    """A GraphML node's height (a person's, in cm) is data; only Graphviz's layout sizes are drawing."""
+    g = nx.path_graph(["a", "b", "c"])
+    nx.set_node_attributes(g, {"a": 170, "b": 182, "c": 165}, "height")
+    nx.write_graphml(g, tmp_path / "g.graphml")
+    graph = read_graph_bytes((tmp_path / "g.graphml").read_bytes(), "g.graphml")
+    assert graph.node_attrs["height"].tolist() == ["170", "182", "165"]
