@@ -42,8 +42,9 @@ def read_gdf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     nodes: dict[str, int] = {}  # declared node -> its line
     node_rows: list[list[str]] = []
     edges: list[tuple[int, list[str]]] = []
-    node_columns: list[_Column] | None = None
-    edge_columns: list[_Column] | None = None
+    node_columns: list[_Column] = []
+    edge_columns: list[_Column] = []
+    key = 0  # the node column that names nodes: "name", else the first
     for number, line in enumerate(decode(raw, file).splitlines(), start=1):
         section = _SECTION.match(line)
         if not line.strip():
@@ -51,19 +52,20 @@ def read_gdf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
         if section is not None:
             columns = _header(line[section.end():], number, file)
             if section.group(1).lower() == "edgedef":
-                if edge_columns is not None or len(columns) < 2:
+                if edge_columns or len(columns) < 2:
                     raise GraphFormatError(file, "a second edgedef> line: a GDF file holds one edge section"
-                                           if edge_columns is not None else "edgedef> must name the two ends "
+                                           if edge_columns else "edgedef> must name the two ends "
                                            f"first (node1,node2), got {len(columns)} column", number)
                 edge_columns = columns
-            elif node_columns is not None or edge_columns is not None:
+            elif node_columns or edge_columns:
                 raise GraphFormatError(file, "a second nodedef> line (or one after edgedef>): a GDF file "
                                              "holds one node section, then one edge section", number)
             else:
-                node_columns, key = columns, _name_position(columns)
-        elif edge_columns is not None:
+                node_columns = columns
+                key = next((i for i, c in enumerate(columns) if c.name.lower() == "name"), 0)
+        elif edge_columns:
             edges.append((number, _values(line, edge_columns, 2, number, file)))
-        elif node_columns is not None:
+        elif node_columns:
             values = _values(line, node_columns, 1, number, file)
             if not values[key]:
                 raise GraphFormatError(file, f"a node row without a {node_columns[key].name!r}", number)
@@ -75,27 +77,24 @@ def read_gdf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
         else:
             raise GraphFormatError(file, f"a row before any nodedef>/edgedef> line: {line.strip()[:60]!r}",
                                    number)
-    if edge_columns is None or not edges:
-        raise GraphFormatError(file, "a GDF file without edges (no edgedef> section)" if edge_columns is None
-                               else "a GDF file whose edgedef> section has no rows")
-    return _graph(list(nodes), node_rows, node_columns or [], edges, edge_columns, file, options)
-
-
-def _graph(declared: list[str], node_rows: list[list[str]], node_columns: list[_Column],
-           edges: list[tuple[int, list[str]]], edge_columns: list[_Column], file: str,
-           options: ReadOptions) -> tuple[Graph, ReadReport]:
-    names = [c.name for c in edge_columns]
-    weight_at = weight_column(names, options, ("weight",), "edge", "edgedef>", file)
-    lowered = [name.lower() for name in names]
+    if not edges:
+        raise GraphFormatError(file, "a GDF file whose edgedef> section has no rows" if edge_columns
+                               else "a GDF file without edges (no edgedef> section)")
+    lowered = [c.name.lower() for c in edge_columns]
+    weight_at = weight_column([c.name for c in edge_columns], options, ("weight",), "edge", "edgedef>", file)
     directed_at = lowered.index("directed", 2) if "directed" in lowered[2:] else None
-    index = {name: i for i, name in enumerate(declared)}
+    index = {name: i for i, name in enumerate(nodes)}
     ends = np.empty((2, len(edges)), dtype=np.int64)
     arcs = np.zeros(len(edges), dtype=bool)
     for k, (number, values) in enumerate(edges):
         if not values[0] or not values[1]:
             raise GraphFormatError(file, "an edge row without both ends", number)
         ends[:, k] = index.setdefault(values[0], len(index)), index.setdefault(values[1], len(index))
-        arcs[k] = directed_at is not None and _flag(values[directed_at], number, file)
+        if directed_at is not None:
+            flag = values[directed_at]
+            if flag.strip().lower() not in TRUE | FALSE:
+                raise GraphFormatError(file, f"directed must be true or false, got {flag[:40]!r}", number)
+            arcs[k] = flag.strip().lower() in TRUE
     src, dst = ends
     weight_name = edge_columns[weight_at].name if weight_at is not None else None
     tokens = [values[weight_at] for _, values in edges] if weight_at is not None else []
@@ -110,13 +109,11 @@ def _graph(declared: list[str], node_rows: list[list[str]], node_columns: list[_
         src, dst = np.concatenate([src, dst[both]]), np.concatenate([dst, src[both]])
         weight = np.concatenate([weight, weight[both]]) if weight is not None else None
     names = list(index)
-    key = _name_position(node_columns) if node_columns else 0
-    kept = [i for i, c in enumerate(node_columns) if i != key and c.name.lower() not in DRAWING]
-    pad = [""] * (len(names) - len(declared))  # for the edge ends no node row declares
-    node_attrs = {node_columns[i].name: np.array([row[i] for row in node_rows] + pad, dtype=str)
-                  for i in kept}
+    pad = [""] * (len(names) - len(nodes))  # for the edge ends no node row declares
+    node_attrs = {c.name: np.array([row[i] for row in node_rows] + pad, dtype=str)
+                  for i, c in enumerate(node_columns) if i != key and c.name.lower() not in DRAWING}
     graph = normalise(names, src, dst, weight, directed, weight is not None, file)
-    notes = undeclared_note(names[len(declared):] if node_columns else [],
+    notes = undeclared_note(names[len(nodes):] if node_columns else [],
                             "edge ends not declared by a node row")
     if 0 < count < len(edges):
         notes += (f"a mixed graph: {len(edges) - count:,} undirected edges read both ways",)
@@ -150,10 +147,8 @@ def weight_column(names: list[str], options: ReadOptions, defaults: tuple[str, .
 
 def undeclared_note(names: list[str], what: str) -> tuple[str, ...]:
     """("3 <what>, added as nodes: a, b, c",) for the edge ends no node section declares; () if none."""
-    if not names:
-        return ()
-    return (f"{len(names):,} {what}, added as nodes: " + ", ".join(names[:MAX_SHOWN])
-            + (" …" if len(names) > MAX_SHOWN else ""),)
+    more = " …" if len(names) > MAX_SHOWN else ""
+    return (f"{len(names):,} {what}, added as nodes: {', '.join(names[:MAX_SHOWN])}{more}",) if names else ()
 
 
 def _header(text: str, number: int, file: str) -> list[_Column]:
@@ -171,10 +166,6 @@ def _header(text: str, number: int, file: str) -> list[_Column]:
     if repeated:
         raise GraphFormatError(file, f"column {repeated!r} named twice in the header", number)
     return columns
-
-
-def _name_position(columns: list[_Column]) -> int:
-    return next((i for i, c in enumerate(columns) if c.name.lower() == "name"), 0)
 
 
 def _values(line: str, columns: list[_Column], least: int, number: int, file: str) -> list[str]:
@@ -211,13 +202,4 @@ def _split(line: str, number: int, file: str) -> list[str]:
 
 def _unquote(text: str) -> str:
     text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-        return text[1:-1]
-    return text
-
-
-def _flag(value: str, number: int, file: str) -> bool:
-    word = value.strip().lower()
-    if word not in TRUE | FALSE:
-        raise GraphFormatError(file, f"directed must be true or false, got {value[:40]!r}", number)
-    return word in TRUE
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" else text

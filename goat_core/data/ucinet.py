@@ -33,8 +33,7 @@ Token = tuple[int, str, bool]  # (line number, text, quoted)
 
 
 def looks_dl(head: str) -> bool:
-    """The first word is ``dl`` (any case) and ``n =`` (or ``nr``/``nc``/``nm =``) follows within
-    the next lines."""
+    """The first word is ``dl`` (any case) and ``n =`` (or ``nr``/``nc``/``nm =``) follows."""
     return _HEAD.match(head) is not None
 
 
@@ -43,38 +42,32 @@ def read_dl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRep
     if options.weight not in (None, NO_WEIGHT):
         raise GraphFormatError(file, "a DL file's values are its weights: weight none reads it unweighted, "
                                      "no other column can be chosen")
-    lines = decode(raw, file).splitlines()
-    header, data = _split_header(lines, file)
+    header, data = _split_header(decode(raw, file).splitlines(), file)
     head = _settings(header, file, len(raw))
     signed = options.weight == NO_WEIGHT  # any value but 0 is a tie
     read = _lists if head.fmt in LISTS else _matrix
     names, src, dst, values, rows, notes = read(data, head, file, signed)
     if len(src) == 0:
         raise GraphFormatError(file, "a DL file without ties (every value 0, or no data)")
-    weighted = bool(np.any(values != 1)) and not signed
-    weight = values if weighted else None
-    directed, why, more, src, dst, weight = _direction(head, names, src, dst, weight, options.directed)
-    graph = normalise(names, src, dst, weight, directed, weighted, file)
-    rows = rows if weighted else tuple(row[:2] for row in rows)
-    ignored = ("the values (weight none)",) if signed and np.any(values != 1) else ()
+    valued = bool(np.any(values != 1))
+    weight = values if valued and not signed else None
+    if head.fmt not in HALVES:  # directed unless each tie has its mirror
+        directed, why, more, keep = tie_direction(names, src, dst, weight, options.directed)
+        src, dst, weight = src[keep], dst[keep], None if weight is None else weight[keep]
+    elif options.directed:  # half a symmetric matrix: each tie both ways
+        directed, why, more = True, "as asked", ()
+        src, dst = np.concatenate([src, dst]), np.concatenate([dst, src])
+        weight = None if weight is None else np.concatenate([weight, weight])
+    else:
+        directed, why, more = False, f"{head.fmt}: half a symmetric matrix", ()
+    graph = normalise(names, src, dst, weight, directed, weight is not None, file)
     absent = ", diagonal absent" if head.absent and head.fmt not in LISTS else ""
     report = ReadReport(format="dl", edges=len(src), directed=directed, directed_why=why,
-                        weight=f"the {head.fmt} values" if weighted else None, ignored=ignored, rows=rows,
+                        weight=None if weight is None else f"the {head.fmt} values",
+                        ignored=("the values (weight none)",) if signed and valued else (),
+                        rows=rows if weight is not None else tuple(row[:2] for row in rows),
                         notes=(f"n = {head.n:,}, format = {head.fmt}{absent}",) + head.notes + notes + more)
     return graph, report
-
-
-def _direction(head: Header, names: list[str], src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
-               asked: bool):
-    """(directed, why, notes, src, dst, weight): a half matrix is symmetric (each tie both ways when
-    directed is asked); other ties directed unless each has its mirror (:func:`tie_direction`)."""
-    if head.fmt not in HALVES:
-        directed, why, notes, keep = tie_direction(names, src, dst, weight, asked)
-        return directed, why, notes, src[keep], dst[keep], weight[keep] if weight is not None else None
-    if not asked:
-        return False, f"{head.fmt}: half a symmetric matrix", (), src, dst, weight
-    both = None if weight is None else np.concatenate([weight, weight])
-    return True, "as asked", (), np.concatenate([src, dst]), np.concatenate([dst, src]), both
 
 
 # --------------------------------------------------------------------------- header
@@ -85,11 +78,10 @@ def _split_header(lines: list[str], file: str) -> tuple[list[Token], list[tuple[
     header: list[Token] = []
     for number, line in enumerate(lines, start=1):
         for text, quoted, end in quoted_tokens(_HEAD_TOKEN, line, number, file):
-            if not quoted and text == ":" and header and header[-1][1].lower() == "data" \
-                    and not header[-1][2]:
+            last = header[-1] if header else (0, "", True)
+            if (text, quoted, last[1].lower(), last[2]) == (":", False, "data", False):
                 header.pop()
-                rest = [(number, line[end:])] + list(enumerate(lines[number:], start=number + 1))
-                return header, rest
+                return header, [(number, line[end:])] + list(enumerate(lines[number:], start=number + 1))
             header.append((number, text, quoted))
     raise GraphFormatError(file, "a DL file without a 'data:' line", len(lines))
 
@@ -107,15 +99,11 @@ def quoted_tokens(pattern: re.Pattern, line: str, number: int, file: str,
     return tokens
 
 
-def quoted_words(pattern: re.Pattern, line: str, number: int, file: str, what: str = "label") -> list[str]:
-    return [text for text, _, _ in quoted_tokens(pattern, line, number, file, what)]
-
-
 def _words(line: str, number: int, file: str) -> list[str]:
     """A data line's words (separated by blanks or commas; a double-quoted one may hold either)."""
     if '"' not in line:
         return line.replace(",", " ").split()
-    return quoted_words(_DATA_TOKEN, line, number, file)
+    return [text for text, _, _ in quoted_tokens(_DATA_TOKEN, line, number, file)]
 
 
 class Header(NamedTuple):
@@ -130,10 +118,10 @@ class Header(NamedTuple):
 
 def _settings(tokens: list[Token], file: str, size: int) -> Header:
     """The header's settings (``n =``, ``format =``...) and label statements (``labels:``, ``row
-    labels:``, ``column labels embedded``...; UCINET's keywords, any case)."""
+    labels:``, ``column labels embedded``...; UCINET's keywords, any case), checked."""
     if not tokens or tokens[0][2] or tokens[0][1].lower() != "dl":
         raise GraphFormatError(file, "a UCINET DL file starts with 'dl'", tokens[0][0] if tokens else 1)
-    settings: dict[str, tuple[int, str]] = {}
+    settings = {"format": (0, "fullmatrix"), "diagonal": (0, "present"), "nm": (0, "1")}  # (line, value)
     given: dict[str, tuple[int, list[str]]] = {}
     embedded: dict[str, int] = {}  # side -> its statement's line
     i = 1
@@ -151,23 +139,60 @@ def _settings(tokens: list[Token], file: str, size: int) -> Header:
         elif text.lower() == "diagonal" and after in ("present", "absent"):  # UCINET's own "DIAGONAL PRESENT"
             settings["diagonal"] = (number, after)
             i += 2
-        elif (statement := _label_statement(tokens, i)) is not None:
-            sides, i, embeds = statement
-            if embeds and sides == ("matrix",):
+        elif (statement := _label_statement(tokens, i)) is None:
+            raise GraphFormatError(file, f"unexpected {text[:40]!r} in the DL header (expected n =, "
+                                         "format =, labels:, labels embedded or data:)", number)
+        elif statement[2]:
+            sides, i, _ = statement
+            if sides == ("matrix",):
                 raise GraphFormatError(file, "matrix labels embedded is not read", number)
-            embedded.update(dict.fromkeys(sides if embeds else (), number))
-            start = i
-            while i < len(tokens) and not embeds and not _starts_statement(tokens, i):
+            embedded.update(dict.fromkeys(sides, number))
+        else:  # the labels run to the next statement
+            sides, start, _ = statement
+            i = start
+            while i < len(tokens) and (tokens[i][2] or [t[1] for t in tokens[i + 1:i + 2]] != ["="]
+                                       and _label_statement(tokens, i) is None):
                 i += 1
-            for side in () if embeds else sides:
+            for side in sides:
                 if side in given:
                     raise GraphFormatError(file, f"{side} labels listed twice (labels: lists the row and the "
                                                  "column labels)", number)
                 given[side] = (tokens[start][0] if start < i else number, [t[1] for t in tokens[start:i]])
-        else:
-            raise GraphFormatError(file, f"unexpected {text[:40]!r} in the DL header (expected n =, "
-                                         "format =, labels:, labels embedded or data:)", number)
-    return _checked(settings, given, embedded, tokens, file, size)
+    for key in ("nr", "nc"):
+        if key in settings:
+            raise GraphFormatError(file, f"{key} = …: a two-mode (rectangular) DL file, not a graph's "
+                                         "adjacency matrix", settings[key][0])
+    if "n" not in settings:
+        raise GraphFormatError(file, "the DL header has no 'n =' (the number of nodes)", tokens[0][0])
+    number, value = settings["n"]
+    if not value.isdecimal() or int(value) == 0:
+        raise GraphFormatError(file, f"n must be a whole number of nodes, got {value!r}", number)
+    n = declared_nodes(int(value), size, file, number, "the DL header")
+    if settings["nm"][1] != "1":
+        raise GraphFormatError(file, f"nm = {settings['nm'][1]}: several matrices in one DL file; keep the "
+                                     "one to read", settings["nm"][0])
+    line, matrix = given.pop("matrix", (0, []))
+    if len(matrix) > 1:
+        raise GraphFormatError(file, f"{len(matrix)} matrix labels: several matrices in one DL file; keep "
+                                     "the one to read", line)
+    line, fmt = settings["format"]
+    if fmt not in FORMATS:
+        two = " (a two-mode format: rows and columns are different nodes)" if fmt[-1:] == "2" else ""
+        raise GraphFormatError(file, f"DL format {fmt!r} is not read{two} (read: {', '.join(FORMATS)})", line)
+    line, diagonal = settings["diagonal"]
+    if diagonal not in ("present", "absent"):
+        raise GraphFormatError(file, f"diagonal = {diagonal!r}: present or absent", line)
+    if fmt in LISTS and len(embedded) == 1:
+        [(side, line)] = embedded.items()
+        raise GraphFormatError(file, f"{side} labels embedded alone: an {fmt} file's labels are embedded on "
+                                     "both sides (labels embedded)", line)
+    for line, labels in given.values():
+        if len(labels) != n:
+            raise GraphFormatError(file, f"{len(labels):,} labels for n = {n:,} nodes", line)
+        _unique(labels, file, line)
+    names = _same_labels([(f"{side} labels", line, labels) for side, (line, labels) in given.items()], file)
+    notes = tuple(f"matrix label {label!r} left out" for label in matrix)
+    return Header(n, fmt, diagonal == "absent", names, given, frozenset(embedded), notes)
 
 
 def _label_statement(tokens: list[Token], i: int) -> tuple[tuple[str, ...], int, bool] | None:
@@ -183,51 +208,6 @@ def _label_statement(tokens: list[Token], i: int) -> tuple[tuple[str, ...], int,
     return sides, i + skip + 2 + (words[skip + 2] == ":"), True
 
 
-def _starts_statement(tokens: list[Token], i: int) -> bool:
-    after = tokens[i + 1][1].lower() if i + 1 < len(tokens) else None
-    return not tokens[i][2] and (after == "=" or _label_statement(tokens, i) is not None)
-
-
-def _checked(settings: dict[str, tuple[int, str]], given: dict[str, tuple[int, list[str]]],
-             embedded: dict[str, int], tokens: list[Token], file: str, size: int) -> Header:
-    for key in ("nr", "nc"):
-        if key in settings:
-            raise GraphFormatError(file, f"{key} = …: a two-mode (rectangular) DL file, not a graph's "
-                                         "adjacency matrix", settings[key][0])
-    if "n" not in settings:
-        raise GraphFormatError(file, "the DL header has no 'n =' (the number of nodes)", tokens[0][0])
-    number, value = settings["n"]
-    if not value.isdecimal() or int(value) == 0:
-        raise GraphFormatError(file, f"n must be a whole number of nodes, got {value!r}", number)
-    n = declared_nodes(int(value), size, file, number, "the DL header")
-    if "nm" in settings and settings["nm"][1] != "1":
-        raise GraphFormatError(file, f"nm = {settings['nm'][1]}: several matrices in one DL file; keep the "
-                                     "one to read", settings["nm"][0])
-    line, matrix = given.pop("matrix", (0, []))
-    if len(matrix) > 1:
-        raise GraphFormatError(file, f"{len(matrix)} matrix labels: several matrices in one DL file; keep "
-                                     "the one to read", line)
-    fmt = settings.get("format", (0, "fullmatrix"))[1]
-    if fmt not in FORMATS:
-        two = " (a two-mode format: rows and columns are different nodes)" if fmt[-1:] == "2" else ""
-        raise GraphFormatError(file, f"DL format {fmt!r} is not read{two} (read: {', '.join(FORMATS)})",
-                               settings["format"][0])
-    diagonal = settings.get("diagonal", (0, "present"))
-    if diagonal[1] not in ("present", "absent"):
-        raise GraphFormatError(file, f"diagonal = {diagonal[1]!r}: present or absent", diagonal[0])
-    if fmt in LISTS and len(embedded) == 1:
-        [(side, line)] = embedded.items()
-        raise GraphFormatError(file, f"{side} labels embedded alone: an {fmt} file's labels are embedded on "
-                                     "both sides (labels embedded)", line)
-    for line, labels in given.values():
-        if len(labels) != n:
-            raise GraphFormatError(file, f"{len(labels):,} labels for n = {n:,} nodes", line)
-        _unique(labels, file, line)
-    names = _same_labels([(f"{side} labels", line, labels) for side, (line, labels) in given.items()], file)
-    notes = tuple(f"matrix label {label!r} left out" for label in matrix)
-    return Header(n, fmt, diagonal[1] == "absent", names, given, frozenset(embedded), notes)
-
-
 def _same_labels(lists: list[tuple[str, int, list[str]]], file: str) -> list[str] | None:
     """The one list of node labels that every list (the header's, the embedded ones) gives."""
     for what, line, labels in lists[1:]:
@@ -240,8 +220,8 @@ def _same_labels(lists: list[tuple[str, int, list[str]]], file: str) -> list[str
 
 
 def _unique(labels: list[str], file: str, number: int | None) -> None:
-    if len(set(labels)) < len(labels):
-        twice = next(label for label, count in Counter(labels).items() if count > 1)
+    twice = next((label for label, count in Counter(labels).items() if count > 1), None)
+    if twice is not None:
         raise GraphFormatError(file, f"label {twice!r} names two nodes", number)
 
 
@@ -286,7 +266,6 @@ def _parsed(data: list[tuple[int, str]], cells: int, signed: bool) -> np.ndarray
 
 
 def _row_counts(head: Header) -> np.ndarray:
-    """The values of each row: n, n - 1 without the diagonal, a half matrix's its triangle's."""
     at, absent = np.arange(head.n), int(head.absent)
     return {"fullmatrix": np.full(head.n, head.n - absent), "lowerhalf": at + 1 - absent,
             "upperhalf": head.n - at - absent}[head.fmt]
@@ -297,9 +276,12 @@ def _cells(data: list[tuple[int, str]], head: Header, cells: int, file: str,
     """(the labels, the cells' values) word by word: the labels in the data checked, the first bad
     count or value named with its line."""
     n = head.n
-    data_words = [(number, _words(text, number, file)) for number, text in data]
-    words = [word for _, line in data_words for word in line]
-    numbers = [number for number, line in data_words for _ in line]
+    words: list[str] = []
+    numbers: list[int] = []
+    for number, text in data:
+        split = _words(text, number, file)
+        words += split
+        numbers += [number] * len(split)
     lead, labelled = n if "column" in head.embedded else 0, "row" in head.embedded
     need = lead + cells + (n if labelled else 0)
     if len(words) != need:
@@ -349,25 +331,40 @@ def _finite(word: str) -> bool:
 
 def _lists(data: list[tuple[int, str]], head: Header, file: str, signed: bool):
     """edgelist1 (``from to [value]`` a line) or nodelist1 (``ego alter alter …`` a line)."""
-    n, fmt, labels, embedded = head.n, head.fmt, head.names, bool(head.embedded)
+    n, edges, labels, embedded = head.n, head.fmt == "edgelist1", head.names, bool(head.embedded)
     names: list[str] = list(labels) if labels is not None else [] if embedded else \
         [str(i) for i in range(1, n + 1)]
     index = {name: i for i, name in enumerate(names)}
+
+    def node(word: str, number: int) -> int:
+        """A label when embedded (a new one is the next node), else a number 1..n."""
+        if not embedded:
+            if not word.isdecimal() or not 1 <= int(word) <= n:
+                raise GraphFormatError(file, f"node {word[:40]!r} is not a number in 1..{n:,} (labels "
+                                             "embedded names nodes by label)", number)
+            return int(word) - 1
+        if word not in index:
+            if labels is not None:
+                raise GraphFormatError(file, f"{word[:40]!r} is not one of the labels", number)
+            if len(names) == n:
+                raise GraphFormatError(file, f"label {word[:40]!r} is node {n + 1:,}, n = {n:,}", number)
+            index[word] = len(names)
+            names.append(word)
+        return index[word]
+
     src: list[int] = []
     dst: list[int] = []
     given: list[str] = []  # edgelist1's values, as written ("1" where none is)
     lines: list[int] = []
     for number, words in ((number, words) for number, text in data if (words := _words(text, number, file))):
-        if fmt == "edgelist1" and not 2 <= len(words) <= 3:
+        if edges and not 2 <= len(words) <= 3:
             raise GraphFormatError(file, f"an edgelist1 line is 'from to [value]', got {len(words)} values",
                                    number)
-        ends = [_node(word, index, names, n, labels is not None, embedded, number, file)
-                for word in (words[:2] if fmt == "edgelist1" else words)]
-        alters = ends[1:]
-        src.extend([ends[0]] * len(alters))
-        dst.extend(alters)
-        given.extend(words[2:3] if len(words) == 3 and fmt == "edgelist1" else ["1"] * len(alters))
-        lines.extend([number] * len(alters))
+        ego, *alters = [node(word, number) for word in (words[:2] if edges else words)]
+        src += [ego] * len(alters)
+        dst += alters
+        given += (words[2:] or ["1"]) if edges else ["1"] * len(alters)
+        lines += [number] * len(alters)
     values = _numbers(given, lines, file, signed)
     ties = values != 0  # an edge list's value 0 is no tie
     notes: tuple[str, ...] = ()
@@ -376,27 +373,7 @@ def _lists(data: list[tuple[int, str]], head: Header, file: str, signed: bool):
     if len(names) < n:
         notes += (f"n = {n:,}, {len(names):,} nodes named in the data: the {n - len(names):,} without ties "
                   "have no label and are left out",)
+    rows = tuple((names[src[k]], names[dst[k]]) + (given[k],) * edges
+                 for k in np.flatnonzero(ties)[:FIRST_ROWS])
     src_a, dst_a = np.asarray(src, dtype=np.int64)[ties], np.asarray(dst, dtype=np.int64)[ties]
-    shown = np.flatnonzero(ties)[:FIRST_ROWS]
-    rows = tuple((names[src[k]], names[dst[k]]) + ((given[k],) if fmt == "edgelist1" else ()) for k in shown)
     return names, src_a, dst_a, values[ties], rows, notes
-
-
-def _node(word: str, index: dict[str, int], names: list[str], n: int, listed: bool, embedded: bool,
-          number: int, file: str) -> int:
-    """A node of an edge or node list: a label when embedded (a new one is the next node), else
-    a number 1..n."""
-    if embedded:
-        if word in index:
-            return index[word]
-        if listed:
-            raise GraphFormatError(file, f"{word[:40]!r} is not one of the labels", number)
-        if len(names) == n:
-            raise GraphFormatError(file, f"label {word[:40]!r} is node {n + 1:,}, n = {n:,}", number)
-        index[word] = len(names)
-        names.append(word)
-        return index[word]
-    if not word.isdecimal() or not 1 <= int(word) <= n:
-        raise GraphFormatError(file, f"node {word[:40]!r} is not a number in 1..{n:,} (labels embedded names "
-                                     "nodes by label)", number)
-    return int(word) - 1

@@ -16,7 +16,7 @@ from .formats import FIRST_ROWS, ReadOptions, ReadReport
 from .gdf import undeclared_note, weight_column
 from .graph import Graph, decode, normalise, parse_weights, tie_direction
 from .nxformats import DRAWING_ATTRIBUTES
-from .ucinet import quoted_words
+from .ucinet import quoted_tokens
 
 _SECTION = re.compile(r"\s*\*\s*(node\s+data|node\s+properties|tie\s+data)\b", re.IGNORECASE)
 _TOKEN = re.compile(r'"([^"]*)"|[^\s"]+|"')
@@ -32,19 +32,18 @@ def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     options.refuse_columns("VNA", file)
     index: dict[str, int] = {}  # node name -> position, in first-seen order
     attributes: dict[str, dict[int, str]] = {}
-    data_rows: dict[str, int] = {}
+    data_rows: dict[str, int] = {}  # node -> its *Node data line
     ties: list[tuple[int, list[str]]] = []
-    section, header, tie_header, skipped = None, None, None, []
+    ties_header: list[str] = []
     ignored: dict[str, None] = {}  # node columns not read, in order
-    unquoted = 0  # *Node properties rows whose ID holds blanks, unquoted
+    section, header, skipped, unquoted = None, None, [], 0  # unquoted: *Node properties IDs holding blanks
     for number, line in enumerate(decode(raw, file).splitlines(), start=1):
         if not line.strip():
             continue
         if line.lstrip().startswith("*"):
             found = _SECTION.fullmatch(line.rstrip())
-            section = " ".join(found.group(1).lower().split()) if found else None
-            header = None
-            if section is None:
+            section, header = (" ".join(found.group(1).lower().split()) if found else None), None
+            if found is None:
                 skipped.append(line.strip()[:40])
             continue
         if section is None:
@@ -58,9 +57,9 @@ def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
                 if len(header) < 2:
                     raise GraphFormatError(file, "*Tie data's header must name from and to first, got "
                                                  f"{line.strip()[:60]!r}", number)
-                if tie_header is not None:
+                if ties_header:
                     raise GraphFormatError(file, "a second *Tie data section: keep one", number)
-                tie_header = header
+                ties_header = header
             elif section == "node properties":
                 ignored[f"*Node properties ({', '.join(header[1:])}: how nodes are drawn)"] = None
             else:
@@ -68,7 +67,8 @@ def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
                                if c.lower() in DRAWING_ATTRIBUTES)
             continue
         # blank-separated; a double-quoted value may hold blanks (and is "" when empty)
-        values = line.split() if '"' not in line else quoted_words(_TOKEN, line, number, file, "value")
+        values = line.split() if '"' not in line else \
+            [text for text, _, _ in quoted_tokens(_TOKEN, line, number, file, "value")]
         if section == "node properties" and len(values) > len(header) > 1 \
                 and not line.lstrip().startswith('"'):
             # Gephi writes this section's IDs unquoted: "Jean Valjean 1.5 2.5 10.0 153 \"Jean Valjean\""
@@ -95,27 +95,15 @@ def read_vna(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
             for column, value in zip(header[1:], values[1:], strict=True):
                 if column.lower() not in DRAWING_ATTRIBUTES:
                     attributes.setdefault(column, {})[at] = value
-    if tie_header is None or not ties:
-        raise GraphFormatError(file, "a VNA file without ties (no *Tie data section)" if tie_header is None
-                               else "a VNA file whose *Tie data section has no rows")
-    notes: tuple[str, ...] = (f"sections not read: {', '.join(skipped)}",) if skipped else ()
-    if unquoted:
-        notes += (f"{unquoted:,} *Node properties rows start with an unquoted ID holding blanks (as Gephi "
-                  "writes them): read as one ID",)
-    return _graph(index, attributes, tie_header, ties, tuple(ignored), notes, file, options)
-
-
-def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header: list[str],
-           ties: list[tuple[int, list[str]]], node_ignored: tuple[str, ...], read_notes: tuple[str, ...],
-           file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
+    if not ties:
+        raise GraphFormatError(file, "a VNA file whose *Tie data section has no rows" if ties_header
+                               else "a VNA file without ties (no *Tie data section)")
     declared = len(index)
-    weight_at = weight_column(header, options, WEIGHT_COLUMNS, "tie", "*Tie data", file)
-    ends = np.empty((2, len(ties)), dtype=np.int64)
-    for k, (number, values) in enumerate(ties):
-        if not values[0] or not values[1]:
-            raise GraphFormatError(file, "a tie without both ends", number)
-        ends[:, k] = index.setdefault(values[0], len(index)), index.setdefault(values[1], len(index))
-    src, dst = ends
+    weight_at = weight_column(ties_header, options, WEIGHT_COLUMNS, "tie", "*Tie data", file)
+    if (bad := next((number for number, values in ties if not (values[0] and values[1])), None)) is not None:
+        raise GraphFormatError(file, "a tie without both ends", bad)
+    src, dst = np.array([[index.setdefault(end, len(index)) for end in values[:2]] for _, values in ties],
+                        dtype=np.int64).T
     weight = None if weight_at is None else parse_weights([values[weight_at] for _, values in ties],
                                                           [number for number, _ in ties], file)
     names = list(index)
@@ -124,15 +112,16 @@ def _graph(index: dict[str, int], attributes: dict[str, dict[int, str]], header:
                       weight is not None, file)
     node_attrs = {column: np.array([values.get(i, "") for i in range(len(names))], dtype=str)
                   for column, values in attributes.items()}
-    graph = replace(graph, node_attrs=node_attrs)
     notes += undeclared_note(names[declared:] if declared else [], "tie ends not declared in a node section")
-    notes += read_notes
+    notes += (f"sections not read: {', '.join(skipped)}",) if skipped else ()
+    if unquoted:
+        notes += (f"{unquoted:,} *Node properties rows start with an unquoted ID holding blanks (as Gephi "
+                  "writes them): read as one ID",)
     rows = tuple(tuple(values[:2]) + ((values[weight_at],) if weight_at is not None else ())
                  for _, values in ties[:FIRST_ROWS])
-    ignored = tuple(f"tie column {c!r}" for i, c in enumerate(header) if i >= 2 and i != weight_at)
-    ignored += node_ignored
+    not_read = tuple(f"tie column {c!r}" for i, c in enumerate(ties_header) if i >= 2 and i != weight_at)
     report = ReadReport(format="vna", edges=len(ties), directed=directed, directed_why=why,
-                        weight=f"column {header[weight_at]!r}" if weight_at is not None else None,
-                        ignored=ignored,
-                        node_attributes=tuple(node_attrs), rows=rows, notes=notes)
-    return graph, report
+                        weight=f"column {ties_header[weight_at]!r}" if weight_at is not None else None,
+                        ignored=not_read + tuple(ignored), node_attributes=tuple(node_attrs), rows=rows,
+                        notes=notes)
+    return replace(graph, node_attrs=node_attrs), report

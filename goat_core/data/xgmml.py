@@ -52,11 +52,10 @@ def read_xgmml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     nodes, edges = _children(root, "node"), _children(root, "edge")
     nested = sum(_local(e.tag).lower() == "node" for e in root.iter()) - len(nodes)
     if not nodes:
-        if nested:
-            raise GraphFormatError(file, "an XGMML file whose nodes are all inside a nested <graph> (a "
-                                         "Cytoscape session's network file?): export the network as XGMML "
-                                         "(File → Export → Network to File)")
-        raise GraphFormatError(file, "an XGMML graph without nodes (no <node> under <graph>)")
+        raise GraphFormatError(file, "an XGMML file whose nodes are all inside a nested <graph> (a Cytoscape "
+                                     "session's network file?): export the network as XGMML (File → Export → "
+                                     "Network to File)" if nested else
+                               "an XGMML graph without nodes (no <node> under <graph>)")
     flag = _attributes(root).get("directed", "")
     if flag.strip().lower() not in TRUE | FALSE:
         raise GraphFormatError(file, f"<graph directed={flag[:20]!r}>: expected 1 or 0 (true or false)",
@@ -66,29 +65,42 @@ def read_xgmml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     string_atts: dict[str, None] = {}
     other_atts: dict[str, None] = {}
     for node in nodes:
-        key = _attributes(node).get("id")
-        if not key:
+        xml = _attributes(node)
+        if not xml.get("id"):
             raise GraphFormatError(file, "a <node> without an id", lines[node])
-        if key in g:
-            raise GraphFormatError(file, f"node id {key!r} used twice", lines[node])
+        if xml["id"] in g:
+            raise GraphFormatError(file, f"node id {xml['id']!r} used twice", lines[node])
         data: dict[str, str] = {}
-        if _attributes(node).get("label"):
-            data["label"] = labels[key] = _attributes(node)["label"]
+        if xml.get("label"):
+            data["label"] = labels[xml["id"]] = xml["label"]
         for name, (value, kind, _) in _atts(node, lines, file).items():
             if kind in STRING_TYPES and name.lower() not in ("label", "id"):
                 data[name] = value
                 string_atts[name] = None
             else:
                 other_atts[name] = None
-        g.add_node(key, **data)
+        g.add_node(xml["id"], **data)
     ignored = [f"node attribute {name!r}" for name in other_atts]
     for name in string_atts:  # Cytoscape's name and shared name: the label again
         if labels and all(data.get(name) == labels.get(key) for key, data in g.nodes(data=True)):
             for _, data in g.nodes(data=True):
                 data.pop(name, None)
             ignored.append(f"node attribute {name!r} (the label again)")
+    weight = options.weight_attribute  # an edge's weight: this att, else (for weight) its weight attribute
     for edge in edges:
-        _edge(g, edge, lines, options.weight_attribute, file)
+        xml, atts = _attributes(edge), _atts(edge, lines, file)
+        for end in ("source", "target"):
+            if not xml.get(end):
+                raise GraphFormatError(file, f"an <edge> without a {end}", lines[edge])
+            if xml[end] not in g:
+                raise GraphFormatError(file, f"edge {end} {xml[end][:40]!r} is the id of no <node>",
+                                       lines[edge])
+        values: dict[str, str | float] = {name: att[0] for name, att in atts.items() if att[1] != "list"}
+        if weight is not None and weight in atts:
+            values[weight] = parse_weight(atts[weight][0], file, atts[weight][2])
+        elif weight == "weight" and xml.get("weight"):
+            values[weight] = parse_weight(xml["weight"], file, lines[edge])
+        g.add_edge(xml["source"], xml["target"], **values)
     if g.number_of_edges() == 0:
         raise GraphFormatError(file, "an XGMML graph without edges (no <edge> under <graph>)")
     graph, report = to_graph(g, file, options, "xgmml", names_attribute="label")
@@ -96,19 +108,3 @@ def read_xgmml(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     notes = report.notes + ((f"{nested:,} nodes of graphs nested in an <att> (groups) not read",) if nested
                             else ())
     return graph, replace(report, names_from=names, ignored=tuple(ignored) + report.ignored, notes=notes)
-
-
-def _edge(g: Any, edge: Any, lines: dict[Any, int], weight: str | None, file: str) -> None:
-    """Adds the edge, its atts (lists left out) and its weight (the ``weight`` att or attribute)."""
-    xml, atts = _attributes(edge), _atts(edge, lines, file)
-    for end in ("source", "target"):
-        if not xml.get(end):
-            raise GraphFormatError(file, f"an <edge> without a {end}", lines[edge])
-        if xml[end] not in g:
-            raise GraphFormatError(file, f"edge {end} {xml[end][:40]!r} is the id of no <node>", lines[edge])
-    values: dict[str, str | float] = {name: att[0] for name, att in atts.items() if att[1] != "list"}
-    if weight is not None and weight in atts:
-        values[weight] = parse_weight(atts[weight][0], file, atts[weight][2])
-    elif weight == "weight" and xml.get("weight"):
-        values[weight] = parse_weight(xml["weight"], file, lines[edge])
-    g.add_edge(xml["source"], xml["target"], **values)
