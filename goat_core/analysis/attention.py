@@ -75,6 +75,10 @@ class PairAttention(PairSides):
         }
 
 
+SERIES = ("epochs", "score", "uniform_score", "uniform_probability", "source_entropy", "target_entropy",
+          "source_padding", "target_padding")
+
+
 @dataclass(frozen=True)
 class AttentionHistory(PairSides):
     """One tracked pair's attention (both sides) and score after every epoch, under the fixed inference
@@ -123,12 +127,5 @@ class AttentionHistory(PairSides):
                 for k, (epoch, probability) in enumerate(zip(self.epochs, self.probability, strict=True))]
 
     def series(self) -> dict:
-        """Per-epoch numbers beside :meth:`rows`: score, uniform attention's score and
-        probability, each side's normalised entropy and padding mass (lists, one per epoch)."""
-        return {"epochs": self.epochs.tolist(), "score": self.score.tolist(),
-                "uniform_score": self.uniform_score.tolist(),
-                "uniform_probability": self.uniform_probability.tolist(),
-                "source_entropy": self.source_entropy.tolist(),
-                "target_entropy": self.target_entropy.tolist(),
-                "source_padding": self.source_padding.tolist(),
-                "target_padding": self.target_padding.tolist()}
+        """Per-epoch numbers beside :meth:`rows`: each of :data:`SERIES` as a list, one value per epoch."""
+        return {name: getattr(self, name).tolist() for name in SERIES}

@@ -194,14 +194,13 @@ def _report(goat, graph: Graph, split: EdgeSplit, protocols: dict, models: dict,
     plain, paper = protocols["leak_free"], protocols["paper_protocol"]
     chosen, untrained = models["chosen"], models["untrained"]
     leaky = chosen.with_inference_graph(graph)
-    edge_keys = set(graph._keys(graph.src, graph.dst).tolist())
     unchecked = protocols["unchecked_negatives"].negatives
     leaks = [
         {"name": "full_graph_neighborhoods", **_scores(leaky, plain),
          "exposure": _held_out_share(graph, split, leaky.neighborhoods_.table, goat.exclude_partner)},
         {"name": "unchecked_negatives", **_scores(chosen, protocols["unchecked_negatives"]),
          "exposure": float(np.isin(graph._keys(unchecked[:, 0], unchecked[:, 1]),
-                                   list(edge_keys)).mean())},
+                                   graph._keys(graph.src, graph.dst)).mean())},
     ]
     if "reversed_edges" in protocols:
         rev = protocols["reversed_edges"]

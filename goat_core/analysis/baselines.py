@@ -9,7 +9,7 @@ from numpy.typing import ArrayLike
 
 from ..data.graph import Graph
 from ..data.sampling import EdgeSplit
-from .evaluation import held_out_pairs, link_curves, link_scores
+from .evaluation import held_out_pairs, link_result
 
 HEURISTICS = {"common_neighbors": "common neighbors", "adamic_adar": "Adamic-Adar",
               "preferential_attachment": "preferential attachment"}
@@ -45,10 +45,5 @@ def evaluate_heuristics(split: EdgeSplit, curves: bool = False) -> dict[str, dic
     """AUC and AP of every heuristic on a split's held-out edges against its non-edges, the
     pairs ``evaluate_link_prediction`` scores GOAT on; ``curves`` adds ROC and PR points."""
     pairs, labels = held_out_pairs(split)
-    out = {}
-    for name, scores in heuristic_scores(split.train, pairs).items():
-        out[name] = link_scores(labels, scores)
-        if curves:
-            roc, pr = link_curves(labels, scores)
-            out[name]["roc"], out[name]["pr"] = roc[:2], pr[:2]
-    return out
+    scores = heuristic_scores(split.train, pairs)
+    return {name: link_result(labels, values, curves) for name, values in scores.items()}

@@ -14,6 +14,7 @@ from .picking import neighbors
 
 if TYPE_CHECKING:
     from ..estimator import Goat
+    from .attention import PairAttention
 
 
 @dataclass(frozen=True)
@@ -52,18 +53,20 @@ class ContextShift:
         return to_a, to_b
 
 
+def _source_weights(att: PairAttention) -> dict[str, float]:
+    """The node's attention while gossiping, by neighbor name."""
+    return dict(zip(att.source_names, att.source_attention.tolist(), strict=True))
+
+
 def context_shift(goat: Goat, node: int | str, partner_a: int | str, partner_b: int | str) -> ContextShift:
     """Compare ``node``'s attention (and r_node) while gossiping with two partners (names, or
     ``NodeIndex`` positions: see ``Graph.index_of``)."""
-    a = goat.attention(node, partner_a)
-    b = goat.attention(node, partner_b)
+    a, b = goat.attention(node, partner_a), goat.attention(node, partner_b)
     names = list(dict.fromkeys(a.source_names + b.source_names))
-    wa = dict(zip(a.source_names, a.source_attention.tolist(), strict=True))
-    wb = dict(zip(b.source_names, b.source_attention.tolist(), strict=True))
+    wa, wb = ([w.get(n, np.nan) for n in names] for w in (_source_weights(a), _source_weights(b)))
     return ContextShift(
         node=a.source, partner_a=a.target, partner_b=b.target, neighbor_names=names,
-        weights_a=np.array([wa.get(n, np.nan) for n in names]),
-        weights_b=np.array([wb.get(n, np.nan) for n in names]),
+        weights_a=np.array(wa), weights_b=np.array(wb),
         r_a=a.r_source, r_b=b.r_source, probability_a=a.probability, probability_b=b.probability,
     )
 
@@ -77,13 +80,10 @@ def contrasting_partner(goat: Goat, node: int, partner: int, limit: int = 50) ->
     if not others:
         return None
     others = sorted(others, key=lambda v: (-deg[v], v))[:limit]
-    base = goat.attention(NodeIndex(node), NodeIndex(partner))
-    ref = dict(zip(base.source_names, base.source_attention.tolist(), strict=True))
+    ref = _source_weights(goat.attention(NodeIndex(node), NodeIndex(partner)))
     best, best_gap = None, -1.0
     for v in others:
-        att = goat.attention(NodeIndex(node), NodeIndex(v))
-        cur = dict(zip(att.source_names, att.source_attention.tolist(), strict=True))
-        gap = total_variation(ref, cur)
+        gap = total_variation(ref, _source_weights(goat.attention(NodeIndex(node), NodeIndex(v))))
         if gap > best_gap + 1e-12:
             best, best_gap = v, gap
     return best

@@ -29,6 +29,15 @@ def link_curves(labels: np.ndarray, scores: np.ndarray) -> tuple:
     return roc_curve(labels, scores), precision_recall_curve(labels, scores)
 
 
+def link_result(labels: np.ndarray, scores: np.ndarray, curves: bool = False, **extra) -> dict:
+    """AUC and AP, then ``extra``'s items, then with ``curves`` the ROC and PR points (no thresholds)."""
+    out = {**link_scores(labels, scores), **extra}
+    if curves:
+        roc, pr = link_curves(labels, scores)
+        out["roc"], out["pr"] = roc[:2], pr[:2]
+    return out
+
+
 def held_out_pairs(split: EdgeSplit) -> tuple[np.ndarray, np.ndarray]:
     """The pairs every method is scored on, held-out edges then verified non-edges, and labels 1 then 0."""
     pairs = np.concatenate([split.test_pos, split.test_neg])
@@ -39,14 +48,13 @@ def evaluate_link_prediction(goat: Goat, split: EdgeSplit, curves: bool = False)
     """Held-out edges against verified non-edges, scored by a Goat fitted on ``split.train``: its own score
     (r_s·r_t for GOAT) and, beside it, the global embeddings' E_s·E_t."""
     pairs, labels = held_out_pairs(split)
-    scores = goat.decision_function(pairs)
-    result = link_scores(labels, scores)
-    glob = link_scores(labels, goat.global_scores(pairs))
-    result.update({"global_auc": glob["auc"], "global_ap": glob["ap"],
-                   "test_edges": int(len(split.test_pos)), "train_edges": int(split.train.num_edges)})
+    scores, glob = goat.decision_function(pairs), goat.global_scores(pairs)
+    on_global = {f"global_{k}": v for k, v in link_scores(labels, glob).items()}
+    result = {**link_scores(labels, scores), **on_global, "test_edges": int(len(split.test_pos)),
+              "train_edges": int(split.train.num_edges)}
     if curves:  # for the model's score and for the global-embedding score
         result["roc"], result["pr"] = link_curves(labels, scores)
-        result["global_roc"], result["global_pr"] = link_curves(labels, goat.global_scores(pairs))
+        result["global_roc"], result["global_pr"] = link_curves(labels, glob)
     return result
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 from ..data.graph import NodeIndex
-from ..data.sampling import Neighborhoods, check_seed
+from ..data.sampling import Neighborhoods, check_seed, sample_non_edges
 from ..errors import ParameterError
 from ..model import Goat as GoatModule
 from .replay import Model, train_watching
@@ -154,8 +154,6 @@ def sample_pairs(goat: Goat, count: int, seed: int, kind: str = "edges") -> np.n
     if kind == "edges":
         chosen = rng.permutation(graph.num_edges)[:count]
         return np.stack([graph.src[chosen], graph.dst[chosen]], axis=1).astype(np.int64)
-    from ..data.sampling import sample_non_edges
-
     return sample_non_edges(graph, min(count, graph.num_nodes * (graph.num_nodes - 1) // 2 - graph.num_edges),
                             rng)
 
@@ -164,12 +162,11 @@ def summarize(values: list[float | None]) -> dict:
     """Distribution of per-pair correlations: how many are defined, median, quartiles, mean and
     the share above 0 (None for a statistic of no defined value)."""
     x = np.array([v for v in values if v is not None], dtype=np.float64)
-    if len(x) == 0:
-        return {"pairs": len(values), "defined": 0, "median": None, "q25": None, "q75": None, "mean": None,
-                "positive": None}
-    q25, median, q75 = (float(q) for q in np.quantile(x, [0.25, 0.5, 0.75]))
-    return {"pairs": len(values), "defined": int(len(x)), "median": median, "q25": q25, "q75": q75,
-            "mean": float(x.mean()), "positive": float((x > 0).mean())}
+    stats = dict.fromkeys(("median", "q25", "q75", "mean", "positive"))
+    if len(x):
+        stats["q25"], stats["median"], stats["q75"] = (float(q) for q in np.quantile(x, [0.25, 0.5, 0.75]))
+        stats.update(mean=float(x.mean()), positive=float((x > 0).mean()))
+    return {"pairs": len(values), "defined": int(len(x)), **stats}
 
 
 def faithfulness_sample(goat: Goat, pairs: np.ndarray | None = None, count: int = 100, seed: int = 0,

@@ -16,7 +16,7 @@ from ..data.graph import Graph
 from ..data.sampling import EdgeSplit
 from ..errors import ParameterError
 from .baselines import undirected_adjacency
-from .evaluation import held_out_pairs, link_curves, link_scores
+from .evaluation import held_out_pairs, link_result
 
 if TYPE_CHECKING:  # annotations only
     from .ranking import RankingNegatives
@@ -114,15 +114,9 @@ def evaluate_walk_methods(split: EdgeSplit, configs: Mapping[str, Mapping] | Non
     pairs, labels = held_out_pairs(split)
     out = {}
     for name, config in (PRESETS if configs is None else configs).items():
-        embedding = walk_embedding(split.train, **config, seed=seed)
-        scores = dot_scores(embedding, pairs)
-        out[name] = {**link_scores(labels, scores), "config": {**DEFAULTS, **config}}
-        if ranking:
-            score = functools.partial(dot_scores, embedding)
-            out[name]["ranking"] = {neg.kind: neg.evaluate(score) for neg in ranking}
-        if curves:
-            roc, pr = link_curves(labels, scores)
-            out[name]["roc"], out[name]["pr"] = roc[:2], pr[:2]
+        score = functools.partial(dot_scores, walk_embedding(split.train, **config, seed=seed))
+        ranked = {"ranking": {neg.kind: neg.evaluate(score) for neg in ranking}} if ranking else {}
+        out[name] = link_result(labels, score(pairs), curves, config={**DEFAULTS, **config}, **ranked)
     return out
 
 

@@ -23,11 +23,7 @@ def default_pair(graph: Graph) -> tuple[int, int]:
     s = int(np.argmax(deg))
     src, dst = graph.undirected_pairs()
     nbrs = np.concatenate([dst[src == s], src[dst == s]])
-    if len(nbrs) == 0:
-        t = 1 if s == 0 else 0
-    else:
-        t = int(nbrs[np.argmax(deg[nbrs])])
-    return s, t
+    return s, int(nbrs[np.argmax(deg[nbrs])]) if len(nbrs) else int(s == 0)  # no neighbor: any other node
 
 
 def random_pair(graph: Graph, seed: int, draw: int, edge: bool = True) -> tuple[int, int]:
@@ -70,10 +66,9 @@ def find_nodes(graph: Graph, query: str, limit: int = 20) -> list[int]:
     folded = query.casefold()
     ranked: list[tuple[int, int, int]] = []
     for i, name in enumerate(graph.names):
-        if folded not in name.casefold():
-            continue
         low = name.casefold()
-        rank = 0 if name == query else 1 if low == folded else 2 if low.startswith(folded) else 3
-        ranked.append((rank, len(name), i))
+        if folded in low:
+            rank = 0 if name == query else 1 if low == folded else 2 if low.startswith(folded) else 3
+            ranked.append((rank, len(name), i))
     ranked.sort()
     return [i for _, _, i in ranked[:limit]]

@@ -43,9 +43,7 @@ def ranking_metrics(rank: ArrayLike, hits_at: tuple[int, ...] = HITS_AT) -> dict
     r = np.asarray(rank, dtype=np.float64)
     if r.size == 0:
         raise ParameterError("ranking metrics need at least one held-out edge")
-    out = {"mrr": float(np.mean(1.0 / r))}
-    out.update({f"hits@{k}": float(np.mean(r <= k)) for k in hits_at})
-    return out
+    return {"mrr": float(np.mean(1.0 / r)), **{f"hits@{k}": float(np.mean(r <= k)) for k in hits_at}}
 
 
 MAX_RANKING_SLOTS = 50_000_000  # (P, K) negatives: 850 MB of pairs and flags
@@ -81,16 +79,13 @@ class RankingNegatives:
     def metrics(self, scores: ArrayLike) -> dict:
         """MRR and Hits@K from the scores of :meth:`pairs` (in that order), with what was ranked."""
         scores = np.asarray(scores, dtype=np.float64).ravel()
-        p = len(self.positives)
-        if len(scores) != p + int(self.valid.sum()):
-            raise ParameterError(f"expected {p + int(self.valid.sum())} scores (positives, then negatives), "
-                                 f"got {len(scores)}")
+        p, m = len(self.positives), int(self.valid.sum())
+        if len(scores) != p + m:
+            raise ParameterError(f"expected {p + m} scores (positives, then negatives), got {len(scores)}")
         table = np.full(self.valid.shape, -np.inf)
         table[self.valid] = scores[p:]
-        out: dict = ranking_metrics(ranks(scores[:p], table, self.valid))
-        out.update({"negatives": self.kind, "per_positive": self.per_positive, "positives": p,
-                    "negatives_scored": int(self.valid.sum()), "ties": TIES})
-        return out
+        return {**ranking_metrics(ranks(scores[:p], table, self.valid)), "negatives": self.kind,
+                "per_positive": self.per_positive, "positives": p, "negatives_scored": m, "ties": TIES}
 
     def evaluate(self, score: Callable[[np.ndarray], ArrayLike]) -> dict:
         """:meth:`metrics` of ``score(pairs)``, a scorer of (k, 2) node-index pairs."""
@@ -132,9 +127,8 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
     full = undirected_adjacency(n, np.concatenate([tsrc, pos[:, 0]]), np.concatenate([tdst, pos[:, 1]]))
     negatives = np.full((len(pos), k, 2), -1, dtype=np.int64)
     valid = np.zeros((len(pos), k), dtype=bool)
-    rows = np.arange(len(pos))
-    if kind == "random":  # draws checked against the edges: O(K) per positive, not O(n)
-        rows = _draw_random(pos, full, n, k, rng, negatives, valid)
+    # random: draws checked against the edges, O(K) per positive, not O(n); the ones left short take all 2n
+    rows = _draw_random(pos, full, n, k, rng, negatives, valid) if kind == "random" else np.arange(len(pos))
     step = max(1, batch_cells // max(2 * n, 1))
     for start in range(0, len(rows), step):
         _choose_exhaustively(train, pos, full, rows[start:start + step], kind, k, rng, negatives, valid)
@@ -159,8 +153,6 @@ def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, 
                          rng: np.random.Generator, negatives: np.ndarray, valid: np.ndarray) -> None:
     """The negatives of the positives ``rows`` from all 2n candidates: the K highest on resource
     allocation (hard, ties at random) or K at random among the allowed ones."""
-    if len(rows) == 0:
-        return
     n = train.num_nodes
     a, b = pos[rows, 0], pos[rows, 1]
     idx = np.arange(len(rows))
@@ -179,9 +171,8 @@ def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, 
     left = order < n
     w = np.where(left, order, order - n)
     pairs = np.stack([np.where(left, a[:, None], w), np.where(left, w, b[:, None])], axis=2)
-    width = order.shape[1]
-    negatives[rows, :width] = np.where(kept[..., None], pairs, -1)
-    valid[rows, :width] = kept
+    negatives[rows] = np.where(kept[..., None], pairs, -1)  # K <= 2n candidates: every slot is written
+    valid[rows] = kept
 
 
 def goat_pair_scores(goat: Goat, pairs: ArrayLike) -> np.ndarray:

@@ -56,22 +56,21 @@ def match_run(run_graph: Graph, seed: int, candidates: Sequence[tuple[Graph, str
     return RunMatch(run_graph, own_key, None)
 
 
-def _edge_kind(full: Graph, train: Graph, s: int, t: int) -> str:
-    """"trained", "held out" or "none": (s, t) in the graph shown, and whether the graph a model
+def _edge_kind(full: Graph, train: Graph, s: int, t: int, words: tuple[str, str, str]) -> str:
+    """``words``' (trained, held out, no edge): (s, t) in the graph shown, and whether the graph a model
     trained on (the same graph unless edges were held out) had it."""
     if not full.has_edge(s, t):
-        return "none"
+        return words[2]
     seen = train.has_edge(s, t) if train.num_nodes == full.num_nodes else True
-    return "trained" if seen else "held out"
+    return words[0] if seen else words[1]
 
 
 def edge_status(full: Graph, train: Graph, s: int, t: int) -> str:
     """The pair's status for the Gossip page: "edge", "edge, held out from training" or "no edge"."""
-    return {"trained": "edge", "held out": "edge, held out from training", "none": "no edge"}[
-        _edge_kind(full, train, s, t)]
+    return _edge_kind(full, train, s, t, ("edge", "edge, held out from training", "no edge"))
 
 
 def partner_kind(full: Graph, train: Graph, u: int, v: int) -> str:
     """For a predicted partner v of u: "neighbor" (trained on), "held out" (an edge the model
     never saw) or "new" (no edge in the graph)."""
-    return {"trained": "neighbor", "held out": "held out", "none": "new"}[_edge_kind(full, train, u, v)]
+    return _edge_kind(full, train, u, v, ("neighbor", "held out", "new"))

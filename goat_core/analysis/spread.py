@@ -118,10 +118,10 @@ def persona_counts(unit: np.ndarray, max_personas: int = MAX_PERSONAS,
     best_k, best = np.ones(g, dtype=np.int64), np.full(g, -1.0)
     for k in range(2, min(max_personas, m - 1) + 1):
         labels = spherical_kmeans(unit, k)
-        sizes = np.eye(k)[labels].sum(axis=1)  # (G, k)
+        onehot = np.eye(k)[labels]  # (G, m, k)
+        sizes = onehot.sum(axis=1)  # (G, k)
         found = (sizes > 0).sum(axis=1)  # non-empty clusters
         lone = ((sizes > 0) & (sizes < MIN_PERSONA)).any(axis=1)
-        onehot = np.eye(k)[labels]  # (G, m, k)
         across = 1.0 - onehot @ onehot.transpose(0, 2, 1)  # (G, m, m): 1 where two clusters differ
         apart = (distances * across).sum(axis=(1, 2)) / np.maximum(across.sum(axis=(1, 2)), 1)
         score = np.where(lone | (apart < SEPARATION), -1.0, silhouettes(distances, labels, k))
