@@ -8,10 +8,14 @@ cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 
-# Real-browser tests drive Debian's Chromium (never `playwright install`: it cannot download here).
-if [ ! -x /usr/bin/chromium ]; then
+# Real-browser tests drive Debian's Chromium (never `playwright install`: it cannot download here);
+# the Graphviz reader tests lay graphs out with Graphviz's own `dot`.
+NEED=""
+[ -x /usr/bin/chromium ] || NEED="chromium"
+command -v dot >/dev/null || NEED="$NEED graphviz"
+if [ -n "$NEED" ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq $NEED >/dev/null
 fi
 
 # Datasets that may not be committed (Email) are read from GOAT_DATA_DIR.
