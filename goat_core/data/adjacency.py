@@ -27,15 +27,6 @@ def has_networkx_header(text_head: str) -> bool:
     return bool(NETWORKX_HEADER.search("\n".join(text_head.splitlines()[:4])))
 
 
-def _delimiter(lines: list[str]) -> str | None:
-    """The ``delimiter=`` networkx wrote with: ``,``, ``;`` or ``|`` when the lines hold one and no
-    blank outside their {attributes}; None for blanks (the default)."""
-    ends = [line.split("{", 1)[0].strip() for line in lines[:HEAD_LINES]]
-    if any(" " in end or "\t" in end for end in ends):
-        return None
-    return next((sep for sep in ",;|" if any(sep in end for end in ends)), None)
-
-
 def _split(text: str, sep: str | None) -> list[str]:
     """A line's tokens; a {attributes} dict stays one token after a delimiter."""
     if sep is None:
@@ -47,7 +38,10 @@ def _split(text: str, sep: str | None) -> list[str]:
 def _rows(raw: bytes, file: str) -> list[tuple[int, list[str]]]:
     """Tokens of every line, after networkx's rule: anything after '#' is a comment."""
     lines = [(number, text.split("#", 1)[0]) for number, text in data_lines(decode(raw, file))]
-    sep = _delimiter([text for _, text in lines])
+    # networkx's delimiter=: ",", ";" or "|" when the lines hold one and no blank outside their {attributes}
+    ends = [text.split("{", 1)[0].strip() for _, text in lines[:HEAD_LINES]]
+    sep = None if any(" " in end or "\t" in end for end in ends) else next(
+        (mark for mark in ",;|" if any(mark in end for end in ends)), None)
     rows = [(number, tokens) for number, text in lines if (tokens := _split(text, sep))]
     if not rows:
         raise GraphFormatError(file, "no nodes: the file holds only comments or blank lines")
@@ -63,8 +57,16 @@ def _refuse_columns(options: ReadOptions, file: str) -> None:
 def read_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     _refuse_columns(options, file)
     rows = _rows(raw, file)
+    # networkx's writers give every node a line of its own: a neighbor heading none means the names held
+    # the delimiter ("Alice Smith" written with blanks), which no reader can undo
     if has_networkx_header(raw[:4096].decode("utf-8", errors="replace")):
-        _every_node_heads_a_line(rows, file)
+        lined = {tokens[0] for _, tokens in rows}
+        for number, tokens in rows:
+            if (stray := next((token for token in tokens[1:] if token not in lined), None)) is not None:
+                raise GraphFormatError(file, f"neighbor {stray!r} has no line of its own, as every node has "
+                                             "in networkx's adjacency lists: node names holding the "
+                                             "delimiter cannot be read back (write with another delimiter=, "
+                                             "or as GraphML)", number)
     order, heads, tails = [], [], []
     for _, tokens in rows:
         order.extend(tokens)
@@ -74,49 +76,29 @@ def read_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Re
         raise GraphFormatError(file, "no edges: every line holds a single node (an adjacency list lists "
                                      "each node's neighbors after it on its line)")
     graph = normalise(*named_edges(order, heads, tails), None, options.directed, False, file)
-    report = ReadReport(format="adjlist", edges=len(heads), directed=options.directed,
-                        directed_why="as asked" if options.directed else "",
-                        rows=tuple((h, t) for h, t in list(zip(heads, tails))[:FIRST_ROWS]))
-    return graph, report
+    return graph, ReadReport(format="adjlist", edges=len(heads), directed=options.directed,
+                             directed_why="as asked" if options.directed else "",
+                             rows=tuple(zip(heads[:FIRST_ROWS], tails[:FIRST_ROWS])))
 
 
-def _every_node_heads_a_line(rows: list[tuple[int, list[str]]], file: str) -> None:
-    """networkx's writers give every node a line of its own: a neighbor heading none means the
-    names held the delimiter (``Alice Smith`` written with blanks), which no reader can undo."""
-    heads = {tokens[0] for _, tokens in rows}
-    for number, tokens in rows:
-        stray = next((token for token in tokens[1:] if token not in heads), None)
-        if stray is not None:
-            raise GraphFormatError(file, f"neighbor {stray!r} has no line of its own, as every node has in "
-                                         "networkx's adjacency lists: node names holding the delimiter "
-                                         "cannot be read back (write with another delimiter=, or as GraphML)",
-                                   number)
-
-
-def multiline_blocks(rows: list[tuple[int, list[str]]], file: str | None) -> list[tuple[str, list]] | None:
-    """The blocks (node, [(line, neighbor, attributes text)]) of a multiline adjacency list.
-
-    With ``file`` a malformed list is a GraphFormatError naming the line; without, None (the
-    shape test of detection)."""
-    def fail(problem: str, line: int):
-        if file is None:
-            return None
-        raise GraphFormatError(file, problem, line)
-
+def multiline_blocks(rows: list[tuple[int, list[str]]], file: str) -> list[tuple[str, list]]:
+    """The blocks (node, [(line, neighbor, attributes text)]) of a multiline adjacency list; a
+    malformed list is a GraphFormatError naming the line."""
     blocks, at = [], 0
     while at < len(rows):
         number, tokens = rows[at]
         if len(tokens) != 2 or not _DEGREE.fullmatch(tokens[1]):
-            return fail("expected 'node degree' (networkx's multiline adjacency list)", number)
+            raise GraphFormatError(file, "expected 'node degree' (networkx's multiline adjacency list)",
+                                   number)
         degree, neighbors = int(tokens[1]), []
         for line, toks in rows[at + 1: at + 1 + degree]:
             if len(toks) > 1 and not toks[1].startswith("{"):
-                return fail(f"expected 'neighbor [{{attributes}}]' ({degree} of them after line {number})",
-                            line)
+                raise GraphFormatError(file, f"expected 'neighbor [{{attributes}}]' ({degree} of them after "
+                                             f"line {number})", line)
             neighbors.append((line, toks[0], " ".join(toks[1:])))
         if len(neighbors) < degree:
-            return fail(f"node {tokens[0]} announces {degree} neighbors, the file ends after "
-                        f"{len(neighbors)}", number)
+            raise GraphFormatError(file, f"node {tokens[0]} announces {degree} neighbors, the file ends "
+                                         f"after {len(neighbors)}", number)
         blocks.append((tokens[0], neighbors))
         at += 1 + degree
     return blocks
@@ -125,28 +107,20 @@ def multiline_blocks(rows: list[tuple[int, list[str]]], file: str | None) -> lis
 def looks_multiline(raw: bytes, file: str) -> bool:
     """A multiline adjacency list by shape: consistent blocks, every node heading one, an edge."""
     try:
-        rows = _rows(raw, file)
+        blocks = multiline_blocks(_rows(raw, file), file)
     except GraphFormatError:
-        return False
-    blocks = multiline_blocks(rows, None)
-    if not blocks or not any(neighbors for _, neighbors in blocks):
         return False
     heads = [node for node, _ in blocks]
     mentioned = {n for _, neighbors in blocks for _, n, _ in neighbors}
-    return len(set(heads)) == len(heads) and mentioned <= set(heads)
+    return bool(mentioned) and len(set(heads)) == len(heads) and mentioned <= set(heads)
 
 
 def read_multiline_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     _refuse_columns(options, file)
-    blocks = multiline_blocks(_rows(raw, file), file) or []
-    use_weight = options.weight != NO_WEIGHT
-    order: list[str] = []
-    heads: list[str] = []
-    tails: list[str] = []
-    weights: list[float] = []
-    ignored: dict[str, None] = {}
-    weighted = False
-    for node, neighbors in blocks:
+    order, heads, tails, weights = [], [], [], []
+    ignored: dict[str, None] = {}  # attributes left out, in order
+    use_weight, weighted = options.weight != NO_WEIGHT, False
+    for node, neighbors in multiline_blocks(_rows(raw, file), file):
         order.append(node)
         for line, neighbor, text in neighbors:
             attrs = literal_dict(text, file, line) if text else {}
@@ -159,11 +133,10 @@ def read_multiline_adjlist(raw: bytes, file: str, options: ReadOptions) -> tuple
             tails.append(neighbor)
     graph = normalise(*named_edges(order, heads, tails), np.asarray(weights, dtype=np.float64),
                       options.directed, weighted, file)
-    report = ReadReport(
+    return graph, ReadReport(
         format="multiline-adjlist", edges=len(heads), directed=options.directed,
         directed_why="as asked" if options.directed else "",
         weight="edge attribute 'weight'" if weighted else None,
         ignored=tuple(f"edge attribute {k!r}" for k in ignored),
         rows=tuple((h, t) + ((f"{w:g}",) if weighted else ()) for h, t, w in
-                   list(zip(heads, tails, weights))[:FIRST_ROWS]))
-    return graph, report
+                   zip(heads[:FIRST_ROWS], tails[:FIRST_ROWS], weights)))

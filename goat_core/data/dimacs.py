@@ -44,7 +44,7 @@ def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
     if options.weight not in (None, NO_WEIGHT):
         raise GraphFormatError(file, "DIMACS edges are read unweighted (an arc's value is a capacity or a "
                                      "length): there is no weight to choose")
-    nodes, kind, ends, tags, valued = 0, "", [], set(), False
+    nodes, kind, ends, arcs, valued = 0, "", [], False, False
     for number, line in enumerate(text.splitlines(), start=1):
         fields = line.split()
         if not fields or COMMENT.match(fields[0]):
@@ -62,24 +62,22 @@ def read_dimacs(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
                 raise GraphFormatError(file, f"an {fields[0]} line names two nodes numbered 1 to {nodes:,}, "
                                              f"got {line.strip()[:40]!r}", number)
             ends.append(ids)
-            tags.add(fields[0])
-            valued = valued or len(fields) > 3
+            arcs, valued = arcs or fields[0] == "a", valued or len(fields) > 3
         elif fields[0] != "n" or not nodes:
             raise GraphFormatError(file, "a DIMACS line is c (comment), then one p line, then n, e or a "
                                          f"lines; got {line.strip()[:40]!r}", number)
     if not ends:
         raise GraphFormatError(file, "a DIMACS file without edges (no 'p KIND NODES EDGES' line, or no e or "
                                      "a line after it)")
-    directed = options.directed or "a" in tags
+    directed = options.directed or arcs
     pairs = np.asarray(ends, dtype=np.int64) - 1
     graph = normalise([str(i) for i in range(1, nodes + 1)], pairs[:, 0], pairs[:, 1], None, directed, False,
                       file)
-    notes = [f"DIMACS '{kind}' problem: nodes 1 to {nodes:,}"]
-    notes += ["arc values (capacities, lengths) left out"] if valued else []
     why = "as asked" if options.directed else "its a lines are arcs" if directed else ""
-    report = ReadReport(format="dimacs", edges=len(ends), directed=directed, directed_why=why,
-                        rows=tuple((str(u), str(v)) for u, v in ends[:FIRST_ROWS]), notes=tuple(notes))
-    return graph, report
+    return graph, ReadReport(format="dimacs", edges=len(ends), directed=directed, directed_why=why,
+                             rows=tuple((str(u), str(v)) for u, v in ends[:FIRST_ROWS]),
+                             notes=(f"DIMACS '{kind}' problem: nodes 1 to {nodes:,}",)
+                             + (("arc values (capacities, lengths) left out",) if valued else ()))
 
 
 def _read_gt_snap(rows: list[tuple[int, str]], found: re.Match, file: str,
@@ -91,9 +89,9 @@ def _read_gt_snap(rows: list[tuple[int, str]], found: re.Match, file: str,
     for number, fields in edges:
         ids = fields[:2]
         if len(fields) != 2 + weighted or not all(f.isdecimal() and base <= int(f) < n + base for f in ids):
-            shape = "u v weight" if weighted else "u v"
-            raise GraphFormatError(file, f"expected '{shape}', nodes numbered {base} to {n - 1 + base:,} "
-                                         f"(the p line): {' '.join(fields)[:40]!r}", number)
+            raise GraphFormatError(file, f"expected '{'u v weight' if weighted else 'u v'}', nodes "
+                                         f"numbered {base} to {n - 1 + base:,} (the p line): "
+                                         f"{' '.join(fields)[:40]!r}", number)
     pairs = np.array([fields[:2] for _, fields in edges], dtype=np.int64).reshape(-1, 2) - base
     weights = parse_weights([f[2] for _, f in edges], [k for k, _ in edges], file) if given else None
     directed = options.directed or kind == "d"
@@ -136,7 +134,18 @@ def read_metis(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     options.refuse_columns("METIS", file)
     lines = [(k, line.split()) for k, line in enumerate(decode(raw, file).splitlines(), 1)
              if not line.lstrip().startswith("%")]
-    n, m, skip, step = _metis_header(lines, file)
+    found = METIS_HEADER.fullmatch(" ".join(lines[0][1])) if lines else None
+    if found is None or not 0 < int(found[1]) <= MAX_NODES:
+        raise GraphFormatError(file, f"expected a METIS header 'n m [fmt [ncon]]' (1 to {MAX_NODES:,} nodes) "
+                                     "before the nodes' lines", 1)
+    n, m, fmt = int(found[1]), int(found[2]), (found[3] or "0").zfill(3)
+    while len(lines) - 1 > n and not lines[-1][1]:
+        lines.pop()  # blank lines after the last node's
+    if len(lines) - 1 != n:
+        raise GraphFormatError(file, f"the METIS header says {n:,} nodes, one line each; {len(lines) - 1:,} "
+                                     "lines follow it", lines[0][0])
+    skip = (fmt[0] == "1") + (fmt[1] == "1") * int(found[4] or 1)  # a vertex size, ncon vertex weights
+    step = 1 + (fmt[2] == "1")  # 2: each neighbour followed by the edge's weight
     counts, ends, weights = [], [], []
     for number, fields in lines[1:]:
         ids = fields[skip::step]
@@ -152,17 +161,16 @@ def read_metis(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     if len(bad := np.flatnonzero((pairs[1] < 1) | (pairs[1] > n))):
         raise GraphFormatError(file, f"node {pairs[1][bad[0]]} named, but the METIS header says {n:,} nodes",
                                int(line_of[bad[0]]))
-    codes = pairs[0] * (n + 1) + pairs[1]
+    codes, mirror = pairs[0] * (n + 1) + pairs[1], pairs[1] * (n + 1) + pairs[0]
     if len(ends) + int((pairs[0] == pairs[1]).sum()) != 2 * m or not np.array_equal(
-            np.unique(codes), np.unique(pairs[1] * (n + 1) + pairs[0])):  # each edge from both ends
+            np.unique(codes), np.unique(mirror)):  # each edge from both ends
         raise GraphFormatError(file, f"the METIS lines do not list each of the header's {m:,} edges from "
                                      "both ends", lines[0][0])
     keep = (pairs[0] <= pairs[1]) | options.directed  # each edge once; directed: both ways
     weighted = step == 2 and options.weight != NO_WEIGHT
     weight = parse_weights(weights, line_of.tolist(), file) if weighted else None
     if weight is not None:  # an edge's weight as each of its ends gives it
-        ours = np.argsort(codes, kind="stable")
-        theirs = np.argsort(pairs[1] * (n + 1) + pairs[0], kind="stable")
+        ours, theirs = np.argsort(codes, kind="stable"), np.argsort(mirror, kind="stable")
         if len(bad := np.flatnonzero(weight[ours] != weight[theirs])):
             raise GraphFormatError(file, "an edge whose two ends give it different METIS weights",
                                    int(line_of[ours[bad[0]]]))
@@ -174,23 +182,6 @@ def read_metis(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
                              weight="the METIS edge weights" if weighted else None,
                              ignored=("the METIS edge weights (weight none)",) if step == 2 and not weighted
                              else ())
-
-
-def _metis_header(lines: list[tuple[int, list[str]]], file: str) -> tuple[int, int, int, int]:
-    """(n, m, fields before a line's neighbours, 2 when each neighbour has a weight else 1); blank
-    lines past the n nodes' taken off ``lines``."""
-    found = METIS_HEADER.fullmatch(" ".join(lines[0][1])) if lines else None
-    if found is None or not 0 < int(found[1]) <= MAX_NODES:
-        raise GraphFormatError(file, f"expected a METIS header 'n m [fmt [ncon]]' (1 to {MAX_NODES:,} nodes) "
-                                     "before the nodes' lines", 1)
-    n, fmt = int(found[1]), (found[3] or "0").zfill(3)
-    while len(lines) - 1 > n and not lines[-1][1]:
-        lines.pop()  # blank lines after the last node's
-    if len(lines) - 1 != n:
-        raise GraphFormatError(file, f"the METIS header says {n:,} nodes, one line each; {len(lines) - 1:,} "
-                                     "lines follow it", lines[0][0])
-    skip = (fmt[0] == "1") + (fmt[1] == "1") * int(found[4] or 1)  # a vertex size, ncon vertex weights
-    return n, int(found[2]), skip, 1 + (fmt[2] == "1")
 
 
 # Edge lists under their counts: algs4's V and E lines (Sedgewick & Wayne's Algorithms: tinyG.txt,

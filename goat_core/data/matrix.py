@@ -87,21 +87,37 @@ def read_matrix(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
     if len(body) != n:
         raise GraphFormatError(file, f"{len(body):,} rows of {n:,} columns: an adjacency matrix is square",
                                body[min(n, len(body) - 1)][0] if body else rows[0][0])
-    names = labels if labels is not None else [str(i) for i in range(n)]
+    names = labels or [str(i) for i in range(n)]
     values = _values(body, sep, row_names, file)
     if options.weight != NO_WEIGHT and (bad := ~((values >= 0) & (values <= FLOAT32_MAX))).any():
         r, c = divmod(int(np.argmax(bad)), n)
         raise GraphFormatError(file, f"cell {names[r]} → {names[c]} is {values[r, c]:g}: a weight is "
                                      f"positive, up to {FLOAT32_MAX:.3g}; 0 or empty: no tie ({NO_VALUES})",
                                body[r][0])
+    found = np.flatnonzero(values)  # the non-zero cells are the ties, undirected when the matrix is symmetric
+    if len(found) == 0:
+        raise GraphFormatError(file, "an adjacency matrix with no ties (every cell 0 or empty)")
+    src, dst = np.divmod(found, n)
+    ties = values.ravel()[found]
+    valued = bool(np.any(ties != 1))
+    weighted = options.weight != NO_WEIGHT and valued
+    directed, why, _, keep = tie_direction(names, src, dst, ties if weighted else None, options.directed)
+    graph = normalise(names, src[keep], dst[keep], ties[keep] if weighted else None, directed, weighted, file)
+    shown = zip(*(edges[:FIRST_ROWS].tolist() for edges in (graph.src, graph.dst, graph.weight)))
     numbered = "" if labels else f" without a header: nodes 0..{n - 1}, as numpy and igraph number them"
-    return _graph(values, names, options, file, SEPARATORS[sep], f"{n:,} × {n:,} matrix{numbered}")
+    return graph, ReadReport(
+        "matrix", int(keep.sum()), directed, why if directed else "a symmetric matrix",
+        separator=SEPARATORS[sep], weight="the cells" if weighted else None,
+        ignored=("the cells' values (weight none)",) if valued and not weighted else (),
+        notes=(f"{n:,} × {n:,} matrix{numbered}",),
+        rows=tuple((names[s], names[t]) + ((f"{w:g}",) if weighted else ()) for s, t, w in shown))
 
 
 def _values(body: list[tuple[int, str]], sep: str | None, row_names: list[str] | None, file: str
             ) -> np.ndarray:
-    """The cells (empty: 0) read by pandas once each row holds n values after its label (pandas
-    would fill a short row with NaN, as an empty cell) and that label is the row's name."""
+    """The cells (empty: 0) read by pandas' C parser, a block of rows at a time, once each row holds n
+    values after its label (pandas would fill a short row with NaN, as an empty cell) and that label is
+    the row's name."""
     labelled, n = row_names is not None, len(body)
     for k, (number, text) in enumerate(body):
         fields = split_rows([text], sep)[0] if '"' in text else text.split(sep)  # sep None: blanks
@@ -114,41 +130,22 @@ def _values(body: list[tuple[int, str]], sep: str | None, row_names: list[str] |
                                          "0.. or 1..)", number)
     values, step = np.empty((n, n)), max(1, CHUNK_CELLS // n)
     for at in range(0, n, step):  # in blocks of rows: pandas' columns never hold all n² cells
-        values[at:at + step] = _block(body[at:at + step], sep, labelled, file)
+        rows = body[at:at + step]
+        try:
+            frame = pd.read_csv(io.StringIO("\n".join(text for _, text in rows)), sep=sep or r"\s+",
+                                header=None, index_col=0 if labelled else None,
+                                dtype={0: str} if labelled else None, keep_default_na=False, na_values=[""],
+                                skipinitialspace=True, engine="c")
+        except (pd.errors.ParserError, ValueError) as err:
+            raise GraphFormatError(file, f"pandas could not read the matrix: {first_line(err)}") from None
+        bad = [(int(np.argmax(wrong)), k) for k, (_, cells) in enumerate(frame.items())
+               if cells.dtype.kind not in "iuf"
+               and (wrong := (pd.to_numeric(cells, errors="coerce").isna() & cells.notna())).any()]
+        if bad:  # the first cell that is not a number, named with its line
+            r, c = min(bad)
+            raise GraphFormatError(file, f"cell {str(frame.iat[r, c])[:40]!r} is not a number: an "
+                                         "adjacency matrix holds a weight (0 or empty: no tie) in every cell",
+                                   rows[r][0])
+        values[at:at + step] = frame.to_numpy(dtype=np.float64, na_value=0.0)
     return values
 
-
-def _block(rows: list[tuple[int, str]], sep: str | None, labelled: bool, file: str) -> np.ndarray:
-    """Rows' cells by pandas' C parser (empty: 0); a cell that is not a number is named with its line."""
-    try:
-        frame = pd.read_csv(io.StringIO("\n".join(text for _, text in rows)), sep=sep or r"\s+", header=None,
-                            index_col=0 if labelled else None, dtype={0: str} if labelled else None,
-                            keep_default_na=False, na_values=[""], skipinitialspace=True, engine="c")
-    except (pd.errors.ParserError, ValueError) as err:
-        raise GraphFormatError(file, f"pandas could not read the matrix: {first_line(err)}") from None
-    bad = [(int(np.argmax(wrong)), k) for k, (_, cells) in enumerate(frame.items()) if cells.dtype.kind
-           not in "iuf" and (wrong := (pd.to_numeric(cells, errors="coerce").isna() & cells.notna())).any()]
-    if bad:
-        r, c = min(bad)
-        raise GraphFormatError(file, f"cell {str(frame.iat[r, c])[:40]!r} is not a number: an adjacency "
-                                     "matrix holds a weight (0 or empty: no tie) in every cell", rows[r][0])
-    return frame.to_numpy(dtype=np.float64, na_value=0.0)
-
-
-def _graph(values: np.ndarray, names: list[str], options: ReadOptions, file: str, separator: str, note: str
-           ) -> tuple[Graph, ReadReport]:
-    """The non-zero cells as ties, undirected when the matrix is symmetric, and the account."""
-    found = np.flatnonzero(values)
-    if len(found) == 0:
-        raise GraphFormatError(file, "an adjacency matrix with no ties (every cell 0 or empty)")
-    src, dst = np.divmod(found, len(names))
-    ties = values.ravel()[found]
-    weighted = options.weight != NO_WEIGHT and bool(np.any(ties != 1))
-    directed, why, _, keep = tie_direction(names, src, dst, ties if weighted else None, options.directed)
-    left = ("the cells' values (weight none)",) if options.weight == NO_WEIGHT and np.any(ties != 1) else ()
-    graph = normalise(names, src[keep], dst[keep], ties[keep] if weighted else None, directed, weighted, file)
-    shown = zip(*(edges[:FIRST_ROWS].tolist() for edges in (graph.src, graph.dst, graph.weight)))
-    return graph, ReadReport(
-        "matrix", int(keep.sum()), directed, why if directed else "a symmetric matrix", separator=separator,
-        weight="the cells" if weighted else None, ignored=left, notes=(note,),
-        rows=tuple((names[s], names[t]) + ((f"{w:g}",) if weighted else ()) for s, t, w in shown))

@@ -41,19 +41,34 @@ def read_matrix_market(raw: bytes, file: str, options: ReadOptions) -> tuple[Gra
         raise GraphFormatError(file, "a Matrix Market file has no columns to choose: leave source and target "
                                      "unset")
     lines = decode(raw, file).splitlines()
-    layout, field, symmetry = _banner(lines[0] if lines else "", file)
-    size_line, n = _size(lines, layout, file)
+    layout, field, symmetry, size_line, n, declared = _header(lines, file)
+    # for scipy: comment lines among the entries blanked (it refuses them; blank lines keep the line numbers
+    # it reports), and a final newline (without one, scipy 1.17's reader crashes the process on a last line
+    # ending in a blank, tab or CR)
+    if any(line.lstrip().startswith("%") for line in lines[size_line:]):
+        raw = "\n".join("" if k > size_line and line.lstrip().startswith("%") else line
+                        for k, line in enumerate(lines, start=1)).encode()
     try:
-        matrix = sp.coo_array(scipy.io.mmread(io.BytesIO(_for_scipy(raw, lines, size_line)),
+        matrix = sp.coo_array(scipy.io.mmread(io.BytesIO(raw if raw.endswith(b"\n") else raw + b"\n"),
                                               spmatrix=False))
     except (ValueError, OverflowError) as err:
-        raise _located(err, lines, size_line, layout, field, n, file) from None
+        raise _located(err, lines, size_line, declared, layout, field, file) from None
     src, dst = matrix.row.astype(np.int64), matrix.col.astype(np.int64)
     weighted = field != "pattern" and options.weight != NO_WEIGHT
     weight = matrix.data.astype(np.float64) if weighted else None
     if weight is not None and not np.all((weight > 0) & (weight <= FLOAT32_MAX)):  # NaN fails too
-        raise _located(ValueError("a weight is not positive"), lines, size_line, layout, field, n, file)
-    directed, why, note = _direction(symmetry, src, dst, weight, options.directed)
+        raise _located(ValueError("a weight is not positive"), lines, size_line, declared, layout, field,
+                       file)
+    # symmetric: undirected; general: directed unless every off-diagonal entry is stored both ways, one value
+    note: tuple[str, ...] = ()
+    if options.directed:
+        directed, why = True, "as asked"
+    elif symmetry == "symmetric":
+        directed, why = False, "a symmetric matrix"
+    elif unreciprocated(src, dst, weight) is None:
+        directed, why, note = False, "", ("a general matrix holding every entry both ways: read undirected",)
+    else:
+        directed, why = True, "a general (non-symmetric) matrix"
     if not directed:  # scipy gives both triangles: one is the graph (the one a symmetric file stores)
         kept = src >= dst if symmetry == "symmetric" else src <= dst
         src, dst, weight = src[kept], dst[kept], weight[kept] if weight is not None else None
@@ -61,14 +76,17 @@ def read_matrix_market(raw: bytes, file: str, options: ReadOptions) -> tuple[Gra
     rows = tuple((str(s + 1), str(t + 1)) + ((f"{w:g}",) if weight is not None else ())
                  for s, t, w in zip(src[:FIRST_ROWS].tolist(), dst[:FIRST_ROWS].tolist(),
                                     (weight if weight is not None else src)[:FIRST_ROWS].tolist()))
-    report = ReadReport(format="matrix-market", edges=len(src), directed=directed, directed_why=why,
-                        weight=f"the matrix's {field} values" if weighted else None,
-                        ignored=("the matrix's values (weight none)",) if field != "pattern" and not weighted
-                        else (), rows=rows, notes=(f"{n:,} × {n:,} {symmetry} {field} matrix",) + note)
-    return graph, report
+    return graph, ReadReport(format="matrix-market", edges=len(src), directed=directed, directed_why=why,
+                             weight=f"the matrix's {field} values" if weighted else None,
+                             ignored=("the matrix's values (weight none)",) if field != "pattern"
+                             and not weighted else (), rows=rows,
+                             notes=(f"{n:,} × {n:,} {symmetry} {field} matrix",) + note)
 
 
-def _banner(line: str, file: str) -> tuple[str, str, str]:
+def _header(lines: list[str], file: str) -> tuple[str, str, str, int, int, int]:
+    """(layout, field, symmetry, the size line's number, n, entries declared) from the banner and the
+    size line (the first line after it that is not a comment)."""
+    line = lines[0] if lines else ""
     words = line.lower().split()
     if len(words) != 5 or words[0] != BANNER or words[1] != "matrix":
         raise GraphFormatError(file, "a Matrix Market banner must read '%%MatrixMarket matrix coordinate "
@@ -85,11 +103,6 @@ def _banner(line: str, file: str) -> tuple[str, str, str]:
     if symmetry not in SYMMETRIES:
         raise GraphFormatError(file, f"a Matrix Market '{symmetry}' matrix: its mirrored entries are "
                                      f"negated or conjugated, not edges (read: {', '.join(SYMMETRIES)})", 1)
-    return layout, field, symmetry
-
-
-def _size(lines: list[str], layout: str, file: str) -> tuple[int, int]:
-    """(the size line's number, n): the first line after the banner that is not a comment."""
     number = next((k for k, line in enumerate(lines, start=1)
                    if k > 1 and line.strip() and not line.lstrip().startswith("%")), None)
     if number is None:
@@ -104,32 +117,22 @@ def _size(lines: list[str], layout: str, file: str) -> tuple[int, int]:
         raise GraphFormatError(file, f"a rectangular {rows:,} × {cols:,} matrix (a bipartite graph?): an "
                                      "adjacency matrix is square", number)
     declared_nodes(rows, sum(len(line) + 1 for line in lines), file, number, f"a {rows:,} × {rows:,} matrix")
-    declared = rows * (rows + 1) // 2 if "symmetric" in lines[0].lower() else rows * rows
-    if layout == "array" and len(lines) - number < declared:  # before scipy allocates the dense matrix
+    if layout == "coordinate":
+        return layout, field, symmetry, number, rows, int(words[2])
+    declared = rows * (rows + 1) // 2 if symmetry == "symmetric" else rows * rows
+    if len(lines) - number < declared:  # before scipy allocates the dense matrix
         raise GraphFormatError(file, f"the size line declares {declared:,} entries, the file holds "
                                      f"{len(lines) - number:,} lines (a truncated or edited file?)", number)
-    return number, rows
+    return layout, field, symmetry, number, rows, declared
 
 
-def _for_scipy(raw: bytes, lines: list[str], size_line: int) -> bytes:
-    """The bytes given to scipy: comment lines among the entries blanked (scipy refuses them; blank
-    lines keep the line numbers it reports), and a final newline (without one, scipy 1.17's reader
-    crashes the process on a last line ending in a blank, tab or CR)."""
-    if any(line.lstrip().startswith("%") for line in lines[size_line:]):
-        raw = "\n".join("" if k > size_line and line.lstrip().startswith("%") else line
-                        for k, line in enumerate(lines, start=1)).encode()
-    return raw if raw.endswith(b"\n") else raw + b"\n"
-
-
-def _located(err: Exception, lines: list[str], size_line: int, layout: str, field: str, n: int,
+def _located(err: Exception, lines: list[str], size_line: int, declared: int, layout: str, field: str,
              file: str) -> GraphFormatError:
     """scipy's complaint as one line naming the file and line: the first entry that is wrong,
     said as the project says it; else scipy's own words with the line they name."""
     entries = [(k, line.split()) for k, line in enumerate(lines[size_line:], start=size_line + 1)
                if line.strip() and not line.lstrip().startswith("%")]
-    words = lines[size_line - 1].split()
-    declared = int(words[2]) if layout == "coordinate" else \
-        n * (n + 1) // 2 if "symmetric" in lines[0].lower() else n * n
+    n = int(lines[size_line - 1].split()[0])
     if len(entries) != declared:
         return GraphFormatError(file, f"the size line declares {declared:,} entries, the file holds "
                                       f"{len(entries):,} (a truncated or edited file?)", size_line)
@@ -150,16 +153,3 @@ def _located(err: Exception, lines: list[str], size_line: int, layout: str, fiel
     said = str(err).splitlines()[0] if str(err) else type(err).__name__
     line = int(said.split(":")[0].split()[1]) if said.startswith("Line ") else None
     return GraphFormatError(file, f"scipy.io.mmread: {said.split(': ', 1)[-1] if line else said}", line)
-
-
-def _direction(symmetry: str, src: np.ndarray, dst: np.ndarray, weight: np.ndarray | None,
-               asked: bool) -> tuple[bool, str, tuple[str, ...]]:
-    """(directed, why, notes): symmetric is undirected; general is directed unless every
-    off-diagonal entry is stored both ways with one value."""
-    if asked:
-        return True, "as asked", ()
-    if symmetry == "symmetric":
-        return False, "a symmetric matrix", ()
-    if unreciprocated(src, dst, weight) is None:
-        return False, "", ("a general matrix holding every entry both ways: read undirected",)
-    return True, "a general (non-symmetric) matrix", ()

@@ -43,8 +43,7 @@ def looks_sif(lines: list[str]) -> bool:
     for line in lines:
         if not line.strip() or line.lstrip().startswith(("#", "%")):  # % : KONECT's header
             continue
-        fields = _fields(line, tabs)
-        if fields is None or len(fields) == 2:
+        if (fields := _fields(line, tabs)) is None or len(fields) == 2:
             return False
         if len(fields) == 1:
             lone.add(fields[0])
@@ -53,13 +52,11 @@ def looks_sif(lines: list[str]) -> bool:
     if not rows:
         return False
     types = {r[1] for r in rows}
-    if len(types) > MAX_TYPES or any(is_number(t) or re.search(r"[,;|\"']", t) for t in types):
-        return False
     nodes = lone | {r[0] for r in rows} | {name for r in rows for name in r[2:]}
-    if types & nodes:
+    if len(types) > MAX_TYPES or types & nodes or any(is_number(t) or re.search(r"[,;|\"']", t)
+                                                      for t in types):
         return False
-    first = {header_key(name) for name in rows[0]}
-    if first & (STRONG_SOURCE | STRONG_TARGET):
+    if {header_key(name) for name in rows[0]} & (STRONG_SOURCE | STRONG_TARGET):
         return False  # "source interaction target": an edge table's header
     if all(is_number(name) for r in rows for name in r[2:]) and not all(is_number(r[0]) for r in rows):
         return False  # names, then numbers: a weight column
@@ -73,21 +70,18 @@ def looks_sif(lines: list[str]) -> bool:
 
 def read_sif(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     options.refuse_columns("SIF", file)
-    if options.weight is not None and options.weight != NO_WEIGHT:
+    if options.weight not in (None, NO_WEIGHT):
         raise GraphFormatError(file, f"a SIF file has no weights (asked for {options.weight!r}): its edges "
                                      "are unweighted")
     text = decode(raw, file)
     tabs = "\t" in text
     index: dict[str, int] = {}
-    src: list[int] = []
-    dst: list[int] = []
-    kinds: list[str] = []
+    ties: list[tuple[int, int, str]] = []  # source, target, interaction type
     lone = 0
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        fields = _fields(line, tabs)
-        if fields is None:
+        if (fields := _fields(line, tabs)) is None:
             raise GraphFormatError(file, "an empty field between two tabs: a SIF line is source, interaction "
                                          "type, target(s), tab-separated when the file holds a tab", number)
         if len(fields) == 1:
@@ -99,32 +93,26 @@ def read_sif(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
                                          "one node, or source, interaction type and one or more targets",
                                    number)
         u = index.setdefault(fields[0], len(index))
-        for name in fields[2:]:
-            src.append(u)
-            dst.append(index.setdefault(name, len(index)))
-            kinds.append(fields[1])
-    if not src:
+        ties += [(u, index.setdefault(name, len(index)), fields[1]) for name in fields[2:]]
+    if not ties:
         raise GraphFormatError(file, "a SIF file without edges (no line of source, interaction type, target)")
-    directed = options.directed
-    names = list(index)
-    graph = normalise(names, np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), None, directed,
-                      False, file)
-    rows = tuple((names[u], names[v]) for u, v in zip(src[:FIRST_ROWS], dst[:FIRST_ROWS], strict=True))
-    counts = Counter(kinds)
+    directed, names = options.directed, list(index)
+    src, dst = np.array([tie[:2] for tie in ties], dtype=np.int64).T
+    graph = normalise(names, src, dst, None, directed, False, file)
+    counts = Counter(kind for _, _, kind in ties)
     shown = ", ".join(f"{kind!r} ×{n:,}" for kind, n in counts.most_common(MAX_SHOWN))
     more = f" and {len(counts) - MAX_SHOWN:,} more" if len(counts) > MAX_SHOWN else ""
     notes = [f"{len(counts):,} interaction type{'s' if len(counts) > 1 else ''} (not kept): {shown}{more}"]
-    typed = {((u, v) if directed else (min(u, v), max(u, v)), kind)
-             for u, v, kind in zip(src, dst, kinds, strict=True) if u != v}
+    typed = {((u, v) if directed else (min(u, v), max(u, v)), kind) for u, v, kind in ties if u != v}
     mixed = sum(count > 1 for count in Counter(pair for pair, _ in typed).values())  # pairs of 2+ types
     if mixed:
         notes.append(f"{mixed:,} node pairs joined by more than one interaction type, each read as one edge")
     if lone:
         notes.append(f"{lone:,} lines of one node name: nodes without edges unless another line links them")
-    report = ReadReport(format="sif", edges=len(src), directed=directed, directed_why="as asked" if directed
-                        else "", separator="tab" if tabs else "whitespace", ignored=("interaction types",),
-                        rows=rows, notes=tuple(notes))
-    return graph, report
+    return graph, ReadReport(format="sif", edges=len(ties), directed=directed,
+                             directed_why="as asked" if directed else "", ignored=("interaction types",),
+                             separator="tab" if tabs else "whitespace", notes=tuple(notes),
+                             rows=tuple((names[u], names[v]) for u, v, _ in ties[:FIRST_ROWS]))
 
 
 # Cytoscape's edge table (File → Export → Table to File) has no source or target column: each edge
@@ -151,24 +139,22 @@ def cytoscape_table(raw: bytes, file: str) -> Table | None:
             rows.append(fields)
             lines.append(start)
         start = reader.line_num + 1
-    if not rows or _name_ends(rows[0], *pairs[0]) is None:
-        return None
-    ends = []
+    name, kind = pairs[0]
+    ends: list[list[str]] = []
     for fields, line in zip(rows, lines, strict=True):
+        parts = fields[name].split(f" ({fields[kind]}) ") if max(name, kind) < len(fields) else []
+        if not ends and (len(parts) != 2 or not all(parts)):
+            return None  # the first row's name decides
         if len(fields) != len(header):
             raise GraphFormatError(file, f"{len(fields)} fields where the header has {len(header)}", line)
-        found = _name_ends(fields, *pairs[0])
-        if found is None:
-            name, kind = fields[pairs[0][0]], fields[pairs[0][1]]
-            raise GraphFormatError(file, f"the edge name {name[:60]!r} is not 'SOURCE ({kind}) TARGET' once: "
-                                         "a Cytoscape edge table's edges are told by their names", line)
-        ends.append(found)
+        if len(parts) != 2 or not all(parts):
+            raise GraphFormatError(file, f"the edge name {fields[name][:60]!r} is not 'SOURCE "
+                                         f"({fields[kind]}) TARGET' once: a Cytoscape edge table's edges are "
+                                         "told by their names", line)
+        ends.append(parts)
+    if not ends:
+        return None
     columns: list[Sequence[str]] = [[end[0] for end in ends], [end[1] for end in ends]]
     columns += [[fields[k] for fields in rows] for k in range(len(header))]
     return Table(["source", "target", *header], columns, "Cytoscape edge table: each edge's ends read from "
-                 f"its {header[pairs[0][0]]!r}, 'SOURCE (interaction) TARGET'", lines)
-
-
-def _name_ends(fields: list[str], name: int, kind: int) -> tuple[str, str] | None:
-    parts = fields[name].split(f" ({fields[kind]}) ") if max(name, kind) < len(fields) else []
-    return (parts[0], parts[1]) if len(parts) == 2 and all(parts) else None
+                 f"its {header[name]!r}, 'SOURCE (interaction) TARGET'", lines)

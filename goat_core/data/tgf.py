@@ -24,10 +24,9 @@ def looks_tgf(raw: bytes) -> bool:
     if comment is None or not SEPARATOR.match(raw, comment.start()):
         return False
     try:
-        _parse(raw.decode("utf-8-sig"), "")
+        return bool(_parse(raw.decode("utf-8-sig"), ""))
     except (UnicodeDecodeError, GraphFormatError):
         return False
-    return True
 
 
 def _parse(text: str, file: str) -> tuple[list[str], list[str], list[tuple[int, int]], int]:
@@ -53,8 +52,7 @@ def _parse(text: str, file: str) -> tuple[list[str], list[str], list[tuple[int, 
             continue
         if len(fields) == 1:
             raise GraphFormatError(file, "one field: a TGF edge line is 'from to [label]'", number)
-        missing = next((end for end in fields[:2] if end not in index), None)
-        if missing is not None:
+        if (missing := next((end for end in fields[:2] if end not in index), None)) is not None:
             raise GraphFormatError(file, f"edge end {missing!r} is not a node listed above the '#' line",
                                    number)
         edges.append((index[fields[0]], index[fields[1]]))
@@ -66,7 +64,7 @@ def _parse(text: str, file: str) -> tuple[list[str], list[str], list[tuple[int, 
 
 def read_tgf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     options.refuse_columns("TGF", file)
-    if options.weight is not None and options.weight != NO_WEIGHT:
+    if options.weight not in (None, NO_WEIGHT):
         raise GraphFormatError(file, f"a TGF file has no weights (asked for {options.weight!r}): its edges' "
                                      "labels are text")
     ids, labels, edges, labelled = _parse(decode(raw, file), file)
@@ -74,13 +72,10 @@ def read_tgf(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadRe
     names = labels if by_label else ids
     pairs = np.asarray(edges, dtype=np.int64)
     graph = normalise(names, pairs[:, 0], pairs[:, 1], None, options.directed, False, file)
-    notes = ["node names from their labels" if by_label else
-             "node names are the ids: " + ("some nodes have no label" if not all(labels) else
-                                           "two nodes share a label")]
-    if labelled:
-        notes.append(f"{labelled:,} edge labels (not kept)")
-    rows = tuple((names[u], names[v]) for u, v in edges[:FIRST_ROWS])
-    report = ReadReport(format="tgf", edges=len(edges), directed=options.directed,
-                        directed_why="as asked" if options.directed else "", separator="whitespace",
-                        ignored=("edge labels",) if labelled else (), rows=rows, notes=tuple(notes))
-    return graph, report
+    notes = ("node names from their labels" if by_label else "node names are the ids: " + (
+        "two nodes share a label" if all(labels) else "some nodes have no label"),)
+    return graph, ReadReport(format="tgf", edges=len(edges), directed=options.directed,
+                             directed_why="as asked" if options.directed else "", separator="whitespace",
+                             ignored=("edge labels",) if labelled else (),
+                             rows=tuple((names[u], names[v]) for u, v in edges[:FIRST_ROWS]),
+                             notes=notes + ((f"{labelled:,} edge labels (not kept)",) if labelled else ()))
