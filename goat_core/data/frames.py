@@ -76,7 +76,16 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
 def json_table(text: str, file: str, given: str | None) -> Table | Any:
     """The table of a JSON document, or its parsed data when that is to be read as node-link."""
     if given != "node-link" and looks_json_lines(text):
-        return json_lines(text, file)
+        # row k is the k-th non-blank line; a line pandas cannot read is found (only then) line by line
+        lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        _refuse_what_pandas_misreads(text, file, lines=True)
+        try:
+            frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
+        except (ValueError, TypeError) as err:
+            _bad_json_line(text, file, f"not JSON Lines pandas can read: {first_line(err)}")
+        if len(frame) != len(lines):
+            _bad_json_line(text, file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
+        return replace(frame_table(frame, "JSON Lines"), lines=lines)
     data = parse_json(text, file)
     node_link = isinstance(data, dict) and ("nodes" in data or "links" in data)
     orient = None
@@ -98,21 +107,17 @@ def json_table(text: str, file: str, given: str | None) -> Table | Any:
                                      "expected to_json's records [{column: value}, ...], values [[...], "
                                      "...], columns {column: {row: value}}, index, split or table orient, or "
                                      "JSON Lines")
-    return json_frame(text, file, *orient)
-
-
-def json_lines(text: str, file: str) -> Table:
-    """One JSON object per line (pandas' ``lines=True``); row k is the k-th non-blank line, and a
-    line pandas cannot read is found (only then) by reading the lines one by one."""
-    lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    _refuse_what_pandas_misreads(text, file, lines=True)
+    # read by pd.read_json: values as JSON spells them (no dtype guessing), row keys as written
+    _refuse_what_pandas_misreads(text, file)
+    name, told = orient
     try:
-        frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
-    except (ValueError, TypeError) as err:
-        _bad_json_line(text, file, f"not JSON Lines pandas can read: {first_line(err)}")
-    if len(frame) != len(lines):
-        _bad_json_line(text, file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
-    return replace(frame_table(frame, "JSON Lines"), lines=lines)
+        frame = pd.read_json(io.StringIO(text), orient=name, dtype=False, convert_axes=False)
+    # "Value is too big!", a table schema without types, numpy's SyntaxError on an extDtype of ","
+    except (ValueError, KeyError, TypeError, SyntaxError) as err:
+        raise GraphFormatError(file, f"pandas cannot read this JSON as orient '{name}': {first_line(err)}"
+                               ) from None
+    # orient 'table' names pandas' unnamed index "index" (read_json gives it back unnamed)
+    return frame_table(frame, f"orient '{name}'{told}", unnamed="index" if name == "table" else "")
 
 
 def _bad_json_line(text: str, file: str, problem: str) -> NoReturn:
@@ -156,23 +161,11 @@ def json_orient(data: Any, file: str) -> tuple[str, str] | None:
     if isinstance(data.get("columns"), list) and isinstance(rows, list):
         _same_lengths(rows, len(data["columns"]), "\"columns\" names", " (orient 'split')", file)
         return "split", ""
-    if all(isinstance(v, dict) for v in data.values()):
-        return _keyed_orient(data, file)
-    return None
-
-
-def _same_lengths(rows: list, width: int, what: str, why: str, file: str) -> None:
-    for number, row in enumerate(rows, start=1):
-        if not isinstance(row, list) or len(row) != width:
-            got = f"{len(row)} values" if isinstance(row, list) else _kind(row)
-            raise GraphFormatError(file, f"row {number}: {got}, but {what} {width}{why}")
-
-
-def _keyed_orient(data: dict, file: str) -> tuple[str, str]:
-    """``{column: {row: value}}`` (orient 'columns') or ``{row: {column: value}}`` (orient
-    'index'): the columns are the side whose keys name edge columns or whose other side is
-    pandas' default index 0..n-1; failing that, the side with fewer keys (an edge table has more
-    rows than columns); refused when both sides have as many."""
+    if not all(isinstance(v, dict) for v in data.values()):
+        return None
+    # {column: {row: value}} (orient 'columns') or {row: {column: value}} (orient 'index'): the columns
+    # are the side whose keys name edge columns or whose other side is pandas' default index 0..n-1;
+    # failing that, the side with fewer keys (an edge table has more rows than columns)
     outer = list(data)
     inner = list(dict.fromkeys(k for v in data.values() for k in v))
     as_columns = _names_columns(outer) + _is_default(inner)
@@ -187,6 +180,13 @@ def _keyed_orient(data: dict, file: str) -> tuple[str, str]:
     return ("index" if len(outer) > len(inner) else "columns"), " (the fewer keys taken as the columns)"
 
 
+def _same_lengths(rows: list, width: int, what: str, why: str, file: str) -> None:
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, list) or len(row) != width:
+            got = f"{len(row)} values" if isinstance(row, list) else _kind(row)
+            raise GraphFormatError(file, f"row {number}: {got}, but {what} {width}{why}")
+
+
 def _names_columns(keys: list[str]) -> bool:
     """Whether keys name an edge table's columns (a source, target or weight name among them)."""
     return len(keys) <= MAX_COLUMNS and any(header_key(str(k)) in COLUMN_NAMES for k in keys)
@@ -198,20 +198,6 @@ def _is_default(keys: Sequence[Any]) -> bool:
     if not keys or isinstance(keys[0], str):
         return bool(keys) and keys == list(map(str, range(len(keys))))
     return all(type(k) is int for k in keys) and keys == list(range(len(keys)))
-
-
-def json_frame(text: str, file: str, orient: str, told: str = "") -> Table:
-    """The table of a JSON document of a known orient, read by ``pd.read_json`` (values as JSON
-    spells them: no dtype guessing, row keys as written)."""
-    _refuse_what_pandas_misreads(text, file)
-    try:
-        frame = pd.read_json(io.StringIO(text), orient=orient, dtype=False, convert_axes=False)
-    # "Value is too big!", a table schema without types, numpy's SyntaxError on an extDtype of ","
-    except (ValueError, KeyError, TypeError, SyntaxError) as err:
-        raise GraphFormatError(file, f"pandas cannot read this JSON as orient '{orient}': {first_line(err)}"
-                               ) from None
-    # orient 'table' names pandas' unnamed index "index" (read_json gives it back unnamed)
-    return frame_table(frame, f"orient '{orient}'{told}", unnamed="index" if orient == "table" else "")
 
 
 def _refuse_what_pandas_misreads(text: str, file: str, lines: bool = False) -> None:
@@ -249,6 +235,12 @@ def _kind(value: Any) -> str:
 # --------------------------------------------------------------------------- Parquet
 
 
+def _refuse_size(size: int, max_bytes: int, what: str, file: str) -> None:
+    if size > max_bytes:
+        raise GraphFormatError(file, f"{what} content over {max_bytes / 2**20:,.0f} MB once decompressed "
+                                     f"({size / 2**20:,.0f} MB; the limit here): refused")
+
+
 def read_parquet(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEFAULT_MAX_BYTES
                  ) -> tuple[Graph, ReadReport]:
     """A Parquet file (``DataFrame.to_parquet``), read by pyarrow; refused before it is read when
@@ -279,9 +271,7 @@ def parquet_frame(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         parquet = pq.ParquetFile(io.BytesIO(raw))
         meta = parquet.metadata
         size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
-        if size > max_bytes:
-            raise GraphFormatError(file, f"Parquet content over {max_bytes / 2**20:,.0f} MB once "
-                                         f"decompressed ({size / 2**20:,.0f} MB; the limit here): refused")
+        _refuse_size(size, max_bytes, "Parquet", file)
         return parquet.read().to_pandas()
     except GraphFormatError:
         raise
@@ -324,7 +314,18 @@ def read_excel(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEF
         graph, report = read_frame(table, file, options, "excel")
     except GraphFormatError as err:
         raise _why_empty(err, raw, name, cells) from None
-    _refuse_dates(table, report.positions, file)
+    # a date or time as a node id: Excel stores ids typed as 1-2 or SEPT2 as dates, losing them
+    for k in (report.positions or ())[:2]:
+        column = pd.Series(table.columns[k])
+        dated = column.map(lambda v: isinstance(v, (datetime.date, datetime.time, datetime.timedelta)))
+        if dated.any():
+            at = int(np.argmax(dated))
+            name = repr(table.names[k]) if table.names is not None else str(k)
+            raise GraphFormatError(file, f"column {name} holds a date ({column.iloc[at]}), not a node id: "
+                                         "Excel turns ids typed as 1-2 or SEPT2 into dates; format the "
+                                         "column as Text and type them again, or choose other columns: "
+                                         "--source COL --target COL (library: source=, target=)",
+                                   table.lines[at] if table.lines else None)
     return graph, report
 
 
@@ -339,9 +340,7 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as err:
         raise GraphFormatError(file, f"not an Excel workbook (.xlsx): {first_line(err)}") from None
     size = sum(info.file_size for info in members)  # a member read stops at its declared size
-    if size > max_bytes:
-        raise GraphFormatError(file, f"Excel workbook content over {max_bytes / 2**20:,.0f} MB once "
-                                     f"decompressed ({size / 2**20:,.0f} MB; the limit here): refused")
+    _refuse_size(size, max_bytes, "Excel workbook", file)
     if any(info.filename.endswith(".bin") and info.filename.startswith("xl/workbook") for info in members):
         raise GraphFormatError(file, "an Excel binary workbook (.xlsb): save it as .xlsx or CSV to read it "
                                      "here")
@@ -351,7 +350,11 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
         book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True, keep_links=False)
         found: list[tuple[str, pd.DataFrame]] = []
         cap = min(MAX_CELLS, max_bytes // 8)
-        for sheet in sorted(book.worksheets, key=_sheet_order):
+        # visible sheets first, and among them one named for edges ("Edges", "Edge list": a workbook with a
+        # Nodes sheet in front of it), else the workbook's order
+        order = sorted(book.worksheets, key=lambda sheet: (sheet.sheet_state != "visible",
+                                                           header_key(sheet.title) not in EDGE_SHEETS))
+        for sheet in order:
             sheet.reset_dimensions()  # its declared size may be wrong, or hostile (pandas resets it too)
             state = f" ({sheet.sheet_state})" if sheet.sheet_state != "visible" else ""
             if found:
@@ -382,12 +385,6 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
 
 EDGE_SHEETS = {"edges", "edge", "edgelist", "links", "link", "ties", "relations", "relationships", "network",
                "connections", "interactions", "arcs"}  # Kumu's workbook: Elements, then Connections
-
-
-def _sheet_order(sheet: Any) -> tuple[bool, bool]:
-    """Visible sheets first, and among them one named for edges ("Edges", "Edge list": a workbook
-    with a Nodes sheet in front of it), else the workbook's order."""
-    return sheet.sheet_state != "visible", header_key(sheet.title) not in EDGE_SHEETS
 
 
 def _sheet_cells(sheet: Any, file: str, max_cells: int) -> pd.DataFrame:
@@ -453,21 +450,6 @@ def sheet_table(name: str, cells: pd.DataFrame, others: list[str], options: Read
     columns = [body[k].infer_objects().reset_index(drop=True) for k in body.columns]  # row k at k
     how = f"Excel sheet {name!r}" + (f" ({'; '.join(notes)})" if notes else "")
     return Table(first if header else None, columns, how, lines=(body.index + 1).tolist(), guessed=True)
-
-
-def _refuse_dates(table: Table, positions: tuple[int, int, int | None] | None, file: str) -> None:
-    """A date or time as a node id: Excel stores ids typed as 1-2 or SEPT2 as dates, losing them."""
-    for k in (positions or ())[:2]:
-        column = pd.Series(table.columns[k])
-        dated = column.map(lambda v: isinstance(v, (datetime.date, datetime.time, datetime.timedelta)))
-        if dated.any():
-            at = int(np.argmax(dated))
-            name = repr(table.names[k]) if table.names is not None else str(k)
-            raise GraphFormatError(file, f"column {name} holds a date ({column.iloc[at]}), not a node id: "
-                                         "Excel turns ids typed as 1-2 or SEPT2 into dates; format the "
-                                         "column as Text and type them again, or choose other columns: "
-                                         "--source COL --target COL (library: source=, target=)",
-                                   table.lines[at] if table.lines else None)
 
 
 def _why_empty(err: GraphFormatError, raw: bytes, name: str, cells: pd.DataFrame) -> GraphFormatError:
@@ -550,9 +532,21 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
     header = tuple(table.names) if table.names is not None else None
     sample = [(numbers[k], texts.iloc[k].tolist()) for k in range(min(table.rows, HEAD_ROWS))]
     try:  # a row's error below names its line, or its row (here) when the table has no lines
+        # refused: a cell holding a list or an object, or a line break (a name is shown, written one a line)
         for k, column in enumerate(typed):
             name = repr(table.names[k]) if table.names is not None else str(k)
-            _refuse_cells(column, texts[k], name, numbers, file)
+            kinds = column.map(_kind) if column.dtype == object else pd.Series("a number", index=column.index)
+            nested = kinds.isin(("a list", "an object")).to_numpy()
+            broken = texts[k].str.contains(_BREAKS.pattern, regex=True).to_numpy()
+            if nested.any():
+                at = int(np.argmax(nested))
+                raise GraphFormatError(file, f"column {name} holds {kinds[at]}, not a single value: an edge "
+                                             "table's cells are names and numbers", numbers[at])
+            if broken.any():
+                at = int(np.argmax(broken))
+                raise GraphFormatError(file, f"a value in column {name} holds a line break or NUL "
+                                             f"({texts[k][at][:40]!r}): names are one line of text",
+                                       numbers[at])
         graph, report = read_fields(lambda columns, whole: [integers if whole else texts],
                                     Layout(",", header, None, width, None), file, options, sample, row,
                                     has_header=None if table.guessed else header is not None,
@@ -564,25 +558,6 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
     what = table.how if fmt != "json-table" else "pandas JSON Lines (orient 'records', lines=True)" \
         if table.lines is not None else f"pandas JSON, {table.how}"
     return graph, replace(report, format=fmt, separator=None, notes=(what,) + report.notes)
-
-
-def _refuse_cells(column: pd.Series, text: pd.Series, name: str, numbers: Sequence[int], file: str) -> None:
-    """Refuses a cell that holds a list or an object, and a value with a line break (a name is
-    shown, listed and written one a line), at its row's number."""
-    kinds = column.map(_kind) if column.dtype == object else pd.Series("a number", index=column.index)
-    nested = kinds.isin(("a list", "an object")).to_numpy()
-    broken = text.str.contains(_BREAKS.pattern, regex=True).to_numpy()
-    if nested.any():
-        at = int(np.argmax(nested))
-        problem = (f"column {name} holds {kinds[at]}, not a single value: an edge table's cells are names "
-                   "and numbers")
-    elif broken.any():
-        at = int(np.argmax(broken))
-        problem = (f"a value in column {name} holds a line break or NUL ({text[at][:40]!r}): names are one "
-                   "line of text")
-    else:
-        return
-    raise GraphFormatError(file, problem, numbers[at])
 
 
 def _texts(column: pd.Series) -> pd.Series:

@@ -295,52 +295,43 @@ def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     would make it all one kind, so its edges are given to igraph as arcs. igraph ends the file at a
     blank line, so blank lines become ``%`` comments (line numbers kept)."""
     lines = [line if line.strip() else "%" for line in decode(raw, file).splitlines()]
-    lines, notes = _first_network(lines, file)
-    if vertices := next((m for line in lines if (m := _VERTICES.match(line))), None):  # igraph reserves them
-        declared_nodes(int(vertices[1]), len(raw), file, lines.index(vertices.string) + 1, "*Vertices")
-    kinds = {m.group(1).lower() for line in lines if (m := _PAJEK_SECTION.match(line))}
-    mixed = bool(kinds & {"arcs", "arcslist"} and kinds & {"edges", "edgeslist"})
-    text = _edges_as_arcs(lines, file) if mixed else "\n".join(lines) + "\n"
-    graph, report = read_igraph(text.encode(), file, options, "pajek")
-    return graph, replace(report, notes=report.notes + notes + ((MIXED_NOTE,) if mixed else ()))
-
-
-_PAJEK_SECTION = re.compile(r"^[ \t]*\*(\w+)", re.MULTILINE)
-_VERTICES = re.compile(r"[ \t]*\*vertices[ \t]+(\d{1,18})\b", re.IGNORECASE)
-_NETWORK_SECTIONS = {"network", "vertices", "arcs", "edges", "arcslist", "edgeslist", "matrix"}
-
-
-def _first_network(lines: list[str], file: str) -> tuple[list[str], tuple[str, ...]]:
-    """A project file's (``.paj``) one network, its partitions and vectors left out and named (igraph
-    would stop at the first); a second network is refused."""
     sections = [(k, m.group(1).lower(), line.strip()) for k, line in enumerate(lines)
                 if (m := _PAJEK_SECTION.match(line))]
     networks = [k for k, kind, _ in sections if kind == "network"]
     if len(networks) > 1:
         raise GraphFormatError(file, f"a Pajek project of {len(networks)} networks: one is read here; save "
                                      "the one to read as its own .net file", networks[1] + 1)
-    other = [f"{title} (line {k + 1})" for k, kind, title in sections if kind not in _NETWORK_SECTIONS]
-    if not other:
-        return lines, ()
-    cut = next(k for k, kind, _ in sections if kind not in _NETWORK_SECTIONS)
-    return lines[:cut], (f"left out: {', '.join(other)} (a Pajek project's partitions and vectors)",)
+    # a project's (.paj) partitions and vectors left out and named: igraph would stop at the first
+    other = [(k, title) for k, kind, title in sections if kind not in _NETWORK_SECTIONS]
+    notes = (f"left out: {', '.join(f'{title} (line {k + 1})' for k, title in other)} (a Pajek project's "
+             "partitions and vectors)",) if other else ()
+    if other:
+        lines = lines[:other[0][0]]
+        sections = [section for section in sections if section[0] < len(lines)]
+    if vertices := next((m for line in lines if (m := _VERTICES.match(line))), None):  # igraph reserves them
+        declared_nodes(int(vertices[1]), len(raw), file, lines.index(vertices.string) + 1, "*Vertices")
+    kinds = {kind for _, kind, _ in sections}
+    mixed = bool(kinds & {"arcs", "arcslist"} and kinds & {"edges", "edgeslist"})
+    if mixed:  # *Edges renamed *Arcs in place (igraph's line numbers stay right), their reverse arcs added
+        reverse = []
+        for (start, kind, _), (end, *_) in zip(sections, sections[1:] + [(len(lines), "", "")], strict=True):
+            if kind == "edgeslist":
+                raise GraphFormatError(file, "*Edgeslist beside *Arcs (a mixed network) is not read: write "
+                                             "its edges as *Edges lines", start + 1)
+            if kind == "edges":
+                lines[start] = "*Arcs"
+                for line in lines[start + 1:end]:
+                    if (fields := line.split()) and not fields[0].startswith("%"):
+                        swapped = [fields[1], fields[0], *fields[2:]] if len(fields) > 1 else [line]
+                        reverse.append(" ".join(swapped))
+        lines += ["*Arcs", *reverse]
+    graph, report = read_igraph(("\n".join(lines) + "\n").encode(), file, options, "pajek")
+    return graph, replace(report, notes=report.notes + notes + ((MIXED_NOTE,) if mixed else ()))
 
 
-def _edges_as_arcs(lines: list[str], file: str) -> str:
-    """The lines with ``*Edges`` renamed ``*Arcs`` (in place: igraph's line numbers stay right) and
-    each edge's reverse arc added at the end."""
-    sections = [(k, m.group(1).lower()) for k, line in enumerate(lines) if (m := _PAJEK_SECTION.match(line))]
-    reverse = []
-    for (start, kind), (end, _) in zip(sections, sections[1:] + [(len(lines), "")], strict=True):
-        if kind == "edgeslist":
-            raise GraphFormatError(file, "*Edgeslist beside *Arcs (a mixed network) is not read: write its "
-                                         "edges as *Edges lines", start + 1)
-        if kind == "edges":
-            lines[start] = "*Arcs"
-            for line in lines[start + 1:end]:
-                if (fields := line.split()) and not fields[0].startswith("%"):
-                    reverse.append(" ".join([fields[1], fields[0], *fields[2:]]) if len(fields) > 1 else line)
-    return "\n".join(lines + ["*Arcs", *reverse]) + "\n"
+_PAJEK_SECTION = re.compile(r"^[ \t]*\*(\w+)", re.MULTILINE)
+_VERTICES = re.compile(r"[ \t]*\*vertices[ \t]+(\d{1,18})\b", re.IGNORECASE)
+_NETWORK_SECTIONS = {"network", "vertices", "arcs", "edges", "arcslist", "edgeslist", "matrix"}
 
 
 def read_lgl(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
@@ -542,7 +533,12 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str, names_attribute:
         raise GraphFormatError(file, f"no edge attribute {weight!r}; edges carry "
                                      f"{', '.join(map(repr, edge_keys)) or 'no attributes'}")
     graph = from_networkx(g, source=file, weight=weight or "\x00no weight", directed=directed)
-    attrs = node_attributes(g, drawing)
+    # each node attribute with a plain value (text, number), but drawing ones: text per node, "" where missing
+    nodes = [data for _, data in g.nodes(data=True)]
+    keys = dict.fromkeys(k for data in nodes for k, v in data.items()
+                         if str(k).lower() not in drawing and isinstance(v, (str, int, float, bool)))
+    attrs = {str(key): np.array(["" if v is None or isinstance(v, (dict, list)) else str(v)
+                                 for v in (data.get(key) for data in nodes)], dtype=str) for key in keys}
     graph = replace(graph, node_attrs=attrs)
     rows = [(str(u), str(v)) + ((str(data.get(weight, 1)),) if graph.weighted else ())
             for u, v, data in list(g.edges(data=True))[:FIRST_ROWS]]
@@ -554,14 +550,3 @@ def to_graph(g: Any, file: str, options: ReadOptions, fmt: str, names_attribute:
         node_attributes=tuple(attrs), names_from=names_from, rows=tuple(rows),
     )
     return graph, report
-
-
-def node_attributes(g: Any, drawing: set[str] = DRAWING_ATTRIBUTES) -> dict[str, np.ndarray]:
-    """Each node attribute with a plain value (text, number), but ``drawing`` ones, as text per node,
-    "" where missing."""
-    nodes = [data for _, data in g.nodes(data=True)]
-    plain = (str, int, float, bool)
-    keys = dict.fromkeys(k for data in nodes for k, v in data.items()
-                         if str(k).lower() not in drawing and isinstance(v, plain))
-    return {str(key): np.array(["" if v is None or isinstance(v, (dict, list)) else str(v)
-                                for v in (data.get(key) for data in nodes)], dtype=str) for key in keys}
