@@ -62,7 +62,8 @@ _INTEGER = re.compile(r"-?\d+")
 _NOT_DECIMAL_COMMA = re.compile(r"(?<!\d),(?! )|,(?![\d ])")  # nor a name's ("Smith, J")
 _DECIMAL_COMMA = re.compile(r"([+-]?\d+),(\d+(?:[eE][+-]?\d+)?)")  # 2,5 and pandas' float_format 7,5e-01
 DECIMAL_COMMA_SEPARATORS = (";", "\t")  # where "2,5" is 2.5: a comma-separated file quotes it, maybe 2,500
-_FLOAT = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+|\d+(?=[eE]))(?:[eE][+-]?\d+)?")
+# a float as numpy and pandas write one, with its point (1.0, 2.000e+00); 1E5 or 4e2 is a name (a PDB id)
+_FLOAT = re.compile(r"[+-]?(?:\d+\.\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _SEPARATOR_LINE = re.compile(r"sep=.", re.IGNORECASE)  # Excel's "sep=;" first line
 _BLANK_ROW = re.compile(rb"\n[ \t,;|]+\r?(?:\n|$)")  # a leading "\n", not "^|\n": 10x faster
 # SNAP's first comment line: "# Directed graph (each unordered pair of nodes is saved once): Wiki-Vote.txt"
@@ -817,7 +818,12 @@ def _read_dict_rows(rows: list[tuple[int, str]], file: str, options: ReadOptions
             [(u, v, attrs)] = nx.parse_edgelist([text], comments=None, delimiter=sep,
                                                 create_using=nx.MultiDiGraph).edges(data=True)
         except (TypeError, ValueError):
-            attributes = text[text.find("{"):]
+            ends, attributes = _dict_row(text) or ("", "")
+            fields = len(ends.split(sep))
+            if fields > 2:
+                raise GraphFormatError(file, f"{fields} fields before the edge's attributes, not 'source "
+                                             "target': networkx writes a name holding the delimiter as it is "
+                                             "(write it with a delimiter= no name holds)", number) from None
             raise GraphFormatError(file, f"edge attributes {attributes[:40]!r} are not a Python dict literal "
                                          "after 'source target'", number) from None
         if "" in (u, v):

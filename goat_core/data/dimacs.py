@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -192,27 +193,49 @@ LG_HEADER = re.compile(r"(\d{1,18}),(\d{1,18}),([ud]),([^,]*)(?:,\d+,\w+,\w+)?")
 LG_EDGE = re.compile(r"\d+\s*,\s*\d+")
 
 
-def counted_header(rows: list[tuple[int, str]]) -> tuple[int, int, int] | None:
-    """(lines of counts, n, m): two lines of one integer each, or one line of two."""
+@dataclass(frozen=True)
+class Counts:
+    """An edge list's header: the counts it declares and what it says of the edge lines under it."""
+    kind: str  # LG, algs4 or "n m"
+    lines: int  # the header's: algs4 writes V and E on a line each
+    n: int
+    m: int
+    what: str  # the note's opening: whose counts these are
+    base: int | None = None  # the first node's number; None: 1 when the edges number 1..n, else 0
+    directed: bool = False  # LG's d
+    separator: str = " "  # between an edge's two ends: LG's ","
+    second_graph: int | None = None  # the line of a later LG header: savegraph of a Dict writes several
+
+
+def counted_header(rows: list[tuple[int, str]]) -> Counts | None:
+    """The counts ``rows`` open with: an LG header, two lines of one integer each, or one line of two."""
+    lg = LG_HEADER.fullmatch(rows[0][1]) if rows else None
+    if lg is not None:
+        later = next((number for number, text in rows[1:] if LG_HEADER.fullmatch(text)), None)
+        return Counts("LG", 1, int(lg[1]), int(lg[2]), f"Graphs.jl LG graph {lg[4]!r}: its header declares",
+                      base=1, directed=lg[3] == "d", separator=",", second_graph=later)
     first = [text.split() for _, text in rows[:2]]
     lone = len(first) == 2 and len(first[0]) == len(first[1]) == 1
     counts = first[0] + first[1] if lone else first[0] if first and len(first[0]) == 2 else []
     if not counts or not all(c.isdecimal() and len(c) <= 18 and str(int(c)) == c for c in counts):
         return None
-    return 2 if lone else 1, int(counts[0]), int(counts[1])
+    n, m = int(counts[0]), int(counts[1])
+    if lone:
+        return Counts("algs4", 2, n, m, "algs4 graph: its V and E lines declare", base=0)
+    return Counts("n m", 1, n, m, f"a line of counts, not an edge: {m:,} edge lines follow it, as it "
+                                  "declares")
 
 
 def looks_counted(rows: list[str], raw: bytes, file: str = "", lines: Sequence[str] = ()) -> bool:
     """algs4's counts, then the first edges (in the head) between the nodes they allow. One ``n m`` line
     over exactly m lines, numbering n nodes, one of n and m named by no other line, is counts or an
     edge: the caller is asked which (a GraphFormatError naming both formats)."""
-    lg = LG_HEADER.fullmatch(rows[0]) if rows else None
-    if lg:  # a header no edge list has, over "src,dst" lines
-        return all(LG_EDGE.fullmatch(row) for row in rows[1:1 + int(lg[2])])
-    header = counted_header(list(enumerate(rows[:2])))
+    header = counted_header(list(enumerate(rows)))
     if header is None:
         return False
-    k, n, m = header
+    if header.kind == "LG":  # a header no edge list has: its first lines need only be "src,dst"
+        return all(LG_EDGE.fullmatch(row) for row in rows[1:1 + header.m])
+    k, n, m = header.lines, header.n, header.m
     try:
         declared_nodes(n, len(raw), "", None, "")
     except GraphFormatError:
@@ -237,19 +260,16 @@ def looks_counted(rows: list[str], raw: bytes, file: str = "", lines: Sequence[s
 def read_counted(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
     options.refuse_columns("counted edge list", file)
     rows = data_lines(decode(raw, file))
-    lg = LG_HEADER.fullmatch(rows[0][1]) if rows else None
-    if lg and (later := next((line for line, text in rows[1:] if LG_HEADER.fullmatch(text)), None)):
-        raise GraphFormatError(file, "a second graph's header: several graphs in one LG file (savegraph of a "
-                                     "Dict); save the one to read alone", later)
-    if lg:
-        rows = rows[:1] + [(number, text.replace(",", " ")) for number, text in rows[1:]]
-    header = (1, int(lg[1]), int(lg[2])) if lg else counted_header(rows)
+    header = counted_header(rows)
     if header is None:
         raise GraphFormatError(file, "expected the counts first: algs4's V and E lines, or one 'n m' line",
                                rows[0][0] if rows else None)
-    k, n, m = header
+    if header.second_graph is not None:
+        raise GraphFormatError(file, "a second graph's header: several graphs in one LG file (savegraph of a "
+                                     "Dict); save the one to read alone", header.second_graph)
+    k, n, m = header.lines, header.n, header.m
     declared_nodes(n, len(raw), file, rows[0][0], "the node count")
-    edges = [(number, text.split()) for number, text in rows[k:]]
+    edges = [(number, text.replace(header.separator, " ").split()) for number, text in rows[k:]]
     if len(edges) != m or not m:
         raise GraphFormatError(file, f"the counts say {m:,} edges, one line each; {len(edges):,} lines "
                                      "follow", rows[k - 1][0])
@@ -259,21 +279,20 @@ def read_counted(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Re
             raise GraphFormatError(file, f"expected 'v w' or 'v w weight', every line alike: "
                                          f"{' '.join(fields)[:40]!r}", number)
     pairs = np.array([fields[:2] for _, fields in edges], dtype=np.int64)
-    base = 1 if lg or k == 1 and pairs.min() >= 1 and pairs.max() == n else 0  # "n m" over 1..n
+    base = header.base
+    if base is None:  # an "n m" line says no base: its edges number the nodes 1..n, or from 0
+        base = 1 if pairs.min() >= 1 and pairs.max() == n else 0
     if len(bad := np.flatnonzero((pairs >= n + base).any(axis=1) | (pairs < base).any(axis=1))):
         raise GraphFormatError(file, f"a node past the {n:,} the counts declare (numbered {base} to "
                                      f"{n - 1 + base:,})", edges[bad[0]][0])
     weighted = width == 3 and options.weight != NO_WEIGHT
     weights = parse_weights([f[2] for _, f in edges], [line for line, _ in edges], file) if weighted else None
-    directed = options.directed or lg is not None and lg[3] == "d"
+    directed = options.directed or header.directed
     graph = normalise([str(i + base) for i in range(n)], pairs[:, 0] - base, pairs[:, 1] - base, weights,
                       directed, weighted, file)
-    what = (f"Graphs.jl LG graph {lg[4]!r}: its header declares" if lg else
-            "algs4 graph: its V and E lines declare" if k == 2 else
-            f"a line of counts, not an edge: {m:,} edge lines follow it, as it declares")
-    why = "as asked" if options.directed else "its LG header says d" if directed else ""
+    why = "as asked" if options.directed else f"its {header.kind} header says d" if directed else ""
+    note = f"{header.what} {n:,} nodes ({base} to {n - 1 + base:,}) and {m:,} edges"
     return graph, ReadReport(format="counted", edges=m, directed=directed, directed_why=why,
                              weight="column 2" if weighted else None,
                              ignored=("column 2 (weight none)",) if width == 3 and not weighted else (),
-                             rows=tuple((f[0], f[1]) for _, f in edges[:FIRST_ROWS]),
-                             notes=(f"{what} {n:,} nodes ({base} to {n - 1 + base:,}) and {m:,} edges",))
+                             rows=tuple((f[0], f[1]) for _, f in edges[:FIRST_ROWS]), notes=(note,))

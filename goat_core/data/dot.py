@@ -24,7 +24,8 @@ _DEFAULTS = {"node", "edge", "graph"}
 _LOCK = threading.Lock()  # pydot's parser is not thread-safe (its docstring); app sessions are threads
 _PORT = re.compile(r'("(?:[^"\\]|\\.)*"|[^:]*)')  # an id, quoted or not, before its ":port"
 _PLAIN_HEAD = re.compile(r"\s*graph(?:[ \t]+[\d.]+){3}[ \t]*\r?\n[ \t]*(?:node|edge|stop)\b")
-_PLAIN_WORD = re.compile(r'"((?:[^"\\]|\\.)*)"|(\S+)')
+# a word of a plain line: a quoted string (blanks included) is part of it, so that "x y":port is one word
+_PLAIN_WORD = re.compile(r'(?:"(?:[^"\\]|\\.)*"|\S)+')
 _HEAD = re.compile(r"(?:\s|//[^\n]*\n|/\*.*?\*/|#[^\n]*\n)*(?:strict\s+)?(?:di)?graph\b[^{\[]*\{",
                    re.IGNORECASE | re.DOTALL)
 
@@ -204,16 +205,17 @@ def _ends(end: Any, file: str) -> list[str]:
 
 
 def _read_plain(text: str, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    """``dot -Tplain``: ``node NAME x y …`` and ``edge TAIL HEAD n x1 y1 …`` lines (names quoted when
-    they hold a blank). The layout says no direction: undirected unless asked."""
+    """``dot -Tplain``: ``node NAME x y …`` and ``edge TAIL HEAD n x1 y1 …`` lines, names quoted as in DOT
+    (Graphviz escapes only ``"``): read as the DOT reader reads them. The layout says no direction:
+    undirected unless asked."""
     nodes: dict[str, int] = {}
     ends: list[list[int | None]] = []
     for number, line in enumerate(text.splitlines(), start=1):
-        words = [plain or re.sub(r"\\(.)", r"\1", quoted) for quoted, plain in _PLAIN_WORD.findall(line)]
+        words = _PLAIN_WORD.findall(line)
         if words[:1] == ["node"] and len(words) >= 2:
-            nodes.setdefault(words[1], len(nodes))
+            nodes.setdefault(_unquote(words[1]), len(nodes))
             continue
-        pair = [nodes.get(end, nodes.get(end.rsplit(":", 1)[0])) for end in words[1:3]]  # -Tplain-ext: a:port
+        pair = [_plain_end(end, nodes) for end in words[1:3]]
         if words[:1] == ["edge"] and len(pair) == 2 and None not in pair:
             ends.append(pair)
         elif words[:1] not in ([], ["graph"], ["stop"]):
@@ -226,3 +228,10 @@ def _read_plain(text: str, file: str, options: ReadOptions) -> tuple[Graph, Read
                              rows=tuple((names[u], names[v]) for u, v in pairs[:FIRST_ROWS]),
                              notes=("Graphviz plain layout (dot -Tplain): it does not say whether the graph "
                                     "is directed",))
+
+
+def _plain_end(word: str, nodes: dict[str, int]) -> int | None:
+    """An edge end's node: the word names it, or (-Tplain-ext) names it before ``:PORT``, as a DOT edge
+    end does; None if no node. The whole word first: a name holding a colon, left unquoted by hand."""
+    port = _PORT.match(word)  # always matches (its id may be empty)
+    return nodes.get(_unquote(word), nodes.get(_unquote(port.group(1) if port else word)))

@@ -11,7 +11,7 @@ FORMAT_ALIASES = {"auto": None, "csv": "edgelist", "tsv": "edgelist", "txt": "ed
                   "json": "node-link", "net": "pajek", "paj": "pajek", "mtx": "matrix-market", "gv": "dot",
                   "ucinet": "dl", "jsonl": "json-table", "ndjson": "json-table", "pq": "parquet",
                   "gw": "leda", "xlsx": "excel", "g6": "graph6", "sparse6": "graph6", "s6": "graph6",
-                  "adjacency-matrix": "matrix", "algs4": "counted"}
+                  "adjacency-matrix": "matrix", "algs4": "counted", "npy": "numpy", "npz": "numpy"}
 # The formats ``format=`` / ``--format`` names (``None`` or "auto": found from the content), titled.
 FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "multiline-adjlist": "multiline adjacency list", "gexf": "GEXF", "graphml": "GraphML",
@@ -22,7 +22,7 @@ FORMAT_TITLES = {"edgelist": "edge list", "adjlist": "adjacency list",
                  "parquet": "Parquet", "excel": "Excel workbook", "lgl": "LGL", "ncol": "NCOL",
                  "leda": "LEDA", "graph6": "graph6/sparse6", "dimacs": "DIMACS", "matrix": "adjacency matrix",
                  "metis": "METIS", "tgf": "TGF (yEd)",
-                 "counted": "edge list under its counts (algs4)"}
+                 "counted": "edge list under its counts (algs4)", "numpy": "NumPy/SciPy arrays"}
 FORMATS = tuple(FORMAT_TITLES)
 NO_WEIGHT = "none"  # weight="none" / --weight none: every edge weighs 1, whatever the file holds
 FIRST_ROWS = 5  # rows of the file shown as read

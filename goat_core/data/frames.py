@@ -19,9 +19,9 @@ import pandas as pd
 from ..errors import GraphFormatError
 from .delimited import COLUMN_NAMES, HEAD_ROWS, Layout, looks_like_header, read_fields
 from .formats import NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, decode, first_line, header_key
+from .graph import Graph, decode, first_line, header_key, zip_names
 from .matrix import looks_matrix, read_matrix
-from .nxformats import node_link_from_data, parse_json
+from .nxformats import is_json_graph_format, node_link_from_data, parse_json
 
 # What str.splitlines() splits on (a name holding one would split its row when written), and NUL.
 _BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029\x00]")
@@ -87,7 +87,7 @@ def json_table(text: str, file: str, given: str | None) -> Table | Any:
             _bad_json_line(text, file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
         return replace(frame_table(frame, "JSON Lines"), lines=lines)
     data = parse_json(text, file)
-    node_link = isinstance(data, dict) and ("nodes" in data or "links" in data)
+    node_link = isinstance(data, dict) and ("nodes" in data or "links" in data) or is_json_graph_format(data)
     orient = None
     try:
         orient = None if node_link else json_orient(data, file)
@@ -292,13 +292,7 @@ HINT_BYTES = 2**22  # why a cell is empty is looked up (all cells in memory, ~50
 
 def looks_workbook(raw: bytes) -> bool:
     """An Office Open XML workbook (.xlsx, .xlsm, .xlsb): a zip of ``[Content_Types].xml`` and ``xl/``."""
-    if not raw.startswith(b"PK"):
-        return False
-    try:
-        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            names = archive.namelist()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):  # a "version needed"
-        return False
+    names = zip_names(raw)
     return "[Content_Types].xml" in names and any(name.startswith("xl/") for name in names)
 
 

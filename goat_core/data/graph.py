@@ -10,6 +10,7 @@ import math
 import os
 import re
 import unicodedata
+import zipfile
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -599,6 +600,17 @@ def data_dir() -> Path | None:
 # --------------------------------------------------------------------------- shared by the readers
 
 MAX_ATTRIBUTES_CHARS = 10_000
+
+
+def zip_names(raw: bytes) -> list[str]:
+    """The member names of a zip archive's bytes; [] for bytes that are no readable zip."""
+    if not raw.startswith(b"PK"):
+        return []
+    try:
+        with zipfile.ZipFile(io.BytesIO(raw)) as archive:
+            return archive.namelist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError):  # a "version needed"
+        return []
 
 
 def first_line(err: BaseException) -> str:

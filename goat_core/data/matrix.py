@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -94,22 +95,28 @@ def read_matrix(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
         raise GraphFormatError(file, f"cell {names[r]} → {names[c]} is {values[r, c]:g}: a weight is "
                                      f"positive, up to {FLOAT32_MAX:.3g}; 0 or empty: no tie ({NO_VALUES})",
                                body[r][0])
-    found = np.flatnonzero(values)  # the non-zero cells are the ties, undirected when the matrix is symmetric
-    if len(found) == 0:
+    src, dst = np.divmod(np.flatnonzero(values), n)  # the non-zero cells are the ties
+    graph, report = read_ties(names, src, dst, values[src, dst], options, file)
+    numbered = "" if labels else f" without a header: nodes 0..{n - 1}, as numpy and igraph number them"
+    return graph, replace(report, separator=SEPARATORS[sep], notes=(f"{n:,} × {n:,} matrix{numbered}",))
+
+
+def read_ties(names: list[str], src: np.ndarray, dst: np.ndarray, ties: np.ndarray, options: ReadOptions,
+              file: str) -> tuple[Graph, ReadReport]:
+    """The graph of an adjacency matrix's non-zero cells (row ``src``, column ``dst``, value ``ties``,
+    each checked to be a weight): weighted when a value is not 1, undirected when the matrix is
+    symmetric (each pair once)."""
+    if len(ties) == 0:
         raise GraphFormatError(file, "an adjacency matrix with no ties (every cell 0 or empty)")
-    src, dst = np.divmod(found, n)
-    ties = values.ravel()[found]
     valued = bool(np.any(ties != 1))
     weighted = options.weight != NO_WEIGHT and valued
     directed, why, _, keep = tie_direction(names, src, dst, ties if weighted else None, options.directed)
     graph = normalise(names, src[keep], dst[keep], ties[keep] if weighted else None, directed, weighted, file)
     shown = zip(*(edges[:FIRST_ROWS].tolist() for edges in (graph.src, graph.dst, graph.weight)))
-    numbered = "" if labels else f" without a header: nodes 0..{n - 1}, as numpy and igraph number them"
     return graph, ReadReport(
         "matrix", int(keep.sum()), directed, why if directed else "a symmetric matrix",
-        separator=SEPARATORS[sep], weight="the cells" if weighted else None,
+        weight="the cells" if weighted else None,
         ignored=("the cells' values (weight none)",) if valued and not weighted else (),
-        notes=(f"{n:,} × {n:,} matrix{numbered}",),
         rows=tuple((names[s], names[t]) + ((f"{w:g}",) if weighted else ()) for s, t, w in shown))
 
 

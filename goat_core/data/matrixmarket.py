@@ -42,6 +42,9 @@ def read_matrix_market(raw: bytes, file: str, options: ReadOptions) -> tuple[Gra
                                      "unset")
     lines = decode(raw, file).splitlines()
     layout, field, symmetry, size_line, n, declared = _header(lines, file)
+    if not lines[0].startswith("%%MatrixMarket"):  # as scipy wants it spelled (rustworkx writes lower case)
+        lines[0] = "%%MatrixMarket" + lines[0].strip()[len(BANNER):]
+        raw = "\n".join(lines).encode()
     # for scipy: comment lines among the entries blanked (it refuses them; blank lines keep the line numbers
     # it reports), and a final newline (without one, scipy 1.17's reader crashes the process on a last line
     # ending in a blank, tab or CR)

@@ -162,6 +162,12 @@ def parsed(parse: Callable[[], Any], file: str, title: str, line: int | None = N
     except KeyError as err:  # networkx's readers look nodes up by the number an edge gives
         problem = f"an edge names no node {err.args[0]!r}"
         raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
+    except TypeError as err:
+        if "unhashable" not in str(err):
+            raise GraphFormatError(file, f"cannot parse {title}: {first_line(err)}", line) from None
+        problem = ("a node id or an edge's end is a list or an object (a graph of tuple-named nodes?): ids "
+                   "are names or numbers")
+        raise GraphFormatError(file, f"cannot parse {title}: {problem}", line) from None
     except Exception as err:
         raise GraphFormatError(file, f"cannot parse {title}: {first_line(err)}", line) from None
 
@@ -431,6 +437,8 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     import networkx as nx
 
     options.refuse_columns("node-link JSON", file)
+    if is_json_graph_format(data):
+        data = _json_graph_format(data["graph"])
     if isinstance(data, dict) and "elements" in data:  # Cytoscape's .cyjs, nx.cytoscape_data
         g = parsed(lambda: nx.cytoscape_graph(_with_values(data)), file, "Cytoscape JSON")
         for _, node in g.nodes(data=True):
@@ -454,8 +462,10 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
     if key not in data:
         raise GraphFormatError(file, "node-link JSON without \"links\" or \"edges\"")
     g = parsed(lambda: nx.node_link_graph(_networkx_node_link(data, key), edges=key), file, "node-link JSON")
-    keyed = all(isinstance(node, dict) and "key" in node for node in data["nodes"])  # graphology: by label
-    return to_graph(g, file, value_as_weight(g, options), "node-link", "label" if keyed else None)
+    # unique labels are the names, as in GEXF and GML (graphology's, vis.js', sigma.js' and JGF's shown names)
+    graph, report = to_graph(g, file, value_as_weight(g, options), "node-link", "label")
+    mixed = (data.get("options") or {}).get("type") == "mixed"
+    return graph, replace(report, notes=report.notes + ((MIXED_NOTE,) if mixed else ()))
 
 
 def _graphviz_json(data: dict, file: str) -> dict:
@@ -478,29 +488,64 @@ def _without(item: dict, *keys: str) -> dict:
     return {key: value for key, value in item.items() if key not in keys}
 
 
+def _vis_js(links: Any) -> bool:
+    """vis.js' (vis-network's) edges: ``from`` and ``to`` where node-link JSON says source and target."""
+    return bool(links) and isinstance(links, list) and all(
+        isinstance(link, dict) and "from" in link and "to" in link and "source" not in link for link in links)
+
+
+def is_json_graph_format(data: Any) -> bool:
+    """The JSON Graph Format (jsongraphformat.info): ``{"graph": {"nodes": ..., "edges": [...]}}``."""
+    return isinstance(data, dict) and isinstance(data.get("graph"), dict) and "nodes" in data["graph"]
+
+
+def _json_graph_format(graph: dict) -> dict:
+    """The JSON Graph Format's ``graph`` as node-link data: nodes a list (version 1) or an object keyed
+    by id (version 2), each node's and edge's ``metadata`` beside its own keys."""
+    nodes = graph["nodes"]
+    if isinstance(nodes, dict):
+        nodes = [{**(node if isinstance(node, dict) else {}), "id": key} for key, node in nodes.items()]
+    return {**graph, "nodes": nodes, "directed": bool(graph.get("directed"))}
+
+
 def _networkx_node_link(data: dict, key: str) -> dict:
-    """d3's, networkx 1.x's and graphology's node-link JSON as networkx 3 reads it: nodes keyed by
+    """d3's, networkx 1.x's, graphology's and vis.js' node-link JSON as networkx 3 reads it: nodes keyed by
     a unique ``id`` (else graphology's ``key``, else d3 v3's ``name``, else their position), links by node id
     (by position when some end is no id but every end is a position), attributes not nested."""
     nodes = [_flat(node) for node in data["nodes"]]
     links = [_flat(link) for link in data[key]]
+    if _vis_js(links):  # directed when every edge has its arrow ("arrows": "to", or {"to": ...})
+        data = {"directed": all("to" in str(link.get("arrows", "")) for link in links), **data}
+        links = [{**_without(link, "from", "to", "arrows"), "source": link["from"], "target": link["to"]}
+                 for link in links]
+    links = [{**link, **{end: _node_id(link[end]) for end in ("source", "target") if end in link}}
+             if isinstance(link, dict) else link for link in links]
     id_key = next((k for k in ("id", "key", "name") if all(k in node for node in nodes)
                    and len({repr(node[k]) for node in nodes}) == len(nodes)), None)
     ids = [node[id_key] if id_key else k for k, node in enumerate(nodes)]
     ends = [link[end] for link in links for end in ("source", "target")]
     if not set(ends) <= set(ids) and all(type(end) is int and 0 <= end < len(ids) for end in ends):
         links = [{**link, "source": ids[link["source"]], "target": ids[link["target"]]} for link in links]
-    directed = data.get("directed", (data.get("options") or {}).get("type") == "directed")
+    kind = (data.get("options") or {}).get("type")  # graphology's: directed, undirected or mixed
+    directed = data.get("directed", kind in ("directed", "mixed"))
+    if kind == "mixed":  # as GEXF's and GraphML's mixed graphs: directed, each undirected edge both ways
+        links += [{**link, "source": link["target"], "target": link["source"]} for link in links
+                  if link.get("undirected")]
     shown = id_key == "key"  # graphology: a node is shown by its label, else by its key
     nodes = [{**node, "id": i, **({"label": node.get("label", i)} if shown else {})}
              for node, i in zip(nodes, ids, strict=True)]
     return {**data, "directed": directed, "nodes": nodes, key: links}
 
 
+def _node_id(end: Any) -> Any:
+    """An edge's end: d3's force layout replaces each by its node object, ``{"id": ..., "x": ...}``."""
+    return end["id"] if isinstance(end, dict) and "id" in end else end
+
+
 def _flat(item: Any) -> Any:
     """A graphology node or edge with its nested ``attributes`` beside its own keys, a rustworkx one
     with its ``data`` (its payload, ``null`` when there is none)."""
-    for nested in ("attributes", "data"):
+    for nested in ("attributes", "data", "metadata"):
         if isinstance(item, dict) and nested in item and isinstance(item[nested], (dict, type(None))):
             return {**(item[nested] or {}), **{k: v for k, v in item.items() if k != nested}}
     return item

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import GraphFormatError
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
+from .arrays import NPY_MAGIC, looks_npz, read_arrays
 from .delimited import first_rows, konect_header, read_table
 from .dimacs import looks_counted, looks_dimacs, looks_metis, read_counted, read_dimacs, read_metis
 from .dot import looks_dot, read_dot
@@ -98,6 +99,9 @@ READERS: dict[str, Reader] = {
 }
 
 
+CAPPED_READERS = {"parquet": read_parquet, "excel": read_excel, "numpy": read_arrays}
+
+
 def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | None = None, *,
                      max_bytes: int = MAX_DECOMPRESSED) -> Graph:
     """Read a graph file's bytes; ``graph.read`` says how. Bad input is a GraphFormatError."""
@@ -109,8 +113,8 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
         fmt = options.format or sniff_format(raw, shown)
         if fmt == "matrix" and (raw.startswith(b"PAR1") or looks_workbook(raw)):  # a table holding a matrix
             fmt = "parquet" if raw.startswith(b"PAR1") else "excel"  # options.format still says matrix
-        if fmt in ("parquet", "excel"):  # compressed inside: the cap applies to their content decompressed
-            graph, report = (read_parquet if fmt == "parquet" else read_excel)(raw, shown, options, max_bytes)
+        if fmt in CAPPED_READERS:  # compressed inside: the cap applies to their content decompressed
+            graph, report = CAPPED_READERS[fmt](raw, shown, options, max_bytes)
         else:
             graph, report = READERS[fmt](raw, shown, options)
     graph = replace(graph, source=shown)
@@ -191,7 +195,12 @@ MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"PK\x03\x04
 UNREAD = {b"7z\xbc\xaf\x27\x1c": "a 7-Zip archive", b"Rar!": "a RAR archive",
           b"\x28\xb5\x2f\xfd": "zstd-compressed", b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
           b"\xd0\xcf\x11\xe0": "an old Excel .xls or Office file: save it as .xlsx or CSV",
-          b"ARROW1": "an Arrow/Feather file"}
+          b"ARROW1": "an Arrow/Feather file",
+          "⛾ gt".encode(): "a graph-tool binary (.gt): save it as GraphML, g.save('graph.graphml')",
+          b"nkbg": "a NetworKit binary graph: write it as GraphML or METIS, graphio.writeGraph(G, path, "
+                   "graphio.Format.GraphML)",
+          b"MATLAB ": "a MATLAB .mat file: save its edges as text, e.g. [i,j,w] = find(A); "
+                      "writematrix([i j w], 'edges.csv'), or the matrix as .npy or Matrix Market"}
 
 
 def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, str | None]:
@@ -219,9 +228,9 @@ def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, st
 
 
 def _packed(raw: bytes) -> str | None:
-    """How ``raw`` is compressed; None for none, and for a workbook (a zip read as one)."""
+    """How ``raw`` is compressed; None for none, and for a workbook or an .npz (zips read as one)."""
     kind = next((name for magic, name in MAGIC.items() if raw.startswith(magic)), None)
-    return None if kind == "zip" and looks_workbook(raw) else kind
+    return None if kind == "zip" and (looks_workbook(raw) or looks_npz(raw)) else kind
 
 
 def _decompress(raw: bytes, kind: str, file: str, max_bytes: int) -> tuple[bytes, str | None]:
@@ -341,6 +350,7 @@ class _Head(NamedTuple):
 # (format, test) in the order they are tried; an edge table when none says yes
 SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     ("parquet", lambda h: h.raw.startswith(b"PAR1")),
+    ("numpy", lambda h: h.raw.startswith(NPY_MAGIC) or looks_npz(h.raw)),
     ("excel", lambda h: looks_workbook(h.raw)),
     ("gexf", lambda h: h.root == "gexf"),
     ("graphml", lambda h: h.root == "graphml"),

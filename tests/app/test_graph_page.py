@@ -361,6 +361,24 @@ def test_upload_a_graphs_jl_lg_file(app):
     assert explorer(app).graph.read.format == "counted"
 
 
+def test_upload_a_scipy_sparse_npz_with_its_labels(app):
+    """A GNN dataset's .npz (the GNN benchmark's CSR parts and labels): the graph, coloured by its labels."""
+    import networkx as nx
+    import numpy as np
+    import scipy.sparse as sp
+
+    from ..data.test_arrays import saved
+
+    karate = nx.karate_club_graph()
+    a = sp.csr_matrix(nx.to_scipy_sparse_array(karate))
+    club = np.array([karate.nodes[u]["club"] == "Officer" for u in karate], dtype=np.int64)
+    upload(app, saved(np.savez_compressed, adj_data=a.data, adj_indices=a.indices, adj_indptr=a.indptr,
+                      adj_shape=a.shape, labels=club), name="karate.npz")
+    assert not app.error and metric(app, "Nodes") == "34" and metric(app, "Edges") == "78"
+    graph = explorer(app).graph
+    assert graph.read.format == "numpy" and graph.weighted and graph.labels.codes.tolist() == club.tolist()
+
+
 def _karate_table(fmt: str) -> bytes:
     """Karate as pandas writes it in ``fmt``: ends 'a' and 'b', the weight as 'score', one more column."""
     import io

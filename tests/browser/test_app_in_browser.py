@@ -12,7 +12,7 @@ import pytest
 
 from ui import navigation
 
-from .conftest import click_node, go, open_app, settle, shot
+from .conftest import FIND_NODE, click_node, go, open_app, settle, shot
 
 pytestmark = pytest.mark.browser
 
@@ -387,6 +387,27 @@ def test_upload_an_lgl_file_igraph_writes(server, new_page, tmp_path):
     page.get_by_text(re.compile(r"78 edges read as LGL, weight from edge attribute 'weight'")).wait_for()
     assert metric(page, "Nodes") == "34" and metric(page, "Edges") == "78"
     shot(page, "1-graph-uploaded-lgl")
+    assert not page.get_by_test_id("stException").count()
+
+
+def test_upload_a_graphviz_json_layout_dot_writes(server, new_page, tmp_path):
+    """Graphviz's own ``dot -Tjson`` of a graph with a weighted edge, a name with a blank and a lone
+    node, uploaded with no format chosen: the graph it lays out, its weight, not its drawing."""
+    from ..data.test_dot import graphviz
+
+    path = tmp_path / "layout.json"
+    path.write_bytes(graphviz(b'graph { a -- "x y" [weight=3]; "x y" -- b; b -- a; lone; }', "json"))
+    page = new_page()
+    upload(page, server, path)
+    page.get_by_text("Loaded layout.json: 4 nodes, 3 edges.").wait_for()
+    page.get_by_text(re.compile(r"^3 edges read as node-link JSON, weight from edge attribute 'weight';"
+                                r".*; undirected$")).wait_for()
+    assert page.get_by_text("Graphviz JSON (dot -Tjson)", exact=True).count() == 1
+    assert page.get_by_text(re.compile(r"^undirected, weighted · ")).count() == 1
+    assert [metric(page, m) for m in ("Nodes", "Edges", "Isolated nodes")] == ["4", "3", "1"]
+    page.wait_for_selector(".js-plotly-plot .scatterlayer .point")
+    assert page.evaluate(FIND_NODE, "x y") is not None  # the quoted name, whole, on the chart
+    shot(page, "1-graph-uploaded-graphviz-json")
     assert not page.get_by_test_id("stException").count()
 
 

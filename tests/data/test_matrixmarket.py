@@ -48,6 +48,17 @@ def test_symmetric_matrix_is_the_undirected_weighted_graph(tmp_path, layout):
     assert graph.read.format == "matrix-market" and graph.read.directed_why == "a symmetric matrix"
 
 
+def test_a_banner_in_lower_case_as_rustworkx_writes_it(tmp_path):
+    import rustworkx as rx
+
+    path = tmp_path / "rx.mtx"
+    rx.write_matrix_market(rx.networkx_converter(nx.karate_club_graph()), str(path))
+    assert path.read_bytes().startswith(b"%%matrixmarket matrix coordinate")  # scipy.io.mmread refuses it
+    graph = read_graph_bytes(path.read_bytes(), "rx.mtx")
+    assert (graph.num_nodes, graph.num_edges, graph.directed) == (34, 78, False)
+    assert set(edges_of(graph)) == set(karate_weighted())
+
+
 def test_general_matrix_of_a_directed_graph_stays_directed(tmp_path):
     d = nx.gnp_random_graph(30, 0.15, seed=3, directed=True)
     graph = read_graph_bytes(mtx(tmp_path, sp.coo_matrix(nx.to_scipy_sparse_array(d))), "d.mtx")

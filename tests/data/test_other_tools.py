@@ -442,6 +442,22 @@ NODE_LINK = {
                    "nodes": [{"key": "m", "attributes": {"label": "Myriel"}},
                              {"key": "n", "attributes": {"label": "Napoleon"}}, {"key": "lonely"}],
                    "edges": [{"key": "e0", "source": "n", "target": "m", "attributes": {"weight": 2.5}}]},
+    "vis.js": {"nodes": [{"id": 1, "label": "Myriel"}, {"id": 2, "label": "Napoleon"},
+                         {"id": 3, "label": "lonely"}],
+               "edges": [{"from": 2, "to": 1, "value": 2.5}]},
+    "JSON Graph Format 1": {"graph": {
+        "nodes": [{"id": "m", "label": "Myriel"}, {"id": "n", "label": "Napoleon"},
+                  {"id": "l", "label": "lonely"}],
+        "edges": [{"source": "n", "target": "m", "metadata": {"weight": 2.5}}]}},
+    "JSON Graph Format 2": {"graph": {
+        "nodes": {"m": {"label": "Myriel"}, "n": {"label": "Napoleon"}, "l": {"label": "lonely"}},
+        "edges": [{"source": "n", "target": "m", "metadata": {"weight": 2.5}}]}},
+    "sigma.js legacy": {"nodes": [{"id": "n0", "label": "Myriel", "x": 0, "y": 1, "size": 3},
+                                  {"id": "n1", "label": "Napoleon"}, {"id": "n2", "label": "lonely"}],
+                        "edges": [{"id": "e0", "source": "n1", "target": "n0", "weight": 2.5}]},
+    "d3 after its force layout": {"nodes": [{"id": "Myriel", "x": 1.5}, {"id": "Napoleon"}, {"id": "lonely"}],
+                                  "links": [{"source": {"id": "Napoleon", "x": 3}, "target": {"id": "Myriel"},
+                                             "value": 2.5}]},
 }
 
 
@@ -452,6 +468,22 @@ def test_node_link_json_as_other_tools_write_it(tool):
     graph = read_graph_bytes(json.dumps(NODE_LINK[tool]).encode(), "miserables.json")
     assert sorted(graph.names) == ["Myriel", "Napoleon", "lonely"] and not graph.directed
     assert edges_of(graph) == {frozenset(("Myriel", "Napoleon")): 2.5}
+
+
+def test_vis_js_edges_with_arrows_are_directed():
+    raw = b'{"nodes": [{"id": "a"}, {"id": "b"}], "edges": [{"from": "a", "to": "b", "arrows": "to"}]}'
+    graph = read_graph_bytes(raw, "network.json")
+    assert graph.directed and edges_of(graph) == {("a", "b"): 1.0}
+
+
+def test_node_link_json_of_tuple_named_nodes_is_refused_saying_so():
+    import json
+
+    import networkx as nx
+
+    data = nx.node_link_data(nx.grid_2d_graph(2, 2), edges="links")
+    message = read_error(json.dumps(data).encode(), "grid.json")
+    assert "a node id or an edge's end is a list or an object (a graph of tuple-named nodes?)" in message
 
 
 def test_d3_json_whose_names_repeat_keeps_its_nodes_apart():
@@ -478,6 +510,11 @@ MIXED = {
                b'<edge source="a" target="b" directed="true"><data key="w">2.5</data></edge>\n'
                b'<edge source="b" target="c"/>\n</graph>\n</graphml>\n',
 }
+
+
+MIXED["graphology"] = (b'{"options": {"type": "mixed"}, "nodes": [{"key": "a"}, {"key": "b"}, {"key": "c"}], '
+                       b'"edges": [{"source": "a", "target": "b", "attributes": {"weight": 2.5}}, '
+                       b'{"source": "b", "target": "c", "undirected": true}]}')  # graphology's export
 
 
 @pytest.mark.parametrize("fmt", MIXED)
@@ -536,6 +573,13 @@ def test_a_float_column_of_ids_beside_an_integer_one_names_the_same_nodes(tmp_pa
     assert graph.names == ("1", "2", "3") and set(edges_of(graph)) == {frozenset(("1", "2")),
                                                                        frozenset(("2", "3")),
                                                                        frozenset(("3", "1"))}
+
+
+def test_ids_spelled_with_an_exponent_but_no_point_are_names_not_floats():
+    """PDB ids (1E10, 2E30) and the like: numpy and pandas write a float with its point, so 1E5 is a name,
+    not node 100000 (which would merge with a node 100000 beside it)."""
+    graph = read_graph_bytes(b"1E5,100000\n100000,3\n1E5,2\n2E30,1E10\n", "ids.csv")
+    assert sorted(graph.names) == sorted(["1E5", "100000", "3", "2", "2E30", "1E10"]) and graph.num_edges == 4
 
 
 def test_ids_written_as_floats_past_2_53_are_refused_not_split():

@@ -370,6 +370,24 @@ def test_attribute_dicts_are_read_as_literals_never_run():
         parse_edge_list(raw, "g.txt")
 
 
+def test_networkx_names_holding_the_delimiter_are_named_as_the_problem(tmp_path):
+    """write_edgelist writes "São Paulo" as it is: three fields before the dict, not a bad dict."""
+    nx.write_edgelist(nx.Graph([("Zürich", "São Paulo", {"weight": 0.5})]), tmp_path / "g.txt")
+    message = read_error((tmp_path / "g.txt").read_bytes(), "g.txt")
+    assert message.startswith("g.txt:1: 3 fields before the edge's attributes, not 'source target'")
+
+
+@pytest.mark.parametrize(("writer", "said"), [
+    ("GraphToolBinary", "a graph-tool binary (.gt): save it as GraphML"),
+    ("NetworkitBinary", "a NetworKit binary graph: write it as GraphML")])
+def test_binary_graphs_other_tools_write_are_refused_saying_how_to_export_them(tmp_path, writer, said):
+    nk = pytest.importorskip("networkit")  # in requirements-dev.txt: never skipped where the tests run
+    path = tmp_path / "g.bin"
+    nk.graphio.writeGraph(nk.generators.ErdosRenyiGenerator(20, 0.2).generate(), str(path),
+                          getattr(nk.graphio.Format, writer))
+    assert f"binary content ({said}" in read_error(path.read_bytes(), "g.bin")
+
+
 def test_a_large_integer_list_is_the_graph_it_came_from():
     """10k nodes of integer ids, read in chunks: the graph networkx wrote, nodes in numeric order."""
     g = nx.barabasi_albert_graph(10_000, 2, seed=1)
