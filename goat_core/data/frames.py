@@ -21,7 +21,7 @@ from .delimited import COLUMN_NAMES, HEAD_ROWS, Layout, looks_like_header, read_
 from .formats import NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, first_line, header_key, zip_names
 from .matrix import looks_matrix, read_matrix
-from .nxformats import is_json_graph_format, node_link_from_data, parse_json
+from .nxformats import is_json_graph_format, neo4j_graph, neo4j_records, node_link_from_data, parse_json
 
 # What str.splitlines() splits on (a name holding one would split its row when written), and NUL.
 _BREAKS = re.compile("[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029\x00]")
@@ -76,6 +76,9 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
 def json_table(text: str, file: str, given: str | None) -> Table | Any:
     """The table of a JSON document, or its parsed data when that is to be read as node-link."""
     if given != "node-link" and looks_json_lines(text):
+        records = neo4j_records(text.splitlines(), file)
+        if records is not None:
+            return records
         # row k is the k-th non-blank line; a line pandas cannot read is found (only then) line by line
         lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
         _refuse_what_pandas_misreads(text, file, lines=True)
@@ -87,6 +90,8 @@ def json_table(text: str, file: str, given: str | None) -> Table | Any:
             _bad_json_line(text, file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
         return replace(frame_table(frame, "JSON Lines"), lines=lines)
     data = parse_json(text, file)
+    if isinstance(data, list) and neo4j_graph(data) is not None:  # APOC's ARRAY_JSON: the records in a list
+        return neo4j_graph(data)
     node_link = isinstance(data, dict) and ("nodes" in data or "links" in data) or is_json_graph_format(data)
     orient = None
     try:

@@ -494,6 +494,47 @@ def _vis_js(links: Any) -> bool:
         isinstance(link, dict) and "from" in link and "to" in link and "source" not in link for link in links)
 
 
+def neo4j_records(lines: list[str], file: str) -> dict | None:
+    """Neo4j APOC's JSON export (``apoc.export.json.*``: a node or relationship record a line) as node-link
+    data (:func:`neo4j_graph`); None when the first line is no such record."""
+    rows = [(number, line) for number, line in enumerate(lines, start=1) if line.strip()]
+    if neo4j_graph([json.loads(rows[0][1])]) is None:
+        return None
+    records = []
+    for number, line in rows:
+        try:
+            records.append(json.loads(line))
+        except (ValueError, RecursionError) as err:
+            raise GraphFormatError(file, f"not a JSON record as Neo4j's APOC writes one a line ({err})",
+                                   number) from None
+    graph = neo4j_graph(records)
+    if graph is None:
+        raise GraphFormatError(file, "a line that is no node or relationship record among Neo4j APOC's")
+    return graph
+
+
+def neo4j_graph(records: list) -> dict | None:
+    """Neo4j APOC's records (``{"type": "node", "id", "labels", "properties"}``, ``{"type": "relationship",
+    "start": {"id"}, "end": {"id"}, "label", "properties"}``) as node-link data, a node shown by its
+    ``name`` property; undirected, as Neo4j's CSVs are read (a relationship's stored direction is often
+    no meaning: --directed keeps it). None when the records are not all of that shape."""
+    kinds = {r.get("type") if isinstance(r, dict) else None for r in records}
+    if not records or not kinds <= {"node", "relationship"}:
+        return None
+    nodes = [{**_properties(r), "id": r.get("id"), "labels": ":".join(map(str, r.get("labels") or ()))}
+             for r in records if r["type"] == "node"]
+    for node in nodes:
+        node.setdefault("label", node.pop("name", None))
+    links = [{**_properties(r), "type": r.get("label"), "source": (r.get("start") or {}).get("id"),
+              "target": (r.get("end") or {}).get("id")} for r in records if r["type"] == "relationship"]
+    return {"directed": False, "multigraph": False, "graph": {}, "nodes": nodes, "links": links}
+
+
+def _properties(record: dict) -> dict:
+    properties = record.get("properties")
+    return properties if isinstance(properties, dict) else {}
+
+
 def is_json_graph_format(data: Any) -> bool:
     """The JSON Graph Format (jsongraphformat.info): ``{"graph": {"nodes": ..., "edges": [...]}}``."""
     return isinstance(data, dict) and isinstance(data.get("graph"), dict) and "nodes" in data["graph"]

@@ -470,6 +470,26 @@ def test_node_link_json_as_other_tools_write_it(tool):
     assert edges_of(graph) == {frozenset(("Myriel", "Napoleon")): 2.5}
 
 
+APOC = [{"type": "node", "id": "0", "labels": ["Person"], "properties": {"name": "Ann"}},
+        {"type": "node", "id": "1", "labels": ["Person"], "properties": {"name": "Dan", "age": 40}},
+        {"type": "node", "id": "2", "labels": ["Person"], "properties": {"name": "Eve"}},
+        {"id": "0", "type": "relationship", "label": "KNOWS", "properties": {"weight": 2.5},
+         "start": {"id": "0", "labels": ["Person"]}, "end": {"id": "1", "labels": ["Person"]}},
+        {"id": "1", "type": "relationship", "label": "KNOWS", "start": {"id": "1"}, "end": {"id": "2"}}]
+
+
+@pytest.mark.parametrize("layout", ["JSON Lines", "ARRAY_JSON"])
+def test_neo4j_apoc_json_export(layout):
+    """apoc.export.json.all: a record a line (the default) or, with jsonFormat 'ARRAY_JSON', a list."""
+    import json
+
+    raw = ("\n".join(map(json.dumps, APOC)) if layout == "JSON Lines" else json.dumps(APOC)).encode()
+    graph = read_graph_bytes(raw, "all.json")
+    assert sorted(graph.names) == ["Ann", "Dan", "Eve"] and not graph.directed
+    assert edges_of(graph) == {frozenset(("Ann", "Dan")): 2.5, frozenset(("Dan", "Eve")): 1.0}
+    assert graph.node_attrs["labels"].tolist() == ["Person"] * 3
+
+
 def test_vis_js_edges_with_arrows_are_directed():
     raw = b'{"nodes": [{"id": "a"}, {"id": "b"}], "edges": [{"from": "a", "to": "b", "arrows": "to"}]}'
     graph = read_graph_bytes(raw, "network.json")
