@@ -90,8 +90,9 @@ def json_table(text: str, file: str, given: str | None) -> Table | Any:
             _bad_json_line(text, file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
         return replace(frame_table(frame, "JSON Lines"), lines=lines)
     data = parse_json(text, file)
-    if isinstance(data, list) and neo4j_graph(data) is not None:  # APOC's ARRAY_JSON: the records in a list
-        return neo4j_graph(data)
+    records = neo4j_graph(data) if isinstance(data, list) else None  # APOC's ARRAY_JSON: records in a list
+    if records is not None:
+        return records
     node_link = isinstance(data, dict) and ("nodes" in data or "links" in data) or is_json_graph_format(data)
     orient = None
     try:
