@@ -116,12 +116,14 @@ def read(corpus: Path, out: Path, code: Path) -> int:
             meta, raw = json.loads(path.with_suffix(".json").read_text()), path.read_bytes()
             rng = random.Random(path.stem)
             for k, data in enumerate([raw] + [mutate(raw, rng) for _ in range(12)]):
-                signal.alarm(20)
-                try:
-                    result = outcome(data, meta)
+                try:  # the alarm may ring after the read, before it is cancelled: a timeout too
+                    signal.alarm(20)
+                    try:
+                        result = outcome(data, meta)
+                    finally:
+                        signal.alarm(0)
                 except Timeout:
                     result = "T timeout"
-                signal.alarm(0)
                 lines.write(f"{path.stem}#{k}\t{result}\n")
     return 0
 

@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import GraphFormatError
-from .formats import NO_WEIGHT, ReadOptions, ReadReport
+from .formats import ReadOptions, ReadReport
 from .frames import read_frame
-from .graph import FLOAT32_MAX, Graph, NodeLabels, declared_nodes, first_line, zip_names
-from .matrix import NO_VALUES, read_ties
+from .graph import Graph, NodeLabels, declared_nodes, first_line, refuse_size, zip_names
+from .matrix import read_ties
 
 NPY_MAGIC = b"\x93NUMPY"
 SCIPY_KEYS = {"format", "shape"}  # scipy.sparse.save_npz's, beside its data arrays
@@ -58,10 +58,7 @@ def _load(raw: bytes, file: str, max_bytes: int) -> dict[str, np.ndarray]:
         if raw.startswith(NPY_MAGIC):
             return {"array": np.load(io.BytesIO(raw), allow_pickle=False)}
         with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-            size = sum(info.file_size for info in archive.infolist())
-        if size > max_bytes:
-            raise GraphFormatError(file, f"arrays of {size / 2**20:,.0f} MB once decompressed: over the "
-                                         f"{max_bytes / 2**20:,.0f} MB read here")
+            refuse_size(sum(info.file_size for info in archive.infolist()), max_bytes, "NumPy .npz", file)
         with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
             return {key: array for key in npz.files if (array := _numbers(npz, key)) is not None}
     except GraphFormatError:
@@ -137,9 +134,6 @@ def _matrix_graph(matrix: Any, size: int, file: str, options: ReadOptions) -> tu
     if matrix.shape[0] != matrix.shape[1]:
         raise GraphFormatError(file, f"a rectangular {matrix.shape[0]:,} × {matrix.shape[1]:,} matrix (a "
                                "bipartite graph?): an adjacency matrix is square")
-    if options.source is not None or options.weight not in (None, NO_WEIGHT):
-        raise GraphFormatError(file, f"an adjacency matrix has no columns to choose: its cells are the "
-                                     f"weights ({NO_VALUES})")
     side = matrix.shape[0]
     n = declared_nodes(side, size, file, None, f"a {side:,} × {side:,} matrix")
     try:  # a broken file's indices would crash scipy's conversion (a segmentation fault): checked first
@@ -151,12 +145,8 @@ def _matrix_graph(matrix: Any, size: int, file: str, options: ReadOptions) -> tu
     ties.sum_duplicates()  # sorted by row, then column: one order whatever the file's
     ties.eliminate_zeros()
     src, dst, values = ties.row.astype(np.int64), ties.col.astype(np.int64), ties.data.astype(np.float64)
-    bad = np.flatnonzero(~((values > 0) & (values <= FLOAT32_MAX)))
-    if options.weight != NO_WEIGHT and len(bad):
-        r, c = src[bad[0]], dst[bad[0]]
-        raise GraphFormatError(file, f"cell [{r}, {c}] is {values[bad[0]]:g}: a weight is positive, up to "
-                                     f"{FLOAT32_MAX:.3g}; 0: no tie ({NO_VALUES})")
-    graph, report = read_ties([str(i) for i in range(n)], src, dst, values, options, file)
+    graph, report = read_ties([str(i) for i in range(n)], src, dst, values, options, file,
+                              lambda r, c: (f"[{r}, {c}]", None))
     kind = "sparse" if sparse.issparse(matrix) else "dense"
     what = f"{n:,} × {n:,} {kind} adjacency matrix, nodes 0..{n - 1}"
     return graph, replace(report, format="numpy", notes=(what,))

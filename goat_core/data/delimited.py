@@ -406,11 +406,13 @@ def _line_index(raw: bytes, file: str, sep: str | None, skip: int) -> RowAt:
 
 def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout, file: str,
                 options: ReadOptions, sample: list[tuple[int, list[str]]], row: RowAt, *, text: str = "",
-                has_header: bool | None = None, integer_ids: bool = False) -> tuple[Graph, ReadReport]:
+                has_header: bool | None = None, integer_ids: bool = False,
+                strings: frozenset[int] = frozenset()) -> tuple[Graph, ReadReport]:
     """The graph of any table: ``chunks(columns, integers)`` gives its rows as DataFrames of text
     (the ends as int64 when ``integers``); the columns are chosen on ``sample``, its first (line,
     fields); ``row(k)`` names a bad row; ``text``: a text file's head, whose comments may say the
-    direction; ``has_header``: said by the format (JSON, Parquet) rather than guessed."""
+    direction; ``has_header``: said by the format (JSON, Parquet) rather than guessed; ``strings``:
+    the columns a typed table holds as strings, whose "1.0" is a name, not the id 1 written as a float."""
     if not sample:
         raise GraphFormatError(file, "no edges: only a header line")
     columns = choose_columns(layout, options, file, _sample(sample))
@@ -420,6 +422,7 @@ def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout
     guess = {"index": not columns.given, "adjlist": not columns.given and options.format is None,
              "first_line": not columns.given and has_header is None}
     table = _Edges(layout, columns, file, sample, row, guess)
+    table.floats_are_ids = not {columns.source, columns.target} & strings
     directed, why = _direction(options, layout, sample, text, table.type_at)
     try:
         graph = table.graph(chunks(columns, integer_ids), directed, integer_ids)
@@ -446,6 +449,7 @@ class _Edges:
         keys = [header_key(h) for h in layout.header or ()]
         self.type_at = keys.index("type") if "type" in keys else None  # Gephi's Directed/Undirected
         self.kinds: set[str] = set()  # the values seen in it
+        self.floats_are_ids = True  # "1.0" beside "1" is one node (a text file's float column of ids)
 
     def graph(self, chunks: Iterable[Any], directed: bool, integers: bool) -> Graph:
         import pandas as pd
@@ -484,7 +488,7 @@ class _Edges:
         else:
             node_names = list(names)
             integral = all(_INTEGER.fullmatch(name) for name in node_names)
-            whole = None if integral else _whole_floats(node_names, self.file)  # np.savetxt's 1.0e+00
+            whole = None if integral or not self.floats_are_ids else _whole_floats(node_names, self.file)
             if integral:  # "007": integers as text
                 node_names, src, dst = _integer_order(node_names, src, dst)
             elif whole is not None:

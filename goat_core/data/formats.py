@@ -107,7 +107,7 @@ class ReadReport:
     positions: tuple[int, int, int | None] | None = None  # edge tables: 0-based source, target, weight
     ignored: tuple[str, ...] = ()  # columns or attributes read past
     node_attributes: tuple[str, ...] = ()  # kept as Graph.node_attrs
-    labels_from: str | None = None  # the node attribute taken as labels
+    labels_from: str | None = None  # the node attribute (an .npz: the array) taken as labels
     names_from: str | None = None  # the attribute node names came from (GEXF/GraphML labels)
     rows: tuple[tuple[str, ...], ...] = ()  # the first rows as read: (source, target[, weight])
     notes: tuple[str, ...] = ()
@@ -130,7 +130,8 @@ class ReadReport:
         if self.names_from:
             parts.append(f"node names from {self.names_from}")
         if self.labels_from:
-            parts.append(f"labels from node attribute {self.labels_from}")
+            parts.append(f"labels from {'array' if self.format == 'numpy' else 'node attribute'} "
+                         f"{self.labels_from}")
         parts.append(("directed" if self.directed else "undirected")
                      + (f" ({self.directed_why})" if self.directed_why else ""))
         return "; ".join(parts)

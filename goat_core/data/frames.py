@@ -19,7 +19,7 @@ import pandas as pd
 from ..errors import GraphFormatError
 from .delimited import COLUMN_NAMES, HEAD_ROWS, Layout, looks_like_header, read_fields
 from .formats import NO_WEIGHT, ReadOptions, ReadReport
-from .graph import Graph, decode, first_line, header_key, zip_names
+from .graph import Graph, decode, first_line, header_key, refuse_size, zip_names
 from .matrix import looks_matrix, read_matrix
 from .nxformats import is_json_graph_format, neo4j_graph, neo4j_records, node_link_from_data, parse_json
 
@@ -76,19 +76,7 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
 def json_table(text: str, file: str, given: str | None) -> Table | Any:
     """The table of a JSON document, or its parsed data when that is to be read as node-link."""
     if given != "node-link" and looks_json_lines(text):
-        records = neo4j_records(text.splitlines(), file)
-        if records is not None:
-            return records
-        # row k is the k-th non-blank line; a line pandas cannot read is found (only then) line by line
-        lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
-        _refuse_what_pandas_misreads(text, file, lines=True)
-        try:
-            frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
-        except (ValueError, TypeError) as err:
-            _bad_json_line(text, file, f"not JSON Lines pandas can read: {first_line(err)}")
-        if len(frame) != len(lines):
-            _bad_json_line(text, file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
-        return replace(frame_table(frame, "JSON Lines"), lines=lines)
+        return neo4j_records(text.splitlines(), file) or _json_lines(text, file)
     data = parse_json(text, file)
     records = neo4j_graph(data) if isinstance(data, list) else None  # APOC's ARRAY_JSON: records in a list
     if records is not None:
@@ -124,6 +112,20 @@ def json_table(text: str, file: str, given: str | None) -> Table | Any:
                                ) from None
     # orient 'table' names pandas' unnamed index "index" (read_json gives it back unnamed)
     return frame_table(frame, f"orient '{name}'{told}", unnamed="index" if name == "table" else "")
+
+
+def _json_lines(text: str, file: str) -> Table:
+    """JSON Lines as pandas reads them: row k is the k-th non-blank line; a line pandas cannot read is
+    found (only then) line by line."""
+    lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    _refuse_what_pandas_misreads(text, file, lines=True)
+    try:
+        frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
+    except (ValueError, TypeError) as err:
+        _bad_json_line(text, file, f"not JSON Lines pandas can read: {first_line(err)}")
+    if len(frame) != len(lines):
+        _bad_json_line(text, file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
+    return replace(frame_table(frame, "JSON Lines"), lines=lines)
 
 
 def _bad_json_line(text: str, file: str, problem: str) -> NoReturn:
@@ -241,12 +243,6 @@ def _kind(value: Any) -> str:
 # --------------------------------------------------------------------------- Parquet
 
 
-def _refuse_size(size: int, max_bytes: int, what: str, file: str) -> None:
-    if size > max_bytes:
-        raise GraphFormatError(file, f"{what} content over {max_bytes / 2**20:,.0f} MB once decompressed "
-                                     f"({size / 2**20:,.0f} MB; the limit here): refused")
-
-
 def read_parquet(raw: bytes, file: str, options: ReadOptions, max_bytes: int = DEFAULT_MAX_BYTES
                  ) -> tuple[Graph, ReadReport]:
     """A Parquet file (``DataFrame.to_parquet``), read by pyarrow; refused before it is read when
@@ -277,7 +273,7 @@ def parquet_frame(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         parquet = pq.ParquetFile(io.BytesIO(raw))
         meta = parquet.metadata
         size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
-        _refuse_size(size, max_bytes, "Parquet", file)
+        refuse_size(size, max_bytes, "Parquet", file)
         return parquet.read().to_pandas()
     except GraphFormatError:
         raise
@@ -340,7 +336,7 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
     except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as err:
         raise GraphFormatError(file, f"not an Excel workbook (.xlsx): {first_line(err)}") from None
     size = sum(info.file_size for info in members)  # a member read stops at its declared size
-    _refuse_size(size, max_bytes, "Excel workbook", file)
+    refuse_size(size, max_bytes, "Excel workbook", file)
     if any(info.filename.endswith(".bin") and info.filename.startswith("xl/workbook") for info in members):
         raise GraphFormatError(file, "an Excel binary workbook (.xlsb): save it as .xlsx or CSV to read it "
                                      "here")
@@ -550,7 +546,8 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
         graph, report = read_fields(lambda columns, whole: [integers if whole else texts],
                                     Layout(",", header, None, width, None), file, options, sample, row,
                                     has_header=None if table.guessed else header is not None,
-                                    integer_ids=True)
+                                    integer_ids=True, strings=frozenset(
+                                        k for k, c in enumerate(typed) if _holds_strings(c)))
     except GraphFormatError as err:
         if err.line is None or table.lines is not None:
             raise
@@ -558,6 +555,12 @@ def read_frame(table: Table | pd.DataFrame, file: str, options: ReadOptions, fmt
     what = table.how if fmt != "json-table" else "pandas JSON Lines (orient 'records', lines=True)" \
         if table.lines is not None else f"pandas JSON, {table.how}"
     return graph, replace(report, format=fmt, separator=None, notes=(what,) + report.notes)
+
+
+def _holds_strings(column: pd.Series) -> bool:
+    """A column of text, where "1.0" is a name (not the id 1, as a float column of ids writes it)."""
+    values = column.cat.categories if isinstance(column.dtype, pd.CategoricalDtype) else column
+    return pd.api.types.infer_dtype(values, skipna=True) in ("string", "mixed", "mixed-integer")
 
 
 def _texts(column: pd.Series) -> pd.Series:

@@ -613,6 +613,14 @@ def zip_names(raw: bytes) -> list[str]:
         return []
 
 
+def refuse_size(size: int, max_bytes: int, what: str, file: str) -> None:
+    """Refuses content (a Parquet file's columns, a workbook's or an .npz's members) past ``max_bytes``
+    once decompressed, before it is read."""
+    if size > max_bytes:
+        raise GraphFormatError(file, f"{what} content over {max_bytes / 2**20:,.0f} MB once decompressed "
+                                     f"({size / 2**20:,.0f} MB; the limit here): refused")
+
+
 def first_line(err: BaseException) -> str:
     text = str(err).strip()
     return text.splitlines()[0] if text else type(err).__name__

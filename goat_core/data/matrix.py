@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 
 import numpy as np
@@ -77,9 +78,6 @@ def looks_matrix(rows: list[str], complete: bool) -> bool:
 
 
 def read_matrix(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadReport]:
-    if options.source is not None or options.weight not in (None, NO_WEIGHT):
-        raise GraphFormatError(file, f"an adjacency matrix has no columns to choose: its cells are the "
-                                     f"weights ({NO_VALUES})")
     if not (rows := table_rows(decode(raw, file))):
         raise GraphFormatError(file, "no rows: the file holds only comments or blank lines")
     sep = sniff_separator([text for _, text in rows[:HEAD_ROWS]])
@@ -90,22 +88,26 @@ def read_matrix(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Rea
                                body[min(n, len(body) - 1)][0] if body else rows[0][0])
     names = labels or [str(i) for i in range(n)]
     values = _values(body, sep, row_names, file)
-    if options.weight != NO_WEIGHT and (bad := ~((values >= 0) & (values <= FLOAT32_MAX))).any():
-        r, c = divmod(int(np.argmax(bad)), n)
-        raise GraphFormatError(file, f"cell {names[r]} → {names[c]} is {values[r, c]:g}: a weight is "
-                                     f"positive, up to {FLOAT32_MAX:.3g}; 0 or empty: no tie ({NO_VALUES})",
-                               body[r][0])
     src, dst = np.divmod(np.flatnonzero(values), n)  # the non-zero cells are the ties
-    graph, report = read_ties(names, src, dst, values[src, dst], options, file)
+    graph, report = read_ties(names, src, dst, values[src, dst], options, file,
+                              lambda r, c: (f"{names[r]} → {names[c]}", body[r][0]))
     numbered = "" if labels else f" without a header: nodes 0..{n - 1}, as numpy and igraph number them"
     return graph, replace(report, separator=SEPARATORS[sep], notes=(f"{n:,} × {n:,} matrix{numbered}",))
 
 
 def read_ties(names: list[str], src: np.ndarray, dst: np.ndarray, ties: np.ndarray, options: ReadOptions,
-              file: str) -> tuple[Graph, ReadReport]:
+              file: str, cell: Callable[[int, int], tuple[str, int | None]]) -> tuple[Graph, ReadReport]:
     """The graph of an adjacency matrix's non-zero cells (row ``src``, column ``dst``, value ``ties``,
-    each checked to be a weight): weighted when a value is not 1, undirected when the matrix is
-    symmetric (each pair once)."""
+    each checked to be a weight; ``cell(row, column)``: how an error names a cell, and its file line):
+    weighted when a value is not 1, undirected when the matrix is symmetric (each pair once)."""
+    if options.source is not None or options.weight not in (None, NO_WEIGHT):
+        raise GraphFormatError(file, f"an adjacency matrix has no columns to choose: its cells are the "
+                                     f"weights ({NO_VALUES})")
+    if options.weight != NO_WEIGHT and len(bad := np.flatnonzero(~((ties > 0) & (ties <= FLOAT32_MAX)))):
+        where, line = cell(int(src[bad[0]]), int(dst[bad[0]]))
+        empty = " or empty" if line is not None else ""  # a text file's empty cell
+        raise GraphFormatError(file, f"cell {where} is {ties[bad[0]]:g}: a weight is positive, up to "
+                                     f"{FLOAT32_MAX:.3g}; 0{empty}: no tie ({NO_VALUES})", line)
     if len(ties) == 0:
         raise GraphFormatError(file, "an adjacency matrix with no ties (every cell 0 or empty)")
     valued = bool(np.any(ties != 1))

@@ -411,6 +411,31 @@ def test_upload_a_graphviz_json_layout_dot_writes(server, new_page, tmp_path):
     assert not page.get_by_test_id("stException").count()
 
 
+def test_upload_a_gnn_benchmark_npz_keeps_its_classes_after_a_refresh(server, new_page, tmp_path):
+    """The GNN benchmark's ``.npz`` (the adjacency matrix's CSR parts and a label array, by np.savez):
+    read as that matrix with its classes, and the same graph after F5 (the link carries the upload)."""
+    import networkx as nx
+    import numpy as np
+
+    g = nx.karate_club_graph()
+    a = nx.to_scipy_sparse_array(g, weight=None, format="csr")
+    path = tmp_path / "karate.npz"
+    np.savez(path, adj_data=a.data, adj_indices=a.indices, adj_indptr=a.indptr, adj_shape=a.shape,
+             labels=np.array([g.nodes[n]["club"] == "Officer" for n in g], dtype=np.int64))
+    page = new_page()
+    upload(page, server, path)
+    page.get_by_text("Loaded karate.npz: 34 nodes, 78 edges.").wait_for()
+    account = re.compile(r"78 edges read as NumPy/SciPy arrays, unweighted; labels from array 'labels'")
+    page.get_by_text(account).wait_for()
+    page.reload()
+    settle(page)
+    page.get_by_text(account).wait_for()
+    assert [metric(page, m) for m in ("Nodes", "Edges")] == ["34", "78"]
+    assert page.get_by_text(re.compile(r"\b2 classes\b")).count() >= 1, "the labels survive the refresh"
+    shot(page, "1-graph-uploaded-npz")
+    assert not page.get_by_test_id("stException").count()
+
+
 def test_upload_an_excel_workbook_with_a_nodes_sheet_in_front_of_its_edges(server, new_page, tmp_path):
     """A workbook as people keep a network (pandas' to_excel: Nodes, then Edges) is read from its
     Edges sheet, and the account names the sheet it left out."""

@@ -74,6 +74,23 @@ def test_every_pandas_writer_is_read_to_the_graph_it_wrote(tmp_path, writer, mak
                                            + ("Parquet" if writer == "parquet" else "pandas JSON table"))
 
 
+def excel(df: pd.DataFrame) -> bytes:
+    out = io.BytesIO()
+    df.to_excel(out, index=False)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("write", [w for w, _ in WRITERS.values()] + [excel], ids=[*WRITERS, "excel"])
+def test_string_ids_are_names_as_written_and_a_float_column_s_are_integers(write):
+    """"1.0" is a name beside "1" where the table holds text (a typed format says so); a float column
+    of ids (pandas writes ints as floats beside a missing value) is the integers it holds."""
+    texts = pd.DataFrame({"source": ["1.0", "1", "2"], "target": ["2", "3", "1.0"]})
+    strings = read_graph_bytes(write(texts), "t")
+    assert sorted(strings.names) == ["1", "1.0", "2", "3"] and strings.num_edges == 2  # 2-1.0 twice
+    floats = read_graph_bytes(write(pd.DataFrame({"source": [1.0, 1.0, 2.0], "target": [2, 3, 1]})), "t")
+    assert floats.names == ("1", "2", "3") and floats.num_edges == 2  # 1-2 twice, undirected: one edge
+
+
 @pytest.mark.parametrize("writer", NAMED)
 def test_columns_in_another_order_are_chosen_by_name(writer):
     g = lesmis()
