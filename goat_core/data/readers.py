@@ -192,15 +192,22 @@ def _within_limits(file: str) -> Iterator[None]:
 
 MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\xfd7zXZ\x00": "xz", b"PK\x03\x04": "zip",
          b"PK\x05\x06": "zip"}
-UNREAD = {b"7z\xbc\xaf\x27\x1c": "a 7-Zip archive", b"Rar!": "a RAR archive",
-          b"\x28\xb5\x2f\xfd": "zstd-compressed", b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
-          b"\xd0\xcf\x11\xe0": "an old Excel .xls or Office file: save it as .xlsx or CSV",
-          b"ARROW1": "an Arrow/Feather file",
-          "⛾ gt".encode(): "a graph-tool binary (.gt): save it as GraphML, g.save('graph.graphml')",
-          b"nkbg": "a NetworKit binary graph: write it as GraphML or METIS, graphio.writeGraph(G, path, "
-                   "graphio.Format.GraphML)",
-          b"MATLAB ": "a MATLAB .mat file: save its edges as text, e.g. [i,j,w] = find(A); "
-                      "writematrix([i j w], 'edges.csv'), or the matrix as .npy or Matrix Market"}
+PICKLE = ("a Python pickle (pickle.dump, networkx's gpickle, torch.save), never unpickled here: "
+          "unpickling runs code. Write the graph as GraphML (nx.write_graphml) or its edges as numbers "
+          "(np.savez('g.npz', edge_index=data.edge_index.numpy()))")
+UNREAD: dict[bytes | tuple[bytes, ...], str] = {
+    b"7z\xbc\xaf\x27\x1c": "a 7-Zip archive", b"Rar!": "a RAR archive",
+    b"\x28\xb5\x2f\xfd": "zstd-compressed", b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
+    b"\xd0\xcf\x11\xe0": "an old Excel .xls or Office file: save it as .xlsx or CSV",
+    b"ARROW1": "an Arrow/Feather file",
+    b"SQLite format 3\x00": "an SQLite database: export its edge table as CSV, e.g. sqlite3 -header -csv "
+                            "db.sqlite 'SELECT * FROM edges' > edges.csv",
+    "⛾ gt".encode(): "a graph-tool binary (.gt): save it as GraphML, g.save('graph.graphml')",
+    b"nkbg": "a NetworKit binary graph: write it as GraphML or METIS, graphio.writeGraph(G, path, "
+             "graphio.Format.GraphML)",
+    b"MATLAB ": "a MATLAB .mat file: save its edges as text, e.g. [i,j,w] = find(A); "
+                "writematrix([i j w], 'edges.csv'), or the matrix as .npy or Matrix Market",
+    (b"\x80\x02", b"\x80\x03", b"\x80\x04", b"\x80\x05"): PICKLE}  # protocols 2 to 5
 
 
 def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, str | None]:
@@ -223,7 +230,7 @@ def unpack(raw: bytes, file: str, max_bytes: int) -> tuple[bytes, str | None, st
     if what:
         raise GraphFormatError(file, f"binary content ({what}), not a graph file: gzip, bz2, xz and "
                                      "one-file zip are unpacked; graphs are text, CSV, GEXF, GraphML, GML, "
-                                     "Pajek, JSON or Parquet (or an Excel .xlsx workbook)")
+                                     "Pajek, JSON, Parquet, an Excel .xlsx workbook or NumPy .npy/.npz")
     return raw, compression, member
 
 
@@ -260,6 +267,8 @@ def _decompress(raw: bytes, kind: str, file: str, max_bytes: int) -> tuple[bytes
 
 def _only_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
     names = [i.filename for i in archive.infolist()]
+    if any(name.endswith("/data.pkl") for name in names):  # torch.save's zip: pickled objects and storages
+        raise GraphFormatError(file, f"binary content ({PICKLE})")
     if "mimetype" in names and archive.read("mimetype").startswith(b"application/vnd.oasis.opendocument"):
         raise GraphFormatError(file, "an OpenDocument spreadsheet (.ods): save it as .xlsx or CSV to read it "
                                      "here")

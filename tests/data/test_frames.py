@@ -218,7 +218,7 @@ def test_parquet_errors_are_one_line():
     feather = io.BytesIO()
     frame(karate()).to_feather(feather)
     assert "binary content (an Arrow/Feather file)" in one_line(feather.getvalue())
-    assert "graphs are text, CSV, GEXF, GraphML, GML, Pajek, JSON or Parquet" in one_line(feather.getvalue())
+    assert "graphs are text, CSV, GEXF, GraphML, GML, Pajek, JSON, Parquet" in one_line(feather.getvalue())
 
 
 def test_parquet_without_pyarrow_says_what_to_install(monkeypatch):

@@ -7,11 +7,14 @@ import bz2
 import gzip
 import io
 import json
+import pickle
+import sqlite3
 import zipfile
 
 import networkx as nx
 import pandas as pd
 import pytest
+import torch
 
 from goat_core import GraphFormatError, ParameterError, load_graph, parse_edge_list, read_graph_file
 from goat_core.data.formats import ReadOptions
@@ -386,6 +389,29 @@ def test_binary_graphs_other_tools_write_are_refused_saying_how_to_export_them(t
     nk.graphio.writeGraph(nk.generators.ErdosRenyiGenerator(20, 0.2).generate(), str(path),
                           getattr(nk.graphio.Format, writer))
     assert f"binary content ({said}" in read_error(path.read_bytes(), "g.bin")
+
+
+@pytest.mark.parametrize("save", [
+    lambda g, path: path.write_bytes(pickle.dumps(g)),  # networkx 2's write_gpickle was this
+    lambda g, path: path.write_bytes(gzip.compress(pickle.dumps(g, protocol=2))),
+    lambda g, path: torch.save({"edge_index": torch.tensor(list(g.edges())).T}, path),  # PyG's .pt
+    lambda g, path: torch.save(torch.tensor(list(g.edges())), path, _use_new_zipfile_serialization=False)],
+    ids=["pickle", "pickle-2-gzip", "torch-save", "torch-save-legacy"])
+def test_pickles_are_refused_unopened_saying_how_to_export_them(tmp_path, monkeypatch, save):
+    path = tmp_path / "g.pkl"
+    save(nx.karate_club_graph(), path)
+    for module, name in ((pickle, "load"), (pickle, "loads"), (torch, "load")):  # never called to read
+        monkeypatch.setattr(module, name, lambda *a, **k: pytest.fail("unpickled"))
+    message = read_error(path.read_bytes(), "g.pkl")
+    assert message.startswith("g.pkl: binary content (a Python pickle") and "np.savez" in message
+
+
+def test_an_sqlite_database_is_refused_saying_how_to_export_its_table(tmp_path):
+    with sqlite3.connect(tmp_path / "g.db") as db:
+        db.execute("CREATE TABLE edges (source TEXT, target TEXT, weight REAL)")
+        db.executemany("INSERT INTO edges VALUES (?, ?, ?)", [("a", "b", 1.0), ("b", "c", 2.5)])
+    message = read_error((tmp_path / "g.db").read_bytes(), "g.db")
+    assert message.startswith("g.db: binary content (an SQLite database: export its edge table as CSV")
 
 
 def test_a_large_integer_list_is_the_graph_it_came_from():
