@@ -76,6 +76,7 @@ UNIX_MILLISECONDS = (1e11, 4.2e12)
 # which int64 columns would merge): such a file's ids are read as text.
 _LEADING_ZERO = re.compile(rb"[\s,]-?0\d")  # after a blank or comma; the file's start apart (3x faster)
 HEAD_BYTES = 65536  # the head a text's layout is found on
+MAX_COLUMNS = 10_000  # an edge table's; pandas takes ~0.1 ms a column, a matrix is read as one
 # Rows per chunk of the table path: one chunk's tokens (text ids: two Python strings per row,
 # ~60 bytes each) are what loading holds beyond the arrays, ~8 MB at this size.
 CHUNK_ROWS = 1 << 16
@@ -454,6 +455,12 @@ class _Edges:
     def graph(self, chunks: Iterable[Any], directed: bool, integers: bool) -> Graph:
         import pandas as pd
 
+        if self.positional and not 2 <= self.width <= 3:  # refused whatever the rows hold: before pandas
+            self.refuse(0)  # reads them (a million columns take it minutes)
+        if self.width > MAX_COLUMNS:
+            raise GraphFormatError(self.file, f"{self.width:,} columns: an edge table holds a source, a "
+                                              f"target and a few more (over {MAX_COLUMNS:,} are not read)"
+                                              + MATRIX_HINT, self.layout.header_line or self.sample[0][0])
         names: dict[str, int] = {}
         parts: list[list[np.ndarray]] = [[], [], []]
         done = 0

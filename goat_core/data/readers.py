@@ -346,7 +346,7 @@ def _looks_multiline(head: _Head) -> bool:
 
 
 class _Head(NamedTuple):
-    """The first 64 kB of a file as the sniffers look at it."""
+    """The first 64 kB of a file (or its first lines) as the sniffers look at it."""
 
     raw: bytes
     file: str
@@ -354,6 +354,7 @@ class _Head(NamedTuple):
     lines: list[str]  # whole lines (the last dropped when the head cut it)
     rows: list[str]  # lines that are not blank or a #/% comment, stripped
     root: str  # an XML document's root element, lower case ("" for none)
+    whole: bool  # the head is the whole file
 
 
 # (format, test) in the order they are tried; an edge table when none says yes
@@ -389,22 +390,27 @@ SNIFFERS: tuple[tuple[str, Callable[[_Head], bool]], ...] = (
     # algs4's V and E lines; an "n m" line that may be counts is asked about (a GraphFormatError)
     ("counted", lambda h: looks_counted(h.rows, h.raw, h.file, h.lines)),
     # a square of numbers that is not KONECT's (`% asym` over `u v weight time` rows)
-    ("matrix", lambda h: looks_matrix(h.rows, len(h.raw) <= 65536) and not konect_header(h.text)),
+    ("matrix", lambda h: looks_matrix(h.rows, h.whole) and not konect_header(h.text)),
 )
+HEAD_LINES, MAX_HEAD = 3, 1 << 22  # the head holds 3 lines whole, up to 4 MB (10k-node matrix: 60 kB a line)
 
 
 def sniff_format(raw: bytes, file: str) -> str:
-    """The format of (uncompressed) bytes, from their first 64 kB: the first of :data:`SNIFFERS`
-    that says yes, else "edgelist"."""
-    text = raw[:65536].decode("utf-8-sig", errors="replace").lstrip()
-    lines = text.splitlines()[:-1] if len(raw) > 65536 else text.splitlines()  # the last may be cut
+    """The format of (uncompressed) bytes, from their first 64 kB (or their first lines, when longer):
+    the first of :data:`SNIFFERS` that says yes, else "edgelist"."""
+    end = -1
+    for _ in range(HEAD_LINES):
+        end = found if (found := raw.find(b"\n", end + 1, MAX_HEAD)) >= 0 else end
+    size = max(65536, end + 1)
+    text = raw[:size].decode("utf-8-sig", errors="replace").lstrip()
+    lines = text.splitlines()[:-1] if len(raw) > size and raw[size - 1:size] != b"\n" else text.splitlines()
     root = re.search(r"<(?!\?|!)(?:[\w.-]+:)?([\w.-]+)", text) if text.startswith("<") else None
     name = root.group(1).lower() if root else ""
     if (text.startswith(XML_STARTS) or name == "html") and name not in ("gexf", "graphml", "graph"):  # pyvis
         raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>), GraphML (<graphml>) "
                                      "and XGMML (<graph>) are the XML graph formats read")
     rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith(("#", "%"))]
-    head = _Head(raw, file, text, lines, rows, name)
+    head = _Head(raw, file, text, lines, rows, name, len(raw) <= size)
     return next((fmt for fmt, looks in SNIFFERS if looks(head)), "edgelist")
 
 

@@ -232,6 +232,19 @@ def test_a_2000_node_matrix_reads(tmp_path):
     assert (graph.num_nodes, graph.num_edges) == (2000, 8000)
 
 
+@pytest.mark.parametrize("to_csv", [{}, {"index": False}], ids=["with-index", "without"])
+def test_a_matrix_whose_lines_are_wider_than_the_sniffed_head_is_found(tmp_path, to_csv):
+    """A header line past 64 kB (10,000 nodes named "n17": 60 kB) was read as an edge table from its
+    columns "n1" and "n2" (names edge tables use): 2 nodes, 1 edge, in two minutes. Long names make one
+    here of 600 nodes."""
+    g = nx.relabel_nodes(nx.barabasi_albert_graph(600, 2, seed=1), lambda v: f"n{v}" + "x" * 120 * (v > 2))
+    path = tmp_path / "wide.csv"
+    nx.to_pandas_adjacency(g).to_csv(path, **to_csv)
+    raw = path.read_bytes()
+    assert raw.index(b"\n") > 65536  # the header alone is wider than the 64 kB sniffed before
+    assert_graph(read_graph_bytes(raw, "wide.csv"), g, weighted=False)
+
+
 def test_a_konect_file_of_four_columns_and_four_rows_stays_an_edge_list():
     raw = b"% asym posweighted\n% 4 4 4\n1 2 3 1000\n2 3 1 1001\n3 1 2 1002\n3 4 5 1003\n"
     assert read_graph_bytes(raw, "out.konect").read.format == "edgelist"
