@@ -422,8 +422,8 @@ def read_fields(chunks: Callable[[Columns, bool], Iterable[Any]], layout: Layout
     # the ambiguities to refuse: none the caller settled by naming columns, the format or the header
     guess = {"index": not columns.given, "adjlist": not columns.given and options.format is None,
              "first_line": not columns.given and has_header is None}
-    table = _Edges(layout, columns, file, sample, row, guess)
-    table.floats_are_ids = not {columns.source, columns.target} & strings
+    table = _Edges(layout, columns, file, sample, row, guess,
+                   floats_are_ids=not {columns.source, columns.target} & strings)
     directed, why = _direction(options, layout, sample, text, table.type_at)
     try:
         graph = table.graph(chunks(columns, integer_ids), directed, integer_ids)
@@ -441,7 +441,7 @@ class _Edges:
     """Builds the graph from a table's chunks, checked column-wise; :meth:`refuse` names a bad row."""
 
     def __init__(self, layout: Layout, columns: Columns, file: str, sample: list[tuple[int, list[str]]],
-                 row: RowAt, guess: dict[str, bool]):
+                 row: RowAt, guess: dict[str, bool], floats_are_ids: bool = True):
         self.layout, self.columns, self.file, self.sample, self.row, self.guess = \
             layout, columns, file, sample, row, guess
         self.width = len(layout.header) if layout.header is not None else layout.width
@@ -450,7 +450,7 @@ class _Edges:
         keys = [header_key(h) for h in layout.header or ()]
         self.type_at = keys.index("type") if "type" in keys else None  # Gephi's Directed/Undirected
         self.kinds: set[str] = set()  # the values seen in it
-        self.floats_are_ids = True  # "1.0" beside "1" is one node (a text file's float column of ids)
+        self.floats_are_ids = floats_are_ids  # "1.0" beside "1" is one node (a float column of ids)
 
     def graph(self, chunks: Iterable[Any], directed: bool, integers: bool) -> Graph:
         import pandas as pd
