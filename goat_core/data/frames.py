@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import GraphFormatError
-from .delimited import COLUMN_NAMES, HEAD_ROWS, Layout, looks_like_header, read_fields
+from .delimited import COLUMN_NAMES, HEAD_BYTES, HEAD_ROWS, Layout, looks_like_header, read_fields
 from .formats import NO_WEIGHT, ReadOptions, ReadReport
 from .graph import Graph, decode, first_line, header_key, refuse_size, zip_names
 from .matrix import looks_matrix, read_matrix
@@ -55,7 +55,7 @@ class Table:
 def looks_json_lines(text: str) -> bool:
     """JSON Lines: a first line that is a whole JSON object, and another line after it (pandas'
     and networkx's indented JSON opens with a bare ``{``)."""
-    lines = [line for line in text[:65536].splitlines() if line.strip()]
+    lines = [line for line in text[:HEAD_BYTES].splitlines() if line.strip()]
     if len(lines) < 2 or not lines[0].lstrip().startswith("{"):
         return False
     try:

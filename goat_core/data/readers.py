@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import GraphFormatError
 from .adjacency import has_networkx_header, looks_multiline, read_adjlist, read_multiline_adjlist
 from .arrays import NPY_MAGIC, looks_npz, read_arrays
-from .delimited import first_rows, konect_header, read_table
+from .delimited import HEAD_BYTES, first_rows, konect_header, read_table
 from .dimacs import looks_counted, looks_dimacs, looks_metis, read_counted, read_dimacs, read_metis
 from .dot import looks_dot, read_dot
 from .formats import Column, ReadOptions, ReadReport
@@ -401,7 +401,7 @@ def sniff_format(raw: bytes, file: str) -> str:
     end = -1
     for _ in range(HEAD_LINES):
         end = found if (found := raw.find(b"\n", end + 1, MAX_HEAD)) >= 0 else end
-    size = max(65536, end + 1)
+    size = max(HEAD_BYTES, end + 1)
     text = raw[:size].decode("utf-8-sig", errors="replace").lstrip()
     lines = text.splitlines()[:-1] if len(raw) > size and raw[size - 1:size] != b"\n" else text.splitlines()
     root = re.search(r"<(?!\?|!)(?:[\w.-]+:)?([\w.-]+)", text) if text.startswith("<") else None
