@@ -53,10 +53,10 @@ def test_an_edge_list_with_a_lone_hash_line_stays_an_edge_list(raw):
     assert sniff_format(raw, "e.txt") == "edgelist"
 
 
-def test_networkx_adjacency_lists_stay_adjacency_lists():
+def test_networkx_adjacency_lists_stay_adjacency_lists(tmp_path):
     g = nx.path_graph(5)  # no name: networkx writes a "# " line
     for write, fmt in ((nx.write_adjlist, "adjlist"), (nx.write_multiline_adjlist, "multiline-adjlist")):
-        path = f"/tmp/goat-tgf-{fmt}.txt"
+        path = tmp_path / f"{fmt}.txt"
         write(g, path)
         raw = open(path, "rb").read()
         assert b"\n# \n" in raw and read_graph_bytes(raw, "g.adjlist").read.format == fmt
