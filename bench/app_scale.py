@@ -32,6 +32,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench._common import machine  # noqa: E402
 from bench.app_bench import ARGS, CHROMIUM, new_page, start_server, stop  # noqa: E402
 
 PAGES = ("Graph", "Gossip & attend", "Embeddings", "Scores", "Case study")
@@ -198,12 +199,15 @@ def main() -> None:
                         "compilation) otherwise overlaps the first measurements")
     parser.add_argument("--data", type=Path, default=Path("/tmp/goat-app-scale"), help="where the generated "
                         "edge lists are written")
+    parser.add_argument("--out", type=Path, help="the JSON written (default: bench/results/app_scale.json, "
+                        "or app_scale_after_warm_up.json with --warm-up-wait)")
     args = parser.parse_args()
     args.data.mkdir(parents=True, exist_ok=True)
     from playwright.sync_api import sync_playwright
 
     rows = []
-    started = {"cores": os.cpu_count(), "loadavg_1m_start": round(os.getloadavg()[0], 2)}
+    started = {"machine": machine(), "cores": os.cpu_count(),
+               "loadavg_1m_start": round(os.getloadavg()[0], 2)}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         for num_edges in args.edges:
@@ -212,10 +216,10 @@ def main() -> None:
         browser.close()
     out = dict(started, loadavg_1m_end=round(os.getloadavg()[0], 2), page_timeout_s=args.page_timeout,
                rows=rows, command=" ".join([Path(sys.executable).name, *sys.argv]))
-    dest = ROOT / "bench" / "results"
-    dest.mkdir(parents=True, exist_ok=True)
     name = "app_scale.json" if not args.warm_up_wait else "app_scale_after_warm_up.json"
-    (dest / name).write_text(json.dumps(out, indent=2))
+    dest = args.out or ROOT / "bench" / "results" / name
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(json.dumps(out, indent=2))
     print(table(rows))
     print(f"\n{out['cores']} cores; 1-minute load average {out['loadavg_1m_start']} at the start, "
           f"{out['loadavg_1m_end']} at the end; page timeout {args.page_timeout:.0f} s.")
