@@ -16,6 +16,7 @@ from numpy.typing import ArrayLike
 from . import model as modules
 from . import persistence
 from .analysis.attention import AttentionHistory, PairAttention
+from .analysis.node2vec import dot_scores
 from .analysis.representations import mean_context, representations
 from .analysis.tracking import check_tracked_last_rows, pair_attention, tracked_pair_ids
 from .backends.dispatch import GramCache, answering_backend, resolve_backend, resolve_device
@@ -257,8 +258,7 @@ class Goat:
     def global_scores(self, pairs: ArrayLike) -> np.ndarray:
         """E_s · E_t with the global embeddings (GoatGlobal-style scoring of this model)."""
         self._check_fitted()
-        pairs = self._pairs(pairs)
-        return np.einsum("ij,ij->i", self.embedding_[pairs[:, 0]], self.embedding_[pairs[:, 1]])
+        return dot_scores(self.embedding_, self._pairs(pairs))
 
     @torch.no_grad()
     def attention(self, source: int | str, target: int | str, mute: Sequence[int | str] | None = None,
