@@ -16,11 +16,10 @@ from numpy.typing import ArrayLike
 from . import model as modules
 from . import persistence
 from .analysis.attention import AttentionHistory, PairAttention
-from .analysis.node2vec import dot_scores
 from .analysis.representations import mean_context, representations
 from .analysis.tracking import check_tracked_last_rows, pair_attention, tracked_pair_ids
 from .backends.dispatch import GramCache, answering_backend, resolve_backend, resolve_device
-from .backends.logistic import sigmoid
+from .backends.logistic import dot_scores, sigmoid
 from .data.graph import Graph
 from .data.sampling import Adjacency, Neighborhoods
 from .errors import NotFittedError, ParameterError

@@ -10,15 +10,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import ArrayLike
 
+from ..backends.logistic import dot_scores
 from ..data.graph import Graph
 from ..data.sampling import EdgeSplit
 from ..errors import ParameterError
 from .baselines import undirected_adjacency
 from .evaluation import held_out_pairs, link_result
-
-PAIRS_PER_BLOCK = 1 << 15  # pairs scored at a time: two (block, d) gathers, 105 MB at d = 200 in float64
 
 if TYPE_CHECKING:  # annotations only
     from .ranking import RankingNegatives
@@ -95,14 +93,6 @@ def walk_embedding(graph: Graph, p: float = 1.0, q: float = 1.0, dim: int = 128,
     w2v = Word2Vec(walks, vector_size=dim, window=window, sg=1, min_count=0, workers=1, epochs=epochs,
                    seed=seed)
     return w2v.wv.vectors[[w2v.wv.get_index(str(i)) for i in range(graph.num_nodes)]].astype(np.float64)
-
-
-def dot_scores(embedding: np.ndarray, pairs: ArrayLike) -> np.ndarray:
-    """E_s·E_t for each (s, t) row of ``pairs``, a block of pairs at a time: ranking's 100 negatives per
-    held-out edge are millions of pairs, whose rows gathered at once took gigabytes (1M edges: 2.3 GB)."""
-    pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-    blocks = np.split(pairs, range(PAIRS_PER_BLOCK, len(pairs), PAIRS_PER_BLOCK))
-    return np.concatenate([np.einsum("ij,ij->i", embedding[b[:, 0]], embedding[b[:, 1]]) for b in blocks])
 
 
 def walks_per_node(num_nodes: int, walk_length: int = 80, budget: int = 1_000_000, most: int = 10) -> int:

@@ -11,7 +11,6 @@ import pytest
 from sklearn.metrics import roc_auc_score
 
 from goat_core import parse_edge_list, split_edges
-from goat_core.analysis import node2vec
 from goat_core.analysis.node2vec import (
     PRESETS,
     WALK_METHODS,
@@ -92,21 +91,3 @@ def test_walks_per_node_bounds_the_corpus():
     assert walks_per_node(10_000, 80, budget=1_000_000) == 1
     assert walks_per_node(2_500, 80, budget=1_000_000) == 5
     assert walks_per_node(10**7) == 1
-
-
-def test_dot_scores_gathers_the_rows_of_a_block_of_pairs_at_a_time(monkeypatch):
-    """Ranking scores millions of pairs (GOAT's global embeddings, the walks'): gathering every pair's
-    rows at once took gigabytes, so they are gathered a block at a time, with the same scores."""
-    class Recording(np.ndarray):
-        gathered: list[int] = []
-
-        def __getitem__(self, index):
-            Recording.gathered.append(np.size(index))
-            return np.asarray(self)[index]
-
-    monkeypatch.setattr(node2vec, "PAIRS_PER_BLOCK", 4)
-    emb = np.random.default_rng(0).standard_normal((10, 3))
-    pairs = np.random.default_rng(1).integers(0, 10, (11, 2))
-    scores = dot_scores(emb.view(Recording), pairs)
-    assert Recording.gathered == [4, 4, 4, 4, 3, 3]  # source rows, then target rows, per block
-    assert np.allclose(scores, [emb[s] @ emb[t] for s, t in pairs], rtol=1e-12)
