@@ -23,6 +23,12 @@ instead times ``ranking_goat`` on the first 200 held-out edges and their random 
 in the compiled path's Gram mode (as above) and with it off (``dispatch.GRAM_MAX_NODES`` 0: the
 compiled per-pair loop), the measure by which the Gram mode stays (issue 34). Writes
 bench/results/gram_mode_ranking.json.
+
+    .venv/bin/python bench/ranking.py --edge-lists FILE [FILE ...] [--repeats 3]
+
+instead times drawing the random and the hard negatives (100 per held-out edge) on each edge list,
+split as the app splits it (the fast preset's hold-out, seed 0): the Scores page's two choices on a
+large upload (``bench/app_scale.py`` writes such files). Writes bench/results/negatives_at_scale.json.
 """
 
 from __future__ import annotations
@@ -98,22 +104,42 @@ def gram_mode(ratio: float, positives: int, repeats: int) -> dict:
     return out
 
 
+def negatives_at_scale(path: str, repeats: int) -> dict:
+    """Random and hard negatives on the app's split of the edge list ``path``."""
+    from goat_core import presets, split_edges
+    from goat_core.analysis.ranking import ranking_negatives
+    from goat_core.data.readers import read_graph_file
+
+    graph = read_graph_file(path)
+    split = split_edges(graph, 1 - presets.fast(graph.num_edges)["holdout"], 0)
+    return {"file": path, "nodes": graph.num_nodes, "edges": graph.num_edges,
+            "test_edges": len(split.test_pos),
+            **{f"negatives_{kind}": timed(lambda kind=kind: ranking_negatives(split, kind, 100), repeats)
+               for kind in ("random", "hard")}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--ratios", type=float, nargs="+", default=[0.15, 0.55, 0.95])
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--gram-mode", type=int, default=0, metavar="POSITIVES",
                     help="time the Gram mode against the per-pair loop on this many held-out edges")
+    ap.add_argument("--edge-lists", nargs="+", default=[], metavar="FILE",
+                    help="time random and hard negatives on each edge list's split instead")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()
     configure_threads(1)
     import torch
 
     torch.set_num_threads(1)
-    name = "gram_mode_ranking.json" if args.gram_mode else "ranking.json"
+    name = ("negatives_at_scale.json" if args.edge_lists else "gram_mode_ranking.json" if args.gram_mode
+            else "ranking.json")
     args.out = args.out or str(ROOT / "bench" / "results" / name)
     rows = []
-    for ratio in args.ratios:
+    for path in args.edge_lists:
+        rows.append(negatives_at_scale(path, args.repeats))
+        print(json.dumps(rows[-1]), flush=True)
+    for ratio in [] if args.edge_lists else args.ratios:
         rows.append(gram_mode(ratio, args.gram_mode, args.repeats) if args.gram_mode else
                     bench_ratio(ratio, args.repeats))
         print(json.dumps(rows[-1]), flush=True)

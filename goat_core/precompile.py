@@ -41,12 +41,13 @@ def _scoring() -> None:
 
 
 def _ranking() -> None:
-    """Ranking's loops: the random negatives' draw (:mod:`.backends.ranking_kernels`) and the
+    """Ranking's loops: the hard and random negatives (:mod:`.backends.ranking_kernels`) and the
     compiled path's Gram mode (:mod:`.backends.gram`), which scores a positive's negatives."""
     from .analysis.ranking import evaluate_goat_ranking, ranking_negatives
     from .data.sampling import split_edges
 
     split = split_edges(_graph(), 0.7, 0)
+    ranking_negatives(split, "hard", 2)
     evaluate_goat_ranking(_fit(split.train), ranking_negatives(split, "random", 2))
 
 

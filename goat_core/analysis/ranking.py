@@ -115,7 +115,7 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
     from .baselines import undirected_adjacency  # scipy: imported on use, not at the CLI's start
 
     rng = np.random.default_rng([split.seed if seed is None else seed, 27, RANKING_NEGATIVES.index(kind)])
-    train, pos = split.train, np.asarray(split.test_pos, dtype=np.int64).reshape(-1, 2)
+    train, pos = split.train, np.ascontiguousarray(split.test_pos, dtype=np.int64).reshape(-1, 2)
     # never more slots than a positive has candidates, (a, w) and (w, b): past that every K ranks the same
     n = train.num_nodes
     k = min(int(per_positive), max(2 * (n - 2), 1))
@@ -127,26 +127,51 @@ def ranking_negatives(split: EdgeSplit, kind: str = "random", per_positive: int 
     full = undirected_adjacency(n, np.concatenate([tsrc, pos[:, 0]]), np.concatenate([tdst, pos[:, 1]]))
     negatives = np.full((len(pos), k, 2), -1, dtype=np.int64)
     valid = np.zeros((len(pos), k), dtype=bool)
-    # random: draws checked against the edges, O(K) per positive, not O(n); the ones left short take all 2n
-    rows = _draw_random(pos, full, n, k, rng, negatives, valid) if kind == "random" else np.arange(len(pos))
+    filled = _top_resource_allocation(train, pos, full, k, rng, negatives) if kind == "hard" else \
+        np.zeros(len(pos), dtype=np.int64)
+    # the rest drawn at random, checked against the edges: O(K) per positive, not O(n); the ones left
+    # short (a small or dense graph) take all 2n candidates
+    rows = _draw_random(pos, full, n, k, rng, negatives, valid, filled)
     step = max(1, batch_cells // max(2 * n, 1))
     for start in range(0, len(rows), step):
         _choose_exhaustively(train, pos, full, rows[start:start + step], kind, k, rng, negatives, valid)
     return RankingNegatives(pos, negatives, valid, kind, int(per_positive))
 
 
+def _top_resource_allocation(train: Graph, pos: np.ndarray, full, k: int, rng: np.random.Generator,
+                             negatives: np.ndarray) -> np.ndarray:
+    """Hard negatives: each positive's K allowed candidates of highest resource allocation > 0, ties at
+    random (:func:`.ranking_kernels.top_resource_allocation`); returns how many each positive got."""
+    from ..backends.ranking_kernels import top_resource_allocation
+    from .baselines import undirected_adjacency
+
+    adj = undirected_adjacency(train.num_nodes, *train.undirected_pairs())
+    share = 1.0 / np.maximum(np.diff(adj.indptr), 1)
+    salt = rng.integers(0, 2**63, size=len(pos), dtype=np.uint64)
+    filled = np.zeros(len(pos), dtype=np.int64)
+    top_resource_allocation(pos, *_csr(adj), share, *_csr(full), train.num_nodes, k, salt, negatives, filled)
+    return filled
+
+
 def _draw_random(pos: np.ndarray, full, n: int, k: int, rng: np.random.Generator, negatives: np.ndarray,
-                 valid: np.ndarray) -> np.ndarray:
-    """Random negatives by rejection: 2K + 16 uniform draws per positive, the first K distinct allowed kept
-    (:func:`.ranking_kernels.first_allowed_draws`); returns the positives still short of K."""
+                 valid: np.ndarray, filled: np.ndarray) -> np.ndarray:
+    """Negatives by rejection after each positive's ``filled`` ones: 2K + 16 uniform draws per positive
+    short of K, the first distinct allowed ones kept (:func:`.ranking_kernels.first_allowed_draws`);
+    returns the positives still short of K."""
     from ..backends.ranking_kernels import first_allowed_draws  # numba: compiled (or loaded) on first use
 
-    code = rng.integers(0, 2 * n, size=(len(pos), 2 * k + 16))  # < n: (a, code); else (code - n, b)
-    full.sort_indices()
+    rows = np.flatnonzero(filled < k)
+    code = rng.integers(0, 2 * n, size=(len(rows), 2 * k + 16))  # < n: (a, code); else (code - n, b)
     short = np.zeros(len(pos), dtype=bool)
-    indptr, indices = full.indptr.astype(np.int64), full.indices.astype(np.int64)
-    first_allowed_draws(code, np.ascontiguousarray(pos), indptr, indices, n, k, negatives, valid, short)
+    valid[filled == k] = True
+    first_allowed_draws(code, rows, pos, *_csr(full), n, k, negatives, valid, filled, short)
     return np.flatnonzero(short)
+
+
+def _csr(adjacency) -> tuple[np.ndarray, np.ndarray]:
+    """(indptr, indices) of a scipy CSR matrix with sorted rows, as the int64 the kernels take."""
+    adjacency.sort_indices()
+    return adjacency.indptr.astype(np.int64), adjacency.indices.astype(np.int64)
 
 
 def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, kind: str, k: int,

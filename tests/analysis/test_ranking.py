@@ -186,9 +186,10 @@ def test_linkpred_json_has_the_ranking_and_the_same_auc(capsys, tmp_path):
 # --- the compiled paths (backends.ranking_kernels, backends.gram) ------------------------------------------
 
 
-def _reference_draw(pos, full, n, k, rng, negatives, valid):
+def _reference_draw(pos, full, n, k, rng, negatives, valid, filled):
     """The first implementation of ``ranking._draw_random`` (vectorised numpy), kept to check that
-    the compiled draw keeps the same negatives."""
+    the compiled draw keeps the same negatives (random ones: none chosen before)."""
+    assert not filled.any()
     code = rng.integers(0, 2 * n, size=(len(pos), 2 * k + 16))
     left = code < n
     w = np.where(left, code, code - n)
@@ -219,6 +220,34 @@ def test_the_compiled_draw_keeps_the_negatives_of_the_first_implementation(split
     slow = ranking_negatives(split, "random", k)
     assert np.array_equal(fast.negatives, slow.negatives) and np.array_equal(fast.valid, slow.valid)
     assert bool(fast.valid.all()) == (k != 200)  # 45 nodes: K = 200 leaves every positive short
+
+
+@pytest.mark.parametrize("k", [3, 10, 60, 200])  # 60: some positives short of 2-hop candidates; 200: all
+def test_hard_negatives_hold_the_k_highest_resource_allocations_of_every_allowed_candidate(k):
+    """The compiled choice looks only at 2-hop candidates (RA > 0) and draws the rest at random; the RA
+    values it keeps are those of a sort of all 2n candidates (the graph has hubs and many ties)."""
+    graph = from_networkx(nx.barabasi_albert_graph(60, 2, seed=3), source="ba")
+    split = split_edges(graph, 0.8, 0)
+    found = ranking_negatives(split, "hard", k)
+    n = graph.num_nodes
+    train = np.stack(split.train.undirected_pairs(), 1)
+    edges = {frozenset(e) for e in np.vstack([train, split.test_pos]).tolist()}
+    for (a, b), row, valid in zip(found.positives, found.negatives, found.valid):
+        ra_a, ra_b = resource_allocation_rows(split.train, np.array([a, b]))
+        every = [ra_a[w] for w in range(n) if w not in (a, b) and frozenset((a, w)) not in edges]
+        every += [ra_b[w] for w in range(n) if w not in (a, b) and frozenset((w, b)) not in edges]
+        kept = [ra_a[w] if u == a else ra_b[u] for u, w in row[valid]]
+        assert valid.sum() == min(k, len(every))
+        np.testing.assert_allclose(sorted(kept, reverse=True), sorted(every, reverse=True)[:len(kept)])
+
+
+def test_quickselect_finds_the_kth_smallest_among_ties():
+    from goat_core.backends.ranking_kernels import _kth_smallest
+
+    rng = np.random.default_rng(0)
+    for values in (rng.integers(0, 4, 50).astype(float), rng.normal(size=97), np.arange(30, 0, -1.0),
+                   rng.integers(0, 2**63, 40, dtype=np.uint64)):
+        assert [_kth_smallest(values, k) for k in range(1, len(values) + 1)] == sorted(values)
 
 
 def _hand_graph():
