@@ -41,13 +41,14 @@ def _scoring() -> None:
 
 
 def _ranking() -> None:
-    """Ranking's loops: the hard and random negatives (:mod:`.backends.ranking_kernels`) and the
-    compiled path's Gram mode (:mod:`.backends.gram`), which scores a positive's negatives."""
-    from .analysis.ranking import evaluate_goat_ranking, ranking_negatives
+    """The evaluation's loops: the hard and random negatives and the heuristics' common neighbors
+    (:mod:`.backends.ranking_kernels`), and the compiled path's Gram mode (:mod:`.backends.gram`), which
+    scores a positive's negatives."""
+    from .analysis.ranking import evaluate_goat_ranking, rank_heuristics, ranking_negatives
     from .data.sampling import split_edges
 
     split = split_edges(_graph(), 0.7, 0)
-    ranking_negatives(split, "hard", 2)
+    rank_heuristics(split, ranking_negatives(split, "hard", 2))
     evaluate_goat_ranking(_fit(split.train), ranking_negatives(split, "random", 2))
 
 

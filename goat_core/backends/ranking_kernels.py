@@ -1,6 +1,6 @@
-"""Ranking's negatives in compiled loops (numba): hard ones, the K of highest resource allocation among a
-positive's 2-hop candidates, and random ones, the first K distinct allowed draws, stopping at the K-th; an
-edge is checked by binary search in its CSR row."""
+"""The evaluation's compiled loops (numba): ranking's hard negatives, the K of highest resource allocation
+among a positive's 2-hop candidates, and its random ones, the first K distinct allowed draws, stopping at
+the K-th; the heuristics' common neighbors. An edge is checked by binary search in its CSR row."""
 
 from __future__ import annotations
 
@@ -145,3 +145,20 @@ def first_allowed_draws(code, rows, pos, indptr, indices, n, k, negatives, valid
         else:
             for c in range(k):
                 valid[r, c] = True
+
+
+@nb.njit(nogil=True, cache=True)
+def common_neighbor_sums(pairs, indptr, indices, inv_log, common, adamic):
+    """Per pair (s, t), its common neighbors z in a CSR adjacency with sorted rows: how many into
+    ``common[p]``, Σ ``inv_log[z]`` into ``adamic[p]`` (in z's order, as a sparse row product sums);
+    the shorter row's ids are looked up in the longer one, O(min degree · log max degree) a pair."""
+    for p in range(pairs.shape[0]):
+        s, t = pairs[p, 0], pairs[p, 1]
+        if indptr[s + 1] - indptr[s] > indptr[t + 1] - indptr[t]:
+            s, t = t, s
+        count, total = 0.0, 0.0
+        for i in range(indptr[s], indptr[s + 1]):
+            if _is_edge(indptr, indices, t, indices[i]):
+                count += 1.0
+                total += inv_log[indices[i]]
+        common[p], adamic[p] = count, total

@@ -32,7 +32,7 @@ def test_the_same_numbers_as_networkx():
     rng = np.random.default_rng(0)
     pairs = rng.integers(0, graph.num_nodes, (300, 2))
     pairs = pairs[pairs[:, 0] != pairs[:, 1]]
-    found = heuristic_scores(graph, pairs, batch=64)  # several batches
+    found = heuristic_scores(graph, pairs)
     ebunch = [(int(u), int(v)) for u, v in pairs]
     assert found["common_neighbors"].tolist() == [len(list(nx.common_neighbors(h, u, v))) for u, v in ebunch]
     assert np.allclose(found["adamic_adar"], [s for *_, s in nx.adamic_adar_index(h, ebunch)])
