@@ -298,6 +298,16 @@ def choose_columns(layout: Layout, options: ReadOptions, file: str,
                    given=options.source is not None or options.weight is not None, weight_guessed=guessed)
 
 
+def _numbers_columns(keys: list[str]) -> set[str]:
+    """The names of a header that numbers five or more columns with one stem (V1 … V5, as R names a
+    headerless table's, or n1 … n10000): the set of those names, else empty."""
+    stems = defaultdict(set)
+    for key in keys:
+        if numbered := re.fullmatch(r"([a-z]+)(\d+)", key):
+            stems[numbered[1]].add(key)
+    return set().union(*(names for names in stems.values() if len(names) >= 5))
+
+
 def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: str,
                 sample: list[list[str]] | None) -> tuple[int, int]:
     """Source and target by the header's names; else the only two (or first two of three) columns
@@ -310,10 +320,11 @@ def _named_ends(keys: list[str], taken: set[int | None], layout: Layout, file: s
                                          + _choice_hint(layout))
         return found[0] if found else None
 
+    numbered = _numbers_columns(keys)  # n1, n2 … n5 name columns, not ends: weak names choose none there
     source = one(STRONG_SOURCE, "source")
-    source = one(WEAK_SOURCE, "source") if source is None else source
+    source = one(WEAK_SOURCE - numbered, "source") if source is None else source
     target = one(STRONG_TARGET, "target")
-    target = one(WEAK_TARGET, "target") if target is None else target
+    target = one(WEAK_TARGET - numbered, "target") if target is None else target
     if source is not None and target is not None:
         return source, target
     candidates = [i for i, k in enumerate(keys)

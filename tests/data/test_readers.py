@@ -112,6 +112,17 @@ def test_pandas_to_csv_with_and_without_its_index(tmp_path, index):
     assert graph.read.index_column == ("" if index else None)
 
 
+def test_numbered_names_are_ends_only_in_a_narrow_header():
+    """V1, V2 (R's names for a headerless table's columns) are the ends while the header numbers fewer
+    than five columns; n1 … n6 above (a header numbering its columns) is refused, naming the flags."""
+    three = parse_edge_list(b'"V1","V2","V3"\n"a","b",1.5\n"b","c",2\n', "r.csv")
+    assert three.read.summary().startswith("2 edges read as edge list from 'V1' → 'V2', weight from 'V3'")
+    four = parse_edge_list(b'"V1","V2","V3","V4"\n"a","b",1.5,3\n"b","c",2,4\n', "r.csv")
+    assert "from 'V1' → 'V2', unweighted; ignored 'V3', 'V4'" in four.read.summary()
+    named = parse_edge_list(b"source,target,n1,n2,n3,n4,n5\na,b,1,2,3,4,5\n", "s.csv")
+    assert "from 'source' → 'target'" in named.read.summary()
+
+
 def test_columns_by_name_in_any_order(tmp_path):
     g = lesmis()
     renamed = frame(g).rename(columns={"source": "from", "target": "to"})[["weight", "to", "from"]]
@@ -232,6 +243,7 @@ def test_compressed_edge_lists_by_their_bytes(tmp_path, pack):
     (b"0,5,7\n1,5,9\n2,7,9\n3,1,2\n", "column 0 counts the rows"),  # to_csv(header=False) with its index
     (b"1 4 6\n4 6 1\n6 1 4\n", "an adjacency list"),  # two neighbors per node, or weights?
     (b"p,q,r,s\n1,2,3,4\n2,3,4,5\n", "cannot tell which columns are source and target"),
+    (b"n1,n2,n3,n4,n5,n6\n1,2,3,4,5,6\n2,3,4,5,6,1\n", "cannot tell which columns are source and target"),
     (b"a b x y\nb c x y\n", "--source COL --target COL"),
     (b"source,src,target\na,a,b\n", "2 source columns"),
     (b"a b c\nb c\nc\n", "--format adjlist"),  # an adjacency list without networkx's header
