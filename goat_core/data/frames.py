@@ -9,7 +9,8 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
@@ -76,7 +77,8 @@ def read_json(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, ReadR
 def json_table(text: str, file: str, given: str | None) -> Table | Any:
     """The table of a JSON document, or its parsed data when that is to be read as node-link."""
     if given != "node-link" and looks_json_lines(text):
-        return neo4j_records(text.splitlines(), file) or _json_lines(text, file)
+        lines = text.splitlines()
+        return neo4j_records(lines, file) or _json_lines(text, lines, file)
     data = parse_json(text, file)
     records = neo4j_graph(data) if isinstance(data, list) else None  # APOC's ARRAY_JSON: records in a list
     if records is not None:
@@ -114,18 +116,18 @@ def json_table(text: str, file: str, given: str | None) -> Table | Any:
     return frame_table(frame, f"orient '{name}'{told}", unnamed="index" if name == "table" else "")
 
 
-def _json_lines(text: str, file: str) -> Table:
-    """JSON Lines as pandas reads them: row k is the k-th non-blank line; a line pandas cannot read is
-    found (only then) line by line."""
-    lines = [number for number, line in enumerate(text.splitlines(), start=1) if line.strip()]
+def _json_lines(text: str, lines: list[str], file: str) -> Table:
+    """JSON Lines (``text``, split into ``lines``) as pandas reads them: row k is the k-th non-blank
+    line; a line pandas cannot read is found (only then) line by line."""
+    rows = [number for number, line in enumerate(lines, start=1) if line.strip()]
     _refuse_what_pandas_misreads(text, file, lines=True)
     try:
         frame = pd.read_json(io.StringIO(text), lines=True, dtype=False)
     except (ValueError, TypeError) as err:
         _bad_json_line(text, file, f"not JSON Lines pandas can read: {first_line(err)}")
-    if len(frame) != len(lines):
-        _bad_json_line(text, file, f"{len(lines)} JSON Lines read by pandas as {len(frame)} rows")
-    return replace(frame_table(frame, "JSON Lines"), lines=lines)
+    if len(frame) != len(rows):
+        _bad_json_line(text, file, f"{len(rows)} JSON Lines read by pandas as {len(frame)} rows")
+    return replace(frame_table(frame, "JSON Lines"), lines=rows)
 
 
 def _bad_json_line(text: str, file: str, problem: str) -> NoReturn:
@@ -267,7 +269,7 @@ def matrix_read(frame: pd.DataFrame, file: str, options: ReadOptions, how: str, 
 
 
 def parquet_frame(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> pd.DataFrame:
-    try:
+    with library_errors(file, "Parquet file", "pyarrow"):  # pyarrow raises ArrowInvalid, OSError, ...
         import pyarrow.parquet as pq
 
         parquet = pq.ParquetFile(io.BytesIO(raw))
@@ -275,15 +277,25 @@ def parquet_frame(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
         refuse_size(size, max_bytes, "Parquet", file)
         return parquet.read().to_pandas()
+
+
+@contextmanager
+def library_errors(file: str, what: str, package: str, problem: Callable[[Exception], str] = first_line
+                   ) -> Iterator[None]:
+    """A reading library's own errors, of many types that all mean "a bad file", as one line each: its
+    absence, memory, and ``problem(err)`` for the rest."""
+    try:
+        yield
     except GraphFormatError:
         raise
     except ImportError:
-        raise GraphFormatError(file, "a Parquet file: reading it needs pyarrow (pip install pyarrow)"
+        article = "an" if what[0] in "AEIOU" else "a"
+        raise GraphFormatError(file, f"{article} {what}: reading it needs {package} (pip install {package})"
                                ) from None
     except MemoryError:
-        raise GraphFormatError(file, "Parquet content too large to read here") from None
-    except Exception as err:  # pyarrow raises many types (ArrowInvalid, OSError, ...): all mean "bad file"
-        raise GraphFormatError(file, f"cannot read Parquet: {first_line(err)}") from None
+        raise GraphFormatError(file, f"{what} too large to read here") from None
+    except Exception as err:
+        raise GraphFormatError(file, f"cannot read this {what}: {problem(err)}") from None
 
 
 # --------------------------------------------------------------------------- Excel workbooks
@@ -340,7 +352,7 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
     if any(info.filename.endswith(".bin") and info.filename.startswith("xl/workbook") for info in members):
         raise GraphFormatError(file, "an Excel binary workbook (.xlsb): save it as .xlsx or CSV to read it "
                                      "here")
-    try:
+    with library_errors(file, "Excel workbook", "openpyxl", _xml_bomb_or_first_line):
         from openpyxl import load_workbook
 
         book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True, keep_links=False)
@@ -358,22 +370,6 @@ def excel_sheet(raw: bytes, file: str, max_bytes: int) -> tuple[str, pd.DataFram
                     found.append((repr(sheet.title) + state, pd.DataFrame()))
             elif (cells := _sheet_cells(sheet, file, cap)).size:
                 found.append((sheet.title, cells))
-    except GraphFormatError:
-        raise
-    except ImportError:
-        raise GraphFormatError(file, "an Excel workbook: reading it needs openpyxl (pip install openpyxl)"
-                               ) from None
-    except MemoryError:
-        raise GraphFormatError(file, "Excel workbook too large to read here") from None
-    except Exception as err:  # openpyxl and defusedxml raise many types: all mean "bad file"
-        from defusedxml import DefusedXmlException
-
-        cause: BaseException | None = err  # openpyxl wraps defusedxml's error in its own
-        while cause is not None and not isinstance(cause, DefusedXmlException):
-            cause = cause.__cause__ or cause.__context__
-        problem = first_line(err) if cause is None else ("XML with a DTD or entities (<!DOCTYPE …>/<!ENTITY "
-                                                         "…>) refused: they are how XML bombs work")
-        raise GraphFormatError(file, f"cannot read this Excel workbook: {problem}") from None
     if not found:
         raise GraphFormatError(file, "an Excel workbook whose sheets are empty: no edges")
     return found[0][0], found[0][1], [name for name, _ in found[1:]]
@@ -409,6 +405,17 @@ def _sheet_cells(sheet: Any, file: str, max_cells: int) -> pd.DataFrame:
             width = max(width, len(values))
     cells = pd.DataFrame([row + [None] * (width - len(row)) for row in rows], index=numbers, dtype=object)
     return cells.loc[:, ~cells.map(_blank).all()]  # a row kept holds a cell: only empty columns are left
+
+
+def _xml_bomb_or_first_line(err: Exception) -> str:
+    """openpyxl's error in one line, or what defusedxml refused (openpyxl wraps its error in its own)."""
+    from defusedxml import DefusedXmlException
+
+    cause: BaseException | None = err
+    while cause is not None and not isinstance(cause, DefusedXmlException):
+        cause = cause.__cause__ or cause.__context__
+    return first_line(err) if cause is None else ("XML with a DTD or entities (<!DOCTYPE …>/<!ENTITY …>) "
+                                                  "refused: they are how XML bombs work")
 
 
 def _holds_cells(sheet: Any, max_cells: int) -> bool:

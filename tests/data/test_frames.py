@@ -209,7 +209,7 @@ def test_an_explicit_format_reads_only_that_format():
 
 def test_parquet_errors_are_one_line():
     raw = frame(karate()).to_parquet()
-    assert "t: cannot read Parquet: " in one_line(raw[:-12])
+    assert "t: cannot read this Parquet file: " in one_line(raw[:-12])
     listed = pd.DataFrame({"source": [[1, 2], [3]], "target": [1, 2]}).to_parquet()
     assert "column 'source' holds a list" in one_line(listed)
     with pytest.raises(GraphFormatError, match="Parquet content over 0 MB once decompressed"):
