@@ -8,7 +8,8 @@ For each size, a fresh ``streamlit run app.py`` server and a fresh Chromium sess
 2. train with the app's defaults for that size (the Train page's own "Trained in" time and the
    wall time from the click to the finished page);
 3. open every page once, after training, and time its first render: from the navigation click
-   until no script run is in progress and the page shows no error.
+   until no script run is in progress and the page shows no error;
+4. on the Scores page, choose the hard negatives and time the click until their table is drawn.
 
 It also records the server's peak memory (``VmHWM`` of the server process, from /proc), since
 that is what a deployment pays. A page that takes longer than ``--page-timeout`` is recorded as a
@@ -37,6 +38,8 @@ from bench.app_bench import ARGS, CHROMIUM, new_page, start_server, stop  # noqa
 
 PAGES = ("Graph", "Gossip & attend", "Embeddings", "Scores", "Case study")
 LAST_DRAWN = {"Scores": "text=/held-out edges is ranked among/"}  # the page is timed until this is on it
+HARD = "Scores: hard negatives"  # step 4, a column of its own
+STEPS = (*PAGES, HARD)
 TARGETS = {10_000: 3.0, 100_000: 10.0, 1_000_000: 30.0}  # seconds per page, by edge count
 
 
@@ -136,6 +139,22 @@ def time_page(page, title: str, timeout_s: float) -> dict:
     return {"seconds": time.perf_counter() - t0, "timeout": False, "errors": page_errors(page)}
 
 
+def time_hard_negatives(page, timeout_s: float) -> dict:
+    """From the click on the Scores page's "hard" negatives until their ranking table is drawn."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    if (back := time_page(page, "Scores", timeout_s))["timeout"]:
+        return back
+    t0 = time.perf_counter()
+    page.locator(".st-key-scores_ranking_kind").get_by_text("hard", exact=True).click()
+    try:
+        settle(page, timeout_s)
+        page.locator("text=/finds most plausible/").wait_for(timeout=timeout_s * 1000)  # the hard caption
+    except PlaywrightTimeout:
+        return {"seconds": None, "timeout": True, "errors": []}
+    return {"seconds": time.perf_counter() - t0, "timeout": False, "errors": page_errors(page)}
+
+
 def one_size(browser, num_edges: int, folder: Path, timeout_s: float, train_timeout_s: float,
              wait_s: float = 0.0) -> dict:
     path = write_edge_list(num_edges, folder)
@@ -161,6 +180,10 @@ def one_size(browser, num_edges: int, folder: Path, timeout_s: float, train_time
             print(f"  {num_edges:>9,} edges · {title}: {result}", flush=True)
             if result["timeout"]:  # the server is still busy with that page: the rest would wait on it
                 break
+        else:
+            row["pages"][HARD] = result = time_hard_negatives(page, timeout_s)
+            peaks[HARD] = peak_rss_mb(proc.pid)
+            print(f"  {num_edges:>9,} edges · {HARD}: {result}", flush=True)
         page.context.close()
     except Exception as err:  # noqa: BLE001 - a benchmark records how a size failed and goes on
         row["failed"] = f"{type(err).__name__}: {str(err).splitlines()[0][:200]}"
@@ -181,15 +204,15 @@ def cell(result: dict | None, target: float | None) -> str:
 
 
 def table(rows: list[dict]) -> str:
-    head = ("| edges | file | upload → Graph page | train (app) | " + " | ".join(PAGES)
+    head = ("| edges | file | upload → Graph page | train (app) | " + " | ".join(STEPS)
             + " | server peak RSS |")
-    lines = [head, "|" + "---|" * (len(PAGES) + 5)]
+    lines = [head, "|" + "---|" * (len(STEPS) + 5)]
     for row in rows:
         pages = row.get("pages", {})
         target = TARGETS.get(row["edges"])
         train = f"{row['train_app_s']:.1f} s" if row.get("train_app_s") is not None else "—"
         rss = f"{row['server_peak_rss_mb']:.0f} MB" if row.get("server_peak_rss_mb") else "—"
-        cells = [cell(pages.get(title), target) for title in PAGES]
+        cells = [cell(pages.get(title), target) for title in STEPS]
         if "failed" in row:
             cells = [f"failed: {row['failed']}"] + cells[1:]
         loaded = f"{row['upload_s']:.1f} s" if row.get("upload_s") is not None else "—"

@@ -24,7 +24,7 @@ from . import warmup
 from .runs import RunRecord
 
 # The warm-up's compile child reports "k/n" once k of its steps are done: ranking's compiled loops
-# (the negatives' draw, the Gram scorer) are in numba's disk cache from this step on.
+# (the hard and random negatives, the Gram scorer) are in numba's disk cache from this step on.
 RANKING_READY_AT = list(STEPS).index("ranking loops") + 1
 
 NUMBER = st.column_config.NumberColumn(format="%.3f")
