@@ -26,7 +26,8 @@ bench/results/gram_mode_ranking.json.
 
     .venv/bin/python bench/ranking.py --edge-lists FILE [FILE ...] [--repeats 3]
 
-instead times drawing the random and the hard negatives (100 per held-out edge) on each edge list,
+instead times drawing the random and the hard negatives (100 per held-out edge), and ranking the
+three heuristics on each, on every edge list
 split as the app splits it (the fast preset's hold-out, seed 0): the Scores page's two choices on a
 large upload (``bench/app_scale.py`` writes such files). Writes bench/results/negatives_at_scale.json.
 """
@@ -107,15 +108,18 @@ def gram_mode(ratio: float, positives: int, repeats: int) -> dict:
 def negatives_at_scale(path: str, repeats: int) -> dict:
     """Random and hard negatives on the app's split of the edge list ``path``."""
     from goat_core import presets, split_edges
-    from goat_core.analysis.ranking import ranking_negatives
+    from goat_core.analysis.ranking import rank_heuristics, ranking_negatives
     from goat_core.data.readers import read_graph_file
 
     graph = read_graph_file(path)
     split = split_edges(graph, 1 - presets.fast(graph.num_edges)["holdout"], 0)
-    return {"file": path, "nodes": graph.num_nodes, "edges": graph.num_edges,
-            "test_edges": len(split.test_pos),
-            **{f"negatives_{kind}": timed(lambda kind=kind: ranking_negatives(split, kind, 100), repeats)
-               for kind in ("random", "hard")}}
+    out = {"file": path, "nodes": graph.num_nodes, "edges": graph.num_edges,
+           "test_edges": len(split.test_pos)}
+    for kind in ("random", "hard"):
+        out[f"negatives_{kind}"] = timed(lambda kind=kind: ranking_negatives(split, kind, 100), repeats)
+        negatives = ranking_negatives(split, kind, 100)
+        out[f"heuristics_{kind}"] = timed(lambda found=negatives: rank_heuristics(split, found), repeats)
+    return out
 
 
 def main() -> None:
