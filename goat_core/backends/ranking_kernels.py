@@ -150,7 +150,7 @@ def first_allowed_draws(code, rows, pos, indptr, indices, n, k, negatives, valid
 @nb.njit(nogil=True, cache=True)
 def common_neighbor_sums(pairs, indptr, indices, inv_log, common, adamic):
     """Per pair (s, t), its common neighbors z in a CSR adjacency with sorted rows: how many into
-    ``common[p]``, Σ ``inv_log[z]`` into ``adamic[p]`` (in z's order, as a sparse row product sums);
+    ``common[p]``, Σ ``inv_log[z]`` into ``adamic[p]`` (summed in z's order);
     the shorter row's ids are looked up in the longer one, O(min degree · log max degree) a pair."""
     for p in range(pairs.shape[0]):
         s, t = pairs[p, 0], pairs[p, 1]
