@@ -443,6 +443,8 @@ def node_link_from_data(data: Any, file: str, options: ReadOptions) -> tuple[Gra
         g = parsed(lambda: nx.cytoscape_graph(_with_values(data)), file, "Cytoscape JSON")
         for _, node in g.nodes(data=True):
             node.pop("value", None)  # the node itself again
+        for *_, edge in g.edges(data=True):
+            edge.pop("source", None), edge.pop("target", None)  # its ends again
         graph, report = to_graph(g, file, options, "node-link", names_attribute="name")
         return graph, replace(report, notes=("Cytoscape.js JSON (elements)",))
     if isinstance(data, dict) and isinstance(data.get("objects"), list) and "_subgraph_cnt" in data:

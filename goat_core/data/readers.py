@@ -199,7 +199,8 @@ UNREAD: dict[bytes | tuple[bytes, ...], str] = {
     b"7z\xbc\xaf\x27\x1c": "a 7-Zip archive", b"Rar!": "a RAR archive",
     b"\x28\xb5\x2f\xfd": "zstd-compressed", b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
     b"\xd0\xcf\x11\xe0": "an old Excel .xls or Office file: save it as .xlsx or CSV",
-    b"ARROW1": "an Arrow/Feather file",
+    b"ARROW1": "an Arrow/Feather file: write its table as Parquet or CSV, pd.read_feather(path).to_parquet("
+               "'edges.parquet')",
     b"SQLite format 3\x00": "an SQLite database: export its edge table as CSV, e.g. sqlite3 -header -csv "
                             "db.sqlite 'SELECT * FROM edges' > edges.csv",
     "⛾ gt".encode(): "a graph-tool binary (.gt): save it as GraphML, g.save('graph.graphml')",
@@ -406,7 +407,10 @@ def sniff_format(raw: bytes, file: str) -> str:
     lines = text.splitlines()[:-1] if len(raw) > size and raw[size - 1:size] != b"\n" else text.splitlines()
     root = re.search(r"<(?!\?|!)(?:[\w.-]+:)?([\w.-]+)", text) if text.startswith("<") else None
     name = root.group(1).lower() if root else ""
-    if (text.startswith(XML_STARTS) or name == "html") and name not in ("gexf", "graphml", "graph"):  # pyvis
+    if name in ("html", "table"):  # a page (pyvis' own) or DataFrame.to_html: its words are no adjlist
+        raise GraphFormatError(file, f"HTML (<{name}>), not a graph file: save its edge table as CSV "
+                                     "(pandas: pd.read_html(path)[0].to_csv('edges.csv', index=False))")
+    if text.startswith(XML_STARTS) and name not in ("gexf", "graphml", "graph"):
         raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>), GraphML (<graphml>) "
                                      "and XGMML (<graph>) are the XML graph formats read")
     rows = [line.strip() for line in lines if line.strip() and not line.lstrip().startswith(("#", "%"))]

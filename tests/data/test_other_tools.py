@@ -364,6 +364,7 @@ def test_json_graphs_other_than_node_link(write):
     assert sorted(graph.names) == ["Alice Smith", "Zoë", "lonely"] and graph.directed == g.is_directed()
     assert "value" not in graph.node_attrs
     assert list(edges_of(graph).values()) == [2.5]
+    assert "'source'" not in graph.read.summary()  # the ends are not named as ignored attributes
 
 
 # Gephi's GML export and Newman's GML files (lesmis.gml, netscience.gml) weigh an edge by its `value`
@@ -851,6 +852,19 @@ def test_a_pyvis_page_is_refused_as_html_not_offered_to_adjlist(tmp_path, monkey
     message = read_error((tmp_path / "k.html").read_bytes(), "k.html")
     assert "<html>" in message and "adjlist" not in message
 
+
+
+def test_pandas_html_table_and_feather_are_refused_saying_how_to_convert(tmp_path):
+    """DataFrame.to_html starts with <table> (it was refused as 'only 1 column ... --format adjlist');
+    a Feather file is named with the one-line way to Parquet."""
+    import pandas as pd
+
+    edges = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"]})
+    edges.to_html(tmp_path / "e.html", index=False)
+    message = read_error((tmp_path / "e.html").read_bytes(), "e.html")
+    assert "HTML (<table>)" in message and "to_csv" in message and "adjlist" not in message
+    edges.to_feather(tmp_path / "e.feather")
+    assert "to_parquet" in read_error((tmp_path / "e.feather").read_bytes(), "e.feather")
 
 # networkit's EdgeListWriter(" ", 0, bothDirections=True) for a triangle weighted 2.5, 1 and 4: every edge
 # written both ways with its weight (as SNAP's SaveMatlabSparseMtx and MATLAB's find of a symmetric
