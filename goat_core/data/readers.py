@@ -410,6 +410,9 @@ def sniff_format(raw: bytes, file: str) -> str:
     if name in ("html", "table"):  # a page (pyvis' own) or DataFrame.to_html: its words are no adjlist
         raise GraphFormatError(file, f"HTML (<{name}>), not a graph file: save its edge table as CSV "
                                      "(pandas: pd.read_html(path)[0].to_csv('edges.csv', index=False))")
+    if text.startswith("(tlp "):  # Tulip's own format: its (edge id source target) lines are no table
+        raise GraphFormatError(file, "a Tulip .tlp file, not read here: export the graph from Tulip as GML "
+                                     "or GraphML (File → Export)")
     if text.startswith(XML_STARTS) and name not in ("gexf", "graphml", "graph"):
         raise GraphFormatError(file, f"XML whose root is <{name}>: GEXF (<gexf>), GraphML (<graphml>) "
                                      "and XGMML (<graph>) are the XML graph formats read")

@@ -866,6 +866,12 @@ def test_pandas_html_table_and_feather_are_refused_saying_how_to_convert(tmp_pat
     edges.to_feather(tmp_path / "e.feather")
     assert "to_parquet" in read_error((tmp_path / "e.feather").read_bytes(), "e.feather")
 
+
+def test_a_tulip_file_is_refused_by_name_not_as_a_ragged_table():
+    tlp = b'(tlp "2.3"\n(nb_nodes 3)\n(nodes 0..2)\n(edge 0 0 1)\n(edge 1 1 2)\n)\n'
+    message = read_error(tlp, "g.tlp")
+    assert "Tulip" in message and "GraphML" in message and "adjlist" not in message
+
 # networkit's EdgeListWriter(" ", 0, bothDirections=True) for a triangle weighted 2.5, 1 and 4: every edge
 # written both ways with its weight (as SNAP's SaveMatlabSparseMtx and MATLAB's find of a symmetric
 # matrix write them); summed as duplicates, every weight was doubled
