@@ -199,8 +199,7 @@ UNREAD: dict[bytes | tuple[bytes, ...], str] = {
     b"7z\xbc\xaf\x27\x1c": "a 7-Zip archive", b"Rar!": "a RAR archive",
     b"\x28\xb5\x2f\xfd": "zstd-compressed", b"%PDF": "a PDF document", b"\x89PNG": "a PNG image",
     b"\xd0\xcf\x11\xe0": "an old Excel .xls or Office file: save it as .xlsx or CSV",
-    b"ARROW1": "an Arrow/Feather file: write its table as Parquet or CSV, pd.read_feather(path).to_parquet("
-               "'edges.parquet')",
+    b"ARROW1": "an Arrow/Feather file",
     b"SQLite format 3\x00": "an SQLite database: export its edge table as CSV, e.g. sqlite3 -header -csv "
                             "db.sqlite 'SELECT * FROM edges' > edges.csv",
     "⛾ gt".encode(): "a graph-tool binary (.gt): save it as GraphML, g.save('graph.graphml')",

@@ -854,17 +854,14 @@ def test_a_pyvis_page_is_refused_as_html_not_offered_to_adjlist(tmp_path, monkey
 
 
 
-def test_pandas_html_table_and_feather_are_refused_saying_how_to_convert(tmp_path):
-    """DataFrame.to_html starts with <table> (it was refused as 'only 1 column ... --format adjlist');
-    a Feather file is named with the one-line way to Parquet."""
+def test_a_pandas_html_table_is_refused_as_html_saying_how_to_save_it(tmp_path):
+    """DataFrame.to_html starts with <table> (it was refused as 'only 1 column ... --format adjlist')."""
     import pandas as pd
 
     edges = pd.DataFrame({"source": ["a", "b"], "target": ["b", "c"]})
     edges.to_html(tmp_path / "e.html", index=False)
     message = read_error((tmp_path / "e.html").read_bytes(), "e.html")
     assert "HTML (<table>)" in message and "to_csv" in message and "adjlist" not in message
-    edges.to_feather(tmp_path / "e.feather")
-    assert "to_parquet" in read_error((tmp_path / "e.feather").read_bytes(), "e.feather")
 
 
 def test_a_tulip_file_is_refused_by_name_not_as_a_ragged_table():
