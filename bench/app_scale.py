@@ -126,30 +126,30 @@ def train(page, timeout_s: float) -> tuple[float, float | None]:
 
 
 def time_page(page, title: str, timeout_s: float) -> dict:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    t0 = time.perf_counter()
-    page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True).click()
-    try:
-        settle(page, timeout_s)
-        if title in LAST_DRAWN:  # a part drawn after a rerun of its own (ranking: once its loops are built)
-            page.locator(LAST_DRAWN[title]).wait_for(timeout=timeout_s * 1000)
-    except PlaywrightTimeout:
-        return {"seconds": None, "timeout": True, "errors": []}
-    return {"seconds": time.perf_counter() - t0, "timeout": False, "errors": page_errors(page)}
+    """From the navigation click on ``title`` until the page is done (and its last part drawn)."""
+    return time_step(page, page.get_by_test_id("stSidebarNav").get_by_text(title, exact=True),
+                     LAST_DRAWN.get(title), timeout_s)
 
 
 def time_hard_negatives(page, timeout_s: float) -> dict:
     """From the click on the Scores page's "hard" negatives until their ranking table is drawn."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     if (back := time_page(page, "Scores", timeout_s))["timeout"]:
         return back
+    return time_step(page, page.locator(".st-key-scores_ranking_kind").get_by_text("hard", exact=True),
+                     "text=/finds most plausible/", timeout_s)  # the hard table's caption
+
+
+def time_step(page, target, drawn: str | None, timeout_s: float) -> dict:
+    """Seconds from a click on ``target`` until no script runs and ``drawn`` (a selector) is shown; a
+    timeout, or the errors the page shows."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     t0 = time.perf_counter()
-    page.locator(".st-key-scores_ranking_kind").get_by_text("hard", exact=True).click()
+    target.click()
     try:
         settle(page, timeout_s)
-        page.locator("text=/finds most plausible/").wait_for(timeout=timeout_s * 1000)  # the hard caption
+        if drawn:  # a part drawn after a rerun of its own (ranking: once its loops are built)
+            page.locator(drawn).wait_for(timeout=timeout_s * 1000)
     except PlaywrightTimeout:
         return {"seconds": None, "timeout": True, "errors": []}
     return {"seconds": time.perf_counter() - t0, "timeout": False, "errors": page_errors(page)}

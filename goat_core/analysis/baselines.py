@@ -24,18 +24,22 @@ def undirected_adjacency(num_nodes: int, src: np.ndarray, dst: np.ndarray) -> sp
     return adj
 
 
+def csr_arrays(adjacency: sp.csr_matrix) -> tuple[np.ndarray, np.ndarray]:
+    """(indptr, indices) of a CSR matrix, rows sorted, as the int64 the compiled loops take."""
+    adjacency.sort_indices()
+    return adjacency.indptr.astype(np.int64), adjacency.indices.astype(np.int64)
+
+
 def heuristic_scores(graph: Graph, pairs: ArrayLike) -> dict[str, np.ndarray]:
     """Scores of (k, 2) node-index ``pairs`` under each heuristic, from ``graph``'s edges."""
     from ..backends.ranking_kernels import common_neighbor_sums  # numba: compiled (or loaded) on first use
 
     pairs = np.ascontiguousarray(pairs, dtype=np.int64).reshape(-1, 2)
-    adj = undirected_adjacency(graph.num_nodes, *graph.undirected_pairs())
-    adj.sort_indices()
-    degree = np.diff(adj.indptr).astype(np.float64)
+    indptr, indices = csr_arrays(undirected_adjacency(graph.num_nodes, *graph.undirected_pairs()))
+    degree = np.diff(indptr).astype(np.float64)
     inv_log = 1.0 / np.log(np.maximum(degree, 2.0))  # a common neighbor has degree >= 2 anyway
     common, adamic = np.empty(len(pairs)), np.empty(len(pairs))
-    common_neighbor_sums(pairs, adj.indptr.astype(np.int64), adj.indices.astype(np.int64), inv_log, common,
-                         adamic)
+    common_neighbor_sums(pairs, indptr, indices, inv_log, common, adamic)
     return {"common_neighbors": common, "adamic_adar": adamic,
             "preferential_attachment": degree[pairs[:, 0]] * degree[pairs[:, 1]]}
 

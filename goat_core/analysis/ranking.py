@@ -143,13 +143,14 @@ def _top_resource_allocation(train: Graph, pos: np.ndarray, full, k: int, rng: n
     """Hard negatives: each positive's K allowed candidates of highest resource allocation > 0, ties at
     random (:func:`.ranking_kernels.top_resource_allocation`); returns how many each positive got."""
     from ..backends.ranking_kernels import top_resource_allocation
-    from .baselines import undirected_adjacency
+    from .baselines import csr_arrays, undirected_adjacency
 
     adj = undirected_adjacency(train.num_nodes, *train.undirected_pairs())
     share = 1.0 / np.maximum(np.diff(adj.indptr), 1)
     salt = rng.integers(0, 2**63, size=len(pos), dtype=np.uint64)
     filled = np.zeros(len(pos), dtype=np.int64)
-    top_resource_allocation(pos, *_csr(adj), share, *_csr(full), train.num_nodes, k, salt, negatives, filled)
+    top_resource_allocation(pos, *csr_arrays(adj), share, *csr_arrays(full), train.num_nodes, k, salt,
+                            negatives, filled)
     return filled
 
 
@@ -159,19 +160,14 @@ def _draw_random(pos: np.ndarray, full, n: int, k: int, rng: np.random.Generator
     short of K, the first distinct allowed ones kept (:func:`.ranking_kernels.first_allowed_draws`);
     returns the positives still short of K."""
     from ..backends.ranking_kernels import first_allowed_draws  # numba: compiled (or loaded) on first use
+    from .baselines import csr_arrays
 
     rows = np.flatnonzero(filled < k)
     code = rng.integers(0, 2 * n, size=(len(rows), 2 * k + 16))  # < n: (a, code); else (code - n, b)
     short = np.zeros(len(pos), dtype=bool)
     valid[filled == k] = True
-    first_allowed_draws(code, rows, pos, *_csr(full), n, k, negatives, valid, filled, short)
+    first_allowed_draws(code, rows, pos, *csr_arrays(full), n, k, negatives, valid, filled, short)
     return np.flatnonzero(short)
-
-
-def _csr(adjacency) -> tuple[np.ndarray, np.ndarray]:
-    """(indptr, indices) of a scipy CSR matrix with sorted rows, as the int64 the kernels take."""
-    adjacency.sort_indices()
-    return adjacency.indptr.astype(np.int64), adjacency.indices.astype(np.int64)
 
 
 def _choose_exhaustively(train: Graph, pos: np.ndarray, full, rows: np.ndarray, kind: str, k: int,
