@@ -227,6 +227,25 @@ def test_a_table_that_asks_for_its_columns_is_read_with_the_ones_chosen_here(app
     assert not app.get("selectbox") or "upload_fix_weight" not in [s.key for s in app.selectbox]
 
 
+def test_a_header_numbering_its_columns_asks_for_its_ends_and_keeps_the_graph(app):
+    """n1 … n6 number columns: the upload asks which are the ends (no silent n1 → n2), then reads them."""
+    rows = "".join(f"{a},{b},{a + b},0,1,2\n" for a, b in [(1, 2), (2, 3), (3, 4), (4, 1)])
+    upload(app, ("n1,n2,n3,n4,n5,n6\n" + rows).encode(), name="numbered.csv")
+    assert len(app.error) == 1 and "cannot tell which columns are source and target" in app.error[0].value
+    assert explorer(app).graph_key == "lesmis"
+    app.selectbox(key="upload_fix_source").set_value(0)
+    app.selectbox(key="upload_fix_target").set_value(1)
+    app.button(key="upload_fix_read").click().run()
+    assert not app.error and not app.exception
+    assert (explorer(app).graph.num_nodes, explorer(app).graph.num_edges) == (4, 4)
+
+
+def test_an_html_table_upload_is_one_line_and_keeps_the_graph(app):
+    upload(app, b'<table border="1" class="dataframe">\n<tr><th>source</th></tr>\n</table>\n', name="t.html")
+    assert len(app.error) == 1 and texts(app.error)[0].startswith("t.html: HTML (<table>), not a graph file")
+    assert explorer(app).graph_key == "lesmis"
+
+
 def test_a_one_column_file_gets_its_error_and_no_column_picker(app):
     """One column holds no edge whichever way it is read: no picker offering it as source and target."""
     upload(app, b"a\nb\nc\nd\n", name="onecol.csv")
