@@ -276,7 +276,9 @@ def parquet_frame(raw: bytes, file: str, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         meta = parquet.metadata
         size = sum(meta.row_group(i).total_byte_size for i in range(meta.num_row_groups))
         refuse_size(size, max_bytes, "Parquet", file)
-        return parquet.read().to_pandas()
+        table = parquet.read()
+        table.validate(full=True)  # text that is not UTF-8 fails here, not later in pandas' conversion
+        return table.to_pandas()
 
 
 @contextmanager

@@ -316,6 +316,7 @@ def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
         sections = [section for section in sections if section[0] < len(lines)]
     if vertices := next((m for line in lines if (m := _VERTICES.match(line))), None):  # igraph reserves them
         declared_nodes(int(vertices[1]), len(raw), file, lines.index(vertices.string) + 1, "*Vertices")
+    check_pajek_lines(lines, file)
     kinds = {kind for _, kind, _ in sections}
     mixed = bool(kinds & {"arcs", "arcslist"} and kinds & {"edges", "edgeslist"})
     if mixed:  # *Edges renamed *Arcs in place (igraph's line numbers stay right), their reverse arcs added
@@ -335,6 +336,23 @@ def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
     return graph, replace(report, notes=report.notes + notes + ((MIXED_NOTE,) if mixed else ()))
 
 
+def check_pajek_lines(lines: list[str], file: str) -> None:
+    """What igraph's Pajek reader passes over with a warning only: a line of a section not led by a
+    number (it ends the file there) and a vertex listed twice (its later line wins)."""
+    section, listed = "", {}
+    for number, line in enumerate(lines, start=1):
+        first = (line.split() or ["%"])[0]
+        if first.startswith(("%", "*")):
+            section = first[1:].lower() if first.startswith("*") else section
+        elif section and not _PAJEK_NUMBER.fullmatch(first):
+            raise GraphFormatError(file, f"a Pajek line must start with a vertex number, got {first[:40]!r} "
+                                         "(igraph's reader would stop reading the file there)", number)
+        elif section == "vertices" and listed.setdefault(first.lstrip("+0"), number) != number:
+            raise GraphFormatError(file, f"vertex {first} is listed twice in *Vertices (first on line "
+                                         f"{listed[first.lstrip('+0')]})", number)
+
+
+_PAJEK_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _PAJEK_SECTION = re.compile(r"^[ \t]*\*(\w+)", re.MULTILINE)
 _VERTICES = re.compile(r"[ \t]*\*vertices[ \t]+(\d{1,18})\b", re.IGNORECASE)
 _NETWORK_SECTIONS = {"network", "vertices", "arcs", "edges", "arcslist", "edgeslist", "matrix"}

@@ -221,6 +221,14 @@ def test_parquet_errors_are_one_line():
     assert "graphs are text, CSV, GEXF, GraphML, GML, Pajek, JSON, Parquet" in one_line(feather.getvalue())
 
 
+def test_a_parquet_file_whose_text_is_not_utf8_is_one_line():
+    """A damaged byte inside a string was found by pyarrow only when pandas converted the column: a
+    traceback (ArrowException) instead of a line."""
+    raw = pd.DataFrame({"source": ["Alice", "Bob"], "target": ["Bob", "Carol"]}).to_parquet(compression=None)
+    assert b"Carol" in raw  # uncompressed: its bytes are there to damage
+    assert "Invalid UTF8" in one_line(raw.replace(b"Carol", b"Ca\xffol"))
+
+
 def test_parquet_without_pyarrow_says_what_to_install(monkeypatch):
     raw = frame(karate()).to_parquet()
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)  # import pyarrow.parquet fails

@@ -646,6 +646,27 @@ def test_a_blank_line_inside_a_pajek_section_does_not_end_the_file():
     assert edges_of(read_graph_bytes(raw, "blank.net")) == {frozenset("ab"): 1.0, frozenset("bc"): 1.0}
 
 
+# igraph's Pajek reader only warns, then stops reading, at a line a section's number does not lead
+# (Karate's 78 edges were read as 30 after a hand edit left "- 29 1"), and keeps the later of a vertex's
+# two lines: both are refused with their line
+NUMBER_FIRST = "a Pajek line must start with a vertex number"
+
+
+@pytest.mark.parametrize(("edit", "said"), [
+    (lambda lines: lines.__setitem__(60, "- 29 1"), f"g.net:61: {NUMBER_FIRST}, got '-'"),
+    (lambda lines: lines.__setitem__(20, '19<v18"'), f"g.net:21: {NUMBER_FIRST}"),
+    (lambda lines: lines.insert(5, '4 "again"'),
+     "g.net:6: vertex 4 is listed twice in *Vertices (first on line 5)"),
+])
+def test_a_pajek_line_igraph_would_pass_over_is_refused_with_its_line(tmp_path, edit, said):
+    g = ig.Graph.Famous("Zachary")
+    g.vs["name"] = [f"v{k}" for k in range(g.vcount())]
+    lines = written(tmp_path, g, "pajek").decode().splitlines()
+    assert read_graph_bytes("\n".join(lines).encode(), "g.net").num_edges == 78
+    edit(lines)
+    assert read_error("\n".join(lines).encode(), "g.net").startswith(said)
+
+
 # Pajek's project files (.paj): networks, then partitions and vectors of their vertices
 PROJECT = (b'*Network one\n*Vertices 3\n1 "a"\n2 "b"\n3 "c"\n*Edges\n1 2\n2 3\n\n'
            b"*Partition groups\n*Vertices 3\n1\n1\n2\n\n*Vector sizes\n*Vertices 3\n0.5\n0.1\n0.2\n")
