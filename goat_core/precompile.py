@@ -41,15 +41,19 @@ def _scoring() -> None:
 
 
 def _ranking() -> None:
-    """The evaluation's loops: the hard and random negatives and the heuristics' common neighbors
-    (:mod:`.backends.ranking_kernels`), and the compiled path's Gram mode (:mod:`.backends.gram`), which
-    scores a positive's negatives."""
-    from .analysis.ranking import evaluate_goat_ranking, rank_heuristics, ranking_negatives
+    """The evaluation's loops, which need no training loop (first: a new server's Scores page waits for
+    them): the hard and random negatives and the heuristics' common neighbors
+    (:mod:`.backends.ranking_kernels`), and the Gram mode (:mod:`.backends.gram`), which scores the
+    ranked pairs of a graph of up to ``GRAM_MAX_NODES`` nodes whichever path trained it."""
+    from .analysis.ranking import goat_pair_scores, rank_heuristics, ranking_negatives
+    from .backends.dispatch import GRAM_MIN_PAIRS
     from .data.sampling import split_edges
 
     split = split_edges(_graph(), 0.7, 0)
     rank_heuristics(split, ranking_negatives(split, "hard", 2))
-    evaluate_goat_ranking(_fit(split.train), ranking_negatives(split, "random", 2))
+    ranking_negatives(split, "random", 2)
+    pairs = np.resize(np.column_stack([split.train.src, split.train.dst]), (GRAM_MIN_PAIRS, 2))
+    goat_pair_scores(_fit(split.train, backend="torch"), pairs)  # torch compiles nothing
 
 
 def _umap() -> None:
@@ -59,10 +63,10 @@ def _umap() -> None:
 
 
 STEPS: dict[str, Callable[[], object]] = {
+    "ranking loops": _ranking,
     "training loop": _fit,  # the one-pass training loop (max pooling) and dense Adam's merged update
     "lazy Adam": partial(_fit, optimizer="lazy-adam"),  # the touched rows' gradient and their update
     "scoring loops": _scoring,
-    "ranking loops": _ranking,
 }
 
 

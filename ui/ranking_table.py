@@ -18,14 +18,17 @@ from goat_core.analysis.ranking import (
     rank_heuristics,
     ranking_negatives,
 )
+from goat_core.backends.dispatch import GRAM_MAX_NODES
 from goat_core.precompile import STEPS
 
 from . import warmup
 from .runs import RunRecord
 
 # The warm-up's compile child reports "k/n" once k of its steps are done: ranking's compiled loops
-# (the hard and random negatives, the Gram scorer) are in numba's disk cache from this step on.
+# (the hard and random negatives, the heuristics, the Gram mode) are in numba's disk cache from the
+# first on; the per-pair scoring loops (mean pooling, graphs too large for the Gram mode) from the second.
 RANKING_READY_AT = list(STEPS).index("ranking loops") + 1
+SCORING_READY_AT = list(STEPS).index("scoring loops") + 1
 
 NUMBER = st.column_config.NumberColumn(format="%.3f")
 ABOUT = {"random": "drawn uniformly among the non-edges that share a node with the edge",
@@ -48,11 +51,14 @@ def rows(found: dict[str, dict]) -> list[dict]:
             for name, r in found.items()]
 
 
-def loops_ready() -> bool:
-    """Whether ranking can start without compiling: the warm-up's child has cached its loops (or
-    the warm-up is over, failed included: then they compile here, as without a warm-up)."""
+def loops_ready(goat: goat_core.Goat | None) -> bool:
+    """Whether ranking ``goat`` (None: any model) can start without compiling: the warm-up's child has
+    cached the loops it takes (or the warm-up is over, failed included: then they compile here, as
+    without a warm-up). The Gram mode scores max-pooling GOAT on graphs of up to GRAM_MAX_NODES nodes."""
+    gram = goat is not None and (goat.variant == "global" or (
+        goat.variant == "goat" and goat.inference_draws == 1 and goat.graph_.num_nodes <= GRAM_MAX_NODES))
     snap = warmup.warm_up().snapshot()
-    return snap.finished or snap.done >= RANKING_READY_AT
+    return snap.finished or snap.done >= (RANKING_READY_AT if gram else SCORING_READY_AT)
 
 
 def section(run: RunRecord, walked: dict) -> None:
@@ -61,8 +67,8 @@ def section(run: RunRecord, walked: dict) -> None:
     assert run.split is not None
     st.subheader("Ranking: each held-out edge against its own negatives")
     kind = st.radio("Negatives", RANKING_NEGATIVES, horizontal=True, key="scores_ranking_kind")
-    if not loops_ready():
-        _wait_for_loops()
+    if not loops_ready(run.goat):
+        _wait_for_loops(run.goat)
         return
     found = dict(ranking(run.key, kind, run.goat, run.split))
     found.update({WALK_METHODS[name]: r["ranking"][kind] for name, r in walked.items() if "ranking" in r})
@@ -75,13 +81,13 @@ def section(run: RunRecord, walked: dict) -> None:
                "the middle).")
 
 
-def _wait_for_loops() -> None:
+def _wait_for_loops(goat: goat_core.Goat) -> None:
     """A line in place of the table while the loops compile, polled every 2 s (a fragment: the page
     itself is not rerun); once they are ready, one full rerun draws the table."""
 
     @st.fragment(run_every=2.0)
     def poll() -> None:
-        if loops_ready():
+        if loops_ready(goat):
             st.rerun(scope="app")
         snap = warmup.warm_up().snapshot()
         step = f"step {snap.done + 1} of {snap.total}, {snap.step}" if snap.total else "starting"

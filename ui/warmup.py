@@ -34,11 +34,13 @@ import numpy as np
 import streamlit as st
 
 import goat_core
+from goat_core.precompile import STEPS
 
 from .worker import background_priority
 
 ROOT = Path(__file__).resolve().parents[1]
-TRAINING_STEP = 1  # the child reports "1/n" once the training loop is compiled and cached
+# the child reports "k/n" once k of its steps are done: the training loop is cached from this one on
+TRAINING_STEP = list(STEPS).index("training loop") + 1
 
 
 @dataclass

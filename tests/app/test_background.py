@@ -50,6 +50,34 @@ def test_progress_lines_are_read_and_other_output_ignored():
     assert "step 3/4, scoring loops" in warmup.describe(snap)
 
 
+def test_ranking_waits_for_the_scoring_loops_only_where_the_gram_mode_does_not_score(monkeypatch):
+    """A new server compiles ranking's loops first: ranking a max-pooling GOAT of up to GRAM_MAX_NODES
+    nodes (every bundled graph, whichever path trained it) needs no more; mean pooling, several draws
+    and larger graphs are scored by the per-pair loops, compiled later."""
+    from types import SimpleNamespace
+
+    from goat_core.backends.dispatch import GRAM_MAX_NODES
+    from goat_core.precompile import STEPS
+    from ui import ranking_table
+
+    warm = warmup.WarmUp(["unused"])
+    warm.fused_ready.set()
+    monkeypatch.setattr(warmup, "warm_up", lambda: warm)
+
+    def model(variant="goat", draws=1, nodes=77):
+        graph = SimpleNamespace(num_nodes=nodes)
+        return SimpleNamespace(variant=variant, inference_draws=draws, graph_=graph)
+
+    gram = [model(), model(nodes=GRAM_MAX_NODES), model("global", draws=3)]
+    per_pair = [model("mean-pool"), model(draws=2), model(nodes=GRAM_MAX_NODES + 1), None]
+    assert list(STEPS)[0] == "ranking loops"
+    warm._progress(f"1/{len(STEPS)} training loop 9.2\n")
+    assert all(ranking_table.loops_ready(goat) for goat in gram)
+    assert not any(ranking_table.loops_ready(goat) for goat in per_pair)
+    warm._progress(f"{list(STEPS).index('scoring loops') + 1}/{len(STEPS)} UMAP 33.8\n")
+    assert all(ranking_table.loops_ready(goat) for goat in gram + per_pair)
+
+
 def test_jobs_run_in_turn_once_per_key_and_keep_their_result():
     store = jobs.JobStore()
     gate, order = threading.Event(), []

@@ -15,7 +15,7 @@ def wait_for_ranking_loops(timeout: float = 600.0) -> None:
     from ui import ranking_table
 
     end = time.monotonic() + timeout
-    while not ranking_table.loops_ready():
+    while not ranking_table.loops_ready(None):
         assert time.monotonic() < end, "the warm-up never compiled the ranking loops"
         time.sleep(0.5)
 
@@ -26,7 +26,7 @@ def test_the_scores_page_does_not_wait_for_ranking_loops_being_compiled(app, mon
     from ui import ranking_table
 
     train(app)
-    monkeypatch.setattr(ranking_table, "loops_ready", lambda: False)
+    monkeypatch.setattr(ranking_table, "loops_ready", lambda goat: False)
     goto(app, "scores")
     assert not any("MRR" in d.value.columns for d in app.dataframe)
     assert any("ranking table comes once its compiled loops are built" in i for i in texts(app.info))
