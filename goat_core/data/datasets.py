@@ -147,8 +147,9 @@ def load_graph(spec: str | Path, directed: bool = False, *, format: str | None =
         given = {k: v for k, v in dict(format=format, source=source, target=target, weight=weight).items()
                  if v is not None}
         if given:
-            raise GraphFormatError(str(spec), f"{', '.join(given)} apply to graph files, not to the bundled "
-                                              f"graph {spec!r}")
+            flags = ", ".join(f"--{k}" for k in given)
+            raise GraphFormatError(str(spec), f"{flags} {'applies' if len(given) == 1 else 'apply'} to graph "
+                                              f"files, not to the bundled graph {spec!r}")
         return lesmis(directed=directed) if str(spec) == "lesmis" else email(directed=directed)
     return read_graph_file(spec, directed=directed, format=format, source=source, target=target,
                            weight=weight)
