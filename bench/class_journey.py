@@ -185,8 +185,9 @@ class Journey:
         for title, how in PAGES.items():
             self.timed(f"page: {title}", self.nav(title), self.shown(how), graph)
             if title == "Scores":  # on a new server the table follows once its loops are compiled
-                self.timed("Scores: page drawn → its ranking table drawn", lambda: None,
-                           lambda: self.page.locator("text=/held-out edges is ranked among/").wait_for(), graph)
+                table = self.page.locator("text=/held-out edges is ranked among/")  # its caption
+                self.timed("Scores: page drawn → its ranking table drawn", lambda: None, table.wait_for,
+                           graph)
             self.idle()
 
     def choose_pair(self, graph: str, pair: tuple[str, str]) -> None:
