@@ -90,12 +90,14 @@ def add_read_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--weight", metavar="COL", help="edge tables: the weight column (name or position); "
                                                        "networkx formats: the edge attribute; none: "
                                                        "unweighted")
+    group.add_argument("--encoding", metavar="NAME", help="a text file not in UTF-8: its encoding, e.g. "
+                                                          "cp1252 (Excel's CSV on Windows), latin-1, gbk")
 
 
 def load(args: argparse.Namespace) -> Graph:
     """GRAPH as the command line asks for it."""
     return load_graph(args.graph, directed=args.directed, format=args.format, source=args.source,
-                      target=args.target, weight=args.weight)
+                      target=args.target, weight=args.weight, encoding=args.encoding)
 
 
 def goat_from_args(args: argparse.Namespace) -> Goat:
@@ -345,7 +347,7 @@ def cmd_cluster(args: argparse.Namespace) -> None:
     goat = goat_from_args(args)
     graph = load(args)
     if args.labels:
-        labels = read_labels(args.labels, graph)
+        labels = read_labels(args.labels, graph, args.encoding)
     elif graph.labels is not None:
         labels = graph.labels
     else:

@@ -37,6 +37,19 @@ def test_info_on_a_file_directed(tmp_path):
     assert (info["nodes"], info["edges"], info["directed"], info["weighted"]) == (3, 3, True, False)
 
 
+def test_info_and_cluster_read_an_excel_csv_of_windows_with_encoding(tmp_path):
+    graph, labels = tmp_path / "g.csv", tmp_path / "labels.txt"
+    graph.write_bytes("source;target\nZoë;Müller\nMüller;René\nRené;Zoë\nRené;Åsa\n".encode("cp1252"))
+    labels.write_bytes("Zoë a\nMüller a\nRené b\nÅsa b\n".encode("cp1252"))
+    refused = cli("info", str(graph), check=False)
+    assert refused.returncode == 2 and "--encoding cp1252" in refused.stderr
+    info = json.loads(cli("info", str(graph), "--encoding", "cp1252", "--json").stdout)
+    assert (info["nodes"], info["edges"]) == (4, 4) and "cp1252 text" in info["read"]["notes"]
+    scores = json.loads(cli("cluster", str(graph), "--encoding", "cp1252", "--labels", str(labels),
+                            "--epochs", "1", "--dim", "4", "--json").stdout)
+    assert scores["labelled_nodes"] == 4
+
+
 @pytest.mark.parametrize("content, expected", [
     ("a b\nb c\nc\n", "g.txt:3: only 1 column"),
     ("a b 1\nb c -1\n", "g.txt:2: weight -1 is not positive"),

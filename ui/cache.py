@@ -47,7 +47,7 @@ def uploaded_graph(edges_digest: str, file: str, options: goat_core.ReadOptions,
 
     graph = goat_core.read_graph_bytes(_edges, file, options, max_bytes=max_bytes)
     if _labels is not None:
-        labels = goat_core.parse_labels(_labels, graph, file=labels_file or "<labels>")
+        labels = goat_core.parse_labels(_labels, graph, labels_file or "<labels>", options.encoding)
         read = replace(graph.read, labels_from=None) if graph.read is not None else None
         graph = replace(graph, labels=labels, read=read)
     return graph

@@ -38,10 +38,18 @@ TABLES = ("edgelist", "json-table", "parquet", "excel")  # the formats whose col
 GUESSED = ("edgelist", "excel")  # ... whose header is told from the values: the first line may be one
 NO_WEIGHT = -1  # the weight picker's "unweighted"
 # The read errors name the command line's flags (they are goat_core's); in the app, these controls
-APP_FLAGS = (" (In the app: --format is the Format choice, --directed the Directed edges box, --weight none "
-             "the Ignore weights box, and --source, --target and --weight the column pickers.)")
+APP_FLAGS = (" (In the app: --format is the Format choice, --encoding the Text encoding choice, --directed "
+             "the Directed edges box, --weight none the Ignore weights box, and --source, --target and "
+             "--weight the column pickers.)")
 # a flag after a blank or a "(" (--weight none's hint), not DOT's "a -- b"
-FLAGS = re.compile(r"--(?:format|directed|source|target|weight)\b")
+FLAGS = re.compile(r"--(?:format|encoding|directed|source|target|weight)\b")
+# Windows' ANSI code pages (Excel's "CSV (Comma delimited)" is written in one), then others met in files
+ENCODINGS = {"cp1252": "Windows-1252 (Western Europe, Americas)", "cp1250": "Windows-1250 (Central Europe)",
+             "cp1251": "Windows-1251 (Cyrillic)", "cp1253": "Windows-1253 (Greek)",
+             "cp1254": "Windows-1254 (Turkish)", "latin-1": "Latin-1 (ISO-8859-1)",
+             "mac_roman": "Mac OS Roman", "gbk": "GBK (Simplified Chinese)",
+             "big5": "Big5 (Traditional Chinese)", "shift_jis": "Shift-JIS (Japanese)",
+             "euc_kr": "EUC-KR (Korean)"}
 FORMATS_NOTE = (
     "Any **graph file**, recognised by its content (or read as the Format choice says): an edge list or "
     "table (CSV, TSV, spaces, `;` or `|`; "
@@ -74,6 +82,11 @@ def section(ex: Explorer) -> None:
                      format_func=lambda f: "found from the content" if f is None else FORMAT_TITLES[f],
                      help="Leave it to the content, or say what the file is when it could be two things "
                           "(an adjacency list or a weighted edge list, a SIF file).")
+        c1.selectbox("Text encoding", [None, *ENCODINGS], key="upload_encoding",
+                     format_func=lambda e: "UTF-8 (or UTF-16 with a BOM)" if e is None else ENCODINGS[e],
+                     help="A text file saved in another encoding than UTF-8: Excel's 'CSV (Comma "
+                          "delimited)' on Windows is Windows-1252 in Western Europe and the Americas. XML "
+                          "files and binary formats (Excel, Parquet) say their own.")
         c2.checkbox("Directed edges", key="upload_directed",
                     help="Keep edge directions (without it: as the file declares, e.g. a directed GEXF; "
                          "edge lists are undirected). GOAT's neighborhoods ignore direction either way "
@@ -101,6 +114,7 @@ def load(ex: Explorer) -> None:
                                                 kept):
         return
     options = goat_core.ReadOptions(format=st.session_state.get("upload_format"),
+                                    encoding=st.session_state.get("upload_encoding"),
                                     directed=bool(st.session_state.get("upload_directed", False)),
                                     weight="none" if st.session_state.get("upload_unweighted") else None)
     read(ex, edges.name, raw, labels.name if labels is not None else None, labels_raw, options)
@@ -134,7 +148,7 @@ def keep_pending(name: str, raw: bytes, labels_name: str | None, labels_raw: byt
                  options: goat_core.ReadOptions) -> None:
     """After a failed read of an edge table: keep its bytes and columns for :func:`pending_picker`
     (the error asks which columns are which; the picker answers without uploading again)."""
-    found = table_columns(raw, name, max_bytes=MAX_UNPACKED_MB * 2**20)
+    found = table_columns(raw, name, max_bytes=MAX_UNPACKED_MB * 2**20, encoding=options.encoding)
     width = 0 if found is None else len(found[0] if found[0] is not None else found[1])
     if width < 2:  # no table, or one column: no choice of columns makes an edge of it
         st.session_state.pop(PENDING, None)

@@ -139,17 +139,17 @@ def email(directed: bool = False, download: bool | None = None) -> Graph:
 
 
 def load_graph(spec: str | Path, directed: bool = False, *, format: str | None = None, source: Column = None,
-               target: Column = None, weight: Column = None) -> Graph:
+               target: Column = None, weight: Column = None, encoding: str | None = None) -> Graph:
     """A bundled name (``lesmis``, ``email``) or a graph file in any supported format
-    (:mod:`.readers`); ``format``, ``source``, ``target`` and ``weight`` override what is found
-    in a file (columns by header name or 0-based position; ``weight="none"`` ignores weights)."""
+    (:mod:`.readers`); ``format``, ``source``, ``target``, ``weight`` and ``encoding`` override what is
+    found in a file (columns by header name or 0-based position; ``weight="none"`` ignores weights)."""
     if str(spec) in BUNDLED:
-        given = {k: v for k, v in dict(format=format, source=source, target=target, weight=weight).items()
-                 if v is not None}
+        given = {k: v for k, v in dict(format=format, source=source, target=target, weight=weight,
+                                       encoding=encoding).items() if v is not None}
         if given:
             flags = ", ".join(f"--{k}" for k in given)
             raise GraphFormatError(str(spec), f"{flags} {'applies' if len(given) == 1 else 'apply'} to graph "
                                               f"files, not to the bundled graph {spec!r}")
         return lesmis(directed=directed) if str(spec) == "lesmis" else email(directed=directed)
     return read_graph_file(spec, directed=directed, format=format, source=source, target=target,
-                           weight=weight)
+                           weight=weight, encoding=encoding)

@@ -3,6 +3,7 @@ it) and what it says it did (:class:`ReadReport`)."""
 
 from __future__ import annotations
 
+import codecs
 from dataclasses import dataclass
 
 from ..errors import GraphFormatError, ParameterError
@@ -40,10 +41,25 @@ def format_name(name: str | None) -> str | None:
     return FORMAT_ALIASES.get(key, key)
 
 
+def text_encoding(name: str) -> str:
+    """A text encoding Python knows, by its codec's name (``latin1``: ``iso8859-1``); anything else is
+    a ParameterError."""
+    try:
+        codec = codecs.lookup(name)
+    except (LookupError, TypeError):
+        codec = None
+    if codec is None or not codec._is_text_encoding:  # base64, rot13...: codecs, not text encodings
+        raise ParameterError(f"encoding must be a text encoding Python knows (cp1252, latin-1, cp1251, gbk, "
+                             f"shift_jis, utf-16...), got {name!r}")
+    return codec.name
+
+
 @dataclass(frozen=True)
 class ReadOptions:
     """How to read a graph file. Every field left at its default means "found from the file".
 
+    ``encoding``: the text's encoding when it is not UTF-8 (UTF-16 with a BOM is found), e.g.
+    ``cp1252`` for Excel's "CSV (Comma delimited)" on Windows in Western Europe.
     ``source``/``target``/``weight``: a column of an edge table, by its header name or its 0-based
     position; ``weight="none"`` reads every edge with weight 1. ``directed=True`` keeps edge
     directions; ``False`` takes them from the file (GEXF, GraphML, GML, node-link and Pajek say;
@@ -57,9 +73,12 @@ class ReadOptions:
     target: Column = None
     weight: Column = None
     directed: bool = False
+    encoding: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "format", format_name(self.format))
+        if self.encoding is not None:
+            object.__setattr__(self, "encoding", text_encoding(self.encoding))
         for name in ("source", "target", "weight"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (str, int, type(None))):

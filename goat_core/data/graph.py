@@ -282,6 +282,27 @@ def count_components(graph: Graph) -> int:
 # --------------------------------------------------------------------------- text parsing
 
 
+def as_utf8(raw: bytes, file: str, encoding: str | None = None) -> tuple[bytes, str | None]:
+    """Text in ``encoding`` when told (a binary format's bytes, which hold a NUL, aside), else UTF-16
+    with a BOM (spreadsheets' "Unicode text", some Windows XML), as UTF-8; and a note saying which."""
+    told = encoding not in (None, "utf-8")
+    if not told:
+        if not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+            return raw, None
+        encoding = "utf-16"
+    elif b"\x00" in raw and not str(encoding).startswith(("utf-16", "utf-32")):
+        return raw, None  # Parquet, a workbook, arrays: read as they are
+    try:
+        text = raw.decode(str(encoding)).removeprefix("\ufeff")
+    except UnicodeDecodeError as err:
+        if not told:
+            return raw, None  # not UTF-16 after all: its reader says what it is
+        raise GraphFormatError(file, f"not {encoding} text (--encoding): byte 0x{raw[err.start]:02x} is no "
+                                     "character in it", raw[:err.start].count(b"\n") + 1) from None
+    text = re.sub(r"^(<\?xml[^>]*encoding=[\"'])[\w.:-]+([\"'])", r"\1utf-8\2", text, flags=re.IGNORECASE)
+    return text.encode("utf-8"), f"{encoding} text" if told else "UTF-16 text"
+
+
 def decode(raw: bytes, file: str) -> str:
     if not raw.strip():
         raise GraphFormatError(file, "the file is empty")
@@ -293,8 +314,9 @@ def decode(raw: bytes, file: str) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise GraphFormatError(file, "not UTF-8 text (binary, or text in another encoding: save it as UTF-8, "
-                                     "as Excel's 'CSV UTF-8' does)", line) from None
+        raise GraphFormatError(file, "not UTF-8 text (binary, or text in another encoding: name it, e.g. "
+                                     "--encoding cp1252 for Excel's CSV on Windows, or save it as UTF-8, as "
+                                     "Excel's 'CSV UTF-8' does)", line) from None
 
 
 def data_lines(text: str) -> list[tuple[int, str]]:
@@ -530,12 +552,13 @@ def from_networkx(nx_graph: Any, source: str = "<networkx>", weight: str = "weig
 # --------------------------------------------------------------------------- labels
 
 
-def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels:
-    """A ``node label`` file read by pandas' C parser (comma, semicolon or blanks, as its first
-    line has; quotes respected); nodes outside the graph and unlabelled nodes are reported."""
+def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>", encoding: str | None = None) -> NodeLabels:
+    """A ``node label`` file (in UTF-8 unless ``encoding`` says) read by pandas' C parser (comma,
+    semicolon or blanks, as its first line has; quotes respected); nodes outside the graph and
+    unlabelled nodes are reported."""
     import pandas as pd
 
-    rows = data_lines(decode(raw, file))
+    rows = data_lines(decode(as_utf8(raw, file, encoding)[0], file))
     if not rows:
         raise GraphFormatError(file, "no line names a node of the graph")
     sep = "," if "," in rows[0][1] else ";" if ";" in rows[0][1] else r"\s+"
@@ -572,8 +595,8 @@ def parse_labels(raw: bytes, graph: Graph, file: str = "<labels>") -> NodeLabels
     return NodeLabels(codes=codes, classes=tuple(classes), unknown_nodes=tuple(unknown), source=file)
 
 
-def read_labels(path: str | Path, graph: Graph) -> NodeLabels:
-    return parse_labels(file_bytes(path, "labels file"), graph, file=str(path))
+def read_labels(path: str | Path, graph: Graph, encoding: str | None = None) -> NodeLabels:
+    return parse_labels(file_bytes(path, "labels file"), graph, file=str(path), encoding=encoding)
 
 
 def file_bytes(path: str | Path, what: str, missing: str = "") -> bytes:

@@ -339,7 +339,7 @@ def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
 def check_pajek_lines(lines: list[str], file: str) -> None:
     """What igraph's Pajek reader passes over with a warning only: a line of a section not led by a
     number (it ends the file there) and a vertex listed twice (its later line wins)."""
-    section, listed = "", {}
+    section, listed = "", dict[str, int]()
     for number, line in enumerate(lines, start=1):
         first = (line.split() or ["%"])[0]
         if first.startswith(("%", "*")):

@@ -37,7 +37,7 @@ from .frames import (
     read_parquet,
 )
 from .gdf import looks_gdf, read_gdf
-from .graph import Graph, NodeLabels, file_bytes, first_line
+from .graph import Graph, NodeLabels, as_utf8, file_bytes, first_line
 from .matrix import looks_matrix, read_matrix
 from .matrixmarket import looks_matrix_market, read_matrix_market
 from .nxformats import (
@@ -108,7 +108,7 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
     options = options or ReadOptions()
     raw, compression, member = unpack(raw, file, max_bytes)
     shown = f"{file}/{member}" if member else file
-    raw, utf16 = _utf16_as_utf8(raw)
+    raw, decoded = as_utf8(raw, shown, options.encoding)
     with _within_limits(shown):
         fmt = options.format or sniff_format(raw, shown)
         if fmt == "matrix" and (raw.startswith(b"PAR1") or looks_workbook(raw)):  # a table holding a matrix
@@ -118,7 +118,7 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
         else:
             graph, report = READERS[fmt](raw, shown, options)
     graph = replace(graph, source=shown)
-    notes = report.notes + (("UTF-16 text",) if utf16 else ())
+    notes = report.notes + ((decoded,) if decoded else ())
     report = replace(report, compression=compression, member=member, detected=options.format is None,
                      notes=notes)
     candidates = label_attributes(graph)
@@ -129,18 +129,21 @@ def read_graph_bytes(raw: bytes, file: str = "<upload>", options: ReadOptions | 
 
 
 def parse_edge_list(raw: bytes, file: str = "<upload>", directed: bool = False, *, format: str | None = None,
-                    source: Column = None, target: Column = None, weight: Column = None) -> Graph:
+                    source: Column = None, target: Column = None, weight: Column = None,
+                    encoding: str | None = None) -> Graph:
     """A graph file's bytes in any supported format (the name is historical: edge lists first)."""
-    options = ReadOptions(format=format, source=source, target=target, weight=weight, directed=directed)
+    options = ReadOptions(format=format, source=source, target=target, weight=weight, directed=directed,
+                          encoding=encoding)
     return read_graph_bytes(raw, file, options)
 
 
 def read_graph_file(path: str | Path, directed: bool = False, *, format: str | None = None,
-                    source: Column = None, target: Column = None, weight: Column = None) -> Graph:
+                    source: Column = None, target: Column = None, weight: Column = None,
+                    encoding: str | None = None) -> Graph:
     """A graph file by path, any supported format; a missing file is a GraphFormatError too."""
     raw = file_bytes(path, "file", " (and not a bundled graph name)")
     return parse_edge_list(raw, str(path), directed, format=format, source=source,
-                           target=target, weight=weight)
+                           target=target, weight=weight, encoding=encoding)
 
 
 class TableColumns(NamedTuple):
@@ -151,14 +154,14 @@ class TableColumns(NamedTuple):
     format: str  # "edgelist", "json-table", "parquet" or "excel"
 
 
-def table_columns(raw: bytes, file: str = "<upload>", *, max_bytes: int = MAX_DECOMPRESSED
-                  ) -> TableColumns | None:
+def table_columns(raw: bytes, file: str = "<upload>", *, max_bytes: int = MAX_DECOMPRESSED,
+                  encoding: str | None = None) -> TableColumns | None:
     """(header, first data row, format) of an edge table, as its layout was found: what a column
     picker offers when reading it stopped to ask which columns are which, and the format to read it
     with again. None when the file is not an edge table (or not readable)."""
     try:
         raw, _, _ = unpack(raw, file, max_bytes)
-        raw, _ = _utf16_as_utf8(raw)
+        raw, _ = as_utf8(raw, file, encoding)
         with _within_limits(file):
             fmt = sniff_format(raw, file)
             if fmt in ("json-table", "node-link", "parquet", "excel"):
@@ -284,18 +287,6 @@ def _only_member(archive: zipfile.ZipFile, file: str) -> zipfile.ZipInfo:
     if files[0].flag_bits & 0x1:
         raise GraphFormatError(file, "an encrypted zip archive: cannot be read")
     return files[0]
-
-
-def _utf16_as_utf8(raw: bytes) -> tuple[bytes, bool]:
-    """UTF-16 text (spreadsheets' "Unicode text", some Windows XML) as UTF-8."""
-    if not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw, False
-    try:
-        text = raw.decode("utf-16")
-    except UnicodeDecodeError:
-        return raw, False
-    text = re.sub(r"^(<\?xml[^>]*encoding=[\"'])utf-16([\"'])", r"\1utf-8\2", text, flags=re.IGNORECASE)
-    return text.encode("utf-8"), True
 
 
 # --------------------------------------------------------------------------- format detection

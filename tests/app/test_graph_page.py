@@ -84,6 +84,22 @@ def test_bad_labels_keep_graph(app):
     assert explorer(app).graph_key == "lesmis"
 
 
+def test_an_excel_csv_of_windows_is_read_once_its_encoding_is_chosen(app):
+    """Excel's "CSV (Comma delimited)" on Windows is cp1252: refused in one line that names the Text
+    encoding choice, the graph kept; read with the choice, names as written, labels file too."""
+    edges = "source;target\nZoë;Müller\nMüller;René\nRené;Zoë\n".encode("cp1252")
+    upload(app, edges, name="excel.csv", labels="Zoë a\nMüller a\nRené b\n".encode("cp1252"))
+    (message,) = texts(app.error)
+    assert message.startswith("excel.csv:2: not UTF-8 text")
+    assert "--encoding the Text encoding choice" in message
+    assert explorer(app).graph_key == "lesmis"
+    app.selectbox(key="upload_encoding").set_value("cp1252").run()
+    app.button(key="upload_load").click().run()
+    assert not app.error
+    graph = explorer(app).graph
+    assert set(graph.names) == {"Zoë", "Müller", "René"} and graph.labels.classes == ("a", "b")
+
+
 def test_binary_upload_is_refused(app):
     upload(app, b"\x00\x01\x02binary", name="x.csv")
     assert len(app.error) == 1 and "\n" not in app.error[0].value

@@ -17,7 +17,14 @@ import pandas as pd
 import pytest
 import torch
 
-from goat_core import GraphFormatError, ParameterError, load_graph, parse_edge_list, read_graph_file
+from goat_core import (
+    GraphFormatError,
+    ParameterError,
+    load_graph,
+    parse_edge_list,
+    parse_labels,
+    read_graph_file,
+)
 from goat_core.data.formats import ReadOptions
 from goat_core.data.readers import label_attributes, read_graph_bytes
 from tests.data.reading import read_error
@@ -216,6 +223,43 @@ def test_text_in_another_encoding_says_to_save_it_as_utf8():
 
     message = read_error("source,target\nMüller,Zoë\n".encode("cp1252"), "w.csv")
     assert message.startswith("w.csv:2: not UTF-8 text") and "save it as UTF-8" in message
+
+
+# Excel's "CSV (Comma delimited)" on Windows is written in the ANSI code page (cp1252 in Western
+# Europe): refused naming --encoding, read with it; pandas writes these files with encoding=
+NAMES = {"cp1252": ["Müller", "Zoë", "François"], "gbk": ["张伟", "王芳", "李娜"],
+         "shift_jis": ["佐藤", "鈴木", "高橋"]}
+
+
+@pytest.mark.parametrize("encoding", sorted(NAMES))
+def test_text_in_another_encoding_is_read_when_named(tmp_path, encoding):
+    names = NAMES[encoding]
+    table = pd.DataFrame({"source": names, "target": names[1:] + names[:1], "weight": [1.5, 2, 3]})
+    table.to_csv(tmp_path / "w.csv", index=False, encoding=encoding)
+    raw = (tmp_path / "w.csv").read_bytes()
+    assert "--encoding cp1252" in read_error(raw, "w.csv")
+    graph = parse_edge_list(raw, "w.csv", encoding=encoding)
+    assert set(graph.names) == set(names) and sorted(graph.weight) == [1.5, 2, 3]
+    assert f"{encoding} text" in graph.read.notes
+    assert read_graph_file(tmp_path / "w.csv", encoding=encoding).names == graph.names
+    labels = parse_labels("\n".join(f"{n} {k % 2}" for k, n in enumerate(names)).encode(encoding),
+                                    graph, encoding=encoding)
+    assert labels.classes == ("0", "1")
+
+
+def test_a_wrong_encoding_names_the_byte_and_line_and_binary_formats_ignore_it():
+    raw = "a,b\nb,张伟\n".encode("gbk")
+    assert read_error(raw, "w.csv", ReadOptions(encoding="utf-8")).startswith("w.csv:2: not UTF-8 text")
+    assert read_error(raw, "w.csv", ReadOptions(encoding="ascii")).startswith(
+        "w.csv:2: not ascii text (--encoding): byte 0xd5 is no character in it")
+    table = pd.DataFrame({"source": ["Zoë", "a"], "target": ["a", "b"]})
+    assert set(parse_edge_list(table.to_parquet(), "t.parquet", encoding="cp1252").names) == {"Zoë", "a", "b"}
+    gexf = io.BytesIO()
+    nx.write_gexf(nx.Graph([("Zoë", "a")]), gexf, encoding="ISO-8859-1")  # the XML declaration says it
+    for told in (None, "latin-1"):
+        assert set(parse_edge_list(gexf.getvalue(), "g.gexf", encoding=told).names) == {"Zoë", "a"}
+    with pytest.raises(ParameterError, match="encoding must be a text encoding"):
+        ReadOptions(encoding="base64")
 
 
 @pytest.mark.parametrize("pack", ["gzip", "bz2", "zip", "xz"])
