@@ -112,3 +112,19 @@ def test_a_file_needing_its_format_is_read_with_the_format_choice_and_kept_after
     settle(page)
     page.get_by_text("adj.txt").first.wait_for()
     assert page.get_by_text("read as adjacency list (format as given)").count() >= 1
+
+
+def test_an_excel_csv_of_windows_is_read_once_its_encoding_is_chosen(server, new_page):
+    """Excel's "CSV (Comma delimited)" on Windows is cp1252: one line naming the Text encoding choice,
+    then, chosen in its drop-down, read (the names as written: the AppTest checks them)."""
+    page = new_page()
+    open_app(page, server)
+    edges = "source;target\nZoë;Müller\nMüller;René\nRené;Zoë\n".encode("cp1252")
+    upload_bytes(page, "excel.csv", edges)
+    page.get_by_text("not UTF-8 text").first.wait_for()
+    page.locator(".st-key-upload_encoding").click()
+    page.get_by_role("option", name="Windows-1252 (Western Europe, Americas)").click()
+    settle(page)
+    page.get_by_role("button", name="Load graph").click()
+    page.get_by_text("Loaded excel.csv: 3 nodes, 3 edges.").wait_for()
+    page.get_by_text("cp1252 text").wait_for()  # the account says how the bytes were read
