@@ -294,11 +294,14 @@ def as_utf8(raw: bytes, file: str, encoding: str | None = None) -> tuple[bytes, 
         return raw, None  # Parquet, a workbook, arrays: read as they are
     try:
         text = raw.decode(str(encoding)).removeprefix("\ufeff")
-    except UnicodeDecodeError as err:
+    except UnicodeError as err:  # a UnicodeDecodeError, or a codec that decodes nothing ("undefined")
         if not told:
             return raw, None  # not UTF-16 after all: its reader says what it is
-        raise GraphFormatError(file, f"not {encoding} text (--encoding): byte 0x{raw[err.start]:02x} is no "
-                                     "character in it", raw[:err.start].count(b"\n") + 1) from None
+        bad = isinstance(err, UnicodeDecodeError)
+        at = err.start if isinstance(err, UnicodeDecodeError) else 0
+        why = f"byte 0x{raw[at]:02x} is no character in it" if bad else str(err)
+        raise GraphFormatError(file, f"not {encoding} text (--encoding): {why}",
+                               raw[:at].count(b"\n") + 1 if bad else None) from None
     text = re.sub(r"^(<\?xml[^>]*encoding=[\"'])[\w.:-]+([\"'])", r"\1utf-8\2", text, flags=re.IGNORECASE)
     return text.encode("utf-8"), f"{encoding} text" if told else "UTF-16 text"
 

@@ -252,6 +252,8 @@ def test_a_wrong_encoding_names_the_byte_and_line_and_binary_formats_ignore_it()
     assert read_error(raw, "w.csv", ReadOptions(encoding="utf-8")).startswith("w.csv:2: not UTF-8 text")
     assert read_error(raw, "w.csv", ReadOptions(encoding="ascii")).startswith(
         "w.csv:2: not ascii text (--encoding): byte 0xd5 is no character in it")
+    assert "not undefined text (--encoding): decoding with 'undefined' codec failed" in read_error(
+        raw, "w.csv", ReadOptions(encoding="undefined"))  # a codec that decodes nothing, a UnicodeError
     table = pd.DataFrame({"source": ["Zoë", "a"], "target": ["a", "b"]})
     assert set(parse_edge_list(table.to_parquet(), "t.parquet", encoding="cp1252").names) == {"Zoë", "a", "b"}
     gexf = io.BytesIO()
