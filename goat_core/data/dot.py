@@ -72,7 +72,7 @@ _NEGATIVE = re.compile(r'("(?:[^"\\]|\\.)*")|(?<![\w.\-])(-(?:\.\d+|\d+(?:\.\d*)
 # an attribute called as one of pydot's own arguments (igraph writes name), outside quoted strings
 # (matched first, kept as they are)
 _KEYWORD_KEY = re.compile(r'("(?:[^"\\]|\\.)*")|(?<=[\[,;\s])(?:name|src|dst|obj_dict|graph_name|graph_type|'
-                          r'strict|suppress_disconnected|simplify)(?=\s*[=\],;])')
+                          r'strict|suppress_disconnected|simplify)(?=\s*(?:[=\],;#]|//|/\*))')  # or a comment
 
 
 def read_flat(text: str) -> tuple[Any | None, int | None]:

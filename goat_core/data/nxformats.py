@@ -337,11 +337,15 @@ def read_pajek(raw: bytes, file: str, options: ReadOptions) -> tuple[Graph, Read
 
 
 def check_pajek_lines(lines: list[str], file: str) -> None:
-    """What igraph's Pajek reader passes over with a warning only: a line of a section not led by a
-    number (it ends the file there) and a vertex listed twice (its later line wins)."""
+    """What igraph's Pajek reader passes over with a warning only: a section it does not know (it skips
+    its lines), a line of a section not led by a number (it ends the file there) and a vertex listed
+    twice (its later line wins)."""
     section, listed = "", dict[str, int]()
     for number, line in enumerate(lines, start=1):
         first = (line.split() or ["%"])[0]
+        if first.startswith("*") and first[1:].lower() not in _NETWORK_SECTIONS:
+            raise GraphFormatError(file, f"{first[:40]!r} is no Pajek section (igraph's reader would skip "
+                                         "its lines)", number)
         if first.startswith(("%", "*")):
             section = first[1:].lower() if first.startswith("*") else section
         elif section and not _PAJEK_NUMBER.fullmatch(first):

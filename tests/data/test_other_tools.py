@@ -655,6 +655,7 @@ NUMBER_FIRST = "a Pajek line must start with a vertex number"
 @pytest.mark.parametrize(("edit", "said"), [
     (lambda lines: lines.__setitem__(60, "- 29 1"), f"g.net:61: {NUMBER_FIRST}, got '-'"),
     (lambda lines: lines.__setitem__(20, '19<v18"'), f"g.net:21: {NUMBER_FIRST}"),
+    (lambda lines: lines.__setitem__(35, "*Edges%"), "g.net:36: '*Edges%' is no Pajek section"),
     (lambda lines: lines.insert(5, '4 "again"'),
      "g.net:6: vertex 4 is listed twice in *Vertices (first on line 5)"),
 ])

@@ -701,6 +701,7 @@ HOSTILE = [
     (b'<?xml version="1.0" encoding="a"?><graphml/>', None),  # an encoding Python does not know
     (b"graph{1[name]}", None),  # attribute names that are pydot's own arguments
     (b"graph{a[obj_dict=1]}", None),
+    (b"graph { 0 [\n name#a comment\n ] }", None),  # a key alone before a comment (fuzzed from igraph's DOT)
     (b"graph { a -- b [weight=_1] }", None),  # float() takes 1_0 but not _1
     (b"dl n=2\ndata:\n0 _1\n1 0\n", None),
     (b"a b {'weight': '_1'}\n", None),
