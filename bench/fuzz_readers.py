@@ -23,14 +23,13 @@ import json
 import random
 import re
 import signal
-import sys
 import tempfile
 import traceback
 import warnings
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # goat_core from this checkout
+from _common import ROOT, cpu_facts  # bench/ is on sys.path: python bench/fuzz_readers.py
+
 TOKENS = [b"", b"0", b"-1", b"nan", b"inf", b"1e309", b"1e-320", b"\xc2\xb2", b"\xe2\x80\xa8", b'"', b"'",
           b"[", b"]", b"{", b"}", b"<", b">", b",", b";", b"\t", b" ", b"#", b"%", b"\n", b"\r", b"\x00",
           b"999999999999", b"1.5", b"a", b"\xff", b"&#34;", b"&amp;", b"-", b"->", b"--", b"=", b":", b"*",
@@ -194,8 +193,8 @@ def run(cases: int, seed: int, encodings: bool) -> dict:
                 counts["findings"] += 1
                 key = f"{found[0]} {found[1]} ({path.name})"
                 findings.setdefault(key, {"case": case, "seed_file": path.name, "encoding": options.encoding})
-    return {"cases": cases, "first_case": seed, "encodings": encodings, "seed_files": len(seeds),
-            "counts": dict(counts), "findings": findings}
+    return {"machine": cpu_facts(), "cases": cases, "first_case": seed, "encodings": encodings,
+            "seed_files": len(seeds), "counts": dict(counts), "findings": findings}
 
 
 def main() -> None:
