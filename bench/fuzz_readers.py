@@ -10,7 +10,8 @@ edge list, LEDA), pandas (CSV with and without index, quoted, TSV, JSON orients,
 Parquet, Excel), scipy (Matrix Market), numpy (.npy, .npz) and hand-written GDF, VNA, UCINET DL,
 SIF, TGF, XGMML, DIMACS, METIS, KONECT and algs4 files. Each case mutates one seed a few times
 (lines dropped, repeated, swapped or taken from another seed, a token replaced or appended, a byte
-changed, the end cut; binary seeds: bytes changed); ``--encodings`` also reads a third of the cases
+changed, the end cut; binary seeds: bytes changed; the writers' dates left out, so that the same
+cases are the same files any day); ``--encodings`` also reads a third of the cases
 with a text encoding named. Prints each distinct finding once (its kind, where, the first case) and
 writes them, with the counts, to ``bench/results/fuzz_readers.json``.
 """
@@ -28,7 +29,7 @@ import traceback
 import warnings
 from pathlib import Path
 
-from _common import ROOT, cpu_facts  # bench/ is on sys.path: python bench/fuzz_readers.py
+from _common import ROOT, machine  # bench/ is on sys.path: python bench/fuzz_readers.py
 
 TOKENS = [b"", b"0", b"-1", b"nan", b"inf", b"1e309", b"1e-320", b"\xc2\xb2", b"\xe2\x80\xa8", b'"', b"'",
           b"[", b"]", b"{", b"}", b"<", b">", b",", b";", b"\t", b" ", b"#", b"%", b"\n", b"\r", b"\x00",
@@ -101,6 +102,9 @@ def write_seeds(folder: Path) -> list[Path]:
     }
     for name, text in hand.items():
         (folder / name).write_text(text)
+    dates = {"ig.gml": rb'(?<=igraph version )(\S+)[^"]*', "nx.gexf": rb'( )lastmodifieddate="[^"]*"'}
+    for name, dated in dates.items():  # the time of writing left out: the same cases every day
+        (folder / name).write_bytes(re.sub(dated, rb"\1", (folder / name).read_bytes()))
     return sorted(folder.iterdir())
 
 
@@ -193,7 +197,7 @@ def run(cases: int, seed: int, encodings: bool) -> dict:
                 counts["findings"] += 1
                 key = f"{found[0]} {found[1]} ({path.name})"
                 findings.setdefault(key, {"case": case, "seed_file": path.name, "encoding": options.encoding})
-    return {"machine": cpu_facts(), "cases": cases, "first_case": seed, "encodings": encodings,
+    return {"machine": machine(), "cases": cases, "first_case": seed, "encodings": encodings,
             "seed_files": len(seeds), "counts": dict(counts), "findings": findings}
 
 

@@ -8,6 +8,7 @@ read: ``scipy.io.loadmat`` crashes the process on some damaged files, found by f
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from dataclasses import replace
 from typing import Any
@@ -67,7 +68,8 @@ def _load(raw: bytes, file: str, max_bytes: int) -> dict[str, np.ndarray]:
         if "allow_pickle" in str(err):
             raise GraphFormatError(file, "holds an array of Python objects (pickled): never unpickled here; "
                                          "save numbers (np.save of an int or float array)") from None
-        raise GraphFormatError(file, f"not a readable NumPy file: {first_line(err)}") from None
+        said = re.sub(r" object at 0x[0-9a-f]+", "", first_line(err))  # ast's repr: one file, one message
+        raise GraphFormatError(file, f"not a readable NumPy file: {said}") from None
 
 
 def _numbers(npz: np.lib.npyio.NpzFile, key: str) -> np.ndarray | None:

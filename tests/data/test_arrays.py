@@ -161,6 +161,8 @@ def test_broken_and_odd_numpy_files_are_read_or_refused_in_one_line():
     good = saved(np.save, matrix)
     for raw in (good[:-7], good[:100], good.replace(b"(5, 5)", b"(5, 5")):  # truncated, a broken header
         assert read_error(raw, "broken.npy").startswith("broken.npy: not a readable NumPy file: ")
+    named = good.replace(b"'fortran_order': False", b"'fortran_order': F\xe1lse")  # ast's error shows a node
+    assert " object at 0x" not in read_error(named, "broken.npy")  # the same file, the same message
     for dtype in (">f8", np.float16, bool):  # big-endian, half precision and booleans are numbers too
         assert read_graph_bytes(saved(np.save, matrix.astype(dtype)), "odd.npy").num_edges == 10
     fake = io.BytesIO()
