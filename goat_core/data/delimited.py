@@ -156,8 +156,9 @@ def looks_like_header(first: list[str], rest: list[list[str]]) -> bool:
         return True
     if any(k in STRONG_SOURCE for k in keys) and any(k in STRONG_TARGET for k in keys):
         return True
-    if first and (first[0] == "" or is_index(keys[0])) and rest and all(r and r[0] != "" for r in rest[:20]):
-        return True  # pandas' to_csv: an unnamed index column
+    if first and (first[0] == "" or keys[0] and is_index(keys[0])) and rest and all(r and r[0] != ""
+                                                                                for r in rest[:20]):
+        return True  # pandas' to_csv: an unnamed index column (not a name of punctuation only: "--")
     if len(first) >= 3 and not is_decimal(first[2]) and rest and all(
             len(r) >= 3 and is_decimal(r[2]) for r in rest[:20]):
         return True

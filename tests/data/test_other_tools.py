@@ -668,6 +668,19 @@ def test_a_pajek_line_igraph_would_pass_over_is_refused_with_its_line(tmp_path, 
     assert read_error("\n".join(lines).encode(), "g.net").startswith(said)
 
 
+# A first field of punctuation only ("--", "->") is a node's name, not pandas' unnamed index column:
+# networkx's tab-separated list below was read with its first edge as a header, the weights as nodes
+@pytest.mark.parametrize("delimiter", ["\t", " "])
+def test_a_node_named_by_punctuation_first_is_no_index_column(tmp_path, delimiter):
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_weighted_edges_from([("--", "x", 0.5), ("--", "y", 2.0), ("x", "->", 3.25), ("y", "z", 1.0)])
+    nx.write_weighted_edgelist(g, tmp_path / "g.txt", delimiter=delimiter)
+    graph = read_graph_bytes((tmp_path / "g.txt").read_bytes(), "g.txt")
+    assert edges_of(graph) == {frozenset(e[:2]): e[2] for e in g.edges(data="weight")}
+
+
 # Pajek's project files (.paj): networks, then partitions and vectors of their vertices
 PROJECT = (b'*Network one\n*Vertices 3\n1 "a"\n2 "b"\n3 "c"\n*Edges\n1 2\n2 3\n\n'
            b"*Partition groups\n*Vertices 3\n1\n1\n2\n\n*Vector sizes\n*Vertices 3\n0.5\n0.1\n0.2\n")
