@@ -17,8 +17,8 @@ from goat_core.analysis.ranking import (
     evaluate_goat_ranking,
     rank_heuristics,
     ranking_negatives,
+    ranks_without_pair_loop,
 )
-from goat_core.backends.dispatch import GRAM_MAX_NODES
 from goat_core.precompile import STEPS
 
 from . import warmup
@@ -54,9 +54,8 @@ def rows(found: dict[str, dict]) -> list[dict]:
 def loops_ready(goat: goat_core.Goat | None) -> bool:
     """Whether ranking ``goat`` (None: any model) can start without compiling: the warm-up's child has
     cached the loops it takes (or the warm-up is over, failed included: then they compile here, as
-    without a warm-up). The Gram mode scores max-pooling GOAT on graphs of up to GRAM_MAX_NODES nodes."""
-    gram = goat is not None and (goat.variant == "global" or (
-        goat.variant == "goat" and goat.inference_draws == 1 and goat.graph_.num_nodes <= GRAM_MAX_NODES))
+    without a warm-up)."""
+    gram = goat is not None and ranks_without_pair_loop(goat)
     snap = warmup.warm_up().snapshot()
     return snap.finished or snap.done >= (RANKING_READY_AT if gram else SCORING_READY_AT)
 

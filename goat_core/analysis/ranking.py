@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..backends.dispatch import answering_backend
+from ..backends.dispatch import GRAM_MIN_PAIRS, answering_backend, uses_gram
 from ..data.graph import Graph
 from ..data.sampling import EdgeSplit
 from ..errors import ParameterError
@@ -205,6 +205,18 @@ def goat_pair_scores(goat: Goat, pairs: ArrayLike) -> np.ndarray:
     backend = answering_backend("fused", goat.variant, goat.device_)
     return score_pairs(goat.model_, pairs, goat.neighborhoods_, goat.exclude_partner, goat.device_, backend,
                        goat._gram, padding=goat.padding)
+
+
+def ranks_without_pair_loop(goat: Goat) -> bool:
+    """Whether :func:`goat_pair_scores` ranks ``goat``'s pairs (at least GRAM_MIN_PAIRS) without the
+    compiled per-pair loop: by the Gram mode (:func:`.dispatch.uses_gram` decides) or a GoatGlobal's
+    module. Several inference draws are counted as taking the loop."""
+    if goat.variant == "global":
+        return True
+    if goat.inference_draws > 1:
+        return False
+    backend = answering_backend("fused", goat.variant, goat.device_)
+    return uses_gram(goat.model_, backend, GRAM_MIN_PAIRS, goat._gram)
 
 
 def evaluate_goat_ranking(goat: Goat, negatives: RankingNegatives) -> dict:

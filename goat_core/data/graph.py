@@ -297,11 +297,10 @@ def as_utf8(raw: bytes, file: str, encoding: str | None = None) -> tuple[bytes, 
     except UnicodeError as err:  # a UnicodeDecodeError, or a codec that decodes nothing ("undefined")
         if not told:
             return raw, None  # not UTF-16 after all: its reader says what it is
-        bad = isinstance(err, UnicodeDecodeError)
-        at = err.start if isinstance(err, UnicodeDecodeError) else 0
-        why = f"byte 0x{raw[at]:02x} is no character in it" if bad else str(err)
-        raise GraphFormatError(file, f"not {encoding} text (--encoding): {why}",
-                               raw[:at].count(b"\n") + 1 if bad else None) from None
+        if not isinstance(err, UnicodeDecodeError):
+            raise GraphFormatError(file, f"not {encoding} text (--encoding): {err}") from None
+        raise GraphFormatError(file, f"not {encoding} text (--encoding): byte 0x{raw[err.start]:02x} is no "
+                                     "character in it", raw[:err.start].count(b"\n") + 1) from None
     text = re.sub(r"^(<\?xml[^>]*encoding=[\"'])[\w.:-]+([\"'])", r"\1utf-8\2", text, flags=re.IGNORECASE)
     return text.encode("utf-8"), f"{encoding} text" if told else "UTF-16 text"
 

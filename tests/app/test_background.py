@@ -54,8 +54,6 @@ def test_ranking_waits_for_the_scoring_loops_only_where_the_gram_mode_does_not_s
     """A new server compiles ranking's loops first: ranking a max-pooling GOAT of up to GRAM_MAX_NODES
     nodes (every bundled graph, whichever path trained it) needs no more; mean pooling, several draws
     and larger graphs are scored by the per-pair loops, compiled later."""
-    from types import SimpleNamespace
-
     from goat_core.backends.dispatch import GRAM_MAX_NODES
     from goat_core.precompile import STEPS
     from ui import ranking_table
@@ -64,9 +62,11 @@ def test_ranking_waits_for_the_scoring_loops_only_where_the_gram_mode_does_not_s
     warm.fused_ready.set()
     monkeypatch.setattr(warmup, "warm_up", lambda: warm)
 
-    def model(variant="goat", draws=1, nodes=77):
-        graph = SimpleNamespace(num_nodes=nodes)
-        return SimpleNamespace(variant=variant, inference_draws=draws, graph_=graph)
+    def model(variant="goat", draws=1, nodes=8):  # untrained (epochs=0), on a path of ``nodes`` nodes
+        graph = goat_core.parse_edge_list("".join(f"{k} {k + 1}\n" for k in range(nodes - 1)).encode())
+        return goat_core.Goat(dim=4, neighborhood=2, epochs=0, variant=variant, inference_draws=draws,
+                              validation_fraction=0.0, backend="torch" if variant == "goat" else "module",
+                              device="cpu").fit(graph)
 
     gram = [model(), model(nodes=GRAM_MAX_NODES), model("global", draws=3)]
     per_pair = [model("mean-pool"), model(draws=2), model(nodes=GRAM_MAX_NODES + 1), None]
